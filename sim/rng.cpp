@@ -1,0 +1,103 @@
+#include "sim/rng.h"
+
+#include <charconv>
+
+#include "sim/assert.h"
+
+namespace sim {
+
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t& x) {
+  std::uint64_t z = (x += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+bool parse_u64(std::string_view text, std::uint64_t& out) {
+  if (text.empty()) return false;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && ptr == text.data() + text.size();
+}
+
+}  // namespace
+
+bool Ratio::parse(const std::string& text, Ratio& out) {
+  std::string_view view(text);
+  const auto slash = view.find('/');
+  Ratio r;
+  if (slash == std::string_view::npos) {
+    if (!parse_u64(view, r.numerator) || r.numerator > 1) return false;
+    r.denominator = 1;
+  } else if (!parse_u64(view.substr(0, slash), r.numerator) ||
+             !parse_u64(view.substr(slash + 1), r.denominator)) {
+    return false;
+  }
+  if (r.denominator == 0 || r.numerator > r.denominator) return false;
+  out = r;
+  return true;
+}
+
+std::string Ratio::to_string() const {
+  if (denominator == 1) return std::to_string(numerator);
+  return std::to_string(numerator) + "/" + std::to_string(denominator);
+}
+
+Prng::Prng(std::uint64_t seed) {
+  std::uint64_t x = seed;
+  for (auto& s : state_) s = splitmix64(x);
+}
+
+std::uint64_t Prng::next_u64() {
+  const std::uint64_t result = rotl(state_[1] * 5, 7) * 9;
+  const std::uint64_t t = state_[1] << 17;
+  state_[2] ^= state_[0];
+  state_[3] ^= state_[1];
+  state_[1] ^= state_[2];
+  state_[0] ^= state_[3];
+  state_[2] ^= t;
+  state_[3] = rotl(state_[3], 45);
+  return result;
+}
+
+std::uint64_t Prng::below(std::uint64_t bound) {
+  EOSIM_ASSERT(bound > 0);
+  // Rejection sampling: throw away the top partial block so every value is equally likely.
+  const std::uint64_t limit = ~std::uint64_t{0} - (~std::uint64_t{0} % bound);
+  for (;;) {
+    const std::uint64_t x = next_u64();
+    if (x < limit) return x % bound;
+  }
+}
+
+Chooser::Chooser(std::uint64_t seed) : seed_(seed), prng_(seed) {}
+
+Chooser::Chooser(std::uint64_t seed, ChoiceTape tape, TapeEnd end)
+    : seed_(seed), prng_(seed), replay_(std::move(tape)), end_(end) {}
+
+std::uint64_t Chooser::below(std::uint64_t bound) {
+  EOSIM_ASSERT(bound > 0);
+  std::uint64_t value = 0;
+  if (replay_pos_ < replay_.size()) {
+    value = replay_[replay_pos_++].value % bound;
+  } else if (end_ == TapeEnd::kZero) {
+    value = 0;
+  } else {
+    value = prng_.below(bound);
+  }
+  recorded_.push_back({bound, value});
+  return value;
+}
+
+bool Chooser::chance(Ratio ratio) {
+  EOSIM_ASSERT(ratio.denominator > 0);
+  EOSIM_ASSERT(ratio.numerator <= ratio.denominator);
+  if (ratio.numerator == 0) return false;  // not a decision: nothing to record or shrink
+  // The top `numerator` values fire, so a zeroed tape entry always means "no".
+  return below(ratio.denominator) >= ratio.denominator - ratio.numerator;
+}
+
+}  // namespace sim

@@ -1,0 +1,85 @@
+#pragma once
+// Virtual time and the event scheduler.
+//
+// Time is an integer tick count that jumps straight to the next event. Events are ordered
+// by (time, priority, sequence number). When several events share the earliest time and
+// priority they are all enabled at once, and which runs first is a *choice point*: the
+// run's Chooser decides (random by default, replayable from a tape). With TieBreak::kFifo
+// the lowest sequence number wins and no choice is recorded.
+//
+// Invariants:
+//  (1) now() never decreases; an event never runs before its time.
+//  (2) step() runs exactly one event. There is no cancel: an actor that may change its
+//      mind (a timeout) keeps a generation counter and its stale events do nothing.
+//  (3) The same Chooser tape gives the same execution order.
+
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <vector>
+
+#include "sim/rng.h"
+
+namespace sim {
+
+using Tick = std::uint64_t;
+using EventId = std::uint64_t;
+
+enum class TieBreak { kChoice, kFifo };
+
+struct RunResult {
+  std::uint64_t steps = 0;  // events executed by this call
+  bool quiescent = false;   // true when the queue emptied; false when the bound stopped it
+};
+
+class Scheduler {
+ public:
+  explicit Scheduler(Chooser& chooser, TieBreak tie_break = TieBreak::kChoice);
+
+  Tick now() const { return now_; }
+  // Number of events executed so far; during an event, the number of that event (from 1).
+  std::uint64_t steps() const { return steps_; }
+
+  // Schedules fn at absolute time `time` (>= now()). Lower priority runs first at equal
+  // times. `label` must outlive the scheduler (a string literal).
+  EventId at(Tick time, const char* label, std::function<void()> fn, int priority = 0);
+  EventId after(Tick delay, const char* label, std::function<void()> fn, int priority = 0);
+
+  // Executes exactly one event. Returns false when there is nothing left to run.
+  bool step();
+  // Steps until the queue is empty or `max_steps` events ran in this call.
+  RunResult run(std::uint64_t max_steps);
+
+  bool idle() const { return queue_.empty(); }
+  std::size_t pending() const { return queue_.size(); }
+  // Label of the event now running ("" between events).
+  const char* current_label() const { return current_label_; }
+
+ private:
+  struct Event {
+    Tick time;
+    int priority;
+    EventId seq;
+    const char* label;
+    std::function<void()> fn;
+  };
+  struct Later {
+    bool operator()(const Event& a, const Event& b) const {
+      if (a.time != b.time) return a.time > b.time;
+      if (a.priority != b.priority) return a.priority > b.priority;
+      return a.seq > b.seq;
+    }
+  };
+  Event pop_next();
+
+  Chooser& chooser_;
+  TieBreak tie_break_;
+  std::priority_queue<Event, std::vector<Event>, Later> queue_;
+  std::vector<Event> ties_;  // scratch space, kept to avoid reallocating per step
+  Tick now_ = 0;
+  std::uint64_t steps_ = 0;
+  EventId next_seq_ = 1;
+  const char* current_label_ = "";
+};
+
+}  // namespace sim
