@@ -1,0 +1,101 @@
+#include "src/store/db.h"
+
+#include <utility>
+
+#include "sim/assert.h"
+
+namespace store {
+
+Db::Conn::~Conn() {
+  // Statements first: a connection with live statements would become a zombie.
+  statements.clear();
+  // close_v2 rolls back any open transaction, which is the crash model.
+  sqlite3_close_v2(handle);
+}
+
+Db::~Db() = default;
+Db::Db(Db&& other) noexcept = default;
+Db& Db::operator=(Db&& other) noexcept = default;
+
+Status Db::open(const std::string& uri_or_path, Db& out) {
+  out.close();
+  sqlite3* handle = nullptr;
+  const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI |
+                    SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE;
+  const int rc = sqlite3_open_v2(uri_or_path.c_str(), &handle, flags, nullptr);
+  if (rc != SQLITE_OK) {
+    Status s = Status::error(handle != nullptr ? sqlite3_extended_errcode(handle) : rc,
+                             std::string(handle != nullptr ? sqlite3_errmsg(handle)
+                                                           : sqlite3_errstr(rc)) +
+                                 " (opening: " + uri_or_path + ")");
+    sqlite3_close_v2(handle);
+    return s;
+  }
+  sqlite3_extended_result_codes(handle, 1);
+  // No waiting on locks, ever (see the header): 0 clears any busy handler.
+  sqlite3_busy_timeout(handle, 0);
+  out.conn_ = std::make_unique<Conn>();
+  out.conn_->handle = handle;
+  return Status::success();
+}
+
+Status Db::exec(std::string_view sql) {
+  EOSIM_ASSERT(is_open());
+  // sqlite3_exec needs a terminated string.
+  const std::string script(sql);
+  char* errmsg = nullptr;
+  const int rc = sqlite3_exec(conn_->handle, script.c_str(), nullptr, nullptr, &errmsg);
+  if (rc == SQLITE_OK) return Status::success();
+  std::string message = errmsg != nullptr ? errmsg : sqlite3_errstr(rc);
+  sqlite3_free(errmsg);
+  return Status::error(sqlite3_extended_errcode(conn_->handle), std::move(message));
+}
+
+Stmt& Db::statement(std::string_view sql) {
+  EOSIM_ASSERT(is_open());
+  auto it = conn_->statements.find(sql);
+  if (it != conn_->statements.end()) {
+    it->second->rewind_for_fetch();
+    return *it->second;
+  }
+  // Stmt's constructor is private to Db, so make_unique cannot reach it.
+  std::unique_ptr<Stmt> stmt(new Stmt(conn_->handle, &conn_->hook, std::string(sql)));
+  Stmt& ref = *stmt;
+  conn_->statements.emplace(std::string(sql), std::move(stmt));
+  return ref;
+}
+
+void Db::close() { conn_.reset(); }
+
+int64_t Db::changes() const {
+  EOSIM_ASSERT(is_open());
+  return sqlite3_changes64(conn_->handle);
+}
+
+int64_t Db::last_insert_rowid() const {
+  EOSIM_ASSERT(is_open());
+  return sqlite3_last_insert_rowid(conn_->handle);
+}
+
+bool Db::in_transaction() const {
+  return is_open() && sqlite3_get_autocommit(conn_->handle) == 0;
+}
+
+void Db::set_fault_hook(FaultHook hook) {
+  EOSIM_ASSERT(is_open());
+  conn_->hook = std::move(hook);
+}
+
+sqlite3* Db::handle() const { return is_open() ? conn_->handle : nullptr; }
+
+int Db::injected_fault(std::string_view op) const {
+  if (!is_open() || !conn_->hook) return SQLITE_OK;
+  return conn_->hook(op);
+}
+
+Status Db::run_control(std::string_view sql) {
+  bool has_row = false;
+  return statement(sql).step_impl(has_row, /*hooked=*/false);
+}
+
+}  // namespace store

@@ -1,0 +1,98 @@
+#pragma once
+// store::Db — one SQLite connection, move-only, closed by its destructor.
+//
+// Invariants:
+//   - Opened with SQLITE_OPEN_READWRITE | CREATE | URI, so "file:/NAME?vfs=memdb" names an
+//     in-memory database shared by every connection of this process that opens the same
+//     NAME (it vanishes when the last one closes). Extended result codes are on.
+//   - There is NO busy timeout and no busy handler: a lock held by another connection
+//     returns SQLITE_BUSY at once. Waiting would mean wall-clock sleeping, and eosim's runs
+//     must not depend on time; the simulated actor decides what to do with kBusy.
+//   - Prepared statements are cached by their SQL text for the life of the connection
+//     (preparing is most of the cost of a small run). References returned by statement()
+//     stay valid until close(), across moves of the Db.
+//   - close() finalizes every cached statement and closes the connection. A transaction still
+//     open is rolled back by SQLite: this is how eosim models a process crash.
+//   - The fault hook belongs to the open connection: close() drops it.
+// Caveat (memdb, SQLite 3.40): while one connection holds a write lock (an open BEGIN
+//   IMMEDIATE, or any write), other connections of the same memdb cannot even read — they get
+//   SQLITE_BUSY. A file database lets them read the last committed state instead.
+// REQUIRES: a connection is used from one thread at a time (opened with NOMUTEX).
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "src/store/status.h"
+#include "src/store/stmt.h"
+
+namespace store {
+
+class Db {
+ public:
+  using FaultHook = store::FaultHook;
+
+  Db() = default;
+  ~Db();
+  Db(Db&& other) noexcept;
+  Db& operator=(Db&& other) noexcept;
+  Db(const Db&) = delete;
+  Db& operator=(const Db&) = delete;
+
+  // Opens a path or a URI into `out` (whatever `out` held is closed first). On failure
+  // `out` is left closed and the status says why.
+  static Status open(const std::string& uri_or_path, Db& out);
+
+  // Runs a script of one or more statements (schema, pragmas). Not cached, no fault hook.
+  // REQUIRES: is_open().
+  Status exec(std::string_view sql);
+
+  // The cached statement for `sql` (exactly one statement), reset with bindings cleared.
+  // REQUIRES: is_open().
+  Stmt& statement(std::string_view sql);
+
+  void close();
+  bool is_open() const { return conn_ != nullptr; }
+
+  // Rows changed by the last completed INSERT/UPDATE/DELETE. REQUIRES: is_open().
+  int64_t changes() const;
+  // Rowid of the last successful INSERT on this connection. REQUIRES: is_open().
+  int64_t last_insert_rowid() const;
+  // True inside an explicit transaction (SQLite is not in autocommit mode).
+  // False when closed.
+  bool in_transaction() const;
+
+  // Replaces the fault hook (an empty function removes it). REQUIRES: is_open().
+  void set_fault_hook(FaultHook hook);
+
+  // Escape hatch for what this layer does not wrap (sqlite3_serialize, ...); nullptr when
+  // closed. The Db keeps ownership.
+  sqlite3* handle() const;
+
+ private:
+  friend class Txn;
+
+  struct Conn {
+    sqlite3* handle = nullptr;
+    FaultHook hook;
+    // std::less<> lets statement() look up a string_view without building a std::string.
+    std::map<std::string, std::unique_ptr<Stmt>, std::less<>> statements;
+    ~Conn();
+  };
+
+  // What the fault hook says about `op` (0 when there is no hook).
+  int injected_fault(std::string_view op) const;
+  // Runs a cached transaction-control statement (BEGIN, COMMIT, ROLLBACK) without the
+  // "db.statement" hook: control statements have their own fault sites.
+  Status run_control(std::string_view sql);
+
+  // Heap-allocated so that Stmt's pointer to the hook survives moves of the Db.
+  std::unique_ptr<Conn> conn_;
+};
+
+}  // namespace store

@@ -1,0 +1,149 @@
+#include "src/store/stmt.h"
+
+#include <cstdio>
+#include <utility>
+
+#include "sim/assert.h"
+
+namespace store {
+
+Stmt::Stmt(sqlite3* db, const FaultHook* hook, std::string sql)
+    : db_(db), hook_(hook), sql_(std::move(sql)) {
+  EOSIM_ASSERT(db_ != nullptr);
+  EOSIM_ASSERT(hook_ != nullptr);
+  prepare();
+}
+
+Stmt::~Stmt() { sqlite3_finalize(stmt_); }
+
+void Stmt::prepare() {
+  if (stmt_ != nullptr) return;
+  const char* tail = nullptr;
+  // PERSISTENT: these statements live as long as the connection (it is a hint to the
+  // allocator, not a behaviour change).
+  const int rc = sqlite3_prepare_v3(db_, sql_.data(), static_cast<int>(sql_.size()),
+                                    SQLITE_PREPARE_PERSISTENT, &stmt_, &tail);
+  if (rc != SQLITE_OK) {
+    sqlite3_finalize(stmt_);
+    stmt_ = nullptr;
+    prepare_status_ = Status::error(sqlite3_extended_errcode(db_),
+                                    std::string(sqlite3_errmsg(db_)) + " (preparing: " + sql_ + ")");
+    return;
+  }
+  // One statement per Stmt: trailing SQL would be silently ignored, which is a programmer
+  // error (scripts go through Db::exec). An empty statement is one too.
+  EOSIM_ASSERT(stmt_ != nullptr);
+  for (const char* p = tail; p != nullptr && *p != '\0'; ++p) {
+    EOSIM_ASSERT(*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r' || *p == ';');
+  }
+  prepare_status_ = Status::success();
+}
+
+void Stmt::rewind_for_fetch() {
+  has_row_ = false;
+  if (stmt_ == nullptr) {
+    prepare();
+    return;
+  }
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+}
+
+void Stmt::check_bind(int rc, int index) const {
+  // SQLITE_RANGE (bad index) is a programmer error; SQLITE_NOMEM is not worth a value path.
+  if (rc != SQLITE_OK) {
+    std::fprintf(stderr, "eosim: bind %d failed (%s) for: %s\n", index, sqlite3_errstr(rc),
+                 sql_.c_str());
+  }
+  EOSIM_ASSERT(rc == SQLITE_OK);
+}
+
+Stmt& Stmt::bind(int index, int64_t value) {
+  if (stmt_ != nullptr) check_bind(sqlite3_bind_int64(stmt_, index, value), index);
+  return *this;
+}
+
+Stmt& Stmt::bind(int index, std::string_view value) {
+  if (stmt_ != nullptr) {
+    check_bind(sqlite3_bind_text64(stmt_, index, value.data(), value.size(), SQLITE_TRANSIENT,
+                                   SQLITE_UTF8),
+               index);
+  }
+  return *this;
+}
+
+Stmt& Stmt::bind_null(int index) {
+  if (stmt_ != nullptr) check_bind(sqlite3_bind_null(stmt_, index), index);
+  return *this;
+}
+
+Status Stmt::last_error() const {
+  return Status::error(sqlite3_extended_errcode(db_),
+                       std::string(sqlite3_errmsg(db_)) + " (running: " + sql_ + ")");
+}
+
+Status Stmt::step_impl(bool& has_row, bool hooked) {
+  has_row = false;
+  has_row_ = false;
+  if (stmt_ == nullptr) return prepare_status_;
+  if (hooked && *hook_) {
+    const int injected = (*hook_)("db.statement");
+    if (injected != SQLITE_OK) {
+      return Status::error(injected, "injected fault: db.statement");
+    }
+  }
+  const int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) {
+    has_row = true;
+    has_row_ = true;
+    return Status::success();
+  }
+  if (rc == SQLITE_DONE) return Status::success();
+  Status s = last_error();
+  // Release the statement's locks now; the caller decides about the transaction.
+  sqlite3_reset(stmt_);
+  return s;
+}
+
+Status Stmt::step(bool& has_row) { return step_impl(has_row, /*hooked=*/true); }
+
+Status Stmt::exec() {
+  bool has_row = true;
+  while (has_row) {
+    Status s = step(has_row);
+    if (!s.ok()) return s;
+  }
+  reset();
+  return Status::success();
+}
+
+void Stmt::reset() {
+  has_row_ = false;
+  if (stmt_ != nullptr) sqlite3_reset(stmt_);
+}
+
+void Stmt::check_column(int index) const {
+  EOSIM_ASSERT(has_row_);
+  EOSIM_ASSERT(index >= 0);
+  EOSIM_ASSERT(index < sqlite3_column_count(stmt_));
+}
+
+int64_t Stmt::column_int64(int index) const {
+  check_column(index);
+  return sqlite3_column_int64(stmt_, index);
+}
+
+std::string Stmt::column_text(int index) const {
+  check_column(index);
+  const unsigned char* text = sqlite3_column_text(stmt_, index);
+  if (text == nullptr) return std::string();
+  const int bytes = sqlite3_column_bytes(stmt_, index);
+  return std::string(reinterpret_cast<const char*>(text), static_cast<size_t>(bytes));
+}
+
+bool Stmt::column_is_null(int index) const {
+  check_column(index);
+  return sqlite3_column_type(stmt_, index) == SQLITE_NULL;
+}
+
+}  // namespace store

@@ -1,0 +1,83 @@
+#pragma once
+// store::Stmt — one prepared statement, owned and cached by a store::Db.
+//
+// Invariants:
+//   - A Stmt is created only by Db::statement() and lives until its Db closes; callers hold
+//     it by reference and never copy or move it.
+//   - Db::statement() hands it out reset, with all bindings cleared. Fetching the same SQL
+//     again resets it: finish with one use before starting the next.
+//   - If preparing failed (syntax error, missing table, lock during schema load), every
+//     step()/exec() returns that prepare status and binds are ignored; the next
+//     Db::statement() of the same SQL tries to prepare again.
+//   - Every error carries sqlite3_extended_errcode() of the connection.
+//   - Before each step the connection's fault hook is asked about "db.statement"; a non-zero
+//     answer is returned as the step's error and the statement is not run.
+// REQUIRES: bind indexes are 1-based and exist; column accessors are called only while the
+//   last step() reported a row, with 0-based indexes below the column count.
+// Locks: a SELECT left on a row keeps its read lock until reset() (or the next fetch), and
+//   that blocks other connections' commits; reset() once done with a partial read.
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "src/store/status.h"
+
+namespace store {
+
+// Asked before a fault site runs ("db.statement", "db.commit"); returns 0 to proceed or an
+// SQLite result code (e.g. SQLITE_IOERR_WRITE, SQLITE_BUSY) to inject instead.
+using FaultHook = std::function<int(std::string_view op)>;
+
+class Stmt {
+ public:
+  ~Stmt();
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
+  Stmt(Stmt&&) = delete;
+  Stmt& operator=(Stmt&&) = delete;
+
+  Stmt& bind(int index, int64_t value);
+  Stmt& bind(int index, std::string_view value);  // copied by SQLite (SQLITE_TRANSIENT)
+  Stmt& bind_null(int index);
+
+  // One step. has_row is true when a row is available to the column accessors.
+  Status step(bool& has_row);
+  // Steps until done (INSERT/UPDATE/DELETE, or a SELECT whose rows are not wanted), then
+  // resets, keeping the bindings. Db::changes()/last_insert_rowid() describe this run.
+  Status exec();
+
+  int64_t column_int64(int index) const;
+  std::string column_text(int index) const;  // "" for NULL
+  bool column_is_null(int index) const;
+
+  // Rewinds and releases the statement's locks; bindings are kept.
+  void reset();
+
+  const std::string& sql() const { return sql_; }
+  // The result of the last prepare attempt (ok for a usable statement).
+  const Status& prepare_status() const { return prepare_status_; }
+
+ private:
+  friend class Db;
+  Stmt(sqlite3* db, const FaultHook* hook, std::string sql);
+
+  void prepare();                                // (re)prepares when not yet prepared
+  void rewind_for_fetch();                       // reset + clear bindings (Db::statement)
+  Status step_impl(bool& has_row, bool hooked);  // hooked=false: BEGIN/COMMIT/ROLLBACK
+  Status last_error() const;
+  void check_bind(int rc, int index) const;
+  void check_column(int index) const;
+
+  sqlite3* db_;
+  const FaultHook* hook_;  // points into the owning connection; stable while it is open
+  std::string sql_;
+  sqlite3_stmt* stmt_ = nullptr;
+  Status prepare_status_;
+  bool has_row_ = false;
+};
+
+}  // namespace store

@@ -1,0 +1,51 @@
+#include "src/store/txn.h"
+
+#include "sim/assert.h"
+
+namespace store {
+
+namespace {
+
+const char* begin_sql(Txn::Mode mode) {
+  switch (mode) {
+    case Txn::Mode::kDeferred: return "BEGIN DEFERRED";
+    case Txn::Mode::kImmediate: return "BEGIN IMMEDIATE";
+    case Txn::Mode::kExclusive: return "BEGIN EXCLUSIVE";
+  }
+  EOSIM_ASSERT(false);
+  return "BEGIN";
+}
+
+}  // namespace
+
+Txn::Txn(Db& db, Mode mode) : db_(db) {
+  EOSIM_ASSERT(db_.is_open());
+  // A nested BEGIN would fail with "cannot start a transaction within a transaction";
+  // eosim never nests, so that is a programmer error.
+  EOSIM_ASSERT(!db_.in_transaction());
+  begin_status_ = db_.run_control(begin_sql(mode));
+  active_ = begin_status_.ok();
+}
+
+Txn::~Txn() {
+  if (active_) rollback();
+}
+
+Status Txn::commit() {
+  EOSIM_ASSERT(active_);
+  const int injected = db_.injected_fault("db.commit");
+  if (injected != SQLITE_OK) return Status::error(injected, "injected fault: db.commit");
+  Status s = db_.run_control("COMMIT");
+  if (s.ok()) active_ = false;
+  return s;
+}
+
+Status Txn::rollback() {
+  EOSIM_ASSERT(active_);
+  active_ = false;
+  // Closed (a crash) or already rolled back by SQLite: nothing is left to undo.
+  if (!db_.in_transaction()) return Status::success();
+  return db_.run_control("ROLLBACK");
+}
+
+}  // namespace store
