@@ -1,0 +1,88 @@
+#include "sim/faults.h"
+
+#include <utility>
+
+#include "sim/assert.h"
+
+namespace sim {
+
+FaultPlan::FaultPlan(Chooser& chooser, const Scheduler& scheduler)
+    : chooser_(chooser), scheduler_(scheduler) {}
+
+void FaultPlan::set_rules(std::vector<FaultRule> rules) {
+  rules_ = std::move(rules);
+  rule_fired_.assign(rules_.size(), 0);
+}
+
+void FaultPlan::set_random(RandomFaultOptions options) {
+  for (const auto& [kind, ratio] : options.ratios) {
+    EOSIM_ASSERT(ratio.denominator > 0);
+    EOSIM_ASSERT(ratio.numerator <= ratio.denominator);
+  }
+  random_ = std::move(options);
+}
+
+bool FaultPlan::matches(const FaultRule& rule, const FaultPoint& point,
+                        std::int64_t nth) const {
+  if (rule.tick) return false;
+  if (rule.site != point.site) return false;
+  if (rule.order && *rule.order != point.order) return false;
+  if (rule.attempt && *rule.attempt != point.attempt) return false;
+  if (rule.frame && *rule.frame != point.frame) return false;
+  if (rule.instance && *rule.instance != point.instance) return false;
+  if (rule.nth && *rule.nth != nth) return false;
+  return true;
+}
+
+std::optional<std::string> FaultPlan::check(const FaultPoint& point) {
+  // Occurrences are counted per (site, frame) whether or not anything fires, so that a
+  // fired fault can be written back as an exact `nth` rule.
+  const std::int64_t nth =
+      ++occurrences_[{std::string(point.site), std::string(point.frame)}];
+  for (std::size_t i = 0; i < rules_.size(); ++i) {
+    if (rule_fired_[i] >= rules_[i].times || !matches(rules_[i], point, nth)) continue;
+    ++rule_fired_[i];
+    return log(point, rules_[i].action, nth, true).action;
+  }
+  if (random_fired_ >= random_.budget || scheduler_.now() >= random_.horizon) {
+    return std::nullopt;
+  }
+  const auto ratio = random_.ratios.find(std::string(point.kind));
+  if (ratio == random_.ratios.end() || !chooser_.chance(ratio->second)) return std::nullopt;
+  ++random_fired_;
+  return log(point, std::string(point.kind), nth, false).action;
+}
+
+void FaultPlan::record(const FaultPoint& point, std::string action, bool scripted) {
+  const std::int64_t nth =
+      ++occurrences_[{std::string(point.site), std::string(point.frame)}];
+  log(point, std::move(action), nth, scripted);
+}
+
+const FiredFault& FaultPlan::log(const FaultPoint& point, std::string action,
+                                 std::int64_t nth, bool scripted) {
+  FiredFault fault;
+  fault.step = scheduler_.steps();
+  fault.time = scheduler_.now();
+  fault.site = std::string(point.site);
+  fault.action = std::move(action);
+  fault.order = point.order;
+  fault.attempt = point.attempt;
+  fault.frame = std::string(point.frame);
+  fault.nth = nth;
+  fault.instance = point.instance;
+  fault.scripted = scripted;
+  fired_.push_back(std::move(fault));
+  if (on_fire_) on_fire_(fired_.back());
+  return fired_.back();
+}
+
+std::vector<FaultRule> FaultPlan::timed_rules() const {
+  std::vector<FaultRule> timed;
+  for (const auto& rule : rules_) {
+    if (rule.tick) timed.push_back(rule);
+  }
+  return timed;
+}
+
+}  // namespace sim

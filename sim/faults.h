@@ -1,0 +1,109 @@
+#pragma once
+// The fault plan: scripted rules plus random ratios with a budget.
+//
+// Every fault the simulator can inject passes through FaultPlan::check, the single entry
+// point. Actors describe each *opportunity* as a FaultPoint (a named site and what is
+// happening there); the plan answers with the action to take, or nothing.
+//
+// Invariants:
+//  (1) Scripted rules are checked first and always fire when they match (up to `times`);
+//      they do not consume the random budget.
+//  (2) A random fault is one Chooser decision per opportunity, so it is on the tape and
+//      a zeroed tape entry means "no fault". No decision is drawn once the budget is
+//      spent, after the horizon, or when the kind's ratio is zero.
+//  (3) Every fault that fires is appended to fired() with the step and time it fired at,
+//      and reported to the on_fire hook.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/rng.h"
+#include "sim/scheduler.h"
+
+namespace sim {
+
+// One opportunity for a fault. Fields left at 0 / "" do not apply here.
+struct FaultPoint {
+  std::string_view site;     // "consumer.after_commit", "net.consumer->broker", "db.commit"
+  std::string_view kind;     // random fault kind of this opportunity: "crash", "drop", ...
+  std::int64_t order = 0;    // 1-based order number
+  std::int64_t attempt = 0;  // delivery attempt of that order, 1 = first delivery
+  std::string_view frame;    // network frame kind, e.g. "basic.ack"
+  std::int64_t instance = 0; // actor instance, 1-based (consumer n)
+};
+
+// A scripted fault: fires whenever its match holds (up to `times`).
+struct FaultRule {
+  std::string site;
+  std::string action;                    // "crash" | "drop" | "fail" | "restart" | "reorder"
+  std::optional<std::int64_t> order;     // 1-based order number
+  std::optional<std::int64_t> attempt;   // delivery attempt of that order (1 = first delivery)
+  std::optional<std::string> frame;      // network frame kind
+  std::optional<std::int64_t> nth;       // nth occurrence (1-based) of this site (+frame)
+  std::optional<std::int64_t> instance;  // consumer instance (1-based)
+  std::optional<std::int64_t> tick;      // fire at this virtual time (broker.restart only)
+  std::int64_t times = 1;                // how many times the rule may fire
+  friend bool operator==(const FaultRule&, const FaultRule&) = default;
+};
+
+// A fault that fired, with enough detail to write it back as a FaultRule.
+struct FiredFault {
+  std::uint64_t step = 0;
+  Tick time = 0;
+  std::string site;
+  std::string action;
+  std::int64_t order = 0;
+  std::int64_t attempt = 0;
+  std::string frame;
+  std::int64_t nth = 0;  // occurrence number of (site, frame) when it fired
+  std::int64_t instance = 0;
+  bool scripted = false;
+};
+
+struct RandomFaultOptions {
+  std::map<std::string, Ratio> ratios;  // per fault kind, per opportunity
+  std::int64_t budget = 0;              // most random faults in one run
+  Tick horizon = 0;                     // no random fault at or after this time
+};
+
+class FaultPlan {
+ public:
+  FaultPlan(Chooser& chooser, const Scheduler& scheduler);
+
+  void set_rules(std::vector<FaultRule> rules);
+  void set_random(RandomFaultOptions options);
+  void set_on_fire(std::function<void(const FiredFault&)> hook) { on_fire_ = std::move(hook); }
+
+  // The single entry point: returns the action to take at this opportunity, if any.
+  std::optional<std::string> check(const FaultPoint& point);
+  // A fault decided outside check (a GUI button, a timed rule) is still logged here.
+  void record(const FaultPoint& point, std::string action, bool scripted);
+
+  const std::vector<FiredFault>& fired() const { return fired_; }
+  const std::vector<FaultRule>& rules() const { return rules_; }
+  std::int64_t random_fired() const { return random_fired_; }
+  // Timed rules (with `tick`) are not matched by check; the world schedules them.
+  std::vector<FaultRule> timed_rules() const;
+
+ private:
+  bool matches(const FaultRule& rule, const FaultPoint& point, std::int64_t nth) const;
+  const FiredFault& log(const FaultPoint& point, std::string action, std::int64_t nth,
+                        bool scripted);
+
+  Chooser& chooser_;
+  const Scheduler& scheduler_;
+  std::vector<FaultRule> rules_;
+  std::vector<std::int64_t> rule_fired_;  // parallel to rules_
+  RandomFaultOptions random_;
+  std::int64_t random_fired_ = 0;
+  std::map<std::pair<std::string, std::string>, std::int64_t> occurrences_;
+  std::vector<FiredFault> fired_;
+  std::function<void(const FiredFault&)> on_fire_;
+};
+
+}  // namespace sim

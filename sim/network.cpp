@@ -1,0 +1,233 @@
+#include "sim/network.h"
+
+#include <utility>
+
+#include "sim/assert.h"
+
+namespace sim {
+
+std::string node_role(const NodeId& node) {
+  std::size_t end = node.size();
+  while (end > 0 && node[end - 1] >= '0' && node[end - 1] <= '9') --end;
+  return node.substr(0, end);
+}
+
+std::int64_t node_instance(const NodeId& node) {
+  const std::string role = node_role(node);
+  if (role.size() == node.size()) return 0;
+  return std::stoll(node.substr(role.size()));
+}
+
+Network::Network(Scheduler& scheduler, Chooser& chooser, FaultPlan& faults, Trace& trace)
+    : scheduler_(scheduler), chooser_(chooser), faults_(faults), trace_(trace) {}
+
+void Network::attach(const NodeId& node, NodeHandlers handlers) {
+  nodes_[node] = std::move(handlers);
+}
+
+void Network::detach(const NodeId& node) { nodes_.erase(node); }
+
+Tick Network::draw_latency(Tick min, Tick max) {
+  EOSIM_ASSERT(min <= max);
+  if (min == max) return min;  // no decision, nothing on the tape
+  return min + chooser_.below(max - min + 1);
+}
+
+int Network::side_of(const Connection& c, const NodeId& node) const {
+  if (c.dir[0].from == node) return 0;
+  EOSIM_ASSERT(c.dir[1].from == node);
+  return 1;
+}
+
+std::string Network::site_of(const NodeId& from, const NodeId& to, const char* prefix) const {
+  return std::string(prefix) + node_role(from) + "->" + node_role(to);
+}
+
+ConnId Network::connect(const NodeId& client, const NodeId& server) {
+  if (!nodes_.count(server) || partitioned(client, server, scheduler_.now())) {
+    trace_.record(client, "refused", server, 0, "connection refused");
+    return 0;
+  }
+  const ConnId id = next_conn_++;
+  Connection& c = connections_[id];
+  c.dir[0].from = client;
+  c.dir[0].to = server;
+  c.dir[1].from = server;
+  c.dir[1].to = client;
+  trace_.record(client, "connect", server, 0, "connection " + std::to_string(id));
+  if (const auto& accept = nodes_[server].on_accept) accept(id, client);
+  return id;
+}
+
+bool Network::is_open(ConnId conn) const {
+  const auto it = connections_.find(conn);
+  return it != connections_.end() && it->second.dir[0].alive && it->second.dir[1].alive;
+}
+
+NodeId Network::peer(ConnId conn, const NodeId& self) const {
+  const Connection& c = connections_.at(conn);
+  return c.dir[side_of(c, self)].to;
+}
+
+std::vector<ConnId> Network::connections_of(const NodeId& node) const {
+  std::vector<ConnId> result;
+  for (const auto& [id, c] : connections_) {
+    if ((c.dir[0].from == node || c.dir[1].from == node) && (c.dir[0].alive || c.dir[1].alive)) {
+      result.push_back(id);
+    }
+  }
+  return result;
+}
+
+bool Network::send(ConnId conn, const NodeId& from, Frame frame) {
+  auto it = connections_.find(conn);
+  if (it == connections_.end()) return false;
+  Connection& c = it->second;
+  const int d = side_of(c, from);
+  Direction& dir = c.dir[d];
+  if (!dir.alive) return false;
+  ++frames_sent_;
+  const std::string site = site_of(from, dir.to, "net.");
+  const std::int64_t instance =
+      node_instance(from) != 0 ? node_instance(from) : node_instance(dir.to);
+  const bool cut = partitioned(from, dir.to, scheduler_.now());
+  const auto fault = cut ? std::optional<std::string>("drop")
+                         : faults_.check({site, "drop", frame.order, frame.attempt,
+                                          frame.kind, instance});
+  if (fault && *fault == "drop") {
+    ++frames_lost_;
+    trace_.record(from, "lost", dir.to, frame.order,
+                  frame.summary + (cut ? " (partition)" : " (dropped: connection breaks)"));
+    break_connection(conn, from, "frame lost");
+    return true;  // the sender cannot tell: TCP accepted the bytes
+  }
+  trace_.record(from, "send", dir.to, frame.order, frame.summary);
+  const Tick arrival = std::max(scheduler_.now() + draw_latency(options_.latency_min,
+                                                                options_.latency_max),
+                                dir.last_arrival);
+  dir.last_arrival = arrival;
+  dir.queue.push_back({std::move(frame)});
+  scheduler_.at(arrival, "net.deliver", [this, conn, d] { deliver_head(conn, d); });
+  return true;
+}
+
+void Network::deliver_head(ConnId conn, int d) {
+  Connection& c = connections_.at(conn);
+  Direction& dir = c.dir[d];
+  // One event per frame sent; each delivers the head, so events that tie at the same
+  // instant cannot reorder the stream. After a break the queue is empty for good (a dead
+  // connection takes no new frames) and the remaining events do nothing.
+  if (dir.queue.empty()) return;
+  InFlight item = std::move(dir.queue.front());
+  dir.queue.pop_front();
+  const auto node = nodes_.find(dir.to);
+  if (node == nodes_.end() || c.notified[1 - d]) {
+    ++frames_lost_;
+    trace_.record(dir.from, "lost", dir.to, item.frame.order,
+                  item.frame.summary + " (receiver gone)");
+    return;
+  }
+  trace_.record(dir.to, "recv", dir.from, item.frame.order, item.frame.summary);
+  if (node->second.on_frame) node->second.on_frame(conn, item.frame);
+}
+
+void Network::lose_queue(Direction& dir, const char* why) {
+  for (const auto& item : dir.queue) {
+    ++frames_lost_;
+    trace_.record(dir.from, "lost", dir.to, item.frame.order, item.frame.summary + " (" + why + ")");
+  }
+  dir.queue.clear();
+}
+
+void Network::notify(ConnId conn, int side, Tick delay) {
+  scheduler_.after(delay, "net.closed", [this, conn, side] {
+    Connection& c = connections_.at(conn);
+    if (c.notified[side]) return;
+    c.notified[side] = true;
+    const NodeId& self = c.dir[side].from;
+    trace_.record(self, "disconnected", c.dir[side].to, 0, "connection " + std::to_string(conn));
+    const auto node = nodes_.find(self);
+    if (node != nodes_.end() && node->second.on_disconnect) node->second.on_disconnect(conn);
+  }, 1);  // after frames arriving at the same instant
+}
+
+void Network::break_connection(ConnId conn, const NodeId& noticer, const std::string& why) {
+  auto it = connections_.find(conn);
+  if (it == connections_.end()) return;
+  Connection& c = it->second;
+  if (!c.dir[0].alive && !c.dir[1].alive) return;
+  for (auto& dir : c.dir) {
+    dir.alive = false;
+    lose_queue(dir, "connection broken");
+  }
+  const int first = side_of(c, noticer);
+  trace_.record(noticer, "broken", c.dir[first].to, 0, why);
+  notify(conn, first, options_.reset_notice);
+  notify(conn, 1 - first, options_.heartbeat_timeout);
+}
+
+void Network::abort(ConnId conn, const NodeId& by) {
+  auto it = connections_.find(conn);
+  if (it == connections_.end()) return;
+  Connection& c = it->second;
+  const int mine = side_of(c, by);
+  Direction& out = c.dir[mine];
+  Direction& in = c.dir[1 - mine];
+  if (!out.alive && !in.alive) return;
+  c.notified[mine] = true;  // the dead end is never told anything
+  in.alive = false;
+  lose_queue(in, "receiver crashed");
+  if (out.alive) {
+    out.alive = false;
+    // The FIN follows what was already sent, so the peer sees those frames first.
+    const Tick fin = std::max(scheduler_.now() + options_.latency_min, out.last_arrival);
+    notify(conn, 1 - mine, fin - scheduler_.now());
+  }
+}
+
+void Network::abort_all(const NodeId& node) {
+  for (const ConnId conn : connections_of(node)) abort(conn, node);
+}
+
+void Network::partition(const NodeId& a, const NodeId& b, Tick from, Tick to) {
+  EOSIM_ASSERT(from <= to);
+  partitions_.push_back({a, b, from, to});
+}
+
+bool Network::partitioned(const NodeId& a, const NodeId& b, Tick at) const {
+  for (const auto& w : partitions_) {
+    const bool pair = (w.a == a && w.b == b) || (w.a == b && w.b == a);
+    if (pair && at >= w.from && at < w.to) return true;
+  }
+  return false;
+}
+
+void Network::send_datagram(const NodeId& from, const NodeId& to, Frame frame,
+                            DatagramOptions options) {
+  ++frames_sent_;
+  const std::string site = site_of(from, to, "courier.");
+  const FaultPoint drop{site, "drop", frame.order, frame.attempt, frame.kind, 0};
+  if (partitioned(from, to, scheduler_.now()) || faults_.check(drop)) {
+    ++frames_lost_;
+    trace_.record(from, "lost", to, frame.order, frame.summary + " (captured)");
+    return;
+  }
+  const FaultPoint dup{site, "duplicate", frame.order, frame.attempt, frame.kind, 0};
+  const int copies = faults_.check(dup) ? 2 : 1;
+  trace_.record(from, "send", to, frame.order, frame.summary);
+  for (int i = 0; i < copies; ++i) {
+    const Tick delay = draw_latency(options.latency_min, options.latency_max);
+    scheduler_.after(delay, "net.datagram", [this, from, to, frame] {
+      const auto node = nodes_.find(to);
+      if (node == nodes_.end() || !node->second.on_datagram) {
+        ++frames_lost_;
+        trace_.record(from, "lost", to, frame.order, frame.summary + " (nobody there)");
+        return;
+      }
+      trace_.record(to, "recv", from, frame.order, frame.summary);
+      node->second.on_datagram(from, frame);
+    });
+  }
+}
+
+}  // namespace sim

@@ -1,0 +1,150 @@
+#pragma once
+// The simulated network: TCP-like connections between named nodes, plus a lossy
+// datagram channel for couriers.
+//
+// A connection is FIFO in each direction with a latency drawn from [min, max] ticks.
+// AMQP runs over TCP, so a frame cannot simply vanish: a dropped frame *breaks the
+// connection*, and every frame in flight on it (behind it, and the other way) is lost too.
+// The end whose frame was lost notices after `reset_notice` ticks; the other end only
+// after `heartbeat_timeout` ticks. A crashed process instead *aborts* its connections:
+// frames it already sent still arrive, then the peer sees the close; frames towards it
+// are lost. Partitions are windows of virtual time in which frames between two nodes are
+// dropped and new connections refused.
+//
+// Fault sites are named "net.<role>-><role>" where a node's role is its name without the
+// trailing instance number ("consumer2" has role "consumer" and instance 2).
+//
+// Invariants:
+//  (1) Frames on one direction of one connection arrive in the order they were sent.
+//  (2) No frame is delivered on a connection after its receiver was told it closed.
+//  (3) Every frame sent either arrives once or is traced as "lost".
+
+#include <any>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/faults.h"
+#include "sim/rng.h"
+#include "sim/scheduler.h"
+#include "sim/trace.h"
+
+namespace sim {
+
+using NodeId = std::string;
+using ConnId = std::uint64_t;
+
+struct Frame {
+  std::string kind;          // "basic.publish", "basic.deliver", "basic.ack", "confirm.ack", ...
+  std::int64_t order = 0;    // the order this frame is about (0 = none): fault rules, traces
+  std::int64_t attempt = 0;  // delivery attempt it carries (0 = n/a)
+  std::string summary;       // what a person reads in the trace: "deliver tag=3 redelivered"
+  std::any payload;          // the protocol's own struct; the network never looks inside
+};
+
+struct LinkOptions {
+  Tick latency_min = 1;
+  Tick latency_max = 3;
+  Tick heartbeat_timeout = 30;  // the far end of a broken connection notices after this
+  Tick reset_notice = 1;        // the end whose frame was lost notices after this
+};
+
+struct NodeHandlers {
+  std::function<void(ConnId, const Frame&)> on_frame;
+  std::function<void(ConnId)> on_disconnect;         // this end learned the connection died
+  std::function<void(ConnId, const NodeId&)> on_accept;  // servers: a client connected
+  std::function<void(const NodeId&, const Frame&)> on_datagram;
+};
+
+struct DatagramOptions {
+  Tick latency_min = 1;
+  Tick latency_max = 10;  // a wide range reorders couriers
+};
+
+std::string node_role(const NodeId& node);
+std::int64_t node_instance(const NodeId& node);
+
+class Network {
+ public:
+  Network(Scheduler& scheduler, Chooser& chooser, FaultPlan& faults, Trace& trace);
+
+  void set_options(LinkOptions options) { options_ = options; }
+  const LinkOptions& options() const { return options_; }
+  void attach(const NodeId& node, NodeHandlers handlers);
+  void detach(const NodeId& node);  // its handlers are gone; frames to it are lost
+
+  // Opens a connection from client to server; the server's on_accept runs now.
+  // Returns 0 (refused) while the two are partitioned or the server is not attached.
+  ConnId connect(const NodeId& client, const NodeId& server);
+  // Queues a frame from `from` on `conn`. Returns false if the connection is already
+  // known dead to the sender (the frame goes nowhere). A drop fault breaks the connection.
+  bool send(ConnId conn, const NodeId& from, Frame frame);
+  // `by` crashed or closed the socket: what it sent still arrives, then the peer is told.
+  void abort(ConnId conn, const NodeId& by);
+  // Every connection of `node` is aborted by it (a process crash).
+  void abort_all(const NodeId& node);
+  // Breaks a connection as if a frame from `noticer` was lost (a fault button).
+  void break_connection(ConnId conn, const NodeId& noticer, const std::string& why);
+
+  bool is_open(ConnId conn) const;
+  NodeId peer(ConnId conn, const NodeId& self) const;
+  std::vector<ConnId> connections_of(const NodeId& node) const;
+
+  void partition(const NodeId& a, const NodeId& b, Tick from, Tick to);
+  bool partitioned(const NodeId& a, const NodeId& b, Tick at) const;
+
+  // Couriers: each message independently may be dropped or duplicated (fault kinds
+  // "drop" and "duplicate" at site "courier.<role>-><role>"), and arrives after a random
+  // delay, so couriers can overtake each other.
+  void send_datagram(const NodeId& from, const NodeId& to, Frame frame,
+                     DatagramOptions options = {});
+
+  std::uint64_t frames_sent() const { return frames_sent_; }
+  std::uint64_t frames_lost() const { return frames_lost_; }
+
+ private:
+  struct InFlight {
+    Frame frame;
+  };
+  struct Direction {
+    NodeId from;
+    NodeId to;
+    std::deque<InFlight> queue;
+    Tick last_arrival = 0;
+    bool alive = true;
+  };
+  struct Connection {
+    Direction dir[2];  // [0] client->server, [1] server->client
+    bool notified[2] = {false, false};  // [0] client told, [1] server told
+  };
+  struct Window {
+    NodeId a;
+    NodeId b;
+    Tick from;
+    Tick to;
+  };
+
+  Tick draw_latency(Tick min, Tick max);
+  int side_of(const Connection& c, const NodeId& node) const;
+  void deliver_head(ConnId conn, int d);
+  void lose_queue(Direction& dir, const char* why);
+  void notify(ConnId conn, int side, Tick delay);
+  std::string site_of(const NodeId& from, const NodeId& to, const char* prefix) const;
+
+  Scheduler& scheduler_;
+  Chooser& chooser_;
+  FaultPlan& faults_;
+  Trace& trace_;
+  LinkOptions options_;
+  std::map<NodeId, NodeHandlers> nodes_;
+  std::map<ConnId, Connection> connections_;
+  std::vector<Window> partitions_;
+  ConnId next_conn_ = 1;
+  std::uint64_t frames_sent_ = 0;
+  std::uint64_t frames_lost_ = 0;
+};
+
+}  // namespace sim

@@ -1,0 +1,174 @@
+#include "sim/trace.h"
+
+#include <cctype>
+#include <cstdio>
+#include <map>
+#include <ostream>
+#include <string_view>
+
+namespace sim {
+
+namespace {
+
+constexpr std::uint64_t kFnvPrime = 0x100000001b3ULL;
+
+std::uint64_t fold(std::uint64_t hash, std::string_view bytes) {
+  for (const char c : bytes) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= kFnvPrime;
+  }
+  return hash;
+}
+
+std::uint64_t fold_number(std::uint64_t hash, std::int64_t value) {
+  char buffer[24];
+  const int n = std::snprintf(buffer, sizeof buffer, "%lld", static_cast<long long>(value));
+  return fold(hash, std::string_view(buffer, static_cast<std::size_t>(n)));
+}
+
+constexpr std::string_view kFieldSep = "\x1f";
+constexpr std::string_view kEventSep = "\x1e";
+
+}  // namespace
+
+std::uint64_t hash_event(std::uint64_t hash, const TraceEvent& e) {
+  hash = fold_number(hash, static_cast<std::int64_t>(e.step));
+  hash = fold(hash, kFieldSep);
+  hash = fold_number(hash, static_cast<std::int64_t>(e.time));
+  for (const std::string* field : {&e.actor, &e.kind, &e.target}) {
+    hash = fold(hash, kFieldSep);
+    hash = fold(hash, *field);
+  }
+  hash = fold(hash, kFieldSep);
+  hash = fold_number(hash, e.order);
+  hash = fold(hash, kFieldSep);
+  hash = fold(hash, e.detail);
+  return fold(hash, kEventSep);
+}
+
+std::string hash_hex(std::uint64_t hash) {
+  char buffer[17];
+  std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(hash));
+  return buffer;
+}
+
+void Trace::record(std::string actor, std::string kind, std::string target,
+                   std::int64_t order, std::string detail) {
+  TraceEvent event{scheduler_.steps(), scheduler_.now(), std::move(actor), std::move(kind),
+                   std::move(target),  order,            std::move(detail)};
+  hash_ = hash_event(hash_, event);
+  ++count_;
+  for (const auto& sink : sinks_) sink(event);
+  if (keep_) events_.push_back(std::move(event));
+}
+
+std::string format_text(const TraceEvent& e) {
+  char head[64];
+  std::snprintf(head, sizeof head, "%6llu t=%-6llu ", static_cast<unsigned long long>(e.step),
+                static_cast<unsigned long long>(e.time));
+  std::string line = head;
+  line += e.actor;
+  line.append(e.actor.size() < 10 ? 10 - e.actor.size() : 1, ' ');
+  line += e.kind;
+  if (!e.target.empty()) line += " -> " + e.target;
+  if (e.order != 0) line += " order=" + std::to_string(e.order);
+  if (!e.detail.empty()) line += "  " + e.detail;
+  return line;
+}
+
+std::string json_escape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size() + 2);
+  for (const char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buffer[8];
+          std::snprintf(buffer, sizeof buffer, "\\u%04x", static_cast<unsigned>(c));
+          out += buffer;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
+std::string format_jsonl(const TraceEvent& e) {
+  std::string line = "{\"step\":" + std::to_string(e.step) + ",\"time\":" +
+                     std::to_string(e.time) + ",\"actor\":\"" + json_escape(e.actor) +
+                     "\",\"kind\":\"" + json_escape(e.kind) + "\"";
+  if (!e.target.empty()) line += ",\"target\":\"" + json_escape(e.target) + "\"";
+  if (e.order != 0) line += ",\"order\":" + std::to_string(e.order);
+  line += ",\"detail\":\"" + json_escape(e.detail) + "\"}";
+  return line;
+}
+
+void write_text(std::ostream& out, const std::vector<TraceEvent>& events) {
+  for (const auto& e : events) out << format_text(e) << '\n';
+}
+
+void write_jsonl(std::ostream& out, const std::vector<TraceEvent>& events) {
+  for (const auto& e : events) out << format_jsonl(e) << '\n';
+}
+
+namespace {
+
+// Mermaid participant ids must be plain words; labels must not contain ';' or '#'.
+std::string mermaid_id(const std::string& actor) {
+  std::string id;
+  for (const char c : actor) id += (std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
+  return id.empty() ? "unknown" : id;
+}
+
+std::string mermaid_label(const TraceEvent& e, bool with_kind) {
+  std::string label = with_kind ? e.kind : "";
+  if (!e.detail.empty()) label += (label.empty() ? "" : ": ") + e.detail;
+  if (with_kind && !e.target.empty()) label += " (" + e.target + ")";
+  if (e.order != 0) label += " [order " + std::to_string(e.order) + "]";
+  for (char& c : label) {
+    if (c == ';' || c == '#' || c == '\n') c = ' ';
+  }
+  return label.empty() ? e.kind : label;
+}
+
+}  // namespace
+
+void write_mermaid(std::ostream& out, const std::vector<TraceEvent>& events) {
+  out << "sequenceDiagram\n";
+  // Participants in order of first appearance, so the diagram reads left to right.
+  std::map<std::string, bool> seen;
+  auto declare = [&](const std::string& actor) {
+    if (actor.empty() || seen.count(actor)) return;
+    seen[actor] = true;
+    out << "  participant " << mermaid_id(actor) << " as " << actor << '\n';
+  };
+  for (const auto& e : events) {
+    declare(e.actor);
+    declare(e.target);
+  }
+  // A frame is drawn when it arrives (an arrow from sender to receiver) or when it is
+  // lost (a crossed arrow); "send" events would draw it twice.
+  for (const auto& e : events) {
+    const std::string self = mermaid_id(e.actor);
+    if (e.kind == "send") continue;
+    if (e.kind == "recv") {
+      out << "  " << mermaid_id(e.target) << "->>" << self << ": " << mermaid_label(e, false)
+          << '\n';
+    } else if (e.kind == "lost") {
+      out << "  " << self << "-x" << mermaid_id(e.target) << ": " << mermaid_label(e, false)
+          << '\n';
+    } else if (e.kind == "connect") {
+      out << "  " << self << "-->>" << mermaid_id(e.target) << ": connect\n";
+    } else {
+      out << "  Note over " << self << ": " << mermaid_label(e, true) << '\n';
+    }
+  }
+}
+
+}  // namespace sim

@@ -1,0 +1,70 @@
+#pragma once
+// The trace: structured events, a stable 64-bit hash, and exporters.
+//
+// Every event is stamped with the scheduler's step and time. The hash is FNV-1a 64 over
+// a canonical encoding of each event's fields (decimal numbers, fields separated by 0x1f,
+// events by 0x1e), so it does not depend on build type, platform or exporter.
+//
+// Keeping events is optional: long runs and sweeps set keep(false) and still get the
+// same hash and count, so memory does not grow with the run (sinks can stream events).
+
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "sim/scheduler.h"
+
+namespace sim {
+
+struct TraceEvent {
+  std::uint64_t step = 0;
+  Tick time = 0;
+  std::string actor;   // "broker", "consumer1", ...
+  std::string kind;    // "send", "recv", "lost", "crash", "commit", "fault", ...
+  std::string target;  // the other actor of a message ("" when none)
+  std::int64_t order = 0;
+  std::string detail;  // human-readable, part of the hash
+};
+
+class Trace {
+ public:
+  explicit Trace(const Scheduler& scheduler) : scheduler_(scheduler) {}
+
+  void record(std::string actor, std::string kind, std::string target, std::int64_t order,
+              std::string detail);
+
+  void keep(bool keep_events) { keep_ = keep_events; }
+  void add_sink(std::function<void(const TraceEvent&)> sink) {
+    sinks_.push_back(std::move(sink));
+  }
+
+  std::uint64_t hash() const { return hash_; }
+  std::uint64_t size() const { return count_; }
+  const std::vector<TraceEvent>& events() const { return events_; }
+
+ private:
+  const Scheduler& scheduler_;
+  bool keep_ = true;
+  std::vector<TraceEvent> events_;
+  std::vector<std::function<void(const TraceEvent&)>> sinks_;
+  std::uint64_t hash_ = 0xcbf29ce484222325ULL;  // FNV-1a offset basis
+  std::uint64_t count_ = 0;
+};
+
+// FNV-1a 64 of one event folded into `hash` (exposed for tests and replays).
+std::uint64_t hash_event(std::uint64_t hash, const TraceEvent& event);
+std::string hash_hex(std::uint64_t hash);
+
+// Exporters. Text: one aligned line per event. JSON Lines: one object per line.
+// Mermaid: a sequenceDiagram; events with a target are arrows (lost ones crossed out),
+// others are notes over their actor.
+std::string format_text(const TraceEvent& event);
+std::string format_jsonl(const TraceEvent& event);
+std::string json_escape(const std::string& text);
+void write_text(std::ostream& out, const std::vector<TraceEvent>& events);
+void write_jsonl(std::ostream& out, const std::vector<TraceEvent>& events);
+void write_mermaid(std::ostream& out, const std::vector<TraceEvent>& events);
+
+}  // namespace sim

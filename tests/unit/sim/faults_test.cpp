@@ -1,0 +1,132 @@
+#include <catch2/catch.hpp>
+
+#include "sim/faults.h"
+
+using sim::FaultPlan;
+using sim::FaultPoint;
+using sim::FaultRule;
+
+namespace {
+
+struct Fixture {
+  sim::Chooser chooser{1};
+  sim::Scheduler scheduler{chooser};
+  FaultPlan plan{chooser, scheduler};
+};
+
+FaultRule crash_at(const char* site) {
+  FaultRule r;
+  r.site = site;
+  r.action = "crash";
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("faults: a scripted rule matches on site, order and attempt", "[faults]") {
+  Fixture f;
+  FaultRule rule = crash_at("consumer.after_commit");
+  rule.order = 2;
+  rule.attempt = 1;
+  f.plan.set_rules({rule});
+  CHECK_FALSE(f.plan.check({"consumer.after_commit", "crash", 1, 1}));
+  CHECK_FALSE(f.plan.check({"consumer.before_commit", "crash", 2, 1}));
+  CHECK_FALSE(f.plan.check({"consumer.after_commit", "crash", 2, 2}));
+  const auto hit = f.plan.check({"consumer.after_commit", "crash", 2, 1});
+  REQUIRE(hit);
+  CHECK(*hit == "crash");
+  CHECK_FALSE(f.plan.check({"consumer.after_commit", "crash", 2, 1}));  // times = 1
+  REQUIRE(f.plan.fired().size() == 1);
+  CHECK(f.plan.fired()[0].order == 2);
+  CHECK(f.plan.fired()[0].scripted);
+}
+
+TEST_CASE("faults: nth counts occurrences of one frame kind at one site", "[faults]") {
+  Fixture f;
+  FaultRule rule;
+  rule.site = "net.consumer->broker";
+  rule.action = "drop";
+  rule.frame = "basic.ack";
+  rule.nth = 2;
+  f.plan.set_rules({rule});
+  const FaultPoint ack{"net.consumer->broker", "drop", 0, 0, "basic.ack"};
+  const FaultPoint nack{"net.consumer->broker", "drop", 0, 0, "basic.nack"};
+  CHECK_FALSE(f.plan.check(ack));
+  CHECK_FALSE(f.plan.check(nack));  // another frame kind does not count
+  CHECK(f.plan.check(ack));
+  CHECK_FALSE(f.plan.check(ack));
+  REQUIRE(f.plan.fired().size() == 1);
+  CHECK(f.plan.fired()[0].nth == 2);
+  CHECK(f.plan.fired()[0].frame == "basic.ack");
+}
+
+TEST_CASE("faults: an instance and a repeat count narrow and widen a rule", "[faults]") {
+  Fixture f;
+  FaultRule rule = crash_at("consumer.on_deliver");
+  rule.instance = 2;
+  rule.times = 2;
+  f.plan.set_rules({rule});
+  CHECK_FALSE(f.plan.check({"consumer.on_deliver", "crash", 1, 1, "", 1}));
+  CHECK(f.plan.check({"consumer.on_deliver", "crash", 1, 1, "", 2}));
+  CHECK(f.plan.check({"consumer.on_deliver", "crash", 2, 1, "", 2}));
+  CHECK_FALSE(f.plan.check({"consumer.on_deliver", "crash", 3, 1, "", 2}));
+}
+
+TEST_CASE("faults: random faults respect ratio, budget and horizon", "[faults]") {
+  Fixture f;
+  sim::RandomFaultOptions options;
+  options.ratios["crash"] = {1, 1};
+  options.budget = 3;
+  options.horizon = 100;
+  f.plan.set_random(options);
+  int fired = 0;
+  for (int i = 0; i < 10; ++i) fired += f.plan.check({"consumer.after_ack", "crash"}) ? 1 : 0;
+  CHECK(fired == 3);  // the budget caps it
+  CHECK(f.plan.random_fired() == 3);
+  CHECK_FALSE(f.plan.check({"net.consumer->broker", "drop"}));  // no ratio for drop
+  CHECK_FALSE(f.plan.fired()[0].scripted);
+
+  Fixture late;
+  late.plan.set_random(options);
+  late.scheduler.at(100, "t", [] {});
+  late.scheduler.run(1);
+  CHECK_FALSE(late.plan.check({"consumer.after_ack", "crash"}));  // past the horizon
+}
+
+TEST_CASE("faults: every fault is logged with its step and reported to the hook", "[faults]") {
+  Fixture f;
+  f.plan.set_rules({crash_at("relay.after_publish")});
+  std::vector<std::string> seen;
+  f.plan.set_on_fire([&](const sim::FiredFault& ff) { seen.push_back(ff.site); });
+  f.scheduler.at(7, "x", [&] { f.plan.check({"relay.after_publish", "crash", 1}); });
+  f.scheduler.run(10);
+  REQUIRE(f.plan.fired().size() == 1);
+  CHECK(f.plan.fired()[0].step == 1);
+  CHECK(f.plan.fired()[0].time == 7);
+  CHECK(seen == std::vector<std::string>{"relay.after_publish"});
+}
+
+TEST_CASE("faults: a zeroed tape turns every random fault off", "[faults][tape]") {
+  sim::Chooser chooser(1, {}, sim::TapeEnd::kZero);
+  sim::Scheduler scheduler(chooser);
+  FaultPlan plan(chooser, scheduler);
+  sim::RandomFaultOptions options;
+  options.ratios["drop"] = {1, 2};
+  options.budget = 100;
+  options.horizon = 1000;
+  plan.set_random(options);
+  for (int i = 0; i < 50; ++i) REQUIRE_FALSE(plan.check({"net.a->b", "drop"}));
+  CHECK(chooser.tape().size() == 50);  // still decisions: a shrinker could flip each
+}
+
+TEST_CASE("faults: timed rules are left for the world to schedule", "[faults]") {
+  Fixture f;
+  FaultRule restart;
+  restart.site = "broker.restart";
+  restart.action = "restart";
+  restart.tick = 40;
+  f.plan.set_rules({restart});
+  CHECK_FALSE(f.plan.check({"broker.restart", "restart"}));
+  REQUIRE(f.plan.timed_rules().size() == 1);
+  CHECK(*f.plan.timed_rules()[0].tick == 40);
+}

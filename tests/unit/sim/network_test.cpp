@@ -1,0 +1,176 @@
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "sim/kernel.h"
+
+using sim::ConnId;
+using sim::Frame;
+using sim::Kernel;
+
+namespace {
+
+Frame frame(const std::string& kind, std::int64_t n) {
+  Frame f;
+  f.kind = kind;
+  f.order = n;
+  f.summary = kind + " " + std::to_string(n);
+  f.payload = n;
+  return f;
+}
+
+// Two nodes, "client1" and "server"; records what each receives and when each learns
+// that a connection died.
+struct Pair {
+  Kernel k;
+  std::vector<std::int64_t> at_server, at_client;
+  std::vector<sim::Tick> client_down, server_down;
+
+  explicit Pair(std::uint64_t seed) : k(seed) {
+    sim::NodeHandlers server;
+    server.on_frame = [this](ConnId, const Frame& f) {
+      at_server.push_back(std::any_cast<std::int64_t>(f.payload));
+    };
+    server.on_disconnect = [this](ConnId) { server_down.push_back(k.scheduler.now()); };
+    sim::NodeHandlers client;
+    client.on_frame = [this](ConnId, const Frame& f) {
+      at_client.push_back(std::any_cast<std::int64_t>(f.payload));
+    };
+    client.on_disconnect = [this](ConnId) { client_down.push_back(k.scheduler.now()); };
+    k.network.attach("server", server);
+    k.network.attach("client1", client);
+    sim::LinkOptions options;
+    options.latency_min = 1;
+    options.latency_max = 9;
+    options.heartbeat_timeout = 30;
+    options.reset_notice = 2;
+    k.network.set_options(options);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("network: a connection is FIFO even with random latency", "[network]") {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    Pair p(seed);
+    const ConnId c = p.k.network.connect("client1", "server");
+    REQUIRE(c != 0);
+    for (std::int64_t i = 1; i <= 30; ++i) {
+      // One send per tick, but latencies of 1..9 ticks overlap: only FIFO keeps order.
+      p.k.scheduler.at(static_cast<sim::Tick>(i), "send", [&p, c, i] {
+        p.k.network.send(c, "client1", frame("basic.publish", i));
+      });
+    }
+    p.k.scheduler.run(1000);
+    std::vector<std::int64_t> expected;
+    for (std::int64_t i = 1; i <= 30; ++i) expected.push_back(i);
+    REQUIRE(p.at_server == expected);
+  }
+}
+
+TEST_CASE("network: a dropped frame breaks the connection and loses what is behind it",
+          "[network]") {
+  Pair p(3);
+  sim::FaultRule drop;
+  drop.site = "net.client->server";
+  drop.action = "drop";
+  drop.frame = "basic.ack";
+  drop.nth = 2;
+  p.k.faults.set_rules({drop});
+  const ConnId c = p.k.network.connect("client1", "server");
+  p.k.scheduler.at(0, "burst", [&] {
+    p.k.network.send(c, "client1", frame("basic.ack", 1));
+    p.k.network.send(c, "server", frame("basic.deliver", 7));  // in flight the other way
+    p.k.network.send(c, "client1", frame("basic.ack", 2));     // dropped: breaks
+    CHECK_FALSE(p.k.network.send(c, "client1", frame("basic.ack", 3)));
+  });
+  p.k.scheduler.run(1000);
+  CHECK(p.at_server.empty());  // ack 1 was still in flight when the connection broke
+  CHECK(p.at_client.empty());
+  CHECK_FALSE(p.k.network.is_open(c));
+  // The sender notices at once (reset), the receiver only after the heartbeat timeout.
+  CHECK(p.client_down == std::vector<sim::Tick>{2});
+  CHECK(p.server_down == std::vector<sim::Tick>{30});
+  CHECK(p.k.network.frames_lost() == 3);
+  REQUIRE(p.k.faults.fired().size() == 1);
+  CHECK(p.k.faults.fired()[0].frame == "basic.ack");
+}
+
+TEST_CASE("network: a crashed end's frames still arrive, then the peer sees the close",
+          "[network]") {
+  Pair p(5);
+  const ConnId c = p.k.network.connect("client1", "server");
+  p.k.scheduler.at(0, "crash", [&] {
+    p.k.network.send(c, "client1", frame("basic.ack", 1));
+    p.k.network.send(c, "server", frame("basic.deliver", 2));
+    p.k.network.abort_all("client1");
+  });
+  p.k.scheduler.run(1000);
+  CHECK(p.at_server == std::vector<std::int64_t>{1});
+  CHECK(p.at_client.empty());  // towards the dead process: lost
+  REQUIRE(p.server_down.size() == 1);
+  CHECK(p.client_down.empty());  // a dead process is told nothing
+}
+
+TEST_CASE("network: partitions are windows of virtual time", "[network]") {
+  Pair p(9);
+  p.k.network.partition("client1", "server", 10, 20);
+  ConnId before = p.k.network.connect("client1", "server");
+  REQUIRE(before != 0);
+  ConnId during = 0, after = 0;
+  p.k.scheduler.at(12, "in", [&] {
+    during = p.k.network.connect("client1", "server");
+    p.k.network.send(before, "client1", frame("basic.publish", 1));
+  });
+  p.k.scheduler.at(20, "out", [&] {
+    after = p.k.network.connect("client1", "server");
+    p.k.network.send(after, "client1", frame("basic.publish", 2));
+  });
+  p.k.scheduler.run(1000);
+  CHECK(during == 0);
+  CHECK(after != 0);
+  CHECK_FALSE(p.k.network.is_open(before));
+  CHECK(p.at_server == std::vector<std::int64_t>{2});
+}
+
+TEST_CASE("network: couriers may be captured, duplicated and overtake each other",
+          "[network]") {
+  Kernel k(11);
+  std::vector<std::int64_t> got;
+  sim::NodeHandlers b;
+  b.on_datagram = [&](const sim::NodeId&, const Frame& f) {
+    got.push_back(std::any_cast<std::int64_t>(f.payload));
+  };
+  k.network.attach("generalB", b);
+  sim::RandomFaultOptions random;
+  random.ratios["drop"] = {1, 4};
+  random.ratios["duplicate"] = {1, 4};
+  random.budget = 1000;
+  random.horizon = 1000;
+  k.faults.set_random(random);
+  for (std::int64_t i = 1; i <= 200; ++i) {
+    k.network.send_datagram("generalA", "generalB", frame("courier", i), {1, 20});
+  }
+  k.scheduler.run(10000);
+  bool reordered = false, duplicated = false;
+  for (std::size_t i = 1; i < got.size(); ++i) {
+    reordered = reordered || got[i] < got[i - 1];
+    duplicated = duplicated || got[i] == got[i - 1];
+  }
+  CHECK(got.size() < 240);  // a quarter captured...
+  CHECK(got.size() > 160);  // ...and a quarter of the rest twice
+  CHECK(reordered);
+  CHECK(k.network.frames_lost() > 20);
+  bool dup_fault = false;
+  for (const auto& f : k.faults.fired()) dup_fault = dup_fault || f.action == "duplicate";
+  CHECK(dup_fault);
+  (void)duplicated;
+}
+
+TEST_CASE("network: node roles and instances name fault sites", "[network]") {
+  CHECK(sim::node_role("consumer2") == "consumer");
+  CHECK(sim::node_instance("consumer2") == 2);
+  CHECK(sim::node_role("broker") == "broker");
+  CHECK(sim::node_instance("broker") == 0);
+}
