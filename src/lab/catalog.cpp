@@ -1,0 +1,212 @@
+#include "src/lab/catalog.h"
+
+#include <algorithm>
+
+namespace lab {
+
+bool FaultSite::allows(std::string_view action) const {
+  return std::find(actions.begin(), actions.end(), action) != actions.end();
+}
+
+bool FaultSite::carries(std::string_view frame) const {
+  return std::find(frames.begin(), frames.end(), frame) != frames.end();
+}
+
+const std::vector<CatalogEntry>& strategies() {
+  static const std::vector<CatalogEntry> list = {
+      {"atomic",
+       "ack after commit, dedup key in the same transaction as the debit, business errors "
+       "recorded and acked: exactly-once effect"},
+      {"auto-ack",
+       "the broker forgets a message as it delivers it, so a crash before the commit loses "
+       "it: at-most-once"},
+      {"ack-before-commit",
+       "acks, then commits (dedup in the same transaction); a crash in between loses the "
+       "effect: at-most-once"},
+      {"no-dedup",
+       "commits, then acks, but keeps no dedup key; a redelivery debits again: "
+       "at-least-once"},
+      {"separate-dedup-store",
+       "marks the message seen in a separate store before the debit commits; a crash in "
+       "between loses the effect (the Redis anti-pattern)"},
+      {"check-then-act",
+       "SELECTs the dedup table, then debits in another transaction; two consumers both "
+       "pass the check and debit twice"},
+      {"naive-errors",
+       "treats every insert error as a duplicate; a transient error is acked and the "
+       "effect is lost"},
+      {"requeue-poison",
+       "nacks a business failure with requeue, forever; the poison message loops and is "
+       "stuck"},
+  };
+  return list;
+}
+
+const std::vector<CatalogEntry>& producers() {
+  static const std::vector<CatalogEntry> list = {
+      {"outbox",
+       "order and outbox row in one transaction; a relay publishes with confirms and marks "
+       "the row sent only after the confirm"},
+      {"dual-write",
+       "commits the order, then publishes; a crash or a lost publish in between loses the "
+       "message"},
+      {"publish-then-commit",
+       "publishes, then commits the order; a failed commit leaves a phantom message"},
+      {"outbox-no-confirm",
+       "outbox, but the relay marks a row sent as soon as it publishes; a lost publish is "
+       "never retried"},
+  };
+  return list;
+}
+
+const std::vector<CatalogEntry>& queue_types() {
+  static const std::vector<CatalogEntry> list = {
+      {"classic", "classic queue: redelivers without limit"},
+      {"quorum",
+       "quorum queue: counts deliveries (x-delivery-count) and can enforce a "
+       "delivery_limit"},
+  };
+  return list;
+}
+
+const std::vector<FaultSite>& fault_sites() {
+  static const std::vector<FaultSite> list = {
+      {"consumer.on_deliver", {"crash"},
+       "the consumer crashes as a delivery arrives, before doing anything", {}, false},
+      {"consumer.after_dedup_insert", {"crash"},
+       "the consumer crashes after writing the dedup mark, before the debit commits", {},
+       false},
+      {"consumer.before_commit", {"crash"},
+       "the consumer crashes with the debit written but not committed", {}, false},
+      {"consumer.after_commit", {"crash"},
+       "the consumer crashes after the commit, before the ack: the broker redelivers", {},
+       false},
+      {"consumer.after_ack", {"crash"}, "the consumer crashes right after sending the ack",
+       {}, false},
+      {"relay.after_publish", {"crash"},
+       "the relay crashes after publishing, before the confirm: the row is published "
+       "again",
+       {}, false},
+      {"relay.after_confirm", {"crash"},
+       "the relay crashes after the confirm, before marking the row sent: the row is "
+       "published again",
+       {}, false},
+      {"producer.after_commit", {"crash"},
+       "the producer crashes after committing the order, before publishing", {}, false},
+      {"producer.after_publish", {"crash"},
+       "the producer crashes after publishing, before committing the order", {}, false},
+      {"db.commit", {"fail"},
+       "a commit fails with a transient error and the transaction rolls back", {}, false},
+      {"broker.restart", {"restart"},
+       "the broker restarts: connections drop, non-durable queues and transient messages "
+       "are lost",
+       {}, true},
+      {"broker.reorder", {"reorder"},
+       "the broker reorders its ready messages, as requeues and competing consumers do", {},
+       false},
+      {"net.relay->broker", {"drop"},
+       "a frame from the relay to the broker is lost and the connection dies",
+       {"basic.publish"}, false},
+      {"net.broker->relay", {"drop"},
+       "a frame from the broker to the relay is lost and the connection dies",
+       {"confirm.ack", "basic.nack", "basic.return"}, false},
+      {"net.producer->broker", {"drop"},
+       "a frame from the producer to the broker is lost and the connection dies",
+       {"basic.publish"}, false},
+      {"net.broker->consumer", {"drop"},
+       "a frame from the broker to a consumer is lost and the connection dies",
+       {"basic.deliver"}, false},
+      {"net.consumer->broker", {"drop"},
+       "a frame from a consumer to the broker is lost and the connection dies",
+       {"basic.ack", "basic.nack", "basic.reject"}, false},
+  };
+  return list;
+}
+
+const std::vector<CatalogEntry>& fault_kinds() {
+  static const std::vector<CatalogEntry> list = {
+      {"drop", "a network frame is lost and takes its connection down with it"},
+      {"crash", "an actor crashes at a crash site and restarts from its database"},
+      {"fail", "a database commit fails with a transient error"},
+      {"reorder", "the broker reorders its ready messages"},
+      {"restart", "the broker restarts"},
+  };
+  return list;
+}
+
+const std::vector<CatalogEntry>& frame_kinds() {
+  static const std::vector<CatalogEntry> list = {
+      {"basic.publish", "publisher to broker: a message"},
+      {"basic.deliver", "broker to consumer: a delivery with its delivery tag"},
+      {"basic.ack", "consumer to broker: done with a delivery (or all up to it)"},
+      {"basic.nack",
+       "consumer to broker: give a delivery back, requeued or not; broker to publisher: a "
+       "negative confirm"},
+      {"basic.reject", "consumer to broker: give one delivery back, requeued or not"},
+      {"confirm.ack", "broker to publisher: the message is safely stored"},
+      {"basic.return", "broker to publisher: a mandatory message could not be routed"},
+  };
+  return list;
+}
+
+const std::vector<CatalogEntry>& verdicts() {
+  static const std::vector<CatalogEntry> list = {
+      {"exactly-once", "every committed order took effect once, nothing left behind"},
+      {"duplicated", "some order took effect twice or more"},
+      {"lost", "some committed order took no effect at all"},
+      {"phantom", "some effect belongs to an order that was never committed"},
+      {"stuck", "messages or outbox rows were still pending when the run ended"},
+  };
+  return list;
+}
+
+namespace {
+
+template <typename Entry>
+const Entry* find_in(const std::vector<Entry>& list, std::string_view name) {
+  for (const Entry& entry : list) {
+    if (entry.name == name) return &entry;
+  }
+  return nullptr;
+}
+
+template <typename Entry>
+std::string join_entry_names(const std::vector<Entry>& list) {
+  std::string out;
+  for (const Entry& entry : list) {
+    if (!out.empty()) out += ", ";
+    out += entry.name;
+  }
+  return out;
+}
+
+}  // namespace
+
+const CatalogEntry* find_strategy(std::string_view name) { return find_in(strategies(), name); }
+const CatalogEntry* find_producer(std::string_view name) { return find_in(producers(), name); }
+const CatalogEntry* find_queue_type(std::string_view name) {
+  return find_in(queue_types(), name);
+}
+const FaultSite* find_fault_site(std::string_view name) { return find_in(fault_sites(), name); }
+const CatalogEntry* find_fault_kind(std::string_view name) {
+  return find_in(fault_kinds(), name);
+}
+const CatalogEntry* find_frame_kind(std::string_view name) {
+  return find_in(frame_kinds(), name);
+}
+const CatalogEntry* find_verdict(std::string_view name) { return find_in(verdicts(), name); }
+
+std::string join_names(const std::vector<CatalogEntry>& entries) {
+  return join_entry_names(entries);
+}
+std::string join_names(const std::vector<FaultSite>& sites) { return join_entry_names(sites); }
+std::string join_names(const std::vector<std::string_view>& names) {
+  std::string out;
+  for (std::string_view name : names) {
+    if (!out.empty()) out += ", ";
+    out += name;
+  }
+  return out;
+}
+
+}  // namespace lab

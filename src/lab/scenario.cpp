@@ -1,0 +1,232 @@
+// Scenario values: error text, per-order amounts, writing a scenario back as TOML,
+// reading a file, and the sweep's --faults spec. The TOML reading itself is in
+// scenario_load.cpp.
+
+#include "src/lab/scenario.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <utility>
+
+#include "sim/assert.h"
+#include "src/lab/catalog.h"
+
+namespace lab {
+namespace {
+
+std::string in_quotes(std::string_view text) { return "\"" + std::string(text) + "\""; }
+
+std::string trimmed(std::string_view text) {
+  const auto is_space = [](char c) { return c == ' ' || c == '\t'; };
+  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
+  return std::string(text);
+}
+
+// A TOML basic string body: quotes, backslashes and control characters escaped. With
+// `keep_newlines` raw newlines stay, for a multi-line string ("""...""").
+std::string escaped(std::string_view text, bool keep_newlines) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      case '\n': out += keep_newlines ? "\n" : "\\n"; break;
+      default: {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x20 || byte == 0x7f) {
+          static constexpr char kHex[] = "0123456789ABCDEF";
+          out += "\\u00";
+          out += kHex[byte >> 4];
+          out += kHex[byte & 0xF];
+        } else {
+          out += c;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+std::string string_value(std::string_view text) { return "\"" + escaped(text, false) + "\""; }
+
+std::string int_list(const std::vector<std::int64_t>& values) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    out += (i == 0 ? "" : ", ") + std::to_string(values[i]);
+  }
+  return out + "]";
+}
+
+const char* bool_value(bool value) { return value ? "true" : "false"; }
+
+void write_rule(std::ostringstream& out, const sim::FaultRule& rule) {
+  out << "\n[[faults.script]]\n";
+  out << "at = " << string_value(rule.site) << "\n";
+  out << "do = " << string_value(rule.action) << "\n";
+  if (rule.order) out << "order = " << *rule.order << "\n";
+  if (rule.attempt) out << "attempt = " << *rule.attempt << "\n";
+  if (rule.frame) out << "frame = " << string_value(*rule.frame) << "\n";
+  if (rule.nth) out << "nth = " << *rule.nth << "\n";
+  if (rule.instance) out << "instance = " << *rule.instance << "\n";
+  if (rule.tick) out << "tick = " << *rule.tick << "\n";
+  if (rule.times != 1) out << "times = " << rule.times << "\n";
+}
+
+void write_expect(std::ostringstream& out, const Expect& e) {
+  if (e == Expect{}) return;
+  out << "\n[expect]\n";
+  if (e.verdict) out << "verdict = " << string_value(*e.verdict) << "\n";
+  if (e.balance) out << "balance = " << *e.balance << "\n";
+  const std::pair<const char*, const std::optional<std::vector<std::int64_t>>*> lists[] = {
+      {"lost", &e.lost},           {"duplicated", &e.duplicated},
+      {"phantom", &e.phantom},     {"stuck", &e.stuck},
+      {"dead_lettered", &e.dead_lettered}, {"rejected", &e.rejected}};
+  for (const auto& [key, list] : lists) {
+    if (*list) out << key << " = " << int_list(**list) << "\n";
+  }
+}
+
+}  // namespace
+
+std::string LoadError::to_string() const {
+  std::string out = file;
+  if (line > 0) out += ":" + std::to_string(line);
+  out += ": ";
+  if (!key.empty()) out += "key `" + key + "`: ";
+  return out + message;
+}
+
+std::int64_t Workload::amount_of(std::int64_t order) const {
+  EOSIM_ASSERT(order >= 1);
+  EOSIM_ASSERT(order <= orders);
+  if (amounts.empty()) return amount;
+  EOSIM_ASSERT(static_cast<std::int64_t>(amounts.size()) == orders);
+  return amounts[static_cast<std::size_t>(order - 1)];
+}
+
+std::string to_toml(const Scenario& s) {
+  std::ostringstream out;
+  out << "name = " << string_value(s.name) << "\n";
+  if (s.about.find('\n') != std::string::npos) {
+    // The newline right after the opening quotes is not part of the string.
+    out << "about = \"\"\"\n" << escaped(s.about, true) << "\"\"\"\n";
+  } else {
+    out << "about = " << string_value(s.about) << "\n";
+  }
+  // TOML integers stop at 2^63-1; larger seeds go out as decimal strings.
+  if (s.seed > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+    out << "seed = \"" << s.seed << "\"\n";
+  } else {
+    out << "seed = " << s.seed << "\n";
+  }
+  out << "max_steps = " << s.max_steps << "\n";
+
+  const Workload& w = s.workload;
+  out << "\n[workload]\n";
+  out << "orders = " << w.orders << "\n";
+  out << "amount = " << w.amount << "\n";
+  out << "initial_balance = " << w.initial_balance << "\n";
+  out << "account = " << string_value(w.account) << "\n";
+  if (!w.amounts.empty()) out << "amounts = " << int_list(w.amounts) << "\n";
+  if (!w.without_message_id.empty()) {
+    out << "without_message_id = " << int_list(w.without_message_id) << "\n";
+  }
+  out << "interval_ticks = " << w.interval_ticks << "\n";
+
+  out << "\n[producer]\npattern = " << string_value(s.producer.pattern) << "\n";
+
+  const BrokerConfig& b = s.broker;
+  out << "\n[broker]\n";
+  out << "queue = " << string_value(b.queue) << "\n";
+  out << "prefetch = " << b.prefetch << "\n";
+  out << "delivery_limit = " << b.delivery_limit << "\n";
+  out << "dead_letter = " << bool_value(b.dead_letter) << "\n";
+  out << "durable = " << bool_value(b.durable) << "\n";
+  out << "persistent = " << bool_value(b.persistent) << "\n";
+
+  out << "\n[consumer]\n";
+  out << "strategy = " << string_value(s.consumer.strategy) << "\n";
+  out << "instances = " << s.consumer.instances << "\n";
+
+  const NetworkConfig& n = s.network;
+  out << "\n[network]\n";
+  out << "latency_min = " << n.latency_min << "\n";
+  out << "latency_max = " << n.latency_max << "\n";
+  out << "heartbeat_timeout = " << n.heartbeat_timeout << "\n";
+  out << "reconnect_delay = " << n.reconnect_delay << "\n";
+
+  out << "\n[faults]\n";
+  out << "budget = " << s.random.budget << "\n";
+  out << "horizon = " << s.random.horizon << "\n";
+  if (!s.random.ratios.empty()) {
+    out << "\n[faults.random]\n";
+    for (const auto& [kind, ratio] : s.random.ratios) {
+      out << kind << " = " << string_value(ratio.to_string()) << "\n";
+    }
+  }
+  for (const sim::FaultRule& rule : s.script) write_rule(out, rule);
+  write_expect(out, s.expect);
+  return out.str();
+}
+
+bool load_scenario(const std::string& path, Scenario& out, LoadError& error) {
+  std::error_code ignored;
+  std::ifstream in(path, std::ios::binary);
+  if (!in || std::filesystem::is_directory(path, ignored)) {
+    error = LoadError{path, 0, "", "cannot open the file"};
+    return false;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) {
+    error = LoadError{path, 0, "", "cannot read the file"};
+    return false;
+  }
+  return parse_scenario(text.str(), path, out, error);
+}
+
+bool parse_fault_spec(const std::string& spec, std::map<std::string, sim::Ratio>& out,
+                      std::string& error) {
+  std::map<std::string, sim::Ratio> ratios;
+  std::size_t start = 0;
+  while (start < spec.size()) {
+    const std::size_t comma = std::min(spec.find(',', start), spec.size());
+    const std::string item = spec.substr(start, comma - start);
+    start = comma + 1;
+    const std::size_t equals = item.find('=');
+    if (equals == std::string::npos) {
+      error = "fault spec item " + in_quotes(item) + " is not KIND=RATIO (e.g. drop=1/20)";
+      return false;
+    }
+    const std::string kind = trimmed(std::string_view(item).substr(0, equals));
+    const std::string text = trimmed(std::string_view(item).substr(equals + 1));
+    if (!find_fault_kind(kind)) {
+      error = "unknown fault kind " + in_quotes(kind) + " (expected one of: " +
+              join_names(fault_kinds()) + ")";
+      return false;
+    }
+    if (ratios.count(kind) != 0) {
+      error = "fault kind " + in_quotes(kind) + " is given twice";
+      return false;
+    }
+    if (!sim::Ratio::parse(text, ratios[kind])) {
+      error = "bad ratio " + in_quotes(text) + " for " + kind +
+              " (expected N/D with N <= D and D > 0, 0 or 1)";
+      return false;
+    }
+  }
+  if (!spec.empty() && spec.back() == ',') {
+    error = "fault spec ends with a comma";
+    return false;
+  }
+  out = std::move(ratios);
+  return true;
+}
+
+}  // namespace lab

@@ -1,0 +1,128 @@
+#pragma once
+// A scenario: one scripted experiment (workload, actors, faults, expectations) as read
+// from a strict TOML file (format: DESIGN.md, "Scenario files").
+//
+// Invariants of a Scenario filled by parse_scenario / load_scenario:
+//  (1) Every name (strategy, producer pattern, queue type, fault site, action, frame,
+//      random fault kind, verdict) is one of lab/catalog.h; every action is allowed at
+//      its site; `frame` only on network sites; `tick` only on timed sites.
+//  (2) Every order number (script rules, without_message_id, expect lists) is in
+//      1..workload.orders; workload.amounts is empty or has exactly `orders` entries.
+//  (3) Order-number lists (without_message_id and the expect lists) are sorted ascending
+//      and hold no duplicates, so they compare as sets.
+//  (4) to_toml(s) parses back to a Scenario equal to s in every field but `path`.
+//
+// Strictness: an unknown key, a value of the wrong type and a value out of range are
+// all errors naming the file, line and key, so a typo never silently changes a run.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/faults.h"
+#include "sim/rng.h"
+
+namespace lab {
+
+struct Workload {
+  std::int64_t orders = 3;
+  std::int64_t amount = 150;  // of every order, unless `amounts` is given
+  std::int64_t initial_balance = 1000;
+  std::string account = "alice";
+  std::vector<std::int64_t> amounts;             // per order; empty or size == orders
+  std::vector<std::int64_t> without_message_id;  // orders published with no message_id
+  std::int64_t interval_ticks = 10;              // ticks between two orders
+
+  // The amount of 1-based order `order`. REQUIRES: 1 <= order <= orders.
+  std::int64_t amount_of(std::int64_t order) const;
+  friend bool operator==(const Workload&, const Workload&) = default;
+};
+
+struct ProducerConfig {
+  std::string pattern = "outbox";
+  friend bool operator==(const ProducerConfig&, const ProducerConfig&) = default;
+};
+
+struct BrokerConfig {
+  std::string queue = "classic";   // classic | quorum
+  std::int64_t prefetch = 5;       // unacked deliveries per consumer; 0 = unlimited
+  std::int64_t delivery_limit = 0; // quorum queues only; 0 = unlimited
+  bool dead_letter = false;
+  bool durable = true;     // the queue survives a broker restart
+  bool persistent = true;  // messages are published persistent (delivery_mode 2)
+  friend bool operator==(const BrokerConfig&, const BrokerConfig&) = default;
+};
+
+struct ConsumerConfig {
+  std::string strategy = "atomic";
+  std::int64_t instances = 1;
+  friend bool operator==(const ConsumerConfig&, const ConsumerConfig&) = default;
+};
+
+struct NetworkConfig {
+  std::int64_t latency_min = 1;  // ticks a frame spends in flight, drawn in [min, max]
+  std::int64_t latency_max = 3;
+  std::int64_t heartbeat_timeout = 30;  // ticks until a dead connection is noticed
+  std::int64_t reconnect_delay = 5;     // ticks a client waits before reconnecting
+  friend bool operator==(const NetworkConfig&, const NetworkConfig&) = default;
+};
+
+struct RandomFaults {
+  std::map<std::string, sim::Ratio> ratios;  // fault kind -> chance per opportunity
+  std::int64_t budget = 3;                   // most random faults in one run
+  std::int64_t horizon = 2000;               // no random fault after this tick
+  friend bool operator==(const RandomFaults&, const RandomFaults&) = default;
+};
+
+struct Expect {
+  std::optional<std::string> verdict;
+  std::optional<std::int64_t> balance;
+  std::optional<std::vector<std::int64_t>> lost, duplicated, phantom, stuck, dead_lettered,
+      rejected;
+  friend bool operator==(const Expect&, const Expect&) = default;
+};
+
+struct Scenario {
+  std::string path;  // where it was read from (not part of the file's content)
+  std::string name;
+  std::string about;
+  std::uint64_t seed = 1;
+  Workload workload;
+  ProducerConfig producer;
+  BrokerConfig broker;
+  ConsumerConfig consumer;
+  NetworkConfig network;
+  RandomFaults random;
+  std::vector<sim::FaultRule> script;
+  Expect expect;
+  std::int64_t max_steps = 200000;
+  friend bool operator==(const Scenario&, const Scenario&) = default;
+};
+
+struct LoadError {
+  std::string file;
+  std::int64_t line = 0;  // 1-based; 0 when no line applies (missing file, missing key)
+  std::string key;        // dotted path, e.g. "workload.orders", "faults.script[2].at"
+  std::string message;
+  // "FILE:LINE: key `K`: MESSAGE"; the line and key parts are left out when unknown.
+  std::string to_string() const;
+};
+
+// Both return true on success and leave `out` untouched on failure. Strict: every
+// problem is a LoadError naming file, line and key.
+bool load_scenario(const std::string& path, Scenario& out, LoadError& error);
+bool parse_scenario(std::string_view toml_text, const std::string& source_name, Scenario& out,
+                    LoadError& error);
+
+// A scenario file that load_scenario reads back to the same Scenario (all but `path`).
+std::string to_toml(const Scenario& scenario);
+
+// "drop=1/20,crash=1/30" (sweep --faults): kinds from the catalog, each at most once.
+// An empty spec is an empty map. On failure `out` is untouched and `error` says why.
+bool parse_fault_spec(const std::string& spec, std::map<std::string, sim::Ratio>& out,
+                      std::string& error);
+
+}  // namespace lab

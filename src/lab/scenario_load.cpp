@@ -1,0 +1,490 @@
+// parse_scenario: strict TOML scenario reading. Every key is looked up by name, every
+// table's keys are checked against the keys it may hold, and every value is checked for
+// type and range before it reaches the Scenario. The first problem found ends the load.
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <initializer_list>
+#include <limits>
+#include <sstream>
+#include <utility>
+
+#include "src/lab/catalog.h"
+#include "src/lab/scenario.h"
+
+namespace lab {
+namespace {
+
+// Generous bounds that keep every sum of amounts and every tick far from overflow.
+constexpr std::int64_t kMaxOrders = 1'000'000;
+constexpr std::int64_t kMaxMoney = 1'000'000'000'000;
+constexpr std::int64_t kMaxTicks = 1'000'000'000;
+constexpr std::int64_t kMaxCount = 1'000'000;
+constexpr std::int64_t kMaxInstances = 16;
+constexpr std::int64_t kMaxPrefetch = 65535;  // AMQP's prefetch-count is 16 bits
+constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t kInt64Min = std::numeric_limits<std::int64_t>::min();
+
+std::int64_t line_of(const toml::node& node) {
+  return static_cast<std::int64_t>(node.source().begin.line);
+}
+
+std::string type_name(const toml::node& node) {
+  switch (node.type()) {
+    case toml::node_type::string: return "a string";
+    case toml::node_type::integer: return "an integer";
+    case toml::node_type::floating_point: return "a floating-point number";
+    case toml::node_type::boolean: return "a boolean";
+    case toml::node_type::table: return "a table";
+    case toml::node_type::array: return "an array";
+    case toml::node_type::date:
+    case toml::node_type::time:
+    case toml::node_type::date_time: return "a date/time";
+    case toml::node_type::none: break;
+  }
+  return "nothing";
+}
+
+std::string in_quotes(std::string_view text) { return "\"" + std::string(text) + "\""; }
+
+
+// Reads one TOML table. Keys in error messages are dotted paths from the document root.
+class TableReader {
+ public:
+  TableReader(const toml::table& table, std::string prefix, const std::string& file,
+              LoadError& error)
+      : table_(table), prefix_(std::move(prefix)), file_(file), error_(error) {}
+
+  std::string path(std::string_view key) const {
+    return prefix_.empty() ? std::string(key) : prefix_ + "." + std::string(key);
+  }
+  std::int64_t table_line() const { return line_of(table_); }
+
+  bool fail(std::int64_t line, std::string key, std::string message) const {
+    error_ = LoadError{file_, line, std::move(key), std::move(message)};
+    return false;
+  }
+  bool fail_at(std::string_view key, std::string message) const {
+    const toml::node* node = table_.get(key);
+    return fail(node ? line_of(*node) : table_line(), path(key), std::move(message));
+  }
+
+  // Every key of the table must be one of `known`.
+  bool only_keys(std::initializer_list<std::string_view> known) const {
+    for (const auto& [key, node] : table_) {
+      if (std::find(known.begin(), known.end(), key.str()) != known.end()) continue;
+      std::string allowed;
+      for (std::string_view name : known) {
+        allowed += (allowed.empty() ? "" : ", ") + std::string(name);
+      }
+      return fail(static_cast<std::int64_t>(key.source().begin.line), path(key.str()),
+                  "unknown key (expected one of: " + allowed + ")");
+    }
+    return true;
+  }
+
+  bool has(std::string_view key) const { return table_.contains(key); }
+
+  // A missing key has no line of its own: point at the table's header, or at no line for
+  // the root table (whose "header" would be a misleading line 1).
+  bool require(std::string_view key) const {
+    return has(key) ||
+           fail(prefix_.empty() ? 0 : table_line(), path(key), "required key is missing");
+  }
+
+  bool wrong_type(std::string_view key, const toml::node& node, std::string_view expected) const {
+    return fail(line_of(node), path(key),
+                "expected " + std::string(expected) + ", found " + type_name(node));
+  }
+
+  bool read_int(std::string_view key, std::int64_t& out, std::int64_t min,
+                std::int64_t max) const {
+    const toml::node* node = table_.get(key);
+    if (!node) return true;
+    std::int64_t value = 0;
+    if (!int_value(key, *node, min, max, value)) return false;
+    out = value;
+    return true;
+  }
+
+  bool read_int(std::string_view key, std::optional<std::int64_t>& out, std::int64_t min,
+                std::int64_t max) const {
+    std::int64_t value = 0;
+    if (!has(key)) return true;
+    if (!read_int(key, value, min, max)) return false;
+    out = value;
+    return true;
+  }
+
+  bool read_bool(std::string_view key, bool& out) const {
+    const toml::node* node = table_.get(key);
+    if (!node) return true;
+    if (!node->is_boolean()) return wrong_type(key, *node, "a boolean (true or false)");
+    out = node->as_boolean()->get();
+    return true;
+  }
+
+  bool read_string(std::string_view key, std::string& out, bool allow_empty) const {
+    const toml::node* node = table_.get(key);
+    if (!node) return true;
+    if (!node->is_string()) return wrong_type(key, *node, "a string");
+    std::string value = node->as_string()->get();
+    if (!allow_empty && value.empty()) return fail(line_of(*node), path(key), "must not be empty");
+    out = std::move(value);
+    return true;
+  }
+
+  // A string that must name an entry of a catalog list.
+  template <typename Entry>
+  bool read_name(std::string_view key, std::string& out, const std::vector<Entry>& list,
+                 std::string_view what) const {
+    std::string value = out;
+    if (!read_string(key, value, true)) return false;
+    if (!has(key)) return true;
+    const bool known = std::any_of(list.begin(), list.end(),
+                                   [&](const Entry& entry) { return entry.name == value; });
+    if (!known) {
+      return fail_at(key, "unknown " + std::string(what) + " " + in_quotes(value) +
+                              " (expected one of: " + join_names(list) + ")");
+    }
+    out = std::move(value);
+    return true;
+  }
+
+  // An array of order numbers in [min, max], returned sorted, each at most once.
+  bool read_order_list(std::string_view key, std::vector<std::int64_t>& out,
+                       std::int64_t max_order) const {
+    const toml::node* node = table_.get(key);
+    if (!node) return true;
+    const toml::array* array = node->as_array();
+    if (!array) return wrong_type(key, *node, "an array of order numbers");
+    std::vector<std::int64_t> values;
+    for (const toml::node& element : *array) {
+      std::int64_t value = 0;
+      if (!int_value(key, element, 1, max_order, value)) return false;
+      if (std::find(values.begin(), values.end(), value) != values.end()) {
+        return fail(line_of(element), path(key), "lists order " + std::to_string(value) + " twice");
+      }
+      values.push_back(value);
+    }
+    std::sort(values.begin(), values.end());
+    out = std::move(values);
+    return true;
+  }
+
+  bool read_order_list(std::string_view key, std::optional<std::vector<std::int64_t>>& out,
+                       std::int64_t max_order) const {
+    if (!has(key)) return true;
+    std::vector<std::int64_t> values;
+    if (!read_order_list(key, values, max_order)) return false;
+    out = std::move(values);
+    return true;
+  }
+
+  // A sub-table, or nullptr when the key is absent. `ok` turns false on a wrong type.
+  const toml::table* sub_table(std::string_view key, bool& ok) const {
+    const toml::node* node = table_.get(key);
+    if (!node) return nullptr;
+    if (!node->is_table()) {
+      ok = wrong_type(key, *node, "a table ([" + path(key) + "])");
+      return nullptr;
+    }
+    return node->as_table();
+  }
+
+  const toml::node* get(std::string_view key) const { return table_.get(key); }
+  const std::string& file() const { return file_; }
+  LoadError& error() const { return error_; }
+
+ private:
+  bool int_value(std::string_view key, const toml::node& node, std::int64_t min,
+                 std::int64_t max, std::int64_t& out) const {
+    if (!node.is_integer()) return wrong_type(key, node, "an integer");
+    const std::int64_t value = node.as_integer()->get();
+    if (value < min || value > max) {
+      std::string range = max == kInt64Max ? "at least " + std::to_string(min)
+                                           : "between " + std::to_string(min) + " and " +
+                                                 std::to_string(max);
+      return fail(line_of(node), path(key),
+                  "must be " + range + ", got " + std::to_string(value));
+    }
+    out = value;
+    return true;
+  }
+
+  const toml::table& table_;
+  std::string prefix_;
+  const std::string& file_;
+  LoadError& error_;
+};
+
+bool read_top(const TableReader& top, Scenario& s) {
+  if (!top.only_keys({"name", "about", "seed", "max_steps", "workload", "producer", "broker",
+                      "consumer", "network", "faults", "expect"})) {
+    return false;
+  }
+  if (!top.require("name") || !top.read_string("name", s.name, false)) return false;
+  if (!top.read_string("about", s.about, true)) return false;
+  if (const toml::node* seed = top.get("seed")) {
+    // TOML integers stop at 2^63-1, so larger seeds are written as decimal strings.
+    if (const auto* text = seed->as_string()) {
+      std::uint64_t value = 0;
+      std::istringstream in(text->get());
+      const bool digits = !text->get().empty() &&
+                          std::all_of(text->get().begin(), text->get().end(),
+                                      [](char c) { return c >= '0' && c <= '9'; });
+      if (!digits || !(in >> value) || !in.eof()) {
+        return top.fail(line_of(*seed), "seed", "must be a non-negative integer, got " +
+                                                    in_quotes(text->get()));
+      }
+      s.seed = value;
+    } else {
+      std::int64_t value = 0;
+      if (!top.read_int("seed", value, 0, kInt64Max)) return false;
+      s.seed = static_cast<std::uint64_t>(value);
+    }
+  }
+  return top.read_int("max_steps", s.max_steps, 1, kMaxTicks);
+}
+
+bool read_workload(const TableReader& t, Workload& w) {
+  if (!t.only_keys({"orders", "amount", "initial_balance", "account", "amounts",
+                    "without_message_id", "interval_ticks"}) ||
+      !t.read_int("orders", w.orders, 1, kMaxOrders) ||
+      !t.read_int("amount", w.amount, 0, kMaxMoney) ||
+      !t.read_int("initial_balance", w.initial_balance, 0, kMaxMoney) ||
+      !t.read_string("account", w.account, false) ||
+      !t.read_order_list("without_message_id", w.without_message_id, w.orders) ||
+      !t.read_int("interval_ticks", w.interval_ticks, 0, kMaxTicks)) {
+    return false;
+  }
+  const toml::node* node = t.get("amounts");
+  if (!node) return true;
+  const toml::array* array = node->as_array();
+  if (!array) return t.wrong_type("amounts", *node, "an array of integers");
+  std::vector<std::int64_t> amounts;
+  for (const toml::node& element : *array) {
+    const auto* value = element.as_integer();
+    if (!value) return t.wrong_type("amounts", element, "an integer");
+    if (value->get() < 0 || value->get() > kMaxMoney) {
+      return t.fail(line_of(element), t.path("amounts"),
+                    "must be between 0 and " + std::to_string(kMaxMoney) + ", got " +
+                        std::to_string(value->get()));
+    }
+    amounts.push_back(value->get());
+  }
+  if (static_cast<std::int64_t>(amounts.size()) != w.orders) {
+    return t.fail_at("amounts", "has " + std::to_string(amounts.size()) +
+                                    " entries but workload.orders is " +
+                                    std::to_string(w.orders));
+  }
+  w.amounts = std::move(amounts);
+  return true;
+}
+
+bool read_actors(const TableReader& root, Scenario& s) {
+  bool ok = true;
+  if (const toml::table* table = root.sub_table("producer", ok)) {
+    TableReader t(*table, "producer", root.file(), root.error());
+    if (!t.only_keys({"pattern"}) ||
+        !t.read_name("pattern", s.producer.pattern, producers(), "producer pattern")) {
+      return false;
+    }
+  }
+  if (!ok) return false;
+  if (const toml::table* table = root.sub_table("broker", ok)) {
+    TableReader t(*table, "broker", root.file(), root.error());
+    BrokerConfig& b = s.broker;
+    if (!t.only_keys({"queue", "prefetch", "delivery_limit", "dead_letter", "durable",
+                      "persistent"}) ||
+        !t.read_name("queue", b.queue, queue_types(), "queue type") ||
+        !t.read_int("prefetch", b.prefetch, 0, kMaxPrefetch) ||
+        !t.read_int("delivery_limit", b.delivery_limit, 0, kMaxCount) ||
+        !t.read_bool("dead_letter", b.dead_letter) || !t.read_bool("durable", b.durable) ||
+        !t.read_bool("persistent", b.persistent)) {
+      return false;
+    }
+    // RabbitMQ ignores a delivery limit on a classic queue; a scenario that sets one
+    // almost certainly expects it to act.
+    if (b.delivery_limit > 0 && b.queue != "quorum") {
+      return t.fail_at("delivery_limit", "needs queue = \"quorum\" (classic queues have no "
+                                         "delivery limit)");
+    }
+  }
+  if (!ok) return false;
+  if (const toml::table* table = root.sub_table("consumer", ok)) {
+    TableReader t(*table, "consumer", root.file(), root.error());
+    if (!t.only_keys({"strategy", "instances"}) ||
+        !t.read_name("strategy", s.consumer.strategy, strategies(), "strategy") ||
+        !t.read_int("instances", s.consumer.instances, 1, kMaxInstances)) {
+      return false;
+    }
+  }
+  if (!ok) return false;
+  if (const toml::table* table = root.sub_table("network", ok)) {
+    TableReader t(*table, "network", root.file(), root.error());
+    NetworkConfig& n = s.network;
+    if (!t.only_keys({"latency_min", "latency_max", "heartbeat_timeout", "reconnect_delay"}) ||
+        !t.read_int("latency_min", n.latency_min, 0, kMaxTicks) ||
+        !t.read_int("latency_max", n.latency_max, 0, kMaxTicks) ||
+        !t.read_int("heartbeat_timeout", n.heartbeat_timeout, 1, kMaxTicks) ||
+        !t.read_int("reconnect_delay", n.reconnect_delay, 0, kMaxTicks)) {
+      return false;
+    }
+    if (n.latency_min > n.latency_max) {
+      const std::string_view key = t.has("latency_max") ? "latency_max" : "latency_min";
+      return t.fail_at(key, "latency_min (" + std::to_string(n.latency_min) +
+                                ") is above latency_max (" + std::to_string(n.latency_max) +
+                                ")");
+    }
+  }
+  return ok;
+}
+
+bool read_rule(const TableReader& t, const Scenario& s, sim::FaultRule& rule) {
+  if (!t.only_keys({"at", "do", "order", "attempt", "frame", "nth", "instance", "tick",
+                    "times"}) ||
+      !t.require("at") || !t.require("do") ||
+      !t.read_name("at", rule.site, fault_sites(), "fault site") ||
+      !t.read_name("do", rule.action, fault_kinds(), "action")) {
+    return false;
+  }
+  const FaultSite& site = *find_fault_site(rule.site);
+  if (!site.allows(rule.action)) {
+    return t.fail_at("do", "action " + in_quotes(rule.action) + " is not allowed at " + rule.site +
+                               " (allowed: " + join_names(site.actions) + ")");
+  }
+  if (t.has("frame")) {
+    std::string frame;
+    if (!t.read_name("frame", frame, frame_kinds(), "frame kind")) return false;
+    if (!site.is_network()) {
+      return t.fail_at("frame", "applies only to network sites (net.*), not " + rule.site);
+    }
+    if (!site.carries(frame)) {
+      return t.fail_at("frame", in_quotes(frame) + " never travels on " + rule.site +
+                                    " (it carries: " + join_names(site.frames) + ")");
+    }
+    rule.frame = std::move(frame);
+  }
+  if (t.has("tick") && !site.timed) {
+    std::vector<std::string_view> timed;
+    for (const FaultSite& each : fault_sites()) {
+      if (each.timed) timed.push_back(each.name);
+    }
+    return t.fail_at("tick", "applies only to " + join_names(timed) + ", not " + rule.site);
+  }
+  return t.read_int("order", rule.order, 1, s.workload.orders) &&
+         t.read_int("attempt", rule.attempt, 1, kMaxCount) &&
+         t.read_int("nth", rule.nth, 1, kInt64Max) &&
+         t.read_int("instance", rule.instance, 1, s.consumer.instances) &&
+         t.read_int("tick", rule.tick, 0, kMaxTicks) &&
+         t.read_int("times", rule.times, 1, kMaxCount);
+}
+
+bool read_faults(const TableReader& root, Scenario& s) {
+  bool ok = true;
+  const toml::table* table = root.sub_table("faults", ok);
+  if (!table) return ok;
+  TableReader t(*table, "faults", root.file(), root.error());
+  if (!t.only_keys({"budget", "horizon", "random", "script"}) ||
+      !t.read_int("budget", s.random.budget, 0, kMaxCount) ||
+      !t.read_int("horizon", s.random.horizon, 0, kMaxTicks)) {
+    return false;
+  }
+  if (const toml::table* random = t.sub_table("random", ok)) {
+    TableReader r(*random, "faults.random", root.file(), root.error());
+    for (const auto& [key, node] : *random) {
+      const std::string kind(key.str());
+      if (!find_fault_kind(kind)) {
+        return r.fail(static_cast<std::int64_t>(key.source().begin.line), r.path(kind),
+                      "unknown fault kind (expected one of: " + join_names(fault_kinds()) +
+                          ")");
+      }
+      if (!node.is_string()) return r.wrong_type(kind, node, "a ratio string like \"1/20\"");
+      sim::Ratio ratio;
+      if (!sim::Ratio::parse(node.as_string()->get(), ratio)) {
+        return r.fail(line_of(node), r.path(kind),
+                      "bad ratio " + in_quotes(node.as_string()->get()) +
+                          " (expected \"N/D\" with N <= D and D > 0, \"0\" or \"1\")");
+      }
+      s.random.ratios[kind] = ratio;
+    }
+  }
+  if (!ok) return false;
+  const toml::node* script = t.get("script");
+  if (!script) return true;
+  const toml::array* rules = script->as_array();
+  if (!rules) return t.wrong_type("script", *script, "an array of tables ([[faults.script]])");
+  for (std::size_t i = 0; i < rules->size(); ++i) {
+    const toml::node& element = *rules->get(i);
+    const std::string prefix = "faults.script[" + std::to_string(i + 1) + "]";
+    if (!element.is_table()) {
+      return t.fail(line_of(element), prefix, "expected a table, found " + type_name(element));
+    }
+    TableReader r(*element.as_table(), prefix, root.file(), root.error());
+    sim::FaultRule rule;
+    if (!read_rule(r, s, rule)) return false;
+    s.script.push_back(std::move(rule));
+  }
+  return true;
+}
+
+bool read_expect(const TableReader& root, Scenario& s) {
+  bool ok = true;
+  const toml::table* table = root.sub_table("expect", ok);
+  if (!table) return ok;
+  TableReader t(*table, "expect", root.file(), root.error());
+  Expect& e = s.expect;
+  const std::int64_t orders = s.workload.orders;
+  if (!t.only_keys({"verdict", "balance", "lost", "duplicated", "phantom", "stuck",
+                    "dead_lettered", "rejected"})) {
+    return false;
+  }
+  if (t.has("verdict")) {
+    std::string verdict;
+    if (!t.read_name("verdict", verdict, verdicts(), "verdict")) return false;
+    e.verdict = std::move(verdict);
+  }
+  return t.read_int("balance", e.balance, kInt64Min, kInt64Max) &&
+         t.read_order_list("lost", e.lost, orders) &&
+         t.read_order_list("duplicated", e.duplicated, orders) &&
+         t.read_order_list("phantom", e.phantom, orders) &&
+         t.read_order_list("stuck", e.stuck, orders) &&
+         t.read_order_list("dead_lettered", e.dead_lettered, orders) &&
+         t.read_order_list("rejected", e.rejected, orders);
+}
+
+// The workload comes first: order numbers elsewhere are checked against its `orders`,
+// and consumer instances in rules against [consumer].
+bool read_document(const toml::table& root, const std::string& file, Scenario& s,
+                   LoadError& error) {
+  TableReader top(root, "", file, error);
+  if (!read_top(top, s)) return false;
+  bool ok = true;
+  if (const toml::table* table = top.sub_table("workload", ok)) {
+    if (!read_workload(TableReader(*table, "workload", file, error), s.workload)) return false;
+  }
+  return ok && read_actors(top, s) && read_faults(top, s) && read_expect(top, s);
+}
+
+}  // namespace
+
+bool parse_scenario(std::string_view toml_text, const std::string& source_name, Scenario& out,
+                    LoadError& error) {
+  toml::table root;
+  try {
+    root = toml::parse(toml_text, source_name);
+  } catch (const toml::parse_error& e) {
+    error = LoadError{source_name, static_cast<std::int64_t>(e.source().begin.line), "",
+                      std::string(e.description())};
+    return false;
+  }
+  Scenario scenario;
+  scenario.path = source_name;
+  if (!read_document(root, source_name, scenario, error)) return false;
+  out = std::move(scenario);
+  return true;
+}
+
+}  // namespace lab
