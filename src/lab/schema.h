@@ -1,0 +1,36 @@
+#pragma once
+// The two databases of an eosim run, exactly as the CLI's --keep-db leaves them and as the
+// producer, the consumers and the checker code against them.
+//
+// orders.db (the producer's):
+//   orders   one row per committed order; id is the 1-based order number.
+//   outbox   one row per message to publish, written in the order's transaction; message_id
+//            is fixed there (UNIQUE), so a republish is a recognisable duplicate; sent=1 only
+//            after the broker confirmed it.
+// ledger.db (shared by every consumer instance, one connection each):
+//   accounts             the balance being debited.
+//   processed_messages   the dedup record: PRIMARY KEY on message_id, written in the same
+//                        transaction as the effect (the atomic consumer).
+//   debits               one row per applied debit (duplicates are what the checker finds).
+//   rejections           one row per order refused by a business rule (e.g. no funds).
+// There is deliberately no CHECK(balance >= 0): a strategy that overdraws must be able to,
+// so the checker can report it.
+// REQUIRES: the database is empty (CREATE TABLE fails on an existing table).
+
+#include <cstdint>
+#include <string>
+
+#include "src/store/db.h"
+#include "src/store/status.h"
+
+namespace lab {
+
+extern const char* const kOrdersSchema;
+extern const char* const kLedgerSchema;
+
+// Creates orders and outbox, in one transaction.
+store::Status create_orders_schema(store::Db& db);
+// Creates the ledger tables and the one account with its initial balance, in one transaction.
+store::Status create_ledger_schema(store::Db& db, std::string account, int64_t initial_balance);
+
+}  // namespace lab

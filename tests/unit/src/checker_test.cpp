@@ -1,0 +1,346 @@
+// Tests for the checker against hand-built orders/ledger databases (plain INSERTs on a memdb),
+// one violation kind at a time, then their precedence.
+#include <catch2/catch.hpp>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+#include "src/lab/checker.h"
+#include "src/lab/schema.h"
+#include "src/store/db.h"
+
+namespace {
+
+using Orders = std::vector<int64_t>;
+
+constexpr int64_t kInitial = 1000;
+const std::string kAccount = "acct-1";
+
+// An orders.db and a ledger.db, filled row by row the way the actors would leave them.
+class Lab {
+ public:
+  explicit Lab(const std::string& tag) {
+    const std::string suffix = tag + "_" + std::to_string(getpid()) + "?vfs=memdb";
+    REQUIRE(store::Db::open("file:/eosim_checker_orders_" + suffix, orders_).ok());
+    REQUIRE(store::Db::open("file:/eosim_checker_ledger_" + suffix, ledger_).ok());
+    REQUIRE(lab::create_orders_schema(orders_).ok());
+    REQUIRE(lab::create_ledger_schema(ledger_, kAccount, kInitial).ok());
+  }
+
+  // A committed order whose outbox row was published and confirmed (or not).
+  void commit_order(int64_t order, int64_t amount, bool sent = true) {
+    run(orders_, "INSERT INTO orders(id, account, amount, created_tick) VALUES (" +
+                     std::to_string(order) + ", '" + kAccount + "', " + std::to_string(amount) +
+                     ", 1)");
+    run(orders_, "INSERT INTO outbox(order_id, message_id, body, sent, created_tick) VALUES (" +
+                     std::to_string(order) + ", 'msg-" + std::to_string(order) + "', '{}', " +
+                     (sent ? "1" : "0") + ", 1)");
+  }
+  // One applied debit; the balance moves with it, as a consumer's transaction would do.
+  void debit(int64_t order, int64_t amount) {
+    run(ledger_, "INSERT INTO debits(order_id, message_id, amount, consumer, tick) VALUES (" +
+                     std::to_string(order) + ", 'msg-" + std::to_string(order) + "', " +
+                     std::to_string(amount) + ", 1, 5)");
+    run(ledger_, "UPDATE accounts SET balance = balance - " + std::to_string(amount) +
+                     " WHERE id = '" + kAccount + "'");
+  }
+  void reject(int64_t order) {
+    run(ledger_, "INSERT INTO rejections(order_id, message_id, reason, tick) VALUES (" +
+                     std::to_string(order) + ", 'msg-" + std::to_string(order) +
+                     "', 'insufficient funds', 5)");
+  }
+
+  lab::Report check() {
+    lab::Report report;
+    const store::Status s =
+        lab::check(orders_, ledger_, leftovers, kAccount, kInitial, report);
+    INFO(s.to_string());
+    REQUIRE(s.ok());
+    return report;
+  }
+
+  store::Db& orders_db() { return orders_; }
+  store::Db& ledger_db() { return ledger_; }
+  lab::BrokerLeftovers leftovers;
+
+ private:
+  static void run(store::Db& db, const std::string& sql) {
+    const store::Status s = db.exec(sql);
+    INFO(sql << " -> " << s.to_string());
+    REQUIRE(s.ok());
+  }
+  store::Db orders_;
+  store::Db ledger_;
+};
+
+const lab::OrderOutcome& outcome_of(const lab::Report& r, int64_t order) {
+  for (const lab::OrderOutcome& o : r.orders) {
+    if (o.order == order) return o;
+  }
+  FAIL("order " << order << " missing from the report");
+  return r.orders.front();
+}
+
+Orders numbers_of(const lab::Report& r) {
+  Orders out;
+  for (const lab::OrderOutcome& o : r.orders) out.push_back(o.order);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("checker: a correct ledger is exactly-once and reports nothing", "[checker]") {
+  Lab lab("correct");
+  lab.commit_order(1, 100);
+  lab.commit_order(2, 250);
+  lab.commit_order(3, 5000);
+  lab.debit(1, 100);
+  lab.debit(2, 250);
+  lab.reject(3);  // a business rule refused it: an outcome, not a loss
+
+  const lab::Report r = lab.check();
+  CHECK(r.verdict == "exactly-once");
+  CHECK(r.lost.empty());
+  CHECK(r.duplicated.empty());
+  CHECK(r.phantom.empty());
+  CHECK(r.stuck.empty());
+  CHECK(r.dead_lettered.empty());
+  CHECK(r.rejected == Orders{3});
+  CHECK(r.balance_initial == kInitial);
+  CHECK(r.balance_expected == kInitial - 350);
+  CHECK(r.balance_actual == kInitial - 350);
+  CHECK_FALSE(r.balance_negative);
+  REQUIRE(numbers_of(r) == Orders{1, 2, 3});
+  CHECK(outcome_of(r, 1).outcome == "debited");
+  CHECK(outcome_of(r, 1).committed);
+  CHECK(outcome_of(r, 1).amount == 100);
+  CHECK(outcome_of(r, 1).debits == 1);
+  CHECK(outcome_of(r, 3).outcome == "rejected");
+  CHECK(outcome_of(r, 3).rejections == 1);
+  CHECK(outcome_of(r, 3).debits == 0);
+}
+
+TEST_CASE("checker: a double debit is duplicated and the balance disagrees", "[checker]") {
+  Lab lab("double");
+  lab.commit_order(1, 100);
+  lab.commit_order(2, 150);
+  lab.debit(1, 100);
+  lab.debit(2, 150);
+  lab.debit(2, 150);  // redelivered after commit, no dedup
+
+  const lab::Report r = lab.check();
+  CHECK(r.verdict == "duplicated");
+  CHECK(r.duplicated == Orders{2});
+  CHECK(r.lost.empty());
+  CHECK(outcome_of(r, 2).outcome == "duplicated");
+  CHECK(outcome_of(r, 2).debits == 2);
+  CHECK(r.balance_expected == kInitial - 250);  // each debited order counted once
+  CHECK(r.balance_actual == kInitial - 400);
+}
+
+TEST_CASE("checker: a committed order with no outcome is lost", "[checker]") {
+  Lab lab("lost");
+  lab.commit_order(1, 100);
+  lab.commit_order(2, 100);
+  lab.commit_order(3, 100);
+  lab.debit(1, 100);
+  lab.debit(3, 100);
+
+  const lab::Report r = lab.check();
+  CHECK(r.verdict == "lost");
+  CHECK(r.lost == Orders{2});
+  CHECK(r.stuck.empty());
+  CHECK(outcome_of(r, 2).outcome == "lost");
+  CHECK(outcome_of(r, 2).debits + outcome_of(r, 2).rejections + outcome_of(r, 2).dead_letters ==
+        0);
+  CHECK(r.balance_expected == r.balance_actual);
+}
+
+TEST_CASE("checker: an outcome for an order never committed is a phantom", "[checker]") {
+  Lab lab("phantom");
+  lab.commit_order(1, 100);
+  lab.debit(1, 100);
+  lab.debit(9, 70);  // publish-then-commit: the message went out, the commit did not
+
+  const lab::Report r = lab.check();
+  CHECK(r.verdict == "phantom");
+  CHECK(r.phantom == Orders{9});
+  CHECK(r.duplicated.empty());
+  REQUIRE(numbers_of(r) == Orders{1, 9});
+  CHECK_FALSE(outcome_of(r, 9).committed);
+  CHECK(outcome_of(r, 9).outcome == "phantom");
+  CHECK(outcome_of(r, 9).amount == 70);
+  CHECK(r.balance_expected == kInitial - 100);  // phantoms are not expected to be debited
+  CHECK(r.balance_actual == kInitial - 170);
+
+  SECTION("a rejection or a dead letter of an uncommitted order is a phantom too") {
+    lab.reject(7);
+    lab.leftovers.dead_lettered = {8};
+    const lab::Report r2 = lab.check();
+    CHECK(r2.phantom == Orders{7, 8, 9});
+    CHECK(r2.rejected == Orders{7});
+    CHECK(r2.dead_lettered == Orders{8});
+  }
+}
+
+TEST_CASE("checker: messages left in the broker or unsent outbox rows are stuck", "[checker]") {
+  Lab lab("stuck");
+  lab.commit_order(1, 100);
+  lab.commit_order(2, 100);
+  lab.commit_order(3, 100, /*sent=*/false);
+  lab.commit_order(4, 100);
+  lab.debit(4, 100);
+
+  SECTION("ready, unacked and unsent are stuck, not lost") {
+    lab.leftovers.ready = {1, 1};  // a poison message requeued forever, twice in the queue
+    lab.leftovers.unacked = {2};
+
+    const lab::Report r = lab.check();
+    CHECK(r.verdict == "stuck");
+    CHECK(r.stuck == Orders{1, 2, 3});
+    CHECK(r.lost.empty());
+    CHECK(outcome_of(r, 1).outcome == "stuck");
+    CHECK(outcome_of(r, 1).stuck);
+    CHECK(outcome_of(r, 3).outcome == "stuck");
+    CHECK(outcome_of(r, 4).outcome == "debited");
+    CHECK_FALSE(outcome_of(r, 4).stuck);
+  }
+  SECTION("an order with an outcome and a leftover copy is still stuck") {
+    lab.debit(1, 100);
+    lab.debit(2, 100);
+    lab.leftovers.ready = {4};  // debited, yet a copy never drained from the queue
+    lab.leftovers.unacked = {1};
+    lab.commit_order(5, 100, /*sent=*/false);
+    lab.debit(5, 100);  // published and debited, but the relay never marked it sent
+
+    const lab::Report r = lab.check();
+    CHECK(r.verdict == "stuck");
+    CHECK(r.stuck == Orders{1, 3, 4, 5});
+    CHECK(outcome_of(r, 4).outcome == "stuck");
+    CHECK(outcome_of(r, 4).debits == 1);
+    CHECK(outcome_of(r, 2).outcome == "debited");
+    CHECK(r.balance_expected == r.balance_actual);
+  }
+}
+
+TEST_CASE("checker: debited and rejected is duplicated", "[checker]") {
+  Lab lab("debit_reject");
+  lab.commit_order(1, 100);
+  lab.debit(1, 100);
+  lab.reject(1);
+
+  const lab::Report r = lab.check();
+  CHECK(r.verdict == "duplicated");
+  CHECK(r.duplicated == Orders{1});
+  CHECK(r.rejected == Orders{1});
+  CHECK(outcome_of(r, 1).outcome == "duplicated");
+}
+
+TEST_CASE("checker: a dead-lettered order is an outcome, not a loss", "[checker]") {
+  Lab lab("dead_letter");
+  lab.commit_order(1, 100);
+  lab.commit_order(2, 100);
+  lab.debit(1, 100);
+  lab.leftovers.dead_lettered = {2};
+
+  const lab::Report r = lab.check();
+  CHECK(r.verdict == "exactly-once");
+  CHECK(r.lost.empty());
+  CHECK(r.dead_lettered == Orders{2});
+  CHECK(outcome_of(r, 2).outcome == "dead-lettered");
+  CHECK(outcome_of(r, 2).dead_letters == 1);
+  CHECK(r.balance_expected == r.balance_actual);
+}
+
+TEST_CASE("checker: verdict precedence is duplicated, lost, phantom, stuck", "[checker]") {
+  Lab lab("precedence");
+  lab.commit_order(1, 100);                   // will be duplicated
+  lab.commit_order(2, 100);                   // lost
+  lab.commit_order(3, 100, /*sent=*/false);   // stuck
+  lab.debit(9, 100);                          // phantom
+
+  SECTION("all four") {
+    lab.debit(1, 100);
+    lab.debit(1, 100);
+    const lab::Report r = lab.check();
+    CHECK(r.verdict == "duplicated");
+    // Every list is reported, whatever the verdict.
+    CHECK(r.duplicated == Orders{1});
+    CHECK(r.lost == Orders{2});
+    CHECK(r.phantom == Orders{9});
+    CHECK(r.stuck == Orders{3});
+  }
+  SECTION("lost beats phantom and stuck") {
+    lab.debit(1, 100);
+    const lab::Report r = lab.check();
+    CHECK(r.verdict == "lost");
+  }
+  SECTION("phantom beats stuck") {
+    lab.debit(1, 100);
+    lab.debit(2, 100);
+    const lab::Report r = lab.check();
+    CHECK(r.verdict == "phantom");
+    CHECK(r.stuck == Orders{3});
+  }
+}
+
+TEST_CASE("checker: a negative balance is flagged", "[checker]") {
+  Lab lab("negative");
+  lab.commit_order(1, 800);
+  lab.commit_order(2, 800);
+  lab.debit(1, 800);
+  lab.debit(2, 800);  // no funds check: the account is overdrawn
+
+  const lab::Report r = lab.check();
+  CHECK(r.balance_actual == kInitial - 1600);
+  CHECK(r.balance_expected == kInitial - 1600);
+  CHECK(r.balance_negative);
+  CHECK(r.verdict == "exactly-once");  // each order once; the overdraft is reported apart
+}
+
+TEST_CASE("checker: an unknown account is an error, not a verdict", "[checker]") {
+  Lab lab("no_account");
+  lab::Report r;
+  const store::Status s = lab::check(lab.orders_db(), lab.ledger_db(), {}, "nobody", 0, r);
+  CHECK_FALSE(s.ok());
+  CHECK(s.message.find("nobody") != std::string::npos);
+}
+
+TEST_CASE("schema: the dedup and outbox keys reject duplicates as unique violations",
+          "[checker][schema]") {
+  Lab lab("schema");
+  store::Db& ledger = lab.ledger_db();
+  const char* dedup = "INSERT INTO processed_messages(message_id, order_id, tick) VALUES (?1, ?2, ?3)";
+  REQUIRE(ledger.statement(dedup).bind(1, "msg-1").bind(2, int64_t{1}).bind(3, int64_t{4}).exec().ok());
+  const store::Status again =
+      ledger.statement(dedup).bind(1, "msg-1").bind(2, int64_t{1}).bind(3, int64_t{9}).exec();
+  CHECK(again.code == SQLITE_CONSTRAINT_PRIMARYKEY);
+  CHECK(again.is_unique_violation());
+
+  lab.commit_order(1, 100);
+  store::Db& orders = lab.orders_db();
+  const store::Status republish = orders.exec(
+      "INSERT INTO outbox(order_id, message_id, body, created_tick) VALUES (1, 'msg-1', '{}', 2)");
+  CHECK(republish.code == SQLITE_CONSTRAINT_UNIQUE);
+  const store::Status same_order =
+      orders.exec("INSERT INTO orders(id, account, amount, created_tick) VALUES (1, 'x', 5, 2)");
+  CHECK(same_order.code == SQLITE_CONSTRAINT_PRIMARYKEY);
+  store::Stmt& st = orders.statement("SELECT sent, sent_tick FROM outbox WHERE order_id = 1");
+  bool has_row = false;
+  REQUIRE(st.step(has_row).ok());
+  REQUIRE(has_row);
+  CHECK(st.column_int64(0) == 1);  // commit_order marked it sent
+  st.reset();
+  // A row written without `sent` starts unsent, with no sent_tick.
+  REQUIRE(orders.exec("INSERT INTO outbox(order_id, message_id, body, created_tick) VALUES "
+                      "(2, 'msg-2', '{}', 3)").ok());
+  store::Stmt& fresh = orders.statement("SELECT sent, sent_tick FROM outbox WHERE order_id = 2");
+  REQUIRE(fresh.step(has_row).ok());
+  REQUIRE(has_row);
+  CHECK(fresh.column_int64(0) == 0);
+  CHECK(fresh.column_is_null(1));
+  fresh.reset();
+  // create_*_schema on a database that already has the tables fails as a value.
+  CHECK_FALSE(lab::create_orders_schema(orders).ok());
+}
