@@ -1,0 +1,97 @@
+#include "src/broker/channel.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "sim/assert.h"
+
+namespace broker {
+
+void Channel::add_consumer(const std::string& tag, const std::string& queue) {
+  EOSIM_ASSERT(!has_consumer(tag));
+  consumers_.emplace(tag, queue);
+}
+
+std::optional<std::string> Channel::remove_consumer(const std::string& tag) {
+  auto it = consumers_.find(tag);
+  if (it == consumers_.end()) return std::nullopt;
+  std::string queue = std::move(it->second);
+  consumers_.erase(it);
+  return queue;
+}
+
+void Channel::add_unacked(uint64_t tag, Unacked unacked) {
+  EOSIM_ASSERT(tag > 0);
+  EOSIM_ASSERT(tag <= last_delivery_tag_);
+  const bool inserted = unacked_.emplace(tag, std::move(unacked)).second;
+  EOSIM_ASSERT(inserted);
+}
+
+std::optional<std::vector<Unacked>> Channel::take_unacked(uint64_t tag, bool multiple) {
+  if (multiple && tag == 0) return take_all_unacked();  // AMQP 0-9-1: tag 0 + multiple = all
+  auto last = unacked_.find(tag);
+  if (last == unacked_.end()) return std::nullopt;
+  auto first = multiple ? unacked_.begin() : last;
+  auto end = std::next(last);
+  std::vector<Unacked> taken;
+  for (auto it = first; it != end; ++it) taken.push_back(std::move(it->second));
+  unacked_.erase(first, end);
+  return taken;
+}
+
+std::vector<Unacked> Channel::take_all_unacked() {
+  std::vector<Unacked> taken;
+  taken.reserve(unacked_.size());
+  for (auto& [tag, unacked] : unacked_) taken.push_back(std::move(unacked));
+  unacked_.clear();
+  return taken;
+}
+
+bool Channel::has_expired_delivery(uint64_t now, uint64_t timeout) const {
+  return std::any_of(unacked_.begin(), unacked_.end(), [&](const auto& entry) {
+    return now > entry.second.delivered_at && now - entry.second.delivered_at > timeout;
+  });
+}
+
+uint64_t Channel::register_publish() {
+  if (!confirm_mode_) return 0;
+  const uint64_t seq = ++last_publish_seq_;
+  unconfirmed_.insert(seq);
+  return seq;
+}
+
+void Channel::await_sync(uint64_t seq) {
+  EOSIM_ASSERT(unconfirmed_.count(seq) == 1);
+  EOSIM_ASSERT(awaiting_sync_.empty() || awaiting_sync_.back() < seq);
+  awaiting_sync_.push_back(seq);
+}
+
+std::vector<Confirm> Channel::confirm_now(uint64_t seq) { return confirm_seqs({seq}); }
+
+std::vector<Confirm> Channel::confirm_synced() {
+  std::vector<uint64_t> seqs = std::move(awaiting_sync_);
+  awaiting_sync_.clear();
+  return confirm_seqs(seqs);
+}
+
+// Item 13: one frame per message at most, batched the way RabbitMQ does. Every seq below the
+// lowest still-unconfirmed one is covered by a single multiple=true ack (observed: one ack,
+// tag 3, multiple=1 for three publishes); seqs above a gap must go one by one, because a
+// multiple ack would also confirm the gap.
+std::vector<Confirm> Channel::confirm_seqs(const std::vector<uint64_t>& seqs) {
+  EOSIM_ASSERT(std::is_sorted(seqs.begin(), seqs.end()));
+  for (uint64_t seq : seqs) {
+    const std::size_t erased = unconfirmed_.erase(seq);
+    EOSIM_ASSERT(erased == 1);
+  }
+  const bool any_left = !unconfirmed_.empty();
+  const uint64_t lowest_left = any_left ? *unconfirmed_.begin() : 0;
+  std::vector<Confirm> frames;
+  std::size_t i = 0;
+  while (i < seqs.size() && (!any_left || seqs[i] < lowest_left)) ++i;
+  if (i > 0) frames.push_back(Confirm{ref_, seqs[i - 1], i > 1, true});
+  for (; i < seqs.size(); ++i) frames.push_back(Confirm{ref_, seqs[i], false, true});
+  return frames;
+}
+
+}  // namespace broker

@@ -1,0 +1,88 @@
+#pragma once
+// One AMQP channel as the broker sees it: its delivery tags and unacked deliveries, its
+// consumers, its prefetch setting, and its publisher-confirm state.
+//
+// Invariants:
+//  - Delivery tags start at 1 and only grow (item 1); an auto-ack delivery uses a tag too.
+//  - unacked() holds exactly the deliveries not yet settled, keyed by tag.
+//  - In confirm mode publish seqs start at 1; unconfirmed() holds the seqs with no confirm
+//    yet, and every seq is confirmed exactly once (item 13).
+//  - awaiting_sync_ is a subset of unconfirmed_ (persistent messages waiting for sync()).
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "src/broker/message.h"
+#include "src/broker/output.h"
+#include "src/broker/queue.h"
+
+namespace broker {
+
+struct Unacked {
+  std::string queue;
+  std::string consumer_tag;
+  QueuedMessage entry;
+  uint64_t delivered_at = 0;  // virtual time, for consumer_timeout (item 8)
+};
+
+class Channel {
+ public:
+  explicit Channel(ChannelRef ref) : ref_(ref) {}
+
+  ChannelRef ref() const { return ref_; }
+
+  // basic.qos(global=false): applies to consumers created afterwards, like RabbitMQ.
+  uint32_t prefetch() const { return prefetch_; }
+  void set_prefetch(uint32_t prefetch) { prefetch_ = prefetch; }
+
+  // Consumers on this channel: tag -> queue name.
+  const std::map<std::string, std::string>& consumers() const { return consumers_; }
+  bool has_consumer(const std::string& tag) const { return consumers_.count(tag) > 0; }
+  void add_consumer(const std::string& tag, const std::string& queue);
+  // Returns the queue the consumer was on, or nullopt for an unknown tag.
+  std::optional<std::string> remove_consumer(const std::string& tag);
+
+  // Deliveries.
+  uint64_t next_delivery_tag() { return ++last_delivery_tag_; }
+  uint64_t last_delivery_tag() const { return last_delivery_tag_; }
+  void add_unacked(uint64_t tag, Unacked unacked);
+  // Takes the deliveries that basic.ack/nack(tag, multiple) settles, in tag order, like
+  // RabbitMQ's collect_acks: the tag itself must be unacked (else nullopt: a channel error,
+  // item 1), multiple adds every smaller tag (item 2), and multiple with tag 0 means all.
+  std::optional<std::vector<Unacked>> take_unacked(uint64_t tag, bool multiple);
+  std::vector<Unacked> take_all_unacked();
+  const std::map<uint64_t, Unacked>& unacked() const { return unacked_; }
+  // True if a delivery has waited longer than `timeout` at `now` (item 8).
+  bool has_expired_delivery(uint64_t now, uint64_t timeout) const;
+
+  // Publisher confirms.
+  bool confirm_mode() const { return confirm_mode_; }
+  void select_confirm() { confirm_mode_ = true; }
+  // The publish seq of a new publish: from 1 in confirm mode, 0 outside it.
+  uint64_t register_publish();
+  uint64_t last_publish_seq() const { return last_publish_seq_; }
+  void await_sync(uint64_t seq);
+  const std::set<uint64_t>& unconfirmed() const { return unconfirmed_; }
+  // The confirm frames for `seq` now / for everything that waited for the sync.
+  std::vector<Confirm> confirm_now(uint64_t seq);
+  std::vector<Confirm> confirm_synced();
+
+ private:
+  std::vector<Confirm> confirm_seqs(const std::vector<uint64_t>& seqs);
+
+  ChannelRef ref_;
+  uint32_t prefetch_ = 0;
+  std::map<std::string, std::string> consumers_;
+  uint64_t last_delivery_tag_ = 0;
+  std::map<uint64_t, Unacked> unacked_;
+  bool confirm_mode_ = false;
+  uint64_t last_publish_seq_ = 0;
+  std::set<uint64_t> unconfirmed_;
+  std::vector<uint64_t> awaiting_sync_;  // ascending
+};
+
+}  // namespace broker

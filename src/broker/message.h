@@ -1,0 +1,58 @@
+#pragma once
+// Value types shared by the model broker and its users (the lab wiring, the checker, the GUI).
+//
+// Invariants:
+//  - A Message is the publisher's: the broker never sets nor deduplicates message_id (item 15).
+//    The broker only writes the two header fields RabbitMQ writes: x_delivery_count (quorum
+//    queues, item 9) and x_death (dead-lettering, item 12).
+//  - x_death lists the newest event first; one entry per {queue, reason} with a count.
+//  - ChannelRef orders by (conn, channel), so std::map<ChannelRef, ...> iterates a
+//    connection's channels together and in a deterministic order.
+
+#include <compare>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace broker {
+
+struct XDeath {
+  std::string queue;
+  std::string reason;  // "rejected" | "delivery_limit" ("expired", "maxlen" are not modelled)
+  int64_t count = 1;
+  bool operator==(const XDeath&) const = default;
+};
+
+struct Message {
+  std::string message_id;  // "" = none. The publisher's string; the broker never sets or dedups it.
+  std::string body;
+  bool persistent = true;  // delivery_mode 2
+  int64_t order = 0;       // application header "order" (for traces / fault matching only)
+  // Quorum queues: absent on the 1st delivery, 1 on the 2nd, ... (item 9).
+  std::optional<int64_t> x_delivery_count;
+  std::vector<XDeath> x_death;  // newest first (item 12)
+  bool operator==(const Message&) const = default;
+};
+
+using ConnId = uint64_t;
+using ChannelId = uint16_t;
+
+struct ChannelRef {
+  ConnId conn = 0;
+  ChannelId channel = 1;
+  auto operator<=>(const ChannelRef&) const = default;
+};
+
+enum class QueueType { kClassic, kQuorum };
+
+struct QueueOptions {
+  std::string name;
+  QueueType type = QueueType::kClassic;
+  bool durable = true;  // REQUIRES: true for quorum queues (RabbitMQ refuses transient ones)
+  int64_t delivery_limit = 0;     // quorum only, 0 = unlimited (item 10)
+  std::string dead_letter_queue;  // "" = no DLX: dead-lettering discards (item 12)
+  bool operator==(const QueueOptions&) const = default;
+};
+
+}  // namespace broker

@@ -1,0 +1,66 @@
+#pragma once
+// What the broker sends out. The broker is a pure state machine: it calls an Output the
+// lead implements (which turns the calls into frames on the simulated network).
+//
+// REQUIRES of an Output implementation: it must not call back into the Broker from inside
+// these callbacks (the broker is mid-update); queue the work and apply it afterwards.
+// Every callback receives copies; the broker keeps no reference to them.
+
+#include <cstdint>
+#include <string>
+
+#include "src/broker/message.h"
+
+namespace broker {
+
+// basic.deliver
+struct Delivery {
+  ChannelRef to;
+  std::string consumer_tag;
+  uint64_t delivery_tag = 0;  // per channel, from 1, only grows (item 1)
+  bool redelivered = false;   // true after any requeue (item 4)
+  std::string queue;
+  Message message;
+};
+
+// basic.ack / basic.nack from broker to publisher (item 13)
+struct Confirm {
+  ChannelRef to;
+  uint64_t seq = 0;
+  bool multiple = false;  // covers every seq <= `seq` on the channel
+  bool ack = true;        // the model never nacks; kept so the wire format is complete
+};
+
+// basic.return (item 14). Not part of AMQP's frame, but `seq` is the publish seq of the
+// returned message (0 outside confirm mode) so traces can pair it with its confirm.
+struct Returned {
+  ChannelRef to;
+  uint64_t seq = 0;
+  int reply_code = 312;  // NO_ROUTE
+  std::string reply_text;
+  Message message;
+};
+
+// channel.close sent by the broker (a channel error, item 1 / item 8)
+struct ChannelClosed {
+  ChannelRef channel;
+  int code = 406;  // PRECONDITION_FAILED; 404 NOT_FOUND; 530 NOT_ALLOWED
+  std::string text;
+};
+
+class Output {
+ public:
+  virtual ~Output() = default;
+  virtual void deliver(const Delivery&) = 0;
+  virtual void confirm(const Confirm&) = 0;
+  virtual void returned(const Returned&) = 0;
+  virtual void channel_closed(const ChannelClosed&) = 0;
+  // Optional notifications (no frame): a message was enqueued to `from_queue`'s dead-letter
+  // queue (`message` carries its new x-death), or dropped because there was no DLQ to take it.
+  virtual void dead_lettered(const Message& /*message*/, const std::string& /*from_queue*/,
+                             const std::string& /*reason*/) {}
+  virtual void discarded(const Message& /*message*/, const std::string& /*from_queue*/,
+                         const std::string& /*reason*/) {}
+};
+
+}  // namespace broker

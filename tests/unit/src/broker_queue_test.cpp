@@ -1,0 +1,133 @@
+// Model broker, quorum queues and dead-lettering: items 9-12 of notes/amqp-semantics.md,
+// plus the reorder fault.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "tests/unit/src/broker_fixture.h"
+
+TEST_CASE("amqp 9: quorum redeliveries carry x-delivery-count, connection loss counts like a nack") {
+  Fixture f;
+  f.broker.declare_queue(quorum("q", 0));
+  f.consumer({1, 1}, "c", 1);
+  f.publish({"m1"});
+  REQUIRE(f.out.deliveries.size() == 1);
+  CHECK_FALSE(f.out.deliveries[0].message.x_delivery_count.has_value());
+  f.broker.nack({1, 1}, 1, false, true);
+  REQUIRE(f.out.deliveries.size() == 2);
+  CHECK(f.out.deliveries[1].message.x_delivery_count == 1);
+  f.broker.connection_lost(1);
+  f.consumer({2, 1}, "c", 1);
+  REQUIRE(f.out.deliveries.size() == 3);
+  CHECK(f.out.deliveries[2].message.x_delivery_count == 2);
+
+  // Classic queues do not count.
+  f.broker.declare_queue(classic("cq"));
+  f.consumer({3, 1}, "k", 1, "cq");
+  f.publish({"c1"}, "cq");
+  f.broker.reject({3, 1}, 1, true);
+  CHECK(f.out.deliveries.back().redelivered);
+  CHECK_FALSE(f.out.deliveries.back().message.x_delivery_count.has_value());
+}
+
+TEST_CASE("amqp 10: a quorum delivery limit of N dead-letters after N+1 deliveries") {
+  Fixture f;
+  f.broker.declare_queue(classic("dlq"));
+  f.broker.declare_queue(quorum("q", 2, "dlq"));
+  const ChannelRef c{1, 1};
+  f.consumer(c, "c", 1);
+  f.publish({"poison"});
+  for (uint64_t tag = 1; tag <= 3; ++tag) f.broker.nack(c, tag, false, true);
+  REQUIRE(f.out.deliveries.size() == 3);  // three deliveries, then dead-lettered
+  CHECK(f.broker.ready_count() == 1);
+  auto dlq = f.broker.ready("dlq");
+  REQUIRE(dlq.size() == 1);
+  CHECK(dlq[0].message.message_id == "poison");
+  CHECK_FALSE(dlq[0].message.x_delivery_count.has_value());
+  CHECK(dlq[0].message.x_death == std::vector<XDeath>{{"q", "delivery_limit", 1}});
+  REQUIRE(f.out.dead.size() == 1);
+  CHECK(f.out.dead[0].reason == "delivery_limit");
+  CHECK(f.out.dead[0].from == "q");
+
+  // Without a DLX the message is dropped.
+  f.broker.declare_queue(quorum("nodlx", 1));
+  const ChannelRef d{2, 1};
+  f.consumer(d, "d", 1, "nodlx");
+  f.publish({"p2"}, "nodlx");
+  f.broker.nack(d, 1, false, true);
+  f.broker.nack(d, 2, false, true);
+  CHECK(f.broker.ready("nodlx").empty());
+  CHECK(f.broker.unacked_count() == 0);
+  REQUIRE(f.out.dropped.size() == 1);
+  CHECK(f.out.dropped[0].reason == "delivery_limit");
+  CHECK(f.broker.counters().discarded == 1);
+  CHECK(f.broker.counters().dead_lettered == 1);
+}
+
+TEST_CASE("amqp 11: a requeued quorum message goes back to the head") {
+  Fixture f;
+  f.broker.declare_queue(quorum("qq", 5));
+  f.broker.declare_queue(classic("cq"));
+  const ChannelRef q{1, 1};
+  const ChannelRef c{2, 1};
+  f.consumer(q, "q", 2, "qq");
+  f.consumer(c, "c", 2, "cq");
+  f.publish({"m1", "m2", "m3"}, "qq");
+  f.publish({"m1", "m2", "m3"}, "cq");
+  f.broker.basic_cancel(q, "q");
+  f.broker.basic_cancel(c, "c");
+  f.broker.nack(q, 2, false, true);
+  f.broker.nack(q, 1, false, true);
+  f.broker.nack(c, 2, false, true);
+  f.broker.nack(c, 1, false, true);
+  // Quorum: returns first, in the order they came back; classic: original positions.
+  CHECK(f.ready_ids("qq") == Ids{"m2", "m1", "m3"});
+  CHECK(f.ready_ids("cq") == Ids{"m1", "m2", "m3"});
+}
+
+TEST_CASE("amqp 12: reject without requeue dead-letters as rejected, x-death newest first") {
+  Fixture f;
+  // A cycle q -> dlq -> q, so the same message is rejected twice from q.
+  f.broker.declare_queue(classic("q", "dlq"));
+  f.broker.declare_queue(classic("dlq", "q"));
+  f.broker.declare_queue(classic("plain"));
+  f.publish({"m1"});
+  const ChannelRef c{1, 1};
+  f.consumer(c, "c", 0);
+  f.broker.reject(c, 1, false);
+  REQUIRE(f.ready_ids("dlq") == Ids{"m1"});
+  CHECK(f.broker.ready("dlq")[0].message.x_death == std::vector<XDeath>{{"q", "rejected", 1}});
+  CHECK_FALSE(f.broker.ready("dlq")[0].redelivered);  // a new enqueue, not a requeue
+
+  f.broker.basic_consume(c, "dlq", "d", false);
+  f.broker.reject(c, 2, false);  // back to q, and delivered to c again (tag 3)
+  REQUIRE(f.out.deliveries.back().delivery_tag == 3);
+  CHECK(f.out.deliveries.back().queue == "q");
+  f.broker.basic_cancel(c, "d");  // so that the dead letter stays in dlq for inspection
+  f.broker.nack(c, 3, false, false);
+  auto dlq = f.broker.ready("dlq");
+  REQUIRE(dlq.size() == 1);
+  CHECK(dlq[0].message.x_death ==
+        std::vector<XDeath>{{"q", "rejected", 2}, {"dlq", "rejected", 1}});
+  CHECK(f.broker.counters().dead_lettered == 3);
+
+  // Without a DLX, reject requeue=false simply discards.
+  f.broker.basic_consume(c, "plain", "p", false);
+  f.publish({"m2"}, "plain");
+  f.broker.reject(c, 4, false);
+  CHECK(f.broker.ready("plain").empty());
+  CHECK(f.broker.unacked_count() == 0);
+  CHECK(f.broker.counters().discarded == 1);
+}
+
+TEST_CASE("broker: the reorder fault moves the newest ready message to the head") {
+  Fixture f;
+  f.broker.declare_queue(classic("q"));
+  f.publish({"m1", "m2", "m3"});
+  f.broker.reorder_to_front("q");
+  CHECK(f.ready_ids() == Ids{"m3", "m1", "m2"});
+  f.broker.reorder_to_front("missing");  // no effect, no crash
+  f.consumer({1, 1}, "c", 0);
+  CHECK(f.delivered_ids() == Ids{"m3", "m1", "m2"});
+}
