@@ -70,7 +70,7 @@ std::string format_text(const TraceEvent& e) {
   line += e.actor;
   line.append(e.actor.size() < 10 ? 10 - e.actor.size() : 1, ' ');
   line += e.kind;
-  if (!e.target.empty()) line += " -> " + e.target;
+  if (!e.target.empty()) line += (e.kind == "recv" ? " <- " : " -> ") + e.target;
   if (e.order != 0) line += " order=" + std::to_string(e.order);
   if (!e.detail.empty()) line += "  " + e.detail;
   return line;

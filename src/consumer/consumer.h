@@ -1,0 +1,102 @@
+#pragma once
+// The consumer actor: receives deliveries from the broker and applies each order's debit
+// to the ledger database following its Strategy. One instance = one network node
+// ("consumer1", ...) with its own SQLite connection to the shared ledger.
+//
+// Handling a delivery takes a few steps of virtual time (receive, then the transaction,
+// then the ack), so other actors - and faults - can act between them. Fault sites, in
+// order: consumer.on_deliver, consumer.after_dedup_insert, consumer.before_commit,
+// db.commit (fail), consumer.after_commit, consumer.after_ack.
+//
+// Invariants:
+//  (1) Deliveries are handled one at a time, in arrival order.
+//  (2) A crash closes the SQLite connection without commit (SQLite rolls back), kills the
+//      connection to the broker and forgets every delivery it held; it restarts later.
+//  (3) Acks go on the connection their delivery came on; if that one died they are lost,
+//      as with a real client library.
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+
+#include "sim/kernel.h"
+#include "src/broker/frames.h"
+#include "src/consumer/strategy.h"
+#include "src/store/db.h"
+
+namespace consumer {
+
+struct ConsumerOptions {
+  int instance = 1;
+  std::string ledger_uri;     // shared by every consumer
+  std::string dedup_uri;      // the separate "Redis" store (separate-dedup-store only)
+  Strategy strategy;
+  std::string queue = "orders";
+  std::uint32_t prefetch = 5;
+  bool dead_letter = false;   // the queue has a dead-letter queue to reject poison into
+  sim::Tick work_ticks = 2;       // time between the steps of handling one delivery
+  sim::Tick restart_ticks = 20;   // a crashed consumer is back after this
+  sim::Tick reconnect_ticks = 5;  // wait before reconnecting after a lost connection
+};
+
+struct ConsumerStats {
+  std::int64_t deliveries = 0;
+  std::int64_t applied = 0;     // commits that debited
+  std::int64_t duplicates = 0;  // deliveries recognised (rightly or not) as already done
+  std::int64_t crashes = 0;
+};
+
+class Consumer {
+ public:
+  Consumer(sim::Kernel& kernel, ConsumerOptions options);
+  Consumer(const Consumer&) = delete;
+  Consumer& operator=(const Consumer&) = delete;
+
+  void start();
+  void crash(const std::string& why);
+
+  const std::string& name() const { return name_; }
+  bool up() const { return up_; }
+  const ConsumerStats& stats() const { return stats_; }
+  std::size_t inbox_size() const { return inbox_.size() + (current_ ? 1 : 0); }
+
+ private:
+  struct Work {
+    sim::ConnId conn = 0;
+    broker::DeliverFrame deliver;
+  };
+  enum class Outcome { kDone, kCrashed };
+
+  void connect();
+  void on_frame(sim::ConnId conn, const sim::Frame& frame);
+  void on_disconnect(sim::ConnId conn);
+  void open_databases();
+  void next();
+  void receive();      // step 1: on_deliver, early ack, dedup outside the transaction
+  void transact();     // step 2: the business transaction
+  Outcome business_txn();
+  void on_db_error(const store::Status& status);
+  bool fault(const char* site, const char* kind = "crash");
+  void settle(const char* kind, bool requeue = true);
+  void finish();
+  template <class Fn>
+  void later(const char* label, Fn fn);
+  void trace(const std::string& kind, const std::string& detail);
+  std::int64_t order() const;
+
+  sim::Kernel& k_;
+  ConsumerOptions options_;
+  std::string name_;
+  store::Db ledger_;
+  store::Db dedup_;
+  sim::ConnId conn_ = 0;
+  bool up_ = false;
+  bool acked_ = false;           // the current delivery was already acked (or auto-acked)
+  std::uint64_t generation_ = 0;  // bumps on crash: stale events do nothing
+  std::deque<Work> inbox_;
+  std::optional<Work> current_;
+  ConsumerStats stats_;
+};
+
+}  // namespace consumer

@@ -1,0 +1,161 @@
+#include "src/lab/broker_node.h"
+
+namespace lab {
+
+namespace {
+constexpr broker::ChannelId kChannel = 1;  // one channel per connection (frames.h)
+}
+
+BrokerNode::BrokerNode(sim::Kernel& kernel, BrokerNodeOptions options)
+    : k_(kernel), options_(std::move(options)), broker_(*this) {
+  declare();
+  attach();
+}
+
+void BrokerNode::declare() {
+  if (!options_.dead_letter_queue.empty()) {
+    broker::QueueOptions dlq;
+    dlq.name = options_.dead_letter_queue;
+    dlq.durable = true;
+    broker_.declare_queue(dlq);
+  }
+  broker_.declare_queue(options_.queue);
+}
+
+void BrokerNode::attach() {
+  sim::NodeHandlers handlers;
+  handlers.on_accept = [this](sim::ConnId conn, const sim::NodeId&) {
+    broker_.open_channel({conn, kChannel});
+  };
+  handlers.on_frame = [this](sim::ConnId conn, const sim::Frame& f) { on_frame(conn, f); };
+  handlers.on_disconnect = [this](sim::ConnId conn) {
+    // Heartbeat timeout or reset: every unacked delivery on it is requeued (item 5).
+    broker_.connection_lost(conn);
+  };
+  k_.network.attach("broker", std::move(handlers));
+}
+
+void BrokerNode::on_frame(sim::ConnId conn, const sim::Frame& frame) {
+  const broker::ChannelRef ch{conn, kChannel};
+  const std::any& p = frame.payload;
+  if (const auto* f = std::any_cast<broker::PublishFrame>(&p)) {
+    on_publish(conn, *f);
+  } else if (const auto* a = std::any_cast<broker::AckFrame>(&p)) {
+    broker_.ack(ch, a->tag, a->multiple);
+  } else if (const auto* n = std::any_cast<broker::NackFrame>(&p)) {
+    broker_.nack(ch, n->tag, n->multiple, n->requeue);
+  } else if (const auto* r = std::any_cast<broker::RejectFrame>(&p)) {
+    broker_.reject(ch, r->tag, r->requeue);
+  } else if (const auto* q = std::any_cast<broker::QosFrame>(&p)) {
+    broker_.basic_qos(ch, q->prefetch);
+  } else if (const auto* c = std::any_cast<broker::ConsumeFrame>(&p)) {
+    broker_.basic_consume(ch, c->queue, c->consumer_tag, c->auto_ack);
+  } else if (std::any_cast<broker::ConfirmSelectFrame>(&p)) {
+    broker_.confirm_select(ch);
+  }
+}
+
+void BrokerNode::on_publish(sim::ConnId conn, const broker::PublishFrame& publish) {
+  const std::int64_t order = publish.message.order;
+  const bool persistent = publish.message.persistent;
+  k_.trace.record("broker", "enqueue", "", order,
+                  publish.message.message_id.empty() ? std::string("(no message_id)")
+                                                     : publish.message.message_id);
+  broker_.publish({conn, kChannel}, publish.routing_key, publish.message, publish.mandatory);
+  if (persistent && !sync_scheduled_) {
+    sync_scheduled_ = true;
+    const std::uint64_t generation = generation_;
+    k_.scheduler.after(options_.fsync_ticks, "broker.sync", [this, generation] {
+      if (generation != generation_) return;
+      sync_scheduled_ = false;
+      broker_.sync();
+    });
+  }
+  if (k_.faults.check({"broker.reorder", "reorder", order, 0, "", 0})) {
+    broker_.reorder_to_front(options_.queue.name);
+    k_.trace.record("broker", "reorder", "", order, "newest ready message moved to the head");
+  }
+  if (k_.faults.check({"broker.restart", "restart", order, 0, "", 0})) {
+    restart("fault at broker.restart");
+  }
+}
+
+void BrokerNode::restart(const std::string& why) {
+  if (!up_) return;
+  k_.trace.record("broker", "restart", "", 0,
+                  why + ": durable queues keep their synced persistent messages");
+  up_ = false;
+  ++generation_;
+  sync_scheduled_ = false;
+  broker_.restart();
+  k_.network.abort_all("broker");
+  k_.network.detach("broker");
+  const std::uint64_t generation = generation_;
+  k_.scheduler.after(options_.downtime_ticks, "broker.up", [this, generation] {
+    if (generation != generation_) return;
+    up_ = true;
+    declare();  // durable queues survived; declaring them again is idempotent
+    attach();
+    k_.trace.record("broker", "up", "", 0, "accepting connections again");
+  });
+}
+
+void BrokerNode::deliver(const broker::Delivery& d) {
+  const std::int64_t order = d.message.order;
+  const std::int64_t attempt = ++attempts_[order];
+  std::string summary = "deliver tag=" + std::to_string(d.delivery_tag) +
+                        (d.redelivered ? " redelivered" : "") + " " +
+                        (d.message.message_id.empty() ? "(no id)" : d.message.message_id);
+  k_.network.send(d.to.conn, "broker",
+                  broker::make_frame("basic.deliver", broker::DeliverFrame{d, attempt}, order,
+                                     attempt, std::move(summary)));
+}
+
+void BrokerNode::confirm(const broker::Confirm& c) {
+  const std::string kind = c.ack ? "confirm.ack" : "basic.nack";
+  k_.network.send(c.to.conn, "broker",
+                  broker::make_frame(kind, c, 0, 0,
+                                     std::string(c.ack ? "confirm " : "nack ") +
+                                         (c.multiple ? "<=" : "") + std::to_string(c.seq)));
+}
+
+void BrokerNode::returned(const broker::Returned& r) {
+  k_.network.send(r.to.conn, "broker",
+                  broker::make_frame("basic.return", r, r.message.order, 0,
+                                     "return " + std::to_string(r.reply_code) + " " +
+                                         r.reply_text));
+}
+
+void BrokerNode::channel_closed(const broker::ChannelClosed& c) {
+  k_.network.send(c.channel.conn, "broker",
+                  broker::make_frame("channel.close", c, 0, 0,
+                                     "channel.close " + std::to_string(c.code) + " " + c.text));
+}
+
+void BrokerNode::dead_lettered(const broker::Message& m, const std::string& from_queue,
+                               const std::string& reason) {
+  k_.trace.record("broker", "dead-letter", "", m.order, from_queue + ": " + reason);
+}
+
+void BrokerNode::discarded(const broker::Message& m, const std::string& from_queue,
+                           const std::string& reason) {
+  k_.trace.record("broker", "discard", "", m.order, from_queue + ": " + reason + ", no dead-letter queue");
+}
+
+BrokerLeftovers BrokerNode::leftovers() const {
+  BrokerLeftovers left;
+  for (const auto& r : broker_.ready(options_.queue.name)) left.ready.push_back(r.message.order);
+  for (const auto& ch : broker_.channels()) {
+    for (const auto& u : ch.unacked) {
+      if (u.queue == options_.queue.name) left.unacked.push_back(u.message.order);
+    }
+  }
+  if (!options_.dead_letter_queue.empty()) {
+    for (const auto& r : broker_.ready(options_.dead_letter_queue)) {
+      left.dead_lettered.push_back(r.message.order);
+    }
+  }
+  return left;
+}
+
+}  // namespace lab

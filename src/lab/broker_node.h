@@ -1,0 +1,65 @@
+#pragma once
+// The broker as a network node: turns frames that arrive into calls on the model broker,
+// and the broker's outputs into frames. Also where the broker's own faults happen: a
+// restart (site broker.restart) and a reorder of the ready list (site broker.reorder),
+// both offered once per enqueued publish.
+//
+// Invariants:
+//  (1) Persistent messages are synced ("fsync") `fsync_ticks` after they arrive; only
+//      then are they confirmed, and only synced messages survive a restart.
+//  (2) While restarting (`downtime_ticks`) the broker accepts no connections and every
+//      frame sent to it is lost.
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "sim/kernel.h"
+#include "src/broker/broker.h"
+#include "src/broker/frames.h"
+#include "src/lab/checker.h"
+
+namespace lab {
+
+struct BrokerNodeOptions {
+  broker::QueueOptions queue;
+  std::string dead_letter_queue;  // "" = none
+  sim::Tick fsync_ticks = 2;
+  sim::Tick downtime_ticks = 10;
+};
+
+class BrokerNode : public broker::Output {
+ public:
+  BrokerNode(sim::Kernel& kernel, BrokerNodeOptions options);
+
+  void restart(const std::string& why);
+  const broker::Broker& model() const { return broker_; }
+  BrokerLeftovers leftovers() const;
+  bool up() const { return up_; }
+
+  // broker::Output
+  void deliver(const broker::Delivery& d) override;
+  void confirm(const broker::Confirm& c) override;
+  void returned(const broker::Returned& r) override;
+  void channel_closed(const broker::ChannelClosed& c) override;
+  void dead_lettered(const broker::Message& m, const std::string& from_queue,
+                     const std::string& reason) override;
+  void discarded(const broker::Message& m, const std::string& from_queue,
+                 const std::string& reason) override;
+
+ private:
+  void attach();
+  void on_frame(sim::ConnId conn, const sim::Frame& frame);
+  void on_publish(sim::ConnId conn, const broker::PublishFrame& publish);
+  void declare();
+
+  sim::Kernel& k_;
+  BrokerNodeOptions options_;
+  broker::Broker broker_;
+  std::map<std::int64_t, std::int64_t> attempts_;  // deliveries so far, per order
+  bool sync_scheduled_ = false;
+  bool up_ = true;
+  std::uint64_t generation_ = 0;
+};
+
+}  // namespace lab

@@ -1,0 +1,244 @@
+#include "src/lab/world.h"
+
+#include <atomic>
+#include <filesystem>
+
+#include "sim/assert.h"
+#include "src/consumer/consumer.h"
+#include "src/lab/broker_node.h"
+#include "src/lab/schema.h"
+#include "src/producer/producer.h"
+#include "src/store/db.h"
+
+namespace lab {
+
+namespace {
+
+// In-memory databases are named per world; the counter only keeps concurrent worlds of
+// a sweep apart and never influences what a run does.
+std::atomic<std::uint64_t> g_world_counter{0};
+
+struct DbUris {
+  std::string orders, ledger, dedup;
+};
+
+DbUris make_uris(const std::string& keep_dir) {
+  if (!keep_dir.empty()) {
+    return {keep_dir + "/orders.db", keep_dir + "/ledger.db", keep_dir + "/dedup.db"};
+  }
+  const std::string base = "file:/eosim-" + std::to_string(++g_world_counter) + "-";
+  return {base + "orders?vfs=memdb", base + "ledger?vfs=memdb", base + "dedup?vfs=memdb"};
+}
+
+// Which lane of the diagram a fault belongs to.
+std::string actor_of(const sim::FiredFault& f) {
+  const std::string& s = f.site;
+  auto with_instance = [&](const std::string& role) {
+    return role + (f.instance > 0 ? std::to_string(f.instance) : "1");
+  };
+  if (s.rfind("consumer.", 0) == 0 || s == "db.commit") return with_instance("consumer");
+  if (s.rfind("net.", 0) == 0) {
+    const std::string role = s.substr(4, s.find("->") - 4);
+    return role == "consumer" ? with_instance(role) : role;
+  }
+  return s.substr(0, s.find('.'));
+}
+
+}  // namespace
+
+class WorldImpl {
+ public:
+  WorldImpl(const Scenario& scenario, const WorldOptions& options)
+      : scenario_(scenario),
+        options_(options),
+        kernel_(options.tape ? sim::Kernel(scenario.seed, *options.tape, options.tape_end)
+                             : sim::Kernel(scenario.seed)) {}
+
+  bool build(std::string& error);
+  void start();
+
+  Scenario scenario_;
+  WorldOptions options_;
+  sim::Kernel kernel_;
+  DbUris uris_;
+  store::Db orders_anchor_, ledger_anchor_, dedup_anchor_;
+  std::unique_ptr<BrokerNode> broker_;
+  std::unique_ptr<producer::OrderService> producer_;
+  std::vector<std::unique_ptr<consumer::Consumer>> consumers_;
+};
+
+bool WorldImpl::build(std::string& error) {
+  const Scenario& s = scenario_;
+  if (!options_.keep_db_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(options_.keep_db_dir, ec);
+    for (const char* name : {"orders.db", "ledger.db", "dedup.db"}) {
+      std::filesystem::remove(std::filesystem::path(options_.keep_db_dir) / name, ec);
+    }
+  }
+  uris_ = make_uris(options_.keep_db_dir);
+  store::Status st = store::Db::open(uris_.orders, orders_anchor_);
+  if (st.ok()) st = create_orders_schema(orders_anchor_);
+  if (st.ok()) st = store::Db::open(uris_.ledger, ledger_anchor_);
+  if (st.ok()) {
+    st = create_ledger_schema(ledger_anchor_, s.workload.account, s.workload.initial_balance);
+  }
+  consumer::Strategy strategy;
+  if (st.ok() && !consumer::strategy_named(s.consumer.strategy, strategy)) {
+    error = "unknown strategy " + s.consumer.strategy;
+    return false;
+  }
+  if (st.ok() && strategy.dedup == consumer::Dedup::kSeparateStore) {
+    st = store::Db::open(uris_.dedup, dedup_anchor_);
+    if (st.ok()) st = dedup_anchor_.exec("CREATE TABLE seen(message_id TEXT PRIMARY KEY)");
+  }
+  if (!st.ok()) {
+    error = "cannot create the run's databases: " + st.to_string();
+    return false;
+  }
+  if (!options_.keep_db_dir.empty()) {
+    // Files are for a person to read afterwards; durability against power loss is not
+    // what is being simulated.
+    for (store::Db* db : {&orders_anchor_, &ledger_anchor_}) db->exec("PRAGMA synchronous=OFF");
+  }
+
+  sim::Kernel& k = kernel_;
+  k.trace.keep(options_.keep_trace);
+  sim::LinkOptions link;
+  link.latency_min = static_cast<sim::Tick>(s.network.latency_min);
+  link.latency_max = static_cast<sim::Tick>(s.network.latency_max);
+  link.heartbeat_timeout = static_cast<sim::Tick>(s.network.heartbeat_timeout);
+  link.reset_notice = 1;
+  k.network.set_options(link);
+  k.faults.set_rules(s.script);
+  sim::RandomFaultOptions random;
+  random.ratios = s.random.ratios;
+  random.budget = s.random.budget;
+  random.horizon = static_cast<sim::Tick>(s.random.horizon);
+  k.faults.set_random(random);
+  k.faults.set_on_fire([this](const sim::FiredFault& f) {
+    std::string detail = f.site + " -> " + f.action;
+    if (!f.frame.empty()) detail += " " + f.frame + " #" + std::to_string(f.nth);
+    if (f.attempt > 0) detail += " attempt " + std::to_string(f.attempt);
+    kernel_.trace.record(actor_of(f), "fault", "", f.order, detail);
+  });
+
+  BrokerNodeOptions b;
+  b.queue.name = "orders";
+  b.queue.type = s.broker.queue == "quorum" ? broker::QueueType::kQuorum
+                                            : broker::QueueType::kClassic;
+  b.queue.durable = s.broker.durable || s.broker.queue == "quorum";
+  b.queue.delivery_limit = s.broker.delivery_limit;
+  if (s.broker.dead_letter) {
+    b.dead_letter_queue = "orders.dlq";
+    b.queue.dead_letter_queue = b.dead_letter_queue;
+  }
+  broker_ = std::make_unique<BrokerNode>(k, b);
+
+  producer::ProducerOptions p;
+  if (!producer::pattern_named(s.producer.pattern, p.pattern)) {
+    error = "unknown producer pattern " + s.producer.pattern;
+    return false;
+  }
+  p.orders_uri = uris_.orders;
+  p.account = s.workload.account;
+  p.orders = s.workload.orders;
+  for (std::int64_t i = 1; i <= s.workload.orders; ++i) p.amounts.push_back(s.workload.amount_of(i));
+  p.without_message_id = s.workload.without_message_id;
+  p.persistent = s.broker.persistent;
+  p.interval_ticks = static_cast<sim::Tick>(s.workload.interval_ticks);
+  p.reconnect_ticks = static_cast<sim::Tick>(s.network.reconnect_delay);
+  producer_ = std::make_unique<producer::OrderService>(k, p);
+
+  for (std::int64_t i = 1; i <= s.consumer.instances; ++i) {
+    consumer::ConsumerOptions c;
+    c.instance = static_cast<int>(i);
+    c.ledger_uri = uris_.ledger;
+    c.dedup_uri = uris_.dedup;
+    c.strategy = strategy;
+    c.prefetch = static_cast<std::uint32_t>(s.broker.prefetch);
+    c.dead_letter = s.broker.dead_letter;
+    c.reconnect_ticks = static_cast<sim::Tick>(s.network.reconnect_delay);
+    consumers_.push_back(std::make_unique<consumer::Consumer>(k, c));
+  }
+  return true;
+}
+
+void WorldImpl::start() {
+  for (auto& c : consumers_) c->start();
+  producer_->start();
+  if (auto* relay = producer_->relay()) relay->start();
+  for (const auto& rule : kernel_.faults.timed_rules()) {
+    kernel_.scheduler.at(static_cast<sim::Tick>(*rule.tick), "fault.timed", [this, rule] {
+      kernel_.faults.record({rule.site, rule.action, 0, 0, "", 0}, rule.action, true);
+      if (rule.action == "restart") broker_->restart("scripted restart at tick " +
+                                                     std::to_string(*rule.tick));
+    });
+  }
+}
+
+std::unique_ptr<World> World::create(const Scenario& scenario, const WorldOptions& options,
+                                     std::string& error) {
+  auto impl = std::make_unique<WorldImpl>(scenario, options);
+  if (!impl->build(error)) return nullptr;
+  impl->start();
+  return std::unique_ptr<World>(new World(std::move(impl)));
+}
+
+World::World(std::unique_ptr<WorldImpl> impl) : impl_(std::move(impl)) {}
+World::~World() = default;
+
+bool World::over() const {
+  const auto& k = impl_->kernel_;
+  return k.scheduler.idle() ||
+         k.scheduler.steps() >= static_cast<std::uint64_t>(impl_->scenario_.max_steps);
+}
+
+bool World::step() {
+  if (over()) return false;
+  return impl_->kernel_.scheduler.step();
+}
+
+void World::run() {
+  while (step()) {
+  }
+}
+
+RunSummary World::summary() {
+  WorldImpl& w = *impl_;
+  RunSummary r;
+  r.scenario = w.scenario_.name;
+  r.seed = w.scenario_.seed;
+  r.strategy = w.scenario_.consumer.strategy;
+  r.producer = w.scenario_.producer.pattern;
+  const store::Status st =
+      check(w.orders_anchor_, w.ledger_anchor_, w.broker_->leftovers(),
+            w.scenario_.workload.account, w.scenario_.workload.initial_balance, r.report);
+  EOSIM_ASSERT(st.ok());  // between steps no transaction is open: reading cannot be busy
+  r.faults = w.kernel_.faults.fired();
+  r.redeliveries = static_cast<std::int64_t>(w.broker_->model().counters().redelivered);
+  r.steps = w.kernel_.scheduler.steps();
+  r.time = w.kernel_.scheduler.now();
+  r.step_bound_hit = !w.kernel_.scheduler.idle();
+  r.trace_hash = w.kernel_.trace.hash();
+  r.trace_events = w.kernel_.trace.size();
+  r.tape = w.kernel_.chooser.tape();
+  return r;
+}
+
+const Scenario& World::scenario() const { return impl_->scenario_; }
+const sim::Kernel& World::kernel() const { return impl_->kernel_; }
+const broker::Broker& World::broker() const { return impl_->broker_->model(); }
+
+void World::crash_consumer(int instance) {
+  EOSIM_ASSERT(instance >= 1 && instance <= static_cast<int>(impl_->consumers_.size()));
+  impl_->kernel_.faults.record({"consumer.manual", "crash", 0, 0, "", instance}, "crash", true);
+  impl_->consumers_[static_cast<std::size_t>(instance - 1)]->crash("crashed by hand");
+}
+
+void World::restart_broker() {
+  impl_->kernel_.faults.record({"broker.restart", "restart", 0, 0, "", 0}, "restart", true);
+  impl_->broker_->restart("restarted by hand");
+}
+
+}  // namespace lab

@@ -1,0 +1,100 @@
+#pragma once
+// The World: one run of a Scenario. It owns the kernel (scheduler, network, faults,
+// trace), the model broker, the order service and relay, the consumers and the SQLite
+// databases, and wires them together. Nothing in it reads a clock or the OS's randomness:
+// a (scenario, seed) pair, or a (scenario, tape) pair, fixes the whole run.
+//
+// The GUI drives a World one step at a time through its const views; the CLI, sweeps and
+// tests call run_scenario. Both see exactly the same behaviour.
+//
+// Invariants:
+//  (1) The databases outlive every actor's connection: the World keeps one anchor
+//      connection per database, so a crash (which closes an actor's connection) rolls back
+//      that actor's transaction and loses nothing committed.
+//  (2) finish() reads the verdict from the SQLite tables and the broker's leftovers only.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/kernel.h"
+#include "src/lab/checker.h"
+#include "src/lab/scenario.h"
+
+namespace broker {
+class Broker;
+}
+
+namespace lab {
+
+struct WorldOptions {
+  std::string keep_db_dir;       // "" = private in-memory databases; else real files here
+  bool keep_trace = true;        // keep events for the exporters (sweeps turn it off)
+  std::optional<sim::ChoiceTape> tape;  // replay these decisions first
+  sim::TapeEnd tape_end = sim::TapeEnd::kRandom;
+};
+
+struct RunSummary {
+  std::string scenario;  // its name
+  std::uint64_t seed = 0;
+  std::string strategy;
+  std::string producer;
+  Report report;
+  std::vector<sim::FiredFault> faults;
+  std::int64_t redeliveries = 0;  // deliveries with redelivered=true
+  std::uint64_t steps = 0;
+  sim::Tick time = 0;
+  bool step_bound_hit = false;    // the run did not reach quiescence within max_steps
+  std::uint64_t trace_hash = 0;
+  std::uint64_t trace_events = 0;
+  sim::ChoiceTape tape;           // every decision of the run, for replay and shrinking
+};
+
+class WorldImpl;
+
+class World {
+ public:
+  // Builds the world. On failure (a database could not be opened or created) returns
+  // nullptr and says why in `error`.
+  static std::unique_ptr<World> create(const Scenario& scenario, const WorldOptions& options,
+                                       std::string& error);
+  ~World();
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  // Runs exactly one event. False when the run is over (quiescent or at max_steps).
+  bool step();
+  // Steps until over.
+  void run();
+  bool over() const;
+  // Reads the verdict from the databases and the broker. Can be called at any step.
+  RunSummary summary();
+
+  const Scenario& scenario() const;
+  const sim::Kernel& kernel() const;
+  const broker::Broker& broker() const;
+
+  // Fault injection from outside the plan (GUI buttons). Each is logged as a fired fault.
+  void crash_consumer(int instance);
+  void restart_broker();
+
+ private:
+  explicit World(std::unique_ptr<WorldImpl> impl);
+  std::unique_ptr<WorldImpl> impl_;
+};
+
+// Builds, runs and checks one scenario. Returns false (with `error`) only when the world
+// could not be built.
+bool run_scenario(const Scenario& scenario, const WorldOptions& options, RunSummary& out,
+                  std::vector<sim::TraceEvent>* trace, std::string& error);
+
+// Applies command-line overrides; an empty string / nullopt keeps the file's value.
+Scenario with_overrides(Scenario scenario, std::optional<std::uint64_t> seed,
+                        const std::string& strategy, const std::string& producer);
+
+// The scenario's [expect] block against a run: one line per expectation that failed.
+std::vector<std::string> unmet_expectations(const Scenario& scenario, const RunSummary& run);
+
+}  // namespace lab

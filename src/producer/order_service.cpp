@@ -1,0 +1,120 @@
+#include "src/producer/producer.h"
+
+#include <algorithm>
+
+#include "sim/assert.h"
+#include "src/producer/order_message.h"
+#include "src/store/txn.h"
+
+namespace producer {
+
+OrderService::OrderService(sim::Kernel& kernel, ProducerOptions options)
+    : k_(kernel), options_(std::move(options)), publisher_(kernel, "producer", false) {
+  EOSIM_ASSERT(options_.amounts.size() == static_cast<std::size_t>(options_.orders));
+  sim::NodeHandlers handlers;  // direct publishing ignores whatever the broker says back
+  handlers.on_frame = [](sim::ConnId, const sim::Frame&) {};
+  handlers.on_disconnect = [this](sim::ConnId conn) {
+    if (conn == publisher_.conn()) publisher_.drop();
+  };
+  k_.network.attach("producer", std::move(handlers));
+  if (options_.pattern == Pattern::kOutbox || options_.pattern == Pattern::kOutboxNoConfirm) {
+    relay_ = std::make_unique<Relay>(kernel, options_);
+  }
+}
+
+OrderService::~OrderService() = default;
+
+void OrderService::start() {
+  up_ = true;
+  const store::Status st = store::Db::open(options_.orders_uri, db_);
+  EOSIM_ASSERT(st.ok());
+  schedule_next();
+}
+
+void OrderService::schedule_next() {
+  if (!up_ || next_order_ > options_.orders) return;
+  const std::int64_t order = next_order_++;
+  const std::uint64_t generation = generation_;
+  k_.scheduler.after(options_.interval_ticks, "producer.order", [this, generation, order] {
+    if (generation != generation_) return;
+    create(order);
+    schedule_next();
+  });
+}
+
+broker::Message OrderService::message_for(std::int64_t order) const {
+  broker::Message m;
+  const bool no_id = std::find(options_.without_message_id.begin(),
+                               options_.without_message_id.end(),
+                               order) != options_.without_message_id.end();
+  m.message_id = no_id ? "" : message_id_for(order);
+  m.body = encode({order, options_.amounts[static_cast<std::size_t>(order - 1)], options_.account});
+  m.order = order;
+  m.persistent = options_.persistent;
+  return m;
+}
+
+bool OrderService::fault(const char* site, std::int64_t order) {
+  const auto action = k_.faults.check({site, "crash", order, 0, "", 0});
+  if (!action) return false;
+  crash(std::string("fault at ") + site);
+  return true;
+}
+
+void OrderService::create(std::int64_t order) {
+  const std::int64_t amount = options_.amounts[static_cast<std::size_t>(order - 1)];
+  const std::int64_t now = static_cast<std::int64_t>(k_.scheduler.now());
+  const bool outbox =
+      options_.pattern == Pattern::kOutbox || options_.pattern == Pattern::kOutboxNoConfirm;
+  if (options_.pattern == Pattern::kPublishThenCommit) {
+    if (publisher_.ensure_connected()) publisher_.publish(options_.queue, message_for(order));
+    if (fault("producer.after_publish", order)) return;
+  }
+  {
+    store::Txn txn(db_);
+    EOSIM_ASSERT(txn.status().ok());  // the producer is the only writer of orders.db
+    store::Status st = db_.statement("INSERT INTO orders(id, account, amount, created_tick) "
+                                     "VALUES(?1, ?2, ?3, ?4)")
+                           .bind(1, order).bind(2, options_.account).bind(3, amount)
+                           .bind(4, now).exec();
+    EOSIM_ASSERT(st.ok());
+    if (outbox) {
+      // The message id is fixed here, in the same transaction as the order.
+      const broker::Message m = message_for(order);
+      st = db_.statement("INSERT INTO outbox(order_id, message_id, body, created_tick) "
+                         "VALUES(?1, ?2, ?3, ?4)")
+               .bind(1, order).bind(2, message_id_for(order)).bind(3, m.body).bind(4, now)
+               .exec();
+      EOSIM_ASSERT(st.ok());
+    }
+    st = txn.commit();
+    EOSIM_ASSERT(st.ok());
+  }
+  k_.trace.record("producer", "commit", "orders", order,
+                  outbox ? "order + outbox row" : "order row");
+  if (fault("producer.after_commit", order)) return;
+  if (outbox) {
+    relay_->kick();
+  } else if (options_.pattern == Pattern::kDualWrite) {
+    if (publisher_.ensure_connected()) publisher_.publish(options_.queue, message_for(order));
+    if (fault("producer.after_publish", order)) return;
+  }
+}
+
+void OrderService::crash(const std::string& why) {
+  if (!up_) return;
+  k_.trace.record("producer", "crash", "", 0, why);
+  up_ = false;
+  ++generation_;
+  db_.close();
+  k_.network.abort_all("producer");
+  publisher_.drop();
+  const std::uint64_t generation = generation_;
+  k_.scheduler.after(options_.restart_ticks, "producer.restart", [this, generation] {
+    if (generation != generation_) return;
+    k_.trace.record("producer", "restart", "", 0, "process restarted");
+    start();
+  });
+}
+
+}  // namespace producer

@@ -1,0 +1,129 @@
+#pragma once
+// The order service and its outbox relay.
+//
+// The order service writes one order every `interval_ticks`. How it gets the order to
+// the broker is the pattern under test:
+//   outbox               order + outbox row in one transaction; the relay publishes.
+//   outbox-no-confirm    the same, but the relay marks rows sent without confirms.
+//   dual-write           commit the order, then publish it directly (two writes, no atomicity).
+//   publish-then-commit  publish first, then commit the order.
+// The relay (node "relay") publishes unsent outbox rows with publisher confirms and marks a
+// row sent only once its confirm arrives; after a lost confirm or connection it republishes
+// every unsent row, with the message id fixed in the row, so duplicates are detectable.
+//
+// Fault sites: producer.after_commit, producer.after_publish, relay.after_publish,
+// relay.after_confirm (all crash).
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sim/kernel.h"
+#include "src/broker/frames.h"
+#include "src/store/db.h"
+
+namespace producer {
+
+enum class Pattern { kOutbox, kOutboxNoConfirm, kDualWrite, kPublishThenCommit };
+bool pattern_named(const std::string& name, Pattern& out);
+
+struct ProducerOptions {
+  Pattern pattern = Pattern::kOutbox;
+  std::string orders_uri;
+  std::string queue = "orders";
+  std::string account = "alice";
+  std::int64_t orders = 3;
+  std::vector<std::int64_t> amounts;             // one per order
+  std::vector<std::int64_t> without_message_id;  // published with no message_id
+  bool persistent = true;
+  sim::Tick interval_ticks = 10;
+  sim::Tick restart_ticks = 20;
+  sim::Tick reconnect_ticks = 5;
+};
+
+// Publishes on one connection of its own; shared by the order service's direct patterns
+// and by the relay, so both speak AMQP the same way.
+class Publisher {
+ public:
+  Publisher(sim::Kernel& kernel, std::string node, bool confirms);
+  // Connects if needed. False when the broker refused the connection.
+  bool ensure_connected();
+  // The publish sequence number (0 outside confirm mode); nullopt when the connection is
+  // known dead and nothing was sent.
+  std::optional<std::uint64_t> publish(const std::string& queue, broker::Message message);
+  void drop();  // forget the connection (crash / disconnect)
+  sim::ConnId conn() const { return conn_; }
+  const std::string& node() const { return node_; }
+
+ private:
+  sim::Kernel& k_;
+  std::string node_;
+  bool confirms_;
+  sim::ConnId conn_ = 0;
+  std::uint64_t next_seq_ = 0;
+};
+
+class Relay {
+ public:
+  Relay(sim::Kernel& kernel, const ProducerOptions& options);
+  void start();
+  void kick();  // new rows may be waiting
+  void crash(const std::string& why);
+  std::size_t in_flight() const { return in_flight_.size(); }
+
+ private:
+  void pump();
+  void on_frame(sim::ConnId conn, const sim::Frame& frame);
+  void on_disconnect(sim::ConnId conn);
+  void on_confirm(const broker::Confirm& confirm);
+  void mark_sent(std::int64_t row);
+  bool fault(const char* site, std::int64_t order);
+  void after(sim::Tick delay, const char* label, std::function<void()> fn);
+
+  struct InFlight {
+    std::int64_t row = 0;
+    std::int64_t order = 0;
+  };
+
+  sim::Kernel& k_;
+  const ProducerOptions& options_;
+  store::Db db_;
+  Publisher publisher_;
+  bool up_ = false;
+  bool pump_scheduled_ = false;
+  std::uint64_t generation_ = 0;
+  std::map<std::uint64_t, InFlight> in_flight_;  // publish seq -> outbox row
+  std::set<std::uint64_t> returned_;             // seqs that came back unroutable
+};
+
+class OrderService {
+ public:
+  OrderService(sim::Kernel& kernel, ProducerOptions options);
+  ~OrderService();
+  void start();  // the relay, if any, is started on its own: it is its own process
+  void crash(const std::string& why);
+  const ProducerOptions& options() const { return options_; }
+  Relay* relay() { return relay_.get(); }
+
+ private:
+  void create(std::int64_t order);
+  bool fault(const char* site, std::int64_t order);
+  broker::Message message_for(std::int64_t order) const;
+  void schedule_next();
+
+  sim::Kernel& k_;
+  ProducerOptions options_;
+  store::Db db_;
+  Publisher publisher_;
+  std::unique_ptr<Relay> relay_;
+  bool up_ = false;
+  std::int64_t next_order_ = 1;
+  std::uint64_t generation_ = 0;
+};
+
+}  // namespace producer

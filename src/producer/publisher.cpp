@@ -1,0 +1,48 @@
+#include "src/producer/producer.h"
+
+namespace producer {
+
+bool pattern_named(const std::string& name, Pattern& out) {
+  if (name == "outbox") out = Pattern::kOutbox;
+  else if (name == "outbox-no-confirm") out = Pattern::kOutboxNoConfirm;
+  else if (name == "dual-write") out = Pattern::kDualWrite;
+  else if (name == "publish-then-commit") out = Pattern::kPublishThenCommit;
+  else return false;
+  return true;
+}
+
+Publisher::Publisher(sim::Kernel& kernel, std::string node, bool confirms)
+    : k_(kernel), node_(std::move(node)), confirms_(confirms) {}
+
+bool Publisher::ensure_connected() {
+  if (conn_ != 0 && k_.network.is_open(conn_)) return true;
+  conn_ = k_.network.connect(node_, "broker");
+  next_seq_ = 0;  // a new channel numbers its publishes from 1 again
+  if (conn_ == 0) return false;
+  if (confirms_) {
+    k_.network.send(conn_, node_,
+                    broker::make_frame("confirm.select", broker::ConfirmSelectFrame{}, 0, 0,
+                                       "confirm.select"));
+  }
+  return true;
+}
+
+std::optional<std::uint64_t> Publisher::publish(const std::string& queue, broker::Message message) {
+  const std::int64_t order = message.order;
+  const std::string summary =
+      "publish " + (message.message_id.empty() ? "(no message_id)" : message.message_id) +
+      (confirms_ ? " seq=" + std::to_string(next_seq_ + 1) : "");
+  const bool sent = k_.network.send(
+      conn_, node_,
+      broker::make_frame("basic.publish", broker::PublishFrame{queue, std::move(message), true},
+                         order, 0, summary));
+  if (!sent) return std::nullopt;
+  return confirms_ ? ++next_seq_ : 0;
+}
+
+void Publisher::drop() {
+  conn_ = 0;
+  next_seq_ = 0;
+}
+
+}  // namespace producer

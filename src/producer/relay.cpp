@@ -1,0 +1,147 @@
+#include "src/producer/producer.h"
+
+#include "sim/assert.h"
+
+namespace producer {
+
+Relay::Relay(sim::Kernel& kernel, const ProducerOptions& options)
+    : k_(kernel),
+      options_(options),
+      publisher_(kernel, "relay", options.pattern == Pattern::kOutbox) {
+  sim::NodeHandlers handlers;
+  handlers.on_frame = [this](sim::ConnId conn, const sim::Frame& f) { on_frame(conn, f); };
+  handlers.on_disconnect = [this](sim::ConnId conn) { on_disconnect(conn); };
+  k_.network.attach("relay", std::move(handlers));
+}
+
+void Relay::after(sim::Tick delay, const char* label, std::function<void()> fn) {
+  const std::uint64_t generation = generation_;
+  k_.scheduler.after(delay, label, [this, generation, fn = std::move(fn)] {
+    if (generation == generation_) fn();
+  });
+}
+
+void Relay::start() {
+  up_ = true;
+  const store::Status st = store::Db::open(options_.orders_uri, db_);
+  EOSIM_ASSERT(st.ok());
+  kick();
+}
+
+void Relay::kick() {
+  if (!up_ || pump_scheduled_) return;
+  pump_scheduled_ = true;
+  after(1, "relay.pump", [this] {
+    pump_scheduled_ = false;
+    pump();
+  });
+}
+
+bool Relay::fault(const char* site, std::int64_t order) {
+  const auto action = k_.faults.check({site, "crash", order, 0, "", 0});
+  if (!action) return false;
+  crash(std::string("fault at ") + site);
+  return true;
+}
+
+void Relay::pump() {
+  if (!up_) return;
+  if (!publisher_.ensure_connected()) {
+    after(options_.reconnect_ticks, "relay.reconnect", [this] { pump(); });
+    return;
+  }
+  struct Row {
+    std::int64_t id, order;
+    std::string message_id, body;
+  };
+  std::vector<Row> rows;
+  store::Stmt& select = db_.statement(
+      "SELECT id, order_id, message_id, body FROM outbox WHERE sent = 0 ORDER BY id");
+  bool has_row = false;
+  for (store::Status st = select.step(has_row); st.ok() && has_row; st = select.step(has_row)) {
+    rows.push_back({select.column_int64(0), select.column_int64(1), select.column_text(2),
+                    select.column_text(3)});
+  }
+  select.reset();
+  for (const Row& row : rows) {
+    bool pending = false;
+    for (const auto& [seq, f] : in_flight_) pending = pending || f.row == row.id;
+    if (pending) continue;
+    broker::Message m;
+    m.message_id = row.message_id;
+    for (const auto missing : options_.without_message_id) {
+      if (missing == row.order) m.message_id.clear();
+    }
+    m.body = row.body;
+    m.order = row.order;
+    m.persistent = options_.persistent;
+    const auto seq = publisher_.publish(options_.queue, std::move(m));
+    if (!seq) return;  // the connection is known dead; on_disconnect starts over
+    if (options_.pattern == Pattern::kOutbox) in_flight_[*seq] = {row.id, row.order};
+    if (fault("relay.after_publish", row.order)) return;
+    if (options_.pattern == Pattern::kOutboxNoConfirm) mark_sent(row.id);
+  }
+}
+
+void Relay::mark_sent(std::int64_t row) {
+  const store::Status st =
+      db_.statement("UPDATE outbox SET sent = 1, sent_tick = ?1 WHERE id = ?2")
+          .bind(1, static_cast<std::int64_t>(k_.scheduler.now()))
+          .bind(2, row)
+          .exec();
+  EOSIM_ASSERT(st.ok());  // nothing else writes while the relay runs its step
+}
+
+void Relay::on_frame(sim::ConnId conn, const sim::Frame& frame) {
+  if (!up_ || conn != publisher_.conn()) return;
+  if (const auto* c = std::any_cast<broker::Confirm>(&frame.payload)) {
+    on_confirm(*c);
+  } else if (const auto* r = std::any_cast<broker::Returned>(&frame.payload)) {
+    returned_.insert(r->seq);  // the ack that follows does not mean "enqueued"
+  }
+}
+
+void Relay::on_confirm(const broker::Confirm& confirm) {
+  std::vector<std::pair<std::uint64_t, InFlight>> settled;
+  for (const auto& [seq, f] : in_flight_) {
+    if (seq == confirm.seq || (confirm.multiple && seq < confirm.seq)) settled.push_back({seq, f});
+  }
+  for (const auto& [seq, f] : settled) {
+    in_flight_.erase(seq);
+    if (!confirm.ack || returned_.count(seq)) {
+      kick();  // nacked or unroutable: try again later
+      continue;
+    }
+    if (fault("relay.after_confirm", f.order)) return;
+    mark_sent(f.row);
+    k_.trace.record("relay", "sent", "", f.order, "outbox row marked sent after confirm");
+  }
+}
+
+void Relay::on_disconnect(sim::ConnId conn) {
+  if (!up_ || conn != publisher_.conn()) return;
+  publisher_.drop();
+  // Whatever was unconfirmed may or may not be in the queue: publish it again.
+  in_flight_.clear();
+  returned_.clear();
+  after(options_.reconnect_ticks, "relay.reconnect", [this] { pump(); });
+}
+
+void Relay::crash(const std::string& why) {
+  if (!up_) return;
+  k_.trace.record("relay", "crash", "", 0, why);
+  up_ = false;
+  ++generation_;
+  pump_scheduled_ = false;
+  db_.close();
+  k_.network.abort_all("relay");
+  publisher_.drop();
+  in_flight_.clear();
+  returned_.clear();
+  after(options_.restart_ticks, "relay.restart", [this] {
+    k_.trace.record("relay", "restart", "", 0, "process restarted");
+    start();
+  });
+}
+
+}  // namespace producer
