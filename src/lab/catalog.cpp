@@ -105,20 +105,24 @@ const std::vector<FaultSite>& fault_sites() {
        "the broker reorders its ready messages, as requeues and competing consumers do", {},
        false},
       {"net.relay->broker", {"drop"},
-       "a frame from the relay to the broker is lost and the connection dies",
-       {"basic.publish"}, false},
+       "a frame from the relay to the broker is lost and the connection dies (with `tick`: "
+       "the connection breaks at that time)",
+       {"basic.publish", "confirm.select"}, true},
       {"net.broker->relay", {"drop"},
-       "a frame from the broker to the relay is lost and the connection dies",
-       {"confirm.ack", "basic.nack", "basic.return"}, false},
+       "a frame from the broker to the relay is lost and the connection dies (with `tick`: "
+       "the connection breaks at that time)",
+       {"confirm.ack", "basic.nack", "basic.return", "channel.close"}, true},
       {"net.producer->broker", {"drop"},
        "a frame from the producer to the broker is lost and the connection dies",
-       {"basic.publish"}, false},
+       {"basic.publish"}, true},
       {"net.broker->consumer", {"drop"},
-       "a frame from the broker to a consumer is lost and the connection dies",
-       {"basic.deliver"}, false},
+       "a frame from the broker to a consumer is lost and the connection dies (with `tick`: "
+       "the connection breaks at that time and the broker notices at once)",
+       {"basic.deliver", "channel.close"}, true},
       {"net.consumer->broker", {"drop"},
-       "a frame from a consumer to the broker is lost and the connection dies",
-       {"basic.ack", "basic.nack", "basic.reject"}, false},
+       "a frame from a consumer to the broker is lost and the connection dies (with `tick`: "
+       "the connection breaks at that time and the consumer notices at once)",
+       {"basic.ack", "basic.nack", "basic.reject", "basic.qos", "basic.consume"}, true},
   };
   return list;
 }

@@ -153,6 +153,7 @@ std::string to_toml(const Scenario& s) {
   out << "\n[consumer]\n";
   out << "strategy = " << string_value(s.consumer.strategy) << "\n";
   out << "instances = " << s.consumer.instances << "\n";
+  out << "work_ticks = " << s.consumer.work_ticks << "\n";
 
   const NetworkConfig& n = s.network;
   out << "\n[network]\n";

@@ -59,6 +59,7 @@ struct BrokerConfig {
 struct ConsumerConfig {
   std::string strategy = "atomic";
   std::int64_t instances = 1;
+  std::int64_t work_ticks = 2;  // virtual time each step of handling a delivery takes
   friend bool operator==(const ConsumerConfig&, const ConsumerConfig&) = default;
 };
 

@@ -315,9 +315,10 @@ bool read_actors(const TableReader& root, Scenario& s) {
   if (!ok) return false;
   if (const toml::table* table = root.sub_table("consumer", ok)) {
     TableReader t(*table, "consumer", root.file(), root.error());
-    if (!t.only_keys({"strategy", "instances"}) ||
+    if (!t.only_keys({"strategy", "instances", "work_ticks"}) ||
         !t.read_name("strategy", s.consumer.strategy, strategies(), "strategy") ||
-        !t.read_int("instances", s.consumer.instances, 1, kMaxInstances)) {
+        !t.read_int("instances", s.consumer.instances, 1, kMaxInstances) ||
+        !t.read_int("work_ticks", s.consumer.work_ticks, 1, 1000)) {
       return false;
     }
   }

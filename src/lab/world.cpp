@@ -56,6 +56,7 @@ class WorldImpl {
 
   bool build(std::string& error);
   void start();
+  void fire_timed(const sim::FaultRule& rule);
 
   Scenario scenario_;
   WorldOptions options_;
@@ -159,9 +160,34 @@ bool WorldImpl::build(std::string& error) {
     c.prefetch = static_cast<std::uint32_t>(s.broker.prefetch);
     c.dead_letter = s.broker.dead_letter;
     c.reconnect_ticks = static_cast<sim::Tick>(s.network.reconnect_delay);
+    c.work_ticks = static_cast<sim::Tick>(s.consumer.work_ticks);
     consumers_.push_back(std::make_unique<consumer::Consumer>(k, c));
   }
   return true;
+}
+
+// A rule with a `tick` fires at that time: a broker restart, or a connection that breaks
+// (the first end named in the site notices at once, the other after the heartbeat).
+void WorldImpl::fire_timed(const sim::FaultRule& rule) {
+  const std::int64_t instance = rule.instance.value_or(0);
+  kernel_.faults.record({rule.site, rule.action, 0, 0, "", instance}, rule.action, true);
+  const std::string when = " at tick " + std::to_string(*rule.tick);
+  if (rule.site == "broker.restart") {
+    broker_->restart("scripted restart" + when);
+    return;
+  }
+  EOSIM_ASSERT(rule.site.rfind("net.", 0) == 0);
+  const std::string from_role = rule.site.substr(4, rule.site.find("->") - 4);
+  const std::string to_role = rule.site.substr(rule.site.find("->") + 2);
+  for (const sim::ConnId conn : kernel_.network.connections_of("broker")) {
+    if (!kernel_.network.is_open(conn)) continue;
+    const sim::NodeId other = kernel_.network.peer(conn, "broker");
+    const std::string role = sim::node_role(other);
+    if (role != (from_role == "broker" ? to_role : from_role)) continue;
+    if (instance != 0 && sim::node_instance(other) != instance) continue;
+    kernel_.network.break_connection(conn, from_role == "broker" ? "broker" : other,
+                                     "connection broken" + when);
+  }
 }
 
 void WorldImpl::start() {
@@ -169,11 +195,8 @@ void WorldImpl::start() {
   producer_->start();
   if (auto* relay = producer_->relay()) relay->start();
   for (const auto& rule : kernel_.faults.timed_rules()) {
-    kernel_.scheduler.at(static_cast<sim::Tick>(*rule.tick), "fault.timed", [this, rule] {
-      kernel_.faults.record({rule.site, rule.action, 0, 0, "", 0}, rule.action, true);
-      if (rule.action == "restart") broker_->restart("scripted restart at tick " +
-                                                     std::to_string(*rule.tick));
-    });
+    kernel_.scheduler.at(static_cast<sim::Tick>(*rule.tick), "fault.timed",
+                         [this, rule] { fire_timed(rule); });
   }
 }
 
