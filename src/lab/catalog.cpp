@@ -149,6 +149,10 @@ const std::vector<CatalogEntry>& frame_kinds() {
       {"basic.reject", "consumer to broker: give one delivery back, requeued or not"},
       {"confirm.ack", "broker to publisher: the message is safely stored"},
       {"basic.return", "broker to publisher: a mandatory message could not be routed"},
+      {"basic.qos", "consumer to broker: how many unacked deliveries it may hold (prefetch)"},
+      {"basic.consume", "consumer to broker: start delivering from a queue"},
+      {"confirm.select", "publisher to broker: turn on publisher confirms"},
+      {"channel.close", "broker to client: a channel error (e.g. 406 for an unknown tag)"},
   };
   return list;
 }
