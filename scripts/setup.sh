@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what eosim needs from Debian 12's packages (only what is missing), then
+# configures and builds it in ./build. Safe to run again: it does only what is left.
+#   BUILD_DIR   where to build (default: build)
+#   BUILD_TYPE  CMake build type (default: Release)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(build-essential cmake pkg-config libboost-dev libsqlite3-dev catch2 libcli11-dev
+  libimgui-dev libglfw3-dev libgl-dev libtomlplusplus-dev nlohmann-json3-dev
+  xvfb xauth libgl1-mesa-dri sqlite3)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}" >/dev/null
+fi
+
+build_dir=${BUILD_DIR:-build}
+cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" >/dev/null
+echo "setup: building in $build_dir (a cold build takes a few minutes on 2 cores)"
+cmake --build "$build_dir" -j "$(nproc)" 2>&1 | grep -E "error|warning|Built target eosim$" || true
+test -x "$build_dir/eosim"
