@@ -1,0 +1,79 @@
+#pragma once
+// The `eosim` subcommands, one function each, free of any command-line parsing: main.cpp
+// (the only file that sees CLI11) fills an options struct and calls the function, which
+// returns the process exit code. Keeping them apart lets a later subcommand (sweep, shrink,
+// explore, generals) be added as one more struct + function here and one registration in
+// main.cpp, without touching the others.
+//
+// Exit codes (DESIGN.md): 0 every expectation met, 1 an expectation failed, 2 bad input
+// (file, key, value, option), 3 internal error. When several problems occur in one
+// invocation the highest code wins, so "bad input" is never hidden by a failed expectation.
+//
+// Output: reports go to `out` (stdout), diagnostics to `err` (stderr), so a pipeline that
+// reads JSON from stdout never sees an error message in it.
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cli {
+
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitExpectFailed = 1,
+  kExitBadInput = 2,
+  kExitInternal = 3,
+};
+
+// The worse of two exit codes.
+inline int worse(int a, int b) { return a > b ? a : b; }
+
+// --- eosim run -----------------------------------------------------------------
+struct RunOptions {
+  std::vector<std::string> inputs;    // files, or directories of *.toml files
+  std::optional<std::uint64_t> seed;  // replaces each file's seed
+  std::string strategy;               // "" keeps each file's [consumer] strategy
+  std::string producer;               // "" keeps each file's [producer] pattern
+  std::string format = "text";        // text | json | mermaid | jsonl
+  std::string keep_db;                // "" = in-memory databases
+  bool quiet = false;                 // text: one verdict line per scenario
+  bool colour = false;                // ANSI colours (main decides: stdout is a TTY)
+};
+int run_command(const RunOptions& options, std::ostream& out, std::ostream& err);
+
+// --- eosim list ----------------------------------------------------------------
+// What `eosim list` can show, for main.cpp's validator and help text.
+const std::vector<std::string>& list_topics();
+struct ListOptions {
+  std::string topic;               // one of list_topics()
+  std::string dir = "scenarios";  // where `list scenarios` looks
+};
+int list_command(const ListOptions& options, std::ostream& out, std::ostream& err);
+
+// --- eosim bench kernel ------------------------------------------------------------
+struct BenchKernelOptions {
+  std::uint64_t events = 1'000'000;  // scheduler steps of the synthetic ring
+  std::uint64_t seed = 1;
+};
+int bench_kernel_command(const BenchKernelOptions& options, std::ostream& out);
+
+// --- shared by the commands ---------------------------------------------------------
+// Expands FILE...|DIR arguments: a directory stands for its *.toml files (not recursive),
+// sorted by file name; anything else is kept as a file path (a missing one is reported by
+// the scenario loader, which names it). False, with a message in `error`, when a
+// directory cannot be read or holds no *.toml file.
+bool expand_inputs(const std::vector<std::string>& inputs, std::vector<std::string>& files,
+                   std::string& error);
+
+// The *.toml files directly in `dir`, sorted by file name.
+bool scenario_files_in(const std::string& dir, std::vector<std::string>& files,
+                       std::string& error);
+
+// Checks --strategy / --producer against lab/catalog.h. "" is always valid (no override).
+// On failure `error` names the bad value and lists the valid names.
+bool check_overrides(const std::string& strategy, const std::string& producer,
+                     std::string& error);
+
+}  // namespace cli

@@ -1,0 +1,76 @@
+// Shared input handling for the subcommands: which files a FILE...|DIR argument names,
+// and whether a --strategy / --producer override names something that exists.
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+#include "src/cli/commands.h"
+#include "src/lab/catalog.h"
+
+namespace cli {
+
+namespace fs = std::filesystem;
+
+bool scenario_files_in(const std::string& dir, std::vector<std::string>& files,
+                       std::string& error) {
+  std::error_code ec;
+  fs::directory_iterator it(dir, ec);
+  if (ec) {
+    error = dir + ": cannot open the directory: " + ec.message();
+    return false;
+  }
+  std::vector<fs::path> found;
+  for (const fs::directory_iterator end; it != end; it.increment(ec)) {
+    if (ec) break;
+    const fs::path& path = it->path();
+    std::error_code type_ec;
+    if (path.extension() == ".toml" && !fs::is_directory(path, type_ec)) found.push_back(path);
+  }
+  if (ec) {
+    error = dir + ": cannot read the directory: " + ec.message();
+    return false;
+  }
+  // Sorted by file name (not by directory order, which differs between file systems), so a
+  // suite always runs and prints in the same order.
+  std::sort(found.begin(), found.end(), [](const fs::path& a, const fs::path& b) {
+    return a.filename().string() < b.filename().string();
+  });
+  for (const auto& path : found) files.push_back(path.string());
+  return true;
+}
+
+bool expand_inputs(const std::vector<std::string>& inputs, std::vector<std::string>& files,
+                   std::string& error) {
+  for (const auto& input : inputs) {
+    std::error_code ec;
+    if (!fs::is_directory(input, ec)) {
+      files.push_back(input);
+      continue;
+    }
+    const std::size_t before = files.size();
+    if (!scenario_files_in(input, files, error)) return false;
+    if (files.size() == before) {
+      error = input + ": the directory holds no *.toml scenario file";
+      return false;
+    }
+  }
+  return true;
+}
+
+bool check_overrides(const std::string& strategy, const std::string& producer,
+                     std::string& error) {
+  if (!strategy.empty() && lab::find_strategy(strategy) == nullptr) {
+    error = "unknown strategy `" + strategy +
+            "`; valid strategies: " + lab::join_names(lab::strategies());
+    return false;
+  }
+  if (!producer.empty() && lab::find_producer(producer) == nullptr) {
+    error = "unknown producer `" + producer +
+            "`; valid producers: " + lab::join_names(lab::producers());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace cli

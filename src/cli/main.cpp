@@ -1,0 +1,217 @@
+// eosim's command line: parsing and dispatch only. This is the one file that includes
+// CLI11; each subcommand is registered by one add_*_command function below and carried out
+// by one function of src/cli/commands.h, so the logic never depends on the parser.
+//
+// Exit codes: 0 expectations met, 1 an expectation failed, 2 bad input (including a bad
+// command line), 3 internal error (any exception that reaches main).
+//
+// Extension points: `sweep`, `shrink`, `explore` and `generals` (DESIGN.md) each get an
+// options struct and a `<name>_command` function in commands.h, and an
+// `add_<name>_command` here, registered in main_with_args beside the others.
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <iostream>
+#include <string>
+
+#include "src/cli/commands.h"
+#include "src/lab/report_format.h"
+
+#ifndef EOSIM_VERSION
+#define EOSIM_VERSION "0.1.0"  // keep in step with project(eosim VERSION ...) in CMakeLists.txt
+#endif
+
+namespace {
+
+constexpr const char* kDescription =
+    "eosim is a deterministic lab for exactly-once processing over an at-least-once message "
+    "broker. It runs a model AMQP 0-9-1 broker, a lossy network, a producer with a "
+    "transactional outbox and SQLite-backed consumers under one seeded scheduler, injects "
+    "faults at named points (drop an ack, crash the consumer between commit and ack, "
+    "restart the broker, ...) and proves from the real SQLite tables whether every "
+    "committed order was debited exactly once. A run is fixed by (scenario, seed): the "
+    "same pair always gives the same trace and trace hash.";
+
+constexpr const char* kMainFooter =
+    "Examples:\n"
+    "  eosim list strategies\n"
+    "  eosim run scenarios/\n"
+    "  eosim run scenarios/02-crash-between-commit-and-ack.toml --seed 7 --strategy no-dedup\n"
+    "\n"
+    "Exit codes: 0 expectations met, 1 an expectation failed, 2 bad input, 3 internal "
+    "error.\n"
+    "Run `eosim COMMAND --help` for the options of a command.";
+
+// A decimal unsigned 64-bit integer of at least `min`. CLI11 alone would wrap "-1" and
+// saturate a number that is too large, silently running some other seed.
+CLI::Validator unsigned_integer(std::uint64_t min) {
+  return CLI::Validator(
+      [min](std::string& text) -> std::string {
+        std::uint64_t value = 0;
+        const char* end = text.data() + text.size();
+        const auto [stop, ec] = std::from_chars(text.data(), end, value);
+        const bool ok = !text.empty() && ec == std::errc() && stop == end && value >= min;
+        return ok ? "" : "must be an integer from " + std::to_string(min) +
+                             " to 18446744073709551615, got " + text;
+      },
+      "");
+}
+
+CLI::App* add_run_command(CLI::App& app, cli::RunOptions& o, CLI::Option*& seed_option,
+                          std::uint64_t& seed) {
+  CLI::App* run =
+      app.add_subcommand("run", "Run scenarios; report each order and the verdict");
+  run->add_option("files", o.inputs, "Scenario files, or directories of *.toml files")
+      ->required()
+      ->type_name("FILE|DIR");
+  seed_option = run->add_option("--seed", seed, "Replace each file's seed (replays a run)")
+                    ->type_name("N")
+                    ->check(unsigned_integer(0));
+  run->add_option("--strategy", o.strategy,
+                  "Replace the consumer strategy (eosim list strategies)")
+      ->type_name("S");
+  run->add_option("--producer", o.producer,
+                  "Replace the producer pattern (eosim list producers)")
+      ->type_name("P");
+  run->add_option("--format", o.format,
+                  "Output format (see below)")
+      ->check(CLI::IsMember({"text", "json", "jsonl", "mermaid"}))
+      ->type_name("F")
+      ->capture_default_str();
+  run->add_option("--keep-db", o.keep_db, "Keep orders.db and ledger.db in DIR")
+      ->type_name("DIR");
+  run->add_flag("-q,--quiet", o.quiet, "Text: only the verdict (one line per scenario)");
+  run->footer(
+      "Runs each scenario file (a directory: every *.toml in it, sorted by name) with its\n"
+      "seed, checks what happened to every order in the SQLite tables, prints the verdict\n"
+      "and checks the file's [expect] block. Several files end with a suite table.\n"
+      "\n"
+      "Formats: text (for people), json (one summary object per line and run), jsonl (the\n"
+      "trace events, one per line, then {\"summary\": ...}), mermaid (sequence diagram).\n"
+      "--keep-db with several files keeps each file's databases in DIR/<file stem>/.\n"
+      "\n"
+      "Examples:\n"
+      "  eosim run scenarios/02-crash-between-commit-and-ack.toml\n"
+      "  eosim run scenarios/02-crash-between-commit-and-ack.toml --seed 7 --strategy no-dedup\n"
+      "  eosim run scenarios/ --quiet\n"
+      "  eosim run scenarios/ --format json | jq .verdict\n"
+      "  eosim run FILE --format mermaid > run.mmd\n"
+      "  eosim run FILE --keep-db /tmp/run && sqlite3 /tmp/run/ledger.db 'select * from "
+      "debits'\n"
+      "\n"
+      "Every text report prints SEED=<n> and the exact command that replays the run.\n"
+      "Exit codes: 0 every expectation met, 1 an expectation failed, 2 bad input (file,\n"
+      "key, value, option), 3 internal error.");
+  return run;
+}
+
+CLI::App* add_list_command(CLI::App& app, cli::ListOptions& o) {
+  CLI::App* list =
+      app.add_subcommand("list", "List strategies, producers, faults, scenarios...");
+  list->add_option("topic", o.topic, "What to list")
+      ->required()
+      ->check(CLI::IsMember(cli::list_topics()))
+      ->type_name("TOPIC");
+  list->add_option("--dir", o.dir, "Where `list scenarios` looks")
+      ->type_name("DIR")
+      ->capture_default_str();
+  list->footer(
+      "Prints every name a scenario file may use, with one line of meaning each (from the\n"
+      "same catalog the loader checks against), or the scenario files in --dir.\n"
+      "\n"
+      "Examples:\n"
+      "  eosim list strategies\n"
+      "  eosim list faults\n"
+      "  eosim list scenarios --dir scenarios");
+  return list;
+}
+
+CLI::App* add_bench_command(CLI::App& app, cli::BenchKernelOptions& o) {
+  CLI::App* bench = app.add_subcommand("bench", "Measure how fast parts of eosim run");
+  bench->require_subcommand(1);
+  CLI::App* kernel =
+      bench->add_subcommand("kernel", "Time the kernel on a synthetic ring workload");
+  kernel->add_option("--events", o.events, "Scheduler events to run")
+      ->type_name("N")
+      ->check(unsigned_integer(1))
+      ->capture_default_str();
+  kernel->add_option("--seed", o.seed, "Seed of the synthetic run")
+      ->type_name("N")
+      ->check(unsigned_integer(0))
+      ->capture_default_str();
+  kernel->footer(
+      "Runs the kernel's synthetic ring (network frames, random drops, reconnects) for N\n"
+      "events and prints events, frames, seconds, events/s and the trace hash. Only the\n"
+      "timing varies between machines; the trace hash does not.\n"
+      "\n"
+      "Examples:\n"
+      "  eosim bench kernel\n"
+      "  eosim bench kernel --events 10000000");
+  bench->footer("Examples:\n  eosim bench kernel --events 1000000");
+  return kernel;
+}
+
+bool colour_wanted() {
+  // ANSI colours only on a terminal; NO_COLOR (https://no-color.org) turns them off.
+  const char* no_colour = std::getenv("NO_COLOR");
+  if (no_colour != nullptr && no_colour[0] != '\0') return false;
+  return isatty(fileno(stdout)) != 0;
+}
+
+int main_with_args(int argc, char** argv) {
+  // CLI11 2.1 does not wrap descriptions, so the paragraph is filled here (its final
+  // newline leaves a blank line before the usage).
+  CLI::App app(lab::wrap_text(kDescription, 88, ""), "eosim");
+  app.set_version_flag("--version", std::string("eosim ") + EOSIM_VERSION);
+  app.require_subcommand(1);
+  app.footer(kMainFooter);
+  app.get_formatter()->column_width(34);
+  app.failure_message([](const CLI::App*, const CLI::Error& e) {
+    return std::string("eosim: ") + e.what() +
+           "\nRun `eosim --help` or `eosim COMMAND --help` for usage.\n";
+  });
+
+  cli::RunOptions run_options;
+  CLI::Option* seed_option = nullptr;
+  std::uint64_t seed = 0;
+  CLI::App* run = add_run_command(app, run_options, seed_option, seed);
+  cli::ListOptions list_options;
+  CLI::App* list = add_list_command(app, list_options);
+  cli::BenchKernelOptions bench_options;
+  CLI::App* bench_kernel = add_bench_command(app, bench_options);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and --version exit 0; every other parse error is bad input (exit 2), not
+    // CLI11's own codes, so scripts see one meaning per exit code.
+    return app.exit(e) == 0 ? cli::kExitOk : cli::kExitBadInput;
+  }
+
+  if (run->parsed()) {
+    if (seed_option->count() > 0) run_options.seed = seed;
+    run_options.colour = colour_wanted();
+    return cli::run_command(run_options, std::cout, std::cerr);
+  }
+  if (list->parsed()) return cli::list_command(list_options, std::cout, std::cerr);
+  if (bench_kernel->parsed()) return cli::bench_kernel_command(bench_options, std::cout);
+  std::cerr << "eosim: no command given; run `eosim --help`\n";
+  return cli::kExitBadInput;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return main_with_args(argc, argv);
+  } catch (const std::exception& e) {
+    std::cout.flush();
+    std::cerr << "eosim: internal error: " << e.what() << '\n';
+    return cli::kExitInternal;
+  }
+}

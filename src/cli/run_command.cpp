@@ -1,0 +1,142 @@
+// `eosim run`: load each scenario file, apply the command-line overrides, run it, print it
+// in the chosen format, and turn the outcome into an exit code. A bad file does not stop
+// the others: its error is printed, remembered in the exit code, and the suite goes on.
+
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <system_error>
+
+#include "src/cli/commands.h"
+#include "src/lab/report_format.h"
+#include "src/lab/scenario.h"
+#include "src/lab/world.h"
+
+namespace cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool wants_trace(const std::string& format) { return format == "jsonl" || format == "mermaid"; }
+
+// Where --keep-db puts one file's databases: DIR itself for a single file, else one
+// subfolder per file stem (two files with the same stem get "stem", "stem-2", ...).
+class KeepDbDirs {
+ public:
+  KeepDbDirs(std::string root, bool per_file) : root_(std::move(root)), per_file_(per_file) {}
+
+  // "" when --keep-db was not given. False, with `error`, when the folder cannot be made.
+  bool next(const std::string& file, std::string& dir, std::string& error) {
+    dir.clear();
+    if (root_.empty()) return true;
+    fs::path path(root_);
+    if (per_file_) {
+      std::string stem = fs::path(file).stem().string();
+      const int uses = ++stems_[stem];
+      if (uses > 1) stem += "-" + std::to_string(uses);
+      path /= stem;
+    }
+    std::error_code ec;
+    fs::create_directories(path, ec);
+    if (ec) {
+      error = path.string() + ": cannot create the --keep-db directory: " + ec.message();
+      return false;
+    }
+    dir = path.string();
+    return true;
+  }
+
+ private:
+  std::string root_;
+  bool per_file_;
+  std::map<std::string, int> stems_;
+};
+
+void print_record(const RunOptions& options, const lab::RunRecord& record,
+                  const std::vector<sim::TraceEvent>& trace, bool first, std::ostream& out) {
+  const lab::TextStyle style{options.colour, 88};
+  if (options.format == "json") {
+    out << lab::report_json_line(record) << '\n';
+  } else if (options.format == "jsonl") {
+    lab::write_report_jsonl(out, record, trace);
+  } else if (options.format == "mermaid") {
+    if (!first) out << '\n';
+    lab::write_report_mermaid(out, record, trace);
+  } else if (options.quiet) {
+    out << lab::format_verdict_line(record, style);
+  } else {
+    if (!first) out << '\n' << std::string(88, '-') << "\n\n";
+    out << lab::format_report_text(record, style);
+  }
+  out.flush();
+}
+
+}  // namespace
+
+int run_command(const RunOptions& options, std::ostream& out, std::ostream& err) {
+  std::string error;
+  if (!check_overrides(options.strategy, options.producer, error)) {
+    err << "eosim: " << error << '\n';
+    return kExitBadInput;
+  }
+  std::vector<std::string> files;
+  if (!expand_inputs(options.inputs, files, error)) {
+    err << "eosim: " << error << '\n';
+    return kExitBadInput;
+  }
+
+  int exit_code = kExitOk;
+  std::vector<lab::SuiteRow> rows;
+  KeepDbDirs keep_db(options.keep_db, files.size() > 1);
+  bool first = true;
+  for (const auto& file : files) {
+    lab::Scenario scenario;
+    lab::LoadError load_error;
+    if (!lab::load_scenario(file, scenario, load_error)) {
+      err << load_error.to_string() << '\n';
+      exit_code = worse(exit_code, kExitBadInput);
+      rows.push_back({file, "", false, false});
+      continue;
+    }
+    scenario = lab::with_overrides(std::move(scenario), options.seed, options.strategy,
+                                   options.producer);
+
+    lab::WorldOptions world;
+    world.keep_trace = wants_trace(options.format);
+    if (!keep_db.next(file, world.keep_db_dir, error)) {
+      err << "eosim: " << error << '\n';
+      exit_code = worse(exit_code, kExitBadInput);
+      rows.push_back({scenario.name, "", false, false});
+      continue;
+    }
+
+    lab::RunSummary run;
+    std::vector<sim::TraceEvent> trace;
+    if (!lab::run_scenario(scenario, world, run, world.keep_trace ? &trace : nullptr, error)) {
+      err << "eosim: " << file << ": cannot build the world: " << error << '\n';
+      exit_code = worse(exit_code, kExitInternal);
+      rows.push_back({scenario.name, "", false, false});
+      continue;
+    }
+
+    const std::vector<std::string> unmet = lab::unmet_expectations(scenario, run);
+    const lab::RunRecord record{
+        scenario, run, unmet,
+        lab::replay_command(file, run.seed, options.strategy, options.producer)};
+    // Quiet text with several files: the suite table alone says it, one line per file.
+    const bool table_only = options.quiet && options.format == "text" && files.size() > 1;
+    if (!table_only) print_record(options, record, trace, first, out);
+    first = false;
+    if (!unmet.empty()) exit_code = worse(exit_code, kExitExpectFailed);
+    rows.push_back({scenario.name, run.report.verdict, true, unmet.empty()});
+  }
+
+  // The suite table is for people; machine formats stay one kind of line each.
+  if (options.format == "text" && rows.size() > 1) {
+    if (!options.quiet) out << '\n' << std::string(88, '=') << '\n';
+    out << lab::format_suite_text(rows, lab::TextStyle{options.colour, 88});
+  }
+  return exit_code;
+}
+
+}  // namespace cli

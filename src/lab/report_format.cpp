@@ -1,0 +1,405 @@
+// Report formats for one run: text for people, JSON for tools, JSON Lines and Mermaid for
+// the trace. Layout choices follow one rule: what went wrong must stand out (markers like
+// "<- DUPLICATE" on the order that shows it), and what replays the run comes first.
+
+#include "src/lab/report_format.h"
+
+#include <algorithm>
+#include <ostream>
+#include <sstream>
+
+namespace lab {
+namespace {
+
+constexpr std::string_view kGreen = "\x1b[32m";
+constexpr std::string_view kRed = "\x1b[1;31m";
+constexpr std::string_view kReset = "\x1b[0m";
+
+std::string painted(const std::string& text, std::string_view colour, const TextStyle& style) {
+  if (!style.colour) return text;
+  return std::string(colour) + text + std::string(kReset);
+}
+
+std::string padded(const std::string& text, std::size_t width) {
+  if (text.size() >= width) return text;
+  return text + std::string(width - text.size(), ' ');
+}
+
+std::string padded_left(const std::string& text, std::size_t width) {
+  if (text.size() >= width) return text;
+  return std::string(width - text.size(), ' ') + text;
+}
+
+std::string upper(std::string text) {
+  for (char& c : text) {
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  }
+  return text;
+}
+
+std::string number_list(const std::vector<std::int64_t>& numbers) {
+  if (numbers.empty()) return "none";
+  std::string out;
+  for (std::size_t i = 0; i < numbers.size(); ++i) {
+    out += (i == 0 ? "" : ", ") + std::to_string(numbers[i]);
+  }
+  return out;
+}
+
+// The report's list that a non-exactly-once verdict is named after.
+const std::vector<std::int64_t>* list_of_verdict(const Report& report) {
+  if (report.verdict == "duplicated") return &report.duplicated;
+  if (report.verdict == "lost") return &report.lost;
+  if (report.verdict == "phantom") return &report.phantom;
+  if (report.verdict == "stuck") return &report.stuck;
+  return nullptr;
+}
+
+// "exactly-once", or "DUPLICATED (orders 2, 3)": shouting marks a violation.
+std::string verdict_text(const Report& report) {
+  if (report.verdict == "exactly-once") return report.verdict;
+  std::string out = upper(report.verdict);
+  if (const auto* list = list_of_verdict(report); list != nullptr && !list->empty()) {
+    out += " (orders " + number_list(*list) + ")";
+  }
+  return out;
+}
+
+bool shell_safe(const std::string& text) {
+  if (text.empty()) return false;
+  return std::all_of(text.begin(), text.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '/' || c == '.' || c == '_' || c == '-' || c == '+' || c == ',' || c == ':';
+  });
+}
+
+std::string shell_quoted(const std::string& text) {
+  if (shell_safe(text)) return text;
+  std::string out = "'";
+  for (const char c : text) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+// One fired fault; site and action are padded to the given widths so a list aligns.
+std::string fault_text(const sim::FiredFault& fault, std::size_t site_width,
+                       std::size_t action_width) {
+  std::string out = padded(fault.site, site_width) + "  " + padded(fault.action, action_width);
+  if (fault.order != 0) out += "  order " + std::to_string(fault.order);
+  if (fault.attempt != 0) out += "  attempt " + std::to_string(fault.attempt);
+  if (!fault.frame.empty()) out += "  frame " + fault.frame;
+  if (fault.nth != 0) out += "  nth " + std::to_string(fault.nth);
+  if (fault.instance != 0) out += "  instance " + std::to_string(fault.instance);
+  out += fault.scripted ? "  (scripted)" : "  (random)";
+  return out;
+}
+
+// "debited x2, rejected x1" — every effect the tables hold for the order.
+std::string effect_text(const OrderOutcome& order) {
+  std::string out;
+  const auto add = [&out](const char* what, std::int64_t count) {
+    if (count == 0) return;
+    out += (out.empty() ? "" : ", ") + std::string(what) + " x" + std::to_string(count);
+  };
+  add("debited", order.debits);
+  add("rejected", order.rejections);
+  add("dead-lettered", order.dead_letters);
+  return out.empty() ? "no effect" : out;
+}
+
+std::string outcome_marker(const OrderOutcome& order) {
+  if (order.outcome == "duplicated") return "  <- DUPLICATE";
+  if (order.outcome == "lost") return "  <- LOST";
+  if (order.outcome == "phantom") return "  <- PHANTOM (never committed)";
+  if (order.outcome == "stuck") return "  <- STUCK (still queued or unsent)";
+  return "";
+}
+
+void write_header(std::ostream& out, const RunRecord& r, const TextStyle& style) {
+  const Scenario& s = r.scenario;
+  // The file is named by the replay line below; the name line stays short.
+  out << "scenario: " << s.name << "\n";
+  if (!s.about.empty()) out << wrap_text(s.about, style.width, "  ");
+  out << "\nSEED=" << r.run.seed << "\n";
+  if (!r.replay.empty()) out << "replay: " << r.replay << "\n";
+  out << "strategy: " << r.run.strategy << "   producer: " << r.run.producer
+      << "   queue: " << s.broker.queue << "   consumers: " << s.consumer.instances
+      << "   orders: " << s.workload.orders << "\n";
+}
+
+void write_faults(std::ostream& out, const RunSummary& run) {
+  out << "\nfaults fired: ";
+  if (run.faults.empty()) {
+    out << "none\n";
+    return;
+  }
+  out << run.faults.size() << "\n";
+  std::size_t site_width = 0, action_width = 0;
+  for (const auto& fault : run.faults) {
+    site_width = std::max(site_width, fault.site.size());
+    action_width = std::max(action_width, fault.action.size());
+  }
+  for (const auto& fault : run.faults) {
+    out << "  step " << padded_left(std::to_string(fault.step), 6) << "  tick "
+        << padded_left(std::to_string(fault.time), 6) << "  "
+        << fault_text(fault, site_width, action_width) << "\n";
+  }
+}
+
+void write_orders(std::ostream& out, const Report& report) {
+  out << "\norders:\n";
+  out << "  order  amount  outcome        effect\n";
+  for (const auto& order : report.orders) {
+    out << "  " << padded_left(std::to_string(order.order), 5) << "  "
+        << padded_left(std::to_string(order.amount), 6) << "  " << padded(order.outcome, 13)
+        << "  " << effect_text(order) << outcome_marker(order) << "\n";
+  }
+}
+
+void write_lists(std::ostream& out, const RunSummary& run) {
+  const Report& report = run.report;
+  out << "\n";
+  const std::pair<const char*, const std::vector<std::int64_t>*> lists[] = {
+      {"lost:", &report.lost},         {"duplicated:", &report.duplicated},
+      {"phantom:", &report.phantom},   {"stuck:", &report.stuck},
+      {"dead-lettered:", &report.dead_lettered}, {"rejected:", &report.rejected},
+  };
+  for (const auto& [label, list] : lists) {
+    out << padded(label, 15) << " " << number_list(*list) << "\n";
+  }
+  out << padded("balance:", 15) << " initial " << report.balance_initial << ", expected "
+      << report.balance_expected << ", actual " << report.balance_actual;
+  if (report.balance_expected != report.balance_actual) out << "  <- MISMATCH";
+  if (report.balance_negative) out << "  <- NEGATIVE";
+  out << "\n";
+  out << padded("redeliveries:", 15) << " " << run.redeliveries << "\n";
+  out << padded("steps:", 15) << " " << run.steps << " (virtual time " << run.time
+      << " ticks)";
+  if (run.step_bound_hit) out << "  <- hit max_steps before quiescence";
+  out << "\n";
+  out << padded("trace_hash:", 15) << " " << sim::hash_hex(run.trace_hash) << " ("
+      << run.trace_events << " events)\n";
+}
+
+std::string expect_text(const RunRecord& r, const TextStyle& style) {
+  if (r.unmet.empty()) {
+    const bool nothing = r.scenario.expect == Expect{};
+    return "expect: " + painted("ok", kGreen, style) +
+           (nothing ? " (the file has no [expect] block)" : "") + "\n";
+  }
+  std::string out;
+  for (const auto& line : r.unmet) {
+    out += "expect: " + painted("FAILED", kRed, style) + ": " + line + "\n";
+  }
+  return out;
+}
+
+// Splits prose into blocks to fill: consecutive lines join into one paragraph (authors
+// break lines at their own width, which would leave ragged lines once indented), while a
+// line that starts indented or with a list marker ("- ", "* ") starts a block of its own.
+// A blank line is an empty block. Leading and trailing blank lines are dropped.
+std::vector<std::string> text_blocks(std::string_view text) {
+  std::vector<std::string> blocks;
+  bool open = false;  // whether the last block is a paragraph a next line may join
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    std::string_view line = text.substr(0, end);
+    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) {
+      line.remove_suffix(1);
+    }
+    if (line.empty()) {
+      if (!blocks.empty() && !blocks.back().empty()) blocks.emplace_back();
+      open = false;
+      continue;
+    }
+    const bool own_line = line.front() == ' ' || line.front() == '\t' ||
+                          line.substr(0, 2) == "- " || line.substr(0, 2) == "* ";
+    if (open && !own_line) {
+      blocks.back() += ' ';
+      blocks.back() += line;
+    } else {
+      blocks.emplace_back(line);
+      open = true;
+    }
+  }
+  if (!blocks.empty() && blocks.back().empty()) blocks.pop_back();
+  return blocks;
+}
+
+}  // namespace
+
+std::string replay_command(const std::string& path, std::uint64_t seed,
+                           const std::string& strategy_override,
+                           const std::string& producer_override) {
+  std::string out = "eosim run " + shell_quoted(path) + " --seed " + std::to_string(seed);
+  if (!strategy_override.empty()) out += " --strategy " + shell_quoted(strategy_override);
+  if (!producer_override.empty()) out += " --producer " + shell_quoted(producer_override);
+  return out;
+}
+
+std::string format_report_text(const RunRecord& record, const TextStyle& style) {
+  std::ostringstream out;
+  write_header(out, record, style);
+  write_faults(out, record.run);
+  write_orders(out, record.run.report);
+  write_lists(out, record.run);
+  const bool good = record.run.report.verdict == "exactly-once";
+  out << "\nverdict: " << painted(verdict_text(record.run.report), good ? kGreen : kRed, style)
+      << "\n";
+  out << expect_text(record, style);
+  return out.str();
+}
+
+std::string format_verdict_line(const RunRecord& record, const TextStyle& style) {
+  const bool good = record.run.report.verdict == "exactly-once";
+  return record.scenario.name + ": " +
+         painted(verdict_text(record.run.report), good ? kGreen : kRed, style) + ", expect " +
+         (record.unmet.empty() ? painted("ok", kGreen, style) : painted("FAILED", kRed, style)) +
+         " (SEED=" + std::to_string(record.run.seed) + ")\n";
+}
+
+nlohmann::ordered_json report_json(const RunRecord& record) {
+  const RunSummary& run = record.run;
+  const Report& report = run.report;
+  nlohmann::ordered_json faults = nlohmann::ordered_json::array();
+  for (const auto& f : run.faults) {
+    faults.push_back({{"step", f.step},     {"tick", f.time},         {"site", f.site},
+                      {"action", f.action}, {"order", f.order},       {"attempt", f.attempt},
+                      {"frame", f.frame},   {"nth", f.nth},           {"instance", f.instance},
+                      {"scripted", f.scripted}});
+  }
+  nlohmann::ordered_json orders = nlohmann::ordered_json::array();
+  for (const auto& o : report.orders) {
+    orders.push_back({{"order", o.order},
+                      {"amount", o.amount},
+                      {"committed", o.committed},
+                      {"outcome", o.outcome},
+                      {"debits", o.debits},
+                      {"rejections", o.rejections},
+                      {"dead_letters", o.dead_letters},
+                      {"stuck", o.stuck}});
+  }
+  nlohmann::ordered_json j;
+  j["scenario"] = record.scenario.name;
+  j["file"] = record.scenario.path;
+  j["seed"] = run.seed;
+  j["strategy"] = run.strategy;
+  j["producer"] = run.producer;
+  j["verdict"] = report.verdict;
+  j["lost"] = report.lost;
+  j["duplicated"] = report.duplicated;
+  j["phantom"] = report.phantom;
+  j["stuck"] = report.stuck;
+  j["dead_lettered"] = report.dead_lettered;
+  j["rejected"] = report.rejected;
+  j["balance_initial"] = report.balance_initial;
+  j["balance_expected"] = report.balance_expected;
+  j["balance_actual"] = report.balance_actual;
+  j["balance_negative"] = report.balance_negative;
+  j["redeliveries"] = run.redeliveries;
+  j["faults_fired"] = std::move(faults);
+  j["steps"] = run.steps;
+  j["time"] = run.time;
+  j["step_bound_hit"] = run.step_bound_hit;
+  j["trace_hash"] = sim::hash_hex(run.trace_hash);
+  j["trace_events"] = run.trace_events;
+  j["expect_ok"] = record.unmet.empty();
+  j["unmet"] = record.unmet;
+  j["orders"] = std::move(orders);
+  j["replay"] = record.replay;
+  return j;
+}
+
+std::string report_json_line(const RunRecord& record) {
+  return report_json(record).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+void write_report_jsonl(std::ostream& out, const RunRecord& record,
+                        const std::vector<sim::TraceEvent>& events) {
+  sim::write_jsonl(out, events);
+  const nlohmann::ordered_json line = {{"summary", report_json(record)}};
+  out << line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+}
+
+void write_report_mermaid(std::ostream& out, const RunRecord& record,
+                          const std::vector<sim::TraceEvent>& events) {
+  // A newline inside a `%%` comment would end it and leave prose in the diagram.
+  std::string name = record.scenario.name;
+  std::replace(name.begin(), name.end(), '\n', ' ');
+  out << "%% " << name << "  SEED=" << record.run.seed << "\n";
+  if (!record.replay.empty()) out << "%% replay: " << record.replay << "\n";
+  sim::write_mermaid(out, events);
+}
+
+std::string format_suite_text(const std::vector<SuiteRow>& rows, const TextStyle& style) {
+  std::size_t passed = 0, failed = 0, not_run = 0, width = 0;
+  for (const auto& row : rows) {
+    if (!row.ran) {
+      ++not_run;
+    } else if (row.expect_ok) {
+      ++passed;
+    } else {
+      ++failed;
+    }
+    width = std::max(width, row.name.size());
+  }
+  std::ostringstream out;
+  out << rows.size() << " scenarios: " << passed << " passed expectations, " << failed
+      << " failed";
+  if (not_run > 0) out << ", " << not_run << " not run (bad input or internal error)";
+  out << "\n";
+  for (const auto& row : rows) {
+    out << "  " << padded(row.name, width) << "  ";
+    if (!row.ran) {
+      out << painted("not run", kRed, style) << "\n";
+      continue;
+    }
+    const bool good = row.verdict == "exactly-once";
+    out << painted(padded(good ? row.verdict : upper(row.verdict), 12), good ? kGreen : kRed,
+                   style)
+        << "  expect "
+        << (row.expect_ok ? painted("ok", kGreen, style) : painted("FAILED", kRed, style))
+        << "\n";
+  }
+  return out.str();
+}
+
+std::string wrap_text(std::string_view text, int width, std::string_view indent) {
+  const std::size_t limit = width > 0 ? static_cast<std::size_t>(width) : 1;
+  std::string out;
+  for (const auto& block : text_blocks(text)) {
+    if (block.empty()) {
+      out += "\n";  // a paragraph break, without trailing blanks
+      continue;
+    }
+    // The block's own leading blanks (an indented line) stay in front of its first line.
+    std::size_t pos = block.find_first_not_of(" \t");
+    std::string current = std::string(indent) + block.substr(0, pos);
+    bool line_empty = true;
+    while (pos < block.size()) {
+      std::size_t stop = block.find_first_of(" \t", pos);
+      if (stop == std::string::npos) stop = block.size();
+      const std::string_view word = std::string_view(block).substr(pos, stop - pos);
+      if (!line_empty && current.size() + 1 + word.size() > limit) {
+        out += current + "\n";
+        current = std::string(indent);
+        line_empty = true;
+      }
+      if (!line_empty) current += ' ';
+      current += word;
+      line_empty = false;
+      pos = block.find_first_not_of(" \t", stop);
+      if (pos == std::string::npos) break;
+    }
+    out += current + "\n";
+  }
+  return out;
+}
+
+}  // namespace lab

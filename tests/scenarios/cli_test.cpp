@@ -1,0 +1,363 @@
+// The `eosim` command line, tested as a user meets it: the built binary is run through the
+// shell, and each test checks the exit code AND what is printed (DESIGN.md, "Command
+// line": 0 expectations met, 1 an expectation failed, 2 bad input, 3 internal error).
+
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "src/lab/catalog.h"
+
+namespace {
+
+struct Output {
+  int exit_code = -1;
+  std::string text;
+};
+
+std::string quoted(const std::string& text) {
+  std::string out = "'";
+  for (const char c : text) out += (c == '\'') ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// Runs `eosim ARGS`; `streams` is the shell redirection ("2>&1": both streams, "2>/dev/null":
+// stdout only).
+Output eosim_with(const std::string& args, const std::string& streams) {
+  const std::string command = quoted(EOSIM_BINARY) + " " + args + " " + streams;
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  Output out;
+  char buffer[4096];
+  std::size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) out.text.append(buffer, n);
+  const int status = pclose(pipe);
+  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+Output eosim(const std::string& args) { return eosim_with(args, "2>&1"); }
+Output eosim_stdout(const std::string& args) { return eosim_with(args, "2>/dev/null"); }
+
+std::string source_path(const std::string& relative) {
+  return std::string(EOSIM_SOURCE_DIR) + "/" + relative;
+}
+std::string data(const std::string& relative) {
+  return quoted(source_path("tests/data/" + relative));
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// A fresh directory under /tmp for --keep-db, removed at the end of the test.
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    char name[] = "/tmp/eosim_cli_test_XXXXXX";
+    REQUIRE(mkdtemp(name) != nullptr);
+    path = name;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("cli: a malformed TOML file is bad input that names the file and line", "[cli]") {
+  const Output out = eosim("run " + data("bad/malformed.toml"));
+  CHECK(out.exit_code == 2);
+  CHECK(contains(out.text, "malformed.toml:5:"));
+}
+
+TEST_CASE("cli: an unknown key is bad input that names the key and line", "[cli]") {
+  const Output top = eosim("run " + data("bad/unknown_top_key.toml"));
+  CHECK(top.exit_code == 2);
+  CHECK(contains(top.text, "unknown_top_key.toml:3:"));
+  CHECK(contains(top.text, "`colour`"));
+  CHECK(contains(top.text, "unknown key"));
+
+  const Output nested = eosim("run " + data("bad/unknown_script_key.toml"));
+  CHECK(nested.exit_code == 2);
+  CHECK(contains(nested.text, "unknown_script_key.toml:10:"));
+  CHECK(contains(nested.text, "faults.script[2].atempt"));
+}
+
+TEST_CASE("cli: a value out of range is bad input that says what was allowed", "[cli]") {
+  const Output out = eosim("run " + data("bad/bad_value.toml"));
+  CHECK(out.exit_code == 2);
+  CHECK(contains(out.text, "bad_value.toml:5:"));
+  CHECK(contains(out.text, "consumer.instances"));
+  CHECK(contains(out.text, "between 1 and 16, got 17"));
+}
+
+TEST_CASE("cli: a missing file is bad input that names the file", "[cli]") {
+  const Output out = eosim("run " + data("no_such_scenario.toml"));
+  CHECK(out.exit_code == 2);
+  CHECK(contains(out.text, "no_such_scenario.toml"));
+  CHECK(contains(out.text, "cannot open"));
+}
+
+TEST_CASE("cli: a bad file does not stop the other files, but sets exit 2", "[cli]") {
+  const Output out =
+      eosim("run " + data("no_such_scenario.toml") + " " + data("cli/suite/a_happy.toml"));
+  CHECK(out.exit_code == 2);
+  CHECK(contains(out.text, "cannot open"));
+  CHECK(contains(out.text, "scenario: cli suite: happy"));
+  CHECK(contains(out.text, "2 scenarios: 1 passed expectations, 0 failed, 1 not run"));
+}
+
+TEST_CASE("cli: a bad --strategy or --producer is bad input that lists the valid names",
+          "[cli]") {
+  const Output strategy = eosim("run " + data("good/minimal.toml") + " --strategy bogus");
+  CHECK(strategy.exit_code == 2);
+  CHECK(contains(strategy.text, "unknown strategy `bogus`"));
+  for (const auto& entry : lab::strategies()) {
+    CHECK(contains(strategy.text, std::string(entry.name)));
+  }
+  CHECK_FALSE(contains(strategy.text, "verdict:"));  // nothing ran
+
+  const Output producer = eosim("run " + data("good/minimal.toml") + " --producer bogus");
+  CHECK(producer.exit_code == 2);
+  CHECK(contains(producer.text, "unknown producer `bogus`"));
+  for (const auto& entry : lab::producers()) {
+    CHECK(contains(producer.text, std::string(entry.name)));
+  }
+}
+
+TEST_CASE("cli: bad option values and unknown options exit 2", "[cli]") {
+  const std::string file = data("good/minimal.toml");
+  const Output format = eosim("run " + file + " --format xml");
+  CHECK(format.exit_code == 2);
+  CHECK(contains(format.text, "--format"));
+
+  const Output negative = eosim("run " + file + " --seed -1");
+  CHECK(negative.exit_code == 2);
+  CHECK(contains(negative.text, "--seed"));
+
+  // One past the largest 64-bit seed must not silently become some other seed.
+  const Output too_big = eosim("run " + file + " --seed 18446744073709551616");
+  CHECK(too_big.exit_code == 2);
+
+  const Output unknown = eosim("run " + file + " --colour");
+  CHECK(unknown.exit_code == 2);
+  CHECK(contains(unknown.text, "--colour"));
+
+  const Output nothing = eosim("");
+  CHECK(nothing.exit_code == 2);
+}
+
+TEST_CASE("cli: list strategies names all eight strategies of the design", "[cli]") {
+  const Output out = eosim("list strategies");
+  CHECK(out.exit_code == 0);
+  for (const char* name : {"atomic", "auto-ack", "ack-before-commit", "no-dedup",
+                           "separate-dedup-store", "check-then-act", "naive-errors",
+                           "requeue-poison"}) {
+    CHECK(contains(out.text, name));
+  }
+}
+
+TEST_CASE("cli: list faults names every fault site and random fault kind", "[cli]") {
+  const Output out = eosim("list faults");
+  CHECK(out.exit_code == 0);
+  for (const auto& site : lab::fault_sites()) CHECK(contains(out.text, std::string(site.name)));
+  for (const auto& kind : lab::fault_kinds()) CHECK(contains(out.text, std::string(kind.name)));
+  CHECK(contains(out.text, "basic.ack"));
+}
+
+TEST_CASE("cli: list scenarios shows each file with its name", "[cli]") {
+  const Output good = eosim("list scenarios --dir " + data("good"));
+  CHECK(good.exit_code == 0);
+  CHECK(contains(good.text, "minimal.toml"));
+  CHECK(contains(good.text, "only a name"));
+  CHECK(contains(good.text, "every field"));
+
+  const Output bad = eosim("list scenarios --dir " + data("bad"));
+  CHECK(bad.exit_code == 2);
+  CHECK(contains(bad.text, "malformed.toml:5:"));
+
+  const Output missing = eosim("list scenarios --dir " + data("no_such_dir"));
+  CHECK(missing.exit_code == 2);
+  CHECK(contains(missing.text, "no_such_dir"));
+}
+
+TEST_CASE("cli: --help and --version exit 0", "[cli]") {
+  const Output help = eosim("--help");
+  CHECK(help.exit_code == 0);
+  CHECK(contains(help.text, "exactly-once"));
+  CHECK(contains(help.text, "run"));
+  CHECK(contains(help.text, "list"));
+
+  const Output run_help = eosim("run --help");
+  CHECK(run_help.exit_code == 0);
+  CHECK(contains(run_help.text, "--seed"));
+  CHECK(contains(run_help.text, "--keep-db"));
+  CHECK(contains(run_help.text, "Examples:"));
+
+  const Output version = eosim("--version");
+  CHECK(version.exit_code == 0);
+  CHECK(contains(version.text, "eosim "));
+}
+
+TEST_CASE("cli: the same scenario and seed give the same trace hash", "[cli]") {
+  const std::string args = "run " + data("good/minimal.toml") + " --format json";
+  const Output first = eosim_stdout(args);
+  const Output second = eosim_stdout(args);
+  REQUIRE(first.exit_code == 0);
+  REQUIRE(second.exit_code == 0);
+  const auto a = nlohmann::json::parse(first.text);
+  const auto b = nlohmann::json::parse(second.text);
+  const std::string hash = a.at("trace_hash").get<std::string>();
+  CHECK(hash.size() == 16);
+  CHECK(hash.find_first_not_of("0123456789abcdef") == std::string::npos);
+  CHECK(hash == b.at("trace_hash").get<std::string>());
+  CHECK(a.at("steps") == b.at("steps"));
+}
+
+TEST_CASE("cli: --format json prints one object per run with the documented fields",
+          "[cli]") {
+  const Output out = eosim_stdout("run " + data("cli/suite") + " --format json --seed 11");
+  CHECK(out.exit_code == 1);  // b_impossible.toml cannot meet its expectation
+  const auto lines = lines_of(out.text);
+  REQUIRE(lines.size() == 2);  // JSON Lines; no suite table in a machine format
+  const auto happy = nlohmann::json::parse(lines[0]);
+  const auto impossible = nlohmann::json::parse(lines[1]);
+  for (const char* key :
+       {"scenario", "seed", "verdict", "lost", "duplicated", "phantom", "stuck",
+        "dead_lettered", "rejected", "balance_expected", "balance_actual", "redeliveries",
+        "faults_fired", "steps", "trace_hash", "expect_ok", "unmet", "strategy", "producer",
+        "orders"}) {
+    CHECK(happy.contains(key));
+  }
+  CHECK(happy.at("scenario") == "cli suite: happy");
+  CHECK(happy.at("seed") == 11);
+  CHECK(happy.at("expect_ok") == true);
+  CHECK(happy.at("orders").size() == 3);
+  CHECK(happy.at("orders")[0].at("order") == 1);
+  CHECK(impossible.at("scenario") == "cli suite: impossible balance");
+  CHECK(impossible.at("expect_ok") == false);
+  REQUIRE(impossible.at("unmet").size() == 1);
+  CHECK(contains(impossible.at("unmet")[0].get<std::string>(), "balance"));
+}
+
+TEST_CASE("cli: an unmet expectation exits 1 and says which", "[cli]") {
+  const Output out = eosim("run " + data("cli/suite/b_impossible.toml"));
+  CHECK(out.exit_code == 1);
+  CHECK(contains(out.text, "expect: FAILED: balance"));
+  CHECK(contains(out.text, "verdict: "));
+}
+
+TEST_CASE("cli: the text report replays: SEED=, the replay command and the trace hash",
+          "[cli]") {
+  const std::string file = data("cli/suite/a_happy.toml");
+  const Output out = eosim("run " + file + " --seed 12345");
+  CHECK(out.exit_code == 0);
+  CHECK(contains(out.text, "scenario: cli suite: happy"));
+  CHECK(contains(out.text, "Three orders, no faults"));
+  CHECK(contains(out.text, "SEED=12345\n"));
+  CHECK(contains(out.text, "a_happy.toml --seed 12345"));
+  CHECK(contains(out.text, "verdict: exactly-once"));
+  CHECK(contains(out.text, "expect: ok"));
+  CHECK(contains(out.text, "debited x1"));
+  CHECK_FALSE(contains(out.text, "\x1b["));  // no colour when stdout is not a terminal
+
+  const auto json = nlohmann::json::parse(eosim_stdout("run " + file + " --seed 12345 "
+                                                       "--format json").text);
+  CHECK(contains(out.text, "trace_hash:     " + json.at("trace_hash").get<std::string>()));
+}
+
+TEST_CASE("cli: a directory runs every *.toml in name order and ends with a suite table",
+          "[cli]") {
+  const Output out = eosim("run " + data("cli/suite"));
+  CHECK(out.exit_code == 1);
+  const std::size_t happy = out.text.find("scenario: cli suite: happy");
+  const std::size_t impossible = out.text.find("scenario: cli suite: impossible balance");
+  REQUIRE(happy != std::string::npos);
+  REQUIRE(impossible != std::string::npos);
+  CHECK(happy < impossible);
+  CHECK(contains(out.text, "2 scenarios: 1 passed expectations, 1 failed"));
+
+  const Output quiet = eosim("run " + data("cli/suite") + " --quiet");
+  CHECK(quiet.exit_code == 1);
+  CHECK_FALSE(contains(quiet.text, "SEED="));
+  CHECK(contains(quiet.text, "2 scenarios: 1 passed expectations, 1 failed"));
+}
+
+TEST_CASE("cli: --format jsonl prints the trace events, then the summary", "[cli]") {
+  const Output out = eosim_stdout("run " + data("cli/suite/a_happy.toml") + " --format jsonl");
+  CHECK(out.exit_code == 0);
+  const auto lines = lines_of(out.text);
+  REQUIRE(lines.size() >= 2);
+  const auto summary = nlohmann::json::parse(lines.back()).at("summary");
+  CHECK(summary.at("scenario") == "cli suite: happy");
+  CHECK(summary.at("trace_events").get<std::size_t>() == lines.size() - 1);
+  for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
+    const auto event = nlohmann::json::parse(lines[i]);
+    CHECK(event.contains("step"));
+    CHECK(event.contains("kind"));
+  }
+}
+
+TEST_CASE("cli: --format mermaid prints a sequence diagram", "[cli]") {
+  const Output out = eosim_stdout("run " + data("cli/suite/a_happy.toml") + " --format mermaid");
+  CHECK(out.exit_code == 0);
+  CHECK(contains(out.text, "sequenceDiagram\n"));
+  CHECK(contains(out.text, "participant"));
+  CHECK(out.text.rfind("%% ", 0) == 0);  // a Mermaid comment names the run first
+}
+
+TEST_CASE("cli: --keep-db leaves the databases, one folder per file for several files",
+          "[cli]") {
+  const TempDir one;
+  const Output single =
+      eosim("run " + data("cli/suite/a_happy.toml") + " --keep-db " + quoted(one.path));
+  CHECK(single.exit_code == 0);
+  CHECK(std::filesystem::exists(one.path / "orders.db"));
+  CHECK(std::filesystem::exists(one.path / "ledger.db"));
+
+  const TempDir many;
+  const Output suite = eosim("run " + data("cli/suite") + " --keep-db " + quoted(many.path));
+  CHECK(suite.exit_code == 1);
+  CHECK(std::filesystem::exists(many.path / "a_happy" / "ledger.db"));
+  CHECK(std::filesystem::exists(many.path / "b_impossible" / "orders.db"));
+
+  // A --keep-db path that cannot be a directory is bad input.
+  const Output blocked = eosim("run " + data("cli/suite/a_happy.toml") + " --keep-db " +
+                               quoted((one.path / "orders.db" / "sub").string()));
+  CHECK(blocked.exit_code == 2);
+  CHECK(contains(blocked.text, "--keep-db"));
+}
+
+TEST_CASE("cli: bench kernel reports events/s and a reproducible trace hash", "[cli]") {
+  const Output first = eosim("bench kernel --events 2000");
+  const Output second = eosim("bench kernel --events 2000");
+  CHECK(first.exit_code == 0);
+  CHECK(contains(first.text, "events:      2000\n"));
+  CHECK(contains(first.text, "events/s:"));
+  const auto hash_line = [](const std::string& text) {
+    const std::size_t at = text.find("trace_hash:");
+    return at == std::string::npos ? std::string() : text.substr(at, text.find('\n', at) - at);
+  };
+  CHECK_FALSE(hash_line(first.text).empty());
+  CHECK(hash_line(first.text) == hash_line(second.text));
+
+  const Output zero = eosim("bench kernel --events 0");
+  CHECK(zero.exit_code == 2);
+}
