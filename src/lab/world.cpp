@@ -1,4 +1,5 @@
 #include "src/lab/world.h"
+#include "src/lab/world_impl.h"
 
 #include <atomic>
 #include <filesystem>
@@ -18,9 +19,6 @@ namespace {
 // a sweep apart and never influences what a run does.
 std::atomic<std::uint64_t> g_world_counter{0};
 
-struct DbUris {
-  std::string orders, ledger, dedup;
-};
 
 DbUris make_uris(const std::string& keep_dir) {
   if (!keep_dir.empty()) {
@@ -46,27 +44,6 @@ std::string actor_of(const sim::FiredFault& f) {
 
 }  // namespace
 
-class WorldImpl {
- public:
-  WorldImpl(const Scenario& scenario, const WorldOptions& options)
-      : scenario_(scenario),
-        options_(options),
-        kernel_(options.tape ? sim::Kernel(scenario.seed, *options.tape, options.tape_end)
-                             : sim::Kernel(scenario.seed)) {}
-
-  bool build(std::string& error);
-  void start();
-  void fire_timed(const sim::FaultRule& rule);
-
-  Scenario scenario_;
-  WorldOptions options_;
-  sim::Kernel kernel_;
-  DbUris uris_;
-  store::Db orders_anchor_, ledger_anchor_, dedup_anchor_;
-  std::unique_ptr<BrokerNode> broker_;
-  std::unique_ptr<producer::OrderService> producer_;
-  std::vector<std::unique_ptr<consumer::Consumer>> consumers_;
-};
 
 bool WorldImpl::build(std::string& error) {
   const Scenario& s = scenario_;

@@ -1,0 +1,46 @@
+#pragma once
+// The World's insides, shared by the files that implement World (world.cpp builds and
+// runs it; other world_*.cpp files add views and commands). Nothing outside src/lab
+// includes this header: the GUI, CLI and tests see only world.h.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/kernel.h"
+#include "src/consumer/consumer.h"
+#include "src/lab/broker_node.h"
+#include "src/lab/scenario.h"
+#include "src/lab/world.h"
+#include "src/producer/producer.h"
+#include "src/store/db.h"
+
+namespace lab {
+
+struct DbUris {
+  std::string orders, ledger, dedup;
+};
+
+class WorldImpl {
+ public:
+  WorldImpl(const Scenario& scenario, const WorldOptions& options)
+      : scenario_(scenario),
+        options_(options),
+        kernel_(options.tape ? sim::Kernel(scenario.seed, *options.tape, options.tape_end)
+                             : sim::Kernel(scenario.seed)) {}
+
+  bool build(std::string& error);
+  void start();
+  void fire_timed(const sim::FaultRule& rule);
+
+  Scenario scenario_;
+  WorldOptions options_;
+  sim::Kernel kernel_;
+  DbUris uris_;
+  store::Db orders_anchor_, ledger_anchor_, dedup_anchor_;
+  std::unique_ptr<BrokerNode> broker_;
+  std::unique_ptr<producer::OrderService> producer_;
+  std::vector<std::unique_ptr<consumer::Consumer>> consumers_;
+};
+
+}  // namespace lab
