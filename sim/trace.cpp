@@ -139,7 +139,8 @@ std::string mermaid_label(const TraceEvent& e, bool with_kind) {
 
 }  // namespace
 
-void write_mermaid(std::ostream& out, const std::vector<TraceEvent>& events) {
+void write_mermaid(std::ostream& out, const std::vector<TraceEvent>& events,
+                   const std::vector<std::string>& lanes) {
   out << "sequenceDiagram\n";
   // Participants in order of first appearance, so the diagram reads left to right.
   std::map<std::string, bool> seen;
@@ -148,6 +149,14 @@ void write_mermaid(std::ostream& out, const std::vector<TraceEvent>& events) {
     seen[actor] = true;
     out << "  participant " << mermaid_id(actor) << " as " << actor << '\n';
   };
+  std::map<std::string, bool> used;
+  for (const auto& e : events) {
+    used[e.actor] = true;
+    used[e.target] = true;
+  }
+  for (const auto& lane : lanes) {
+    if (used.count(lane)) declare(lane);
+  }
   for (const auto& e : events) {
     declare(e.actor);
     declare(e.target);
@@ -165,6 +174,10 @@ void write_mermaid(std::ostream& out, const std::vector<TraceEvent>& events) {
           << '\n';
     } else if (e.kind == "connect") {
       out << "  " << self << "-->>" << mermaid_id(e.target) << ": connect\n";
+    } else if (!e.target.empty() && e.kind != "broken" && e.kind != "disconnected" &&
+               e.kind != "refused") {
+      out << "  " << self << "->>" << mermaid_id(e.target) << ": " << mermaid_label(e, false)
+          << '\n';
     } else {
       out << "  Note over " << self << ": " << mermaid_label(e, true) << '\n';
     }

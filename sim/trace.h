@@ -58,13 +58,16 @@ std::uint64_t hash_event(std::uint64_t hash, const TraceEvent& event);
 std::string hash_hex(std::uint64_t hash);
 
 // Exporters. Text: one aligned line per event. JSON Lines: one object per line.
-// Mermaid: a sequenceDiagram; events with a target are arrows (lost ones crossed out),
-// others are notes over their actor.
+// Mermaid: a sequenceDiagram; frames are arrows drawn when they arrive (lost ones
+// crossed out), other events with a target (a commit to a database) are arrows too, the
+// rest are notes over their actor. `lanes` fixes the order of the first participants;
+// any other actor gets a lane in order of first appearance.
 std::string format_text(const TraceEvent& event);
 std::string format_jsonl(const TraceEvent& event);
 std::string json_escape(const std::string& text);
 void write_text(std::ostream& out, const std::vector<TraceEvent>& events);
 void write_jsonl(std::ostream& out, const std::vector<TraceEvent>& events);
-void write_mermaid(std::ostream& out, const std::vector<TraceEvent>& events);
+void write_mermaid(std::ostream& out, const std::vector<TraceEvent>& events,
+                   const std::vector<std::string>& lanes = {});
 
 }  // namespace sim

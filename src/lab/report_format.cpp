@@ -334,7 +334,7 @@ void write_report_mermaid(std::ostream& out, const RunRecord& record,
   std::replace(name.begin(), name.end(), '\n', ' ');
   out << "%% " << name << "  SEED=" << record.run.seed << "\n";
   if (!record.replay.empty()) out << "%% replay: " << record.replay << "\n";
-  sim::write_mermaid(out, events);
+  sim::write_mermaid(out, events, diagram_lanes(record.scenario));
 }
 
 std::string format_suite_text(const std::vector<SuiteRow>& rows, const TextStyle& style) {

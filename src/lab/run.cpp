@@ -25,6 +25,15 @@ Scenario with_overrides(Scenario scenario, std::optional<std::uint64_t> seed,
   return scenario;
 }
 
+std::vector<std::string> diagram_lanes(const Scenario& scenario) {
+  std::vector<std::string> lanes = {"producer", "orders", "relay", "broker"};
+  for (std::int64_t i = 1; i <= scenario.consumer.instances; ++i) {
+    lanes.push_back("consumer" + std::to_string(i));
+  }
+  lanes.push_back("ledger");
+  return lanes;
+}
+
 namespace {
 
 std::string list_text(const std::vector<std::int64_t>& orders) {
