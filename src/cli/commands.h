@@ -39,6 +39,7 @@ struct RunOptions {
   std::string format = "text";        // text | json | mermaid | jsonl
   std::string keep_db;                // "" = in-memory databases
   bool quiet = false;                 // text: one verdict line per scenario
+  bool trace = false;                 // text: print every trace event before the report
   bool colour = false;                // ANSI colours (main decides: stdout is a TTY)
 };
 int run_command(const RunOptions& options, std::ostream& out, std::ostream& err);
@@ -58,6 +59,18 @@ struct BenchKernelOptions {
   std::uint64_t seed = 1;
 };
 int bench_kernel_command(const BenchKernelOptions& options, std::ostream& out);
+
+// --- eosim generals ------------------------------------------------------------------
+struct GeneralsCommandOptions {
+  int couriers = 4;                // N: the most couriers sent (checked by the model)
+  std::string loss = "1/4";        // a Ratio: "1/4", "0", "1"
+  std::uint64_t seed = 1;
+  int attack_level = 2;            // decision rule: attack once your knowledge level reaches it
+  std::vector<int> capture;        // couriers captured by script
+  std::string format = "text";     // text | json | mermaid
+};
+int generals_command(const GeneralsCommandOptions& options, std::ostream& out,
+                     std::ostream& err);
 
 // --- shared by the commands ---------------------------------------------------------
 // Expands FILE...|DIR arguments: a directory stands for its *.toml files (not recursive),

@@ -86,6 +86,8 @@ CLI::App* add_run_command(CLI::App& app, cli::RunOptions& o, CLI::Option*& seed_
   run->add_option("--keep-db", o.keep_db, "Keep orders.db and ledger.db in DIR")
       ->type_name("DIR");
   run->add_flag("-q,--quiet", o.quiet, "Text: only the verdict (one line per scenario)");
+  run->add_flag("-t,--trace", o.trace,
+                "Text: print the whole exchange, one event per line, before the report");
   run->footer(
       "Runs each scenario file (a directory: every *.toml in it, sorted by name) with its\n"
       "seed, checks what happened to every order in the SQLite tables, prints the verdict\n"
@@ -99,6 +101,7 @@ CLI::App* add_run_command(CLI::App& app, cli::RunOptions& o, CLI::Option*& seed_
       "  eosim run scenarios/02-crash-between-commit-and-ack.toml\n"
       "  eosim run scenarios/02-crash-between-commit-and-ack.toml --seed 7 --strategy no-dedup\n"
       "  eosim run scenarios/ --quiet\n"
+      "  eosim run scenarios/04-ack-lost-on-the-wire.toml --trace\n"
       "  eosim run scenarios/ --format json | jq .verdict\n"
       "  eosim run FILE --format mermaid > run.mmd\n"
       "  eosim run FILE --keep-db /tmp/run && sqlite3 /tmp/run/ledger.db 'select * from "
@@ -156,6 +159,43 @@ CLI::App* add_bench_command(CLI::App& app, cli::BenchKernelOptions& o) {
   return kernel;
 }
 
+CLI::App* add_generals_command(CLI::App& app, cli::GeneralsCommandOptions& o) {
+  CLI::App* generals =
+      app.add_subcommand("generals", "The Two Generals exchange, and why acks never end");
+  generals->add_option("--couriers", o.couriers, "Most couriers sent (1-64)")
+      ->type_name("N")
+      ->capture_default_str();
+  generals->add_option("--loss", o.loss, "Chance that a courier is captured (1/4, 0, 1)")
+      ->type_name("R")
+      ->capture_default_str();
+  generals->add_option("--seed", o.seed, "Seed of the run (latencies and captures)")
+      ->type_name("N")
+      ->check(unsigned_integer(0))
+      ->capture_default_str();
+  generals->add_option("--attack-level", o.attack_level,
+                       "Rule: attack once your knowledge level reaches D")
+      ->type_name("D")
+      ->capture_default_str();
+  generals->add_option("--capture", o.capture, "Capture courier N by script (repeatable)")
+      ->type_name("N");
+  generals->add_option("--format", o.format, "Output format: text, json or mermaid")
+      ->check(CLI::IsMember({"text", "json", "mermaid"}))
+      ->type_name("F")
+      ->capture_default_str();
+  generals->footer(
+      "General A proposes \"attack at dawn\" by courier; each courier that arrives is answered\n"
+      "by the next (ack, ack of the ack, ...) up to N. Prints the exchange, who knows what,\n"
+      "each general's decision, the last courier that nobody can confirm (whatever N), and\n"
+      "the same exchange read as broker -> consumer -> ack.\n"
+      "\n"
+      "Examples:\n"
+      "  eosim generals\n"
+      "  eosim generals --couriers 6 --loss 1/3 --seed 7\n"
+      "  eosim generals --couriers 4 --loss 0 --capture 3\n"
+      "  eosim generals --format mermaid > generals.mmd");
+  return generals;
+}
+
 bool colour_wanted() {
   // ANSI colours only on a terminal; NO_COLOR (https://no-color.org) turns them off.
   const char* no_colour = std::getenv("NO_COLOR");
@@ -184,6 +224,8 @@ int main_with_args(int argc, char** argv) {
   CLI::App* list = add_list_command(app, list_options);
   cli::BenchKernelOptions bench_options;
   CLI::App* bench_kernel = add_bench_command(app, bench_options);
+  cli::GeneralsCommandOptions generals_options;
+  CLI::App* generals = add_generals_command(app, generals_options);
 
   try {
     app.parse(argc, argv);
@@ -200,6 +242,9 @@ int main_with_args(int argc, char** argv) {
   }
   if (list->parsed()) return cli::list_command(list_options, std::cout, std::cerr);
   if (bench_kernel->parsed()) return cli::bench_kernel_command(bench_options, std::cout);
+  if (generals->parsed()) {
+    return cli::generals_command(generals_options, std::cout, std::cerr);
+  }
   std::cerr << "eosim: no command given; run `eosim --help`\n";
   return cli::kExitBadInput;
 }

@@ -66,6 +66,11 @@ void print_record(const RunOptions& options, const lab::RunRecord& record,
     out << lab::format_verdict_line(record, style);
   } else {
     if (!first) out << '\n' << std::string(88, '-') << "\n\n";
+    if (options.trace) {
+      out << "trace of " << record.scenario.name << " (step, virtual time, actor, event):\n";
+      sim::write_text(out, trace);
+      out << '\n';
+    }
     out << lab::format_report_text(record, style);
   }
   out.flush();
@@ -102,7 +107,7 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
                                    options.producer);
 
     lab::WorldOptions world;
-    world.keep_trace = wants_trace(options.format);
+    world.keep_trace = wants_trace(options.format) || options.trace;
     if (!keep_db.next(file, world.keep_db_dir, error)) {
       err << "eosim: " << error << '\n';
       exit_code = worse(exit_code, kExitBadInput);
