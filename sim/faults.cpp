@@ -12,6 +12,20 @@ FaultPlan::FaultPlan(Chooser& chooser, const Scheduler& scheduler)
 void FaultPlan::set_rules(std::vector<FaultRule> rules) {
   rules_ = std::move(rules);
   rule_fired_.assign(rules_.size(), 0);
+  step_rules_ = 0;
+  for (const FaultRule& rule : rules_) step_rules_ += rule.step ? 1 : 0;
+}
+
+void FaultPlan::add_rule(FaultRule rule) {
+  // A rule that could have matched an earlier opportunity would make this run differ from
+  // one that had the rule from the start.
+  EOSIM_ASSERT(rule.step || rule.after_step || rule.tick);
+  EOSIM_ASSERT(!rule.step || *rule.step >= static_cast<std::int64_t>(scheduler_.steps()));
+  EOSIM_ASSERT(!rule.after_step ||
+               *rule.after_step >= static_cast<std::int64_t>(scheduler_.steps()));
+  step_rules_ += rule.step ? 1 : 0;
+  rules_.push_back(std::move(rule));
+  rule_fired_.push_back(0);
 }
 
 void FaultPlan::set_random(RandomFaultOptions options) {
@@ -24,7 +38,10 @@ void FaultPlan::set_random(RandomFaultOptions options) {
 
 bool FaultPlan::matches(const FaultRule& rule, const FaultPoint& point,
                         std::int64_t nth) const {
-  if (rule.tick) return false;
+  if (rule.tick || rule.step) return false;
+  if (rule.after_step && static_cast<std::int64_t>(scheduler_.steps()) <= *rule.after_step) {
+    return false;
+  }
   if (rule.site != point.site) return false;
   if (rule.order && *rule.order != point.order) return false;
   if (rule.attempt && *rule.attempt != point.attempt) return false;

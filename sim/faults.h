@@ -13,6 +13,8 @@
 //      spent, after the horizon, or when the kind's ratio is zero.
 //  (3) Every fault that fires is appended to fired() with the step and time it fired at,
 //      and reported to the on_fire hook.
+//  (4) A rule with `after_step = N` matches no opportunity during steps 1..N; a rule with
+//      `tick` or `step` matches none at all (the world fires those at their moment).
 
 #include <cstdint>
 #include <functional>
@@ -48,6 +50,11 @@ struct FaultRule {
   std::optional<std::int64_t> instance;  // consumer instance (1-based)
   std::optional<std::int64_t> tick;      // fire at this virtual time (broker.restart only)
   std::int64_t times = 1;                // how many times the rule may fire
+  // Step triggers, for faults made by hand at a step of a running world (the GUI) that a
+  // scenario file must replay exactly. Neither adds a scheduler event, so a run with the
+  // rule in its file takes the same steps as the run the rule was made in.
+  std::optional<std::int64_t> step;        // timed sites: fire right after step N (the world)
+  std::optional<std::int64_t> after_step;  // armed only once step N is done (matched by check)
   friend bool operator==(const FaultRule&, const FaultRule&) = default;
 };
 
@@ -76,6 +83,10 @@ class FaultPlan {
   FaultPlan(Chooser& chooser, const Scheduler& scheduler);
 
   void set_rules(std::vector<FaultRule> rules);
+  // Appends a rule mid-run. The run goes on exactly as if the rule had been in the plan
+  // from the start, provided it could not have matched before now (a `step` or
+  // `after_step` trigger at or after the current step).
+  void add_rule(FaultRule rule);
   void set_random(RandomFaultOptions options);
   void set_on_fire(std::function<void(const FiredFault&)> hook) { on_fire_ = std::move(hook); }
 
@@ -89,6 +100,8 @@ class FaultPlan {
   std::int64_t random_fired() const { return random_fired_; }
   // Timed rules (with `tick`) are not matched by check; the world schedules them.
   std::vector<FaultRule> timed_rules() const;
+  // Rules with `step` are not matched by check either; the world fires them after a step.
+  bool has_step_rules() const { return step_rules_ > 0; }
 
  private:
   bool matches(const FaultRule& rule, const FaultPoint& point, std::int64_t nth) const;
@@ -99,6 +112,7 @@ class FaultPlan {
   const Scheduler& scheduler_;
   std::vector<FaultRule> rules_;
   std::vector<std::int64_t> rule_fired_;  // parallel to rules_
+  std::size_t step_rules_ = 0;            // rules with a `step` trigger
   RandomFaultOptions random_;
   std::int64_t random_fired_ = 0;
   std::map<std::pair<std::string, std::string>, std::int64_t> occurrences_;

@@ -83,6 +83,10 @@ const std::vector<FaultSite>& fault_sites() {
        false},
       {"consumer.after_ack", {"crash"}, "the consumer crashes right after sending the ack",
        {}, false},
+      {"consumer.process", {"crash"},
+       "the consumer process crashes at a moment (`tick` or `step`), whatever it is doing "
+       "(the GUI's crash button)",
+       {}, true, true},
       {"relay.after_publish", {"crash"},
        "the relay crashes after publishing, before the confirm: the row is published "
        "again",

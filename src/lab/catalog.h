@@ -30,7 +30,12 @@ struct FaultSite {
   // `frame` must be one of them, since a rule for a frame that never crosses the link
   // could never fire.
   std::vector<std::string_view> frames;
-  bool timed = false;  // whether a rule here may fire at a virtual time (`tick`)
+  // Whether a rule here may fire at a moment: a virtual time (`tick`) or right after a
+  // step (`step`, how the GUI's buttons are replayed).
+  bool timed = false;
+  // A site with no opportunities of its own (a process crash "now"): a rule here fires
+  // only at a moment, so it needs `tick` or `step`.
+  bool moment_only = false;
 
   bool is_network() const { return !frames.empty(); }
   bool allows(std::string_view action) const;

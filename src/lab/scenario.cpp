@@ -76,6 +76,8 @@ void write_rule(std::ostringstream& out, const sim::FaultRule& rule) {
   if (rule.instance) out << "instance = " << *rule.instance << "\n";
   if (rule.tick) out << "tick = " << *rule.tick << "\n";
   if (rule.times != 1) out << "times = " << rule.times << "\n";
+  if (rule.step) out << "step = " << *rule.step << "\n";
+  if (rule.after_step) out << "after_step = " << *rule.after_step << "\n";
 }
 
 void write_expect(std::ostringstream& out, const Expect& e) {

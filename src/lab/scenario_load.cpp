@@ -345,7 +345,7 @@ bool read_actors(const TableReader& root, Scenario& s) {
 
 bool read_rule(const TableReader& t, const Scenario& s, sim::FaultRule& rule) {
   if (!t.only_keys({"at", "do", "order", "attempt", "frame", "nth", "instance", "tick",
-                    "times"}) ||
+                    "times", "step", "after_step"}) ||
       !t.require("at") || !t.require("do") ||
       !t.read_name("at", rule.site, fault_sites(), "fault site") ||
       !t.read_name("do", rule.action, fault_kinds(), "action")) {
@@ -368,19 +368,37 @@ bool read_rule(const TableReader& t, const Scenario& s, sim::FaultRule& rule) {
     }
     rule.frame = std::move(frame);
   }
-  if (t.has("tick") && !site.timed) {
+  for (const std::string_view moment : {"tick", "step"}) {
+    if (!t.has(moment) || site.timed) continue;
     std::vector<std::string_view> timed;
     for (const FaultSite& each : fault_sites()) {
       if (each.timed) timed.push_back(each.name);
     }
-    return t.fail_at("tick", "applies only to " + join_names(timed) + ", not " + rule.site);
+    return t.fail_at(moment, "applies only to " + join_names(timed) + ", not " + rule.site);
+  }
+  // At most one trigger in time: a rule fires at a tick, right after a step, or at an
+  // opportunity (from the start, or once `after_step` is done).
+  const int triggers = (t.has("tick") ? 1 : 0) + (t.has("step") ? 1 : 0) +
+                       (t.has("after_step") ? 1 : 0);
+  if (triggers > 1) {
+    const std::string_view key = t.has("after_step") ? "after_step" : "step";
+    return t.fail_at(key, "a rule takes at most one of tick, step and after_step");
+  }
+  if (site.moment_only && triggers == 0) {
+    return t.fail_at("at", rule.site + " has no opportunities of its own: give it `step` or "
+                                       "`tick`");
+  }
+  if (site.moment_only && t.has("after_step")) {
+    return t.fail_at("after_step", rule.site + " takes `step` or `tick`, not after_step");
   }
   return t.read_int("order", rule.order, 1, s.workload.orders) &&
          t.read_int("attempt", rule.attempt, 1, kMaxCount) &&
          t.read_int("nth", rule.nth, 1, kInt64Max) &&
          t.read_int("instance", rule.instance, 1, s.consumer.instances) &&
          t.read_int("tick", rule.tick, 0, kMaxTicks) &&
-         t.read_int("times", rule.times, 1, kMaxCount);
+         t.read_int("times", rule.times, 1, kMaxCount) &&
+         t.read_int("step", rule.step, 0, kMaxTicks) &&
+         t.read_int("after_step", rule.after_step, 0, kMaxTicks);
 }
 
 bool read_faults(const TableReader& root, Scenario& s) {

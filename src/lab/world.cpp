@@ -153,6 +153,13 @@ void WorldImpl::fire_timed(const sim::FaultRule& rule) {
     broker_->restart("scripted restart" + when);
     return;
   }
+  if (rule.site == "consumer.process") {
+    for (auto& c : consumers_) {
+      const bool chosen = instance == 0 || c->name() == "consumer" + std::to_string(instance);
+      if (chosen) c->crash("crashed" + when);
+    }
+    return;
+  }
   EOSIM_ASSERT(rule.site.rfind("net.", 0) == 0);
   const std::string from_role = rule.site.substr(4, rule.site.find("->") - 4);
   const std::string to_role = rule.site.substr(rule.site.find("->") + 2);
@@ -182,7 +189,9 @@ std::unique_ptr<World> World::create(const Scenario& scenario, const WorldOption
   auto impl = std::make_unique<WorldImpl>(scenario, options);
   if (!impl->build(error)) return nullptr;
   impl->start();
-  return std::unique_ptr<World>(new World(std::move(impl)));
+  auto world = std::unique_ptr<World>(new World(std::move(impl)));
+  world->fire_step_rules();
+  return world;
 }
 
 World::World(std::unique_ptr<WorldImpl> impl) : impl_(std::move(impl)) {}
@@ -196,7 +205,9 @@ bool World::over() const {
 
 bool World::step() {
   if (over()) return false;
-  return impl_->kernel_.scheduler.step();
+  const bool ran = impl_->kernel_.scheduler.step();
+  fire_step_rules();
+  return ran;
 }
 
 void World::run() {

@@ -52,6 +52,22 @@ struct RunSummary {
   sim::ChoiceTape tape;           // every decision of the run, for replay and shrinking
 };
 
+// One table of a run's databases as text, for display: NULL reads "NULL".
+struct DbTable {
+  std::string database;  // "orders.db", "ledger.db", "dedup.db"
+  std::string name;      // "outbox", "debits", ...
+  std::vector<std::string> columns;
+  std::vector<std::vector<std::string>> rows;  // in rowid order
+};
+
+// What an actor process is doing, for display. Only what the actor itself knows.
+struct ActorStatus {
+  std::string name;          // "broker", "consumer1", ...
+  bool up = true;            // false while crashed / restarting
+  std::int64_t holding = 0;  // consumers: deliveries received and not yet finished
+  std::int64_t deliveries = 0, applied = 0, duplicates = 0, crashes = 0;  // consumers
+};
+
 class WorldImpl;
 
 class World {
@@ -80,8 +96,27 @@ class World {
   void crash_consumer(int instance);
   void restart_broker();
 
+  // --- views for the GUI (world_views.cpp); each reads, none changes the run ---
+  // Events executed so far (the step the world is at).
+  std::uint64_t steps() const;
+  // The live tables, read through the anchor connections (between steps no transaction
+  // is open): orders.db orders and outbox; ledger.db accounts, processed_messages, debits
+  // and rejections; dedup.db seen (separate-dedup-store only).
+  std::vector<DbTable> tables() const;
+  // The broker, then each consumer.
+  std::vector<ActorStatus> actors() const;
+
+  // --- commands (world_commands.cpp) ---
+  // Adds a scripted rule to the running world, as if the scenario had held it from the
+  // start: a rule with `step` fires now, one with `after_step` is armed from now on.
+  // This is how a fault made by hand is replayable from a scenario file.
+  // REQUIRES: rule.step or rule.after_step equals steps().
+  void add_fault(const sim::FaultRule& rule);
+
  private:
   explicit World(std::unique_ptr<WorldImpl> impl);
+  // Fires the rules whose `step` trigger is the step just done (world_commands.cpp).
+  void fire_step_rules();
   std::unique_ptr<WorldImpl> impl_;
 };
 

@@ -268,7 +268,7 @@ TEST_CASE("every kind of bad value is an error naming its key and line", "[scena
       {"name = 'x'\n[[faults.script]]\nat = 'consumer.on_deliver'\ndo = 'crash'\ninstance = 2\n",
        5, "faults.script[1].instance", "between 1 and 1, got 2"},
       {"name = 'x'\n[[faults.script]]\nat = 'consumer.on_deliver'\ndo = 'crash'\ntick = 9\n",
-       5, "faults.script[1].tick", "applies only to broker.restart"},
+       5, "faults.script[1].tick", "applies only to consumer.process, broker.restart"},
       {"name = 'x'\n[[faults.script]]\nat = 'consumer.on_deliver'\ndo = 'crash'\ntimes = 0\n",
        5, "faults.script[1].times", "got 0"},
       {"name = 'x'\n[expect]\nverdict = 'fine'\n", 3, "expect.verdict",
@@ -399,14 +399,15 @@ TEST_CASE("the catalog is consistent and finds exactly its own names", "[catalog
   }
   for (const char* name : {"consumer.on_deliver", "consumer.after_dedup_insert",
                            "consumer.before_commit", "consumer.after_commit",
-                           "consumer.after_ack", "relay.after_publish", "relay.after_confirm",
+                           "consumer.after_ack", "consumer.process", "relay.after_publish",
+                           "relay.after_confirm",
                            "producer.after_commit", "producer.after_publish", "db.commit",
                            "broker.restart", "broker.reorder", "net.relay->broker",
                            "net.broker->relay", "net.producer->broker",
                            "net.broker->consumer", "net.consumer->broker"}) {
     CHECK(sites.count(name) == 1);
   }
-  CHECK(sites.size() == 17);
+  CHECK(sites.size() == 18);
 
   const lab::FaultSite* acks = lab::find_fault_site("net.consumer->broker");
   REQUIRE(acks);
