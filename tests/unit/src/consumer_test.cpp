@@ -1,0 +1,213 @@
+// The consumer actor against a fake broker node: what it writes to the ledger and what
+// it sends back, strategy by strategy.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "src/consumer/consumer.h"
+#include "src/lab/schema.h"
+#include "src/producer/order_message.h"
+#include "src/store/db.h"
+
+namespace {
+
+std::atomic<int> g_db_counter{0};
+
+// A broker stand-in: accepts the consumer, records the frames it sends, and can deliver.
+struct FakeBroker {
+  sim::Kernel k{1};
+  std::vector<std::string> received;  // frame kinds, in order
+  std::vector<std::uint64_t> acked_tags;
+  sim::ConnId conn = 0;
+  std::uint64_t next_tag = 0;
+  store::Db ledger;  // keeps the in-memory ledger alive and lets the test read it
+  std::string uri;
+
+  FakeBroker() {
+    sim::NodeHandlers h;
+    h.on_accept = [this](sim::ConnId c, const sim::NodeId&) { conn = c; next_tag = 0; };
+    h.on_frame = [this](sim::ConnId, const sim::Frame& f) {
+      received.push_back(f.kind);
+      if (const auto* a = std::any_cast<broker::AckFrame>(&f.payload)) acked_tags.push_back(a->tag);
+    };
+    h.on_disconnect = [](sim::ConnId) {};
+    k.network.attach("broker", h);
+    uri = "file:/consumer-test-" + std::to_string(++g_db_counter) + "?vfs=memdb";
+    REQUIRE(store::Db::open(uri, ledger).ok());
+    REQUIRE(lab::create_ledger_schema(ledger, "alice", 1000).ok());
+  }
+
+  void deliver(std::int64_t order, std::int64_t amount, bool redelivered = false,
+               std::string id = "") {
+    broker::Delivery d;
+    d.to = {conn, 1};
+    d.delivery_tag = ++next_tag;
+    d.redelivered = redelivered;
+    d.queue = "orders";
+    d.message.message_id = id.empty() ? producer::message_id_for(order) : id;
+    d.message.order = order;
+    d.message.body = producer::encode({order, amount, "alice"});
+    k.network.send(conn, "broker",
+                   broker::make_frame("basic.deliver", broker::DeliverFrame{d, 1}, order, 1,
+                                      "deliver"));
+  }
+
+  std::int64_t count(const char* sql) {
+    store::Stmt& st = ledger.statement(sql);
+    bool row = false;
+    REQUIRE(st.step(row).ok());
+    REQUIRE(row);
+    const std::int64_t n = st.column_int64(0);
+    st.reset();
+    return n;
+  }
+  std::int64_t balance() { return count("SELECT balance FROM accounts WHERE id = 'alice'"); }
+  std::int64_t debits() { return count("SELECT COUNT(*) FROM debits"); }
+};
+
+consumer::ConsumerOptions options_for(const FakeBroker& b, const char* strategy) {
+  consumer::ConsumerOptions o;
+  o.ledger_uri = b.uri;
+  REQUIRE(consumer::strategy_named(strategy, o.strategy));
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("consumer: strategies are named knob presets", "[consumer]") {
+  consumer::Strategy s;
+  REQUIRE(consumer::strategy_named("atomic", s));
+  CHECK(s.ack == consumer::AckTiming::kAfterCommit);
+  CHECK(s.dedup == consumer::Dedup::kSameTxn);
+  REQUIRE(consumer::strategy_named("naive-errors", s));
+  CHECK(s.errors == consumer::ErrorPolicy::kAllDuplicate);
+  REQUIRE(consumer::strategy_named("auto-ack", s));
+  CHECK(s.ack == consumer::AckTiming::kAuto);
+  CHECK_FALSE(consumer::strategy_named("exactly-once-please", s));
+}
+
+TEST_CASE("consumer: atomic debits once, then acks; a redelivery is acked without effect",
+          "[consumer]") {
+  FakeBroker b;
+  consumer::Consumer c(b.k, options_for(b, "atomic"));
+  c.start();
+  b.k.scheduler.run(100);
+  CHECK(b.received == std::vector<std::string>{"basic.qos", "basic.consume"});
+  b.deliver(1, 150);
+  b.k.scheduler.run(100);
+  CHECK(b.balance() == 850);
+  CHECK(b.acked_tags == std::vector<std::uint64_t>{1});
+  b.deliver(1, 150, true);  // the same message again
+  b.k.scheduler.run(100);
+  CHECK(b.balance() == 850);
+  CHECK(b.debits() == 1);
+  CHECK(b.acked_tags == std::vector<std::uint64_t>{1, 2});
+  CHECK(c.stats().duplicates == 1);
+}
+
+TEST_CASE("consumer: no-dedup applies a redelivery a second time", "[consumer]") {
+  FakeBroker b;
+  consumer::Consumer c(b.k, options_for(b, "no-dedup"));
+  c.start();
+  b.k.scheduler.run(100);
+  b.deliver(1, 150);
+  b.deliver(1, 150, true);
+  b.k.scheduler.run(100);
+  CHECK(b.debits() == 2);
+  CHECK(b.balance() == 700);
+}
+
+TEST_CASE("consumer: a crash before commit leaves nothing and sends no ack", "[consumer]") {
+  FakeBroker b;
+  sim::FaultRule crash;
+  crash.site = "consumer.before_commit";
+  crash.action = "crash";
+  b.k.faults.set_rules({crash});
+  consumer::Consumer c(b.k, options_for(b, "atomic"));
+  c.start();
+  b.k.scheduler.run(100);
+  b.deliver(1, 150);
+  while (c.stats().crashes == 0 && b.k.scheduler.step()) {
+  }
+  CHECK(b.debits() == 0);  // rolled back by closing the connection
+  CHECK(b.acked_tags.empty());
+  CHECK(c.stats().crashes == 1);
+  CHECK_FALSE(c.up());
+  b.k.scheduler.run(1000);
+  CHECK(c.up());  // restarted and reconnected
+}
+
+TEST_CASE("consumer: insufficient funds is recorded and acked, or requeued forever",
+          "[consumer]") {
+  FakeBroker atomic;
+  consumer::Consumer a(atomic.k, options_for(atomic, "atomic"));
+  a.start();
+  atomic.k.scheduler.run(100);
+  atomic.deliver(1, 5000);
+  atomic.k.scheduler.run(100);
+  CHECK(atomic.count("SELECT COUNT(*) FROM rejections WHERE reason = 'insufficient funds'") == 1);
+  CHECK(atomic.acked_tags == std::vector<std::uint64_t>{1});
+  CHECK(atomic.balance() == 1000);
+
+  FakeBroker poison;
+  consumer::Consumer p(poison.k, options_for(poison, "requeue-poison"));
+  p.start();
+  poison.k.scheduler.run(100);
+  poison.deliver(1, 5000);
+  poison.k.scheduler.run(100);
+  CHECK(poison.received.back() == "basic.nack");
+  CHECK(poison.count("SELECT COUNT(*) FROM rejections") == 0);
+}
+
+TEST_CASE("consumer: a transient commit error is a nack, or a false duplicate when naive",
+          "[consumer]") {
+  for (const char* strategy : {"atomic", "naive-errors"}) {
+    FakeBroker b;
+    sim::FaultRule fail;
+    fail.site = "db.commit";
+    fail.action = "fail";
+    b.k.faults.set_rules({fail});
+    consumer::Consumer c(b.k, options_for(b, strategy));
+    c.start();
+    b.k.scheduler.run(100);
+    b.deliver(1, 150);
+    b.k.scheduler.run(100);
+    CHECK(b.debits() == 0);
+    if (std::string(strategy) == "atomic") {
+      CHECK(b.received.back() == "basic.nack");
+    } else {
+      CHECK(b.received.back() == "basic.ack");  // the effect is lost
+    }
+  }
+}
+
+TEST_CASE("consumer: a message without message_id is rejected without requeue", "[consumer]") {
+  FakeBroker b;
+  consumer::Consumer c(b.k, options_for(b, "atomic"));
+  c.start();
+  b.k.scheduler.run(100);
+  broker::Delivery d;
+  d.to = {b.conn, 1};
+  d.delivery_tag = 1;
+  d.message.order = 4;
+  d.message.body = producer::encode({4, 150, "alice"});
+  b.k.network.send(b.conn, "broker",
+                   broker::make_frame("basic.deliver", broker::DeliverFrame{d, 1}, 4, 1, "d"));
+  b.k.scheduler.run(100);
+  CHECK(b.received.back() == "basic.reject");
+  CHECK(b.count("SELECT COUNT(*) FROM rejections WHERE order_id = 4") == 1);
+  CHECK(b.debits() == 0);
+}
+
+TEST_CASE("order message: encode and decode agree, garbage is refused", "[consumer]") {
+  const auto m = producer::decode(producer::encode({7, 250, "bob"}));
+  REQUIRE(m);
+  CHECK(m->order == 7);
+  CHECK(m->amount == 250);
+  CHECK(m->account == "bob");
+  CHECK_FALSE(producer::decode("order=x;amount=1;account=a"));
+  CHECK_FALSE(producer::decode("hello"));
+  CHECK(producer::message_id_for(3) == "order-3");
+}
