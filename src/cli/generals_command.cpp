@@ -1,0 +1,43 @@
+// `eosim generals`: run the Two Generals model once and print the courier exchange, the
+// "who knows what" ladder, each general's decision, the unconfirmed last courier and the
+// broker/consumer parallel (src/generals), as text, JSON or Mermaid.
+
+#include <iostream>
+
+#include "src/cli/commands.h"
+#include "src/generals/generals.h"
+#include "src/generals/report.h"
+
+namespace cli {
+
+int generals_command(const GeneralsCommandOptions& options, std::ostream& out,
+                     std::ostream& err) {
+  generals::GeneralsOptions model_options;
+  model_options.couriers = options.couriers;
+  model_options.seed = options.seed;
+  model_options.attack_level = options.attack_level;
+  model_options.capture = options.capture;
+  if (!sim::Ratio::parse(options.loss, model_options.loss)) {
+    err << "eosim generals: --loss must be a ratio such as 1/4, or 0 or 1, got '"
+        << options.loss << "'\n";
+    return kExitBadInput;
+  }
+  if (const std::string error = generals::validate(model_options); !error.empty()) {
+    err << "eosim generals: " << error << '\n';
+    return kExitBadInput;
+  }
+
+  generals::TwoGenerals model(model_options);
+  model.run();
+  if (options.format == "json") {
+    out << generals::report_json(model).dump() << '\n';
+  } else if (options.format == "mermaid") {
+    out << generals::format_mermaid(model);
+  } else {
+    out << generals::format_text(model);
+  }
+  out.flush();
+  return kExitOk;
+}
+
+}  // namespace cli
