@@ -361,3 +361,18 @@ TEST_CASE("cli: bench kernel reports events/s and a reproducible trace hash", "[
   const Output zero = eosim("bench kernel --events 0");
   CHECK(zero.exit_code == 2);
 }
+
+TEST_CASE("cli: generals shows the unconfirmed last courier and replays exactly", "[cli]") {
+  const Output first = eosim_stdout("generals --couriers 4 --loss 1/4 --seed 3");
+  const Output second = eosim_stdout("generals --couriers 4 --loss 1/4 --seed 3");
+  REQUIRE(first.exit_code == 0);
+  CHECK(first.text == second.text);
+  CHECK(contains(first.text, "is unconfirmed"));
+  CHECK(contains(first.text, "basic.ack"));
+  CHECK(contains(first.text, "trace_hash="));
+  const Output captured = eosim_stdout("generals --couriers 3 --loss 0 --capture 2");
+  REQUIRE(captured.exit_code == 0);
+  CHECK(contains(captured.text, "captured"));
+  CHECK(eosim("generals --couriers 0").exit_code == 2);
+  CHECK(eosim("generals --loss 2/1").exit_code == 2);
+}
