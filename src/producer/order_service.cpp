@@ -114,6 +114,9 @@ void OrderService::crash(const std::string& why) {
     if (generation != generation_) return;
     k_.trace.record("producer", "restart", "", 0, "process restarted");
     start();
+    // A crash after the commit skipped the relay's kick. A real relay also polls the
+    // outbox; this poke stands for that poll, so a committed row is never left unsent.
+    if (relay_) relay_->kick();
   });
 }
 

@@ -46,9 +46,17 @@ bool Relay::fault(const char* site, std::int64_t order) {
 
 void Relay::pump() {
   if (!up_) return;
+  const sim::ConnId before = publisher_.conn();
   if (!publisher_.ensure_connected()) {
     after(options_.reconnect_ticks, "relay.reconnect", [this] { pump(); });
     return;
+  }
+  if (publisher_.conn() != before) {
+    // A new connection, opened before the old one's close was noticed: its confirms will
+    // never come (on_disconnect ignores the old connection), and the new channel numbers
+    // its publishes from 1 again. Whatever was unconfirmed must be published again.
+    in_flight_.clear();
+    returned_.clear();
   }
   struct Row {
     std::int64_t id, order;
