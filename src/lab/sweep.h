@@ -1,0 +1,100 @@
+#pragma once
+// Property sweeps: one scenario, run once per seed of a range, with random faults drawn
+// from each seed, on several worker threads.
+//
+// Every seed gets a World of its own (own kernel, own in-memory databases), so workers
+// share nothing but the read-only Scenario. Results are collected per seed and reduced in
+// seed order, which is what makes the summary independent of the thread count.
+//
+// Invariants:
+//  (1) Everything in SweepSummary except `seconds` is a function of (scenario, options
+//      minus jobs and progress): any `jobs` gives the same counts, failures and digest.
+//  (2) `failures` holds the first `keep_failures` failing seeds in ascending seed order;
+//      a failing run is one whose verdict is not "exactly-once".
+//  (3) `digest` folds (seed, trace hash) of every run in seed order, so two sweeps with
+//      equal digests ran byte-identical traces.
+// REQUIRES: first_seed <= last_seed.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/rng.h"
+#include "src/lab/scenario.h"
+
+namespace lab {
+
+// The fault mix a sweep uses when neither the scenario's [faults.random] nor --faults
+// gives one: a sweep without faults would run the same story for every seed.
+extern const char* const kDefaultSweepFaults;
+
+struct SweepOptions {
+  std::uint64_t first_seed = 1;
+  std::uint64_t last_seed = 100;  // inclusive
+  // Replaces the scenario's [faults.random] ratios (budget and horizon stay).
+  std::optional<std::map<std::string, sim::Ratio>> ratios;
+  unsigned jobs = 0;                // worker threads; 0 = every hardware thread
+  std::size_t keep_failures = 10;   // how many failing seeds to describe
+  // Called on the calling thread after each block of seeds: (runs done, runs in total).
+  std::function<void(std::uint64_t, std::uint64_t)> progress;
+};
+
+struct SweepFailure {
+  std::uint64_t seed = 0;
+  std::string verdict;
+  std::vector<std::int64_t> lost, duplicated, phantom, stuck;
+  std::int64_t balance_expected = 0;
+  std::int64_t balance_actual = 0;
+  std::size_t faults = 0;  // faults fired in that run
+  std::uint64_t steps = 0;
+  std::uint64_t trace_hash = 0;
+  friend bool operator==(const SweepFailure&, const SweepFailure&) = default;
+};
+
+struct SweepSummary {
+  std::string scenario;  // its name
+  std::uint64_t first_seed = 0;
+  std::uint64_t last_seed = 0;
+  std::map<std::string, sim::Ratio> ratios;  // the fault mix actually used
+  std::int64_t budget = 0;
+  std::int64_t horizon = 0;
+  std::uint64_t runs = 0;
+  std::map<std::string, std::uint64_t> verdicts;  // every verdict of the catalog, even at 0
+  std::uint64_t failing_runs = 0;
+  std::vector<SweepFailure> failures;
+  std::uint64_t steps = 0;         // scheduler steps over all runs
+  std::uint64_t faults_fired = 0;  // over all runs
+  std::map<std::string, std::uint64_t> faults_by_action;  // "crash" -> how often, ...
+  std::uint64_t step_bound_hits = 0;
+  std::uint64_t digest = 0;
+  double seconds = 0;  // wall-clock time: the one field that varies between equal sweeps
+  unsigned jobs = 0;   // threads used (not part of the result either)
+
+  double runs_per_second() const;
+  double steps_per_second() const;
+  // Equal in every field that (1) promises is independent of jobs and timing.
+  bool same_result(const SweepSummary& other) const;
+};
+
+// The scenario a sweep runs for `seed`: the given one with that seed and, when the
+// options carry ratios, those ratios (or kDefaultSweepFaults when it has none at all).
+Scenario sweep_scenario(const Scenario& scenario, const SweepOptions& options,
+                        std::uint64_t seed);
+
+// Runs the sweep. False (with `error`) only when a world could not be built, which is an
+// internal error rather than a finding.
+bool sweep(const Scenario& scenario, const SweepOptions& options, SweepSummary& out,
+           std::string& error);
+
+// What `--expect V` demands of a sweep (DESIGN.md): "exactly-once" = every run has it;
+// "violation" = at least one run does not; any other verdict = at least one run has it.
+// Returns whether it holds, with a one-line explanation in `why`.
+bool sweep_expectation_met(const SweepSummary& summary, const std::string& expect,
+                           std::string& why);
+// Whether `expect` is a value sweep_expectation_met understands.
+bool valid_sweep_expectation(const std::string& expect);
+
+}  // namespace lab
