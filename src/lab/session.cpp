@@ -163,6 +163,7 @@ std::unique_ptr<World> Session::fresh_world() const {
 }
 
 void Session::changed() {
+  ++revision_;
   end_.reset();
   view_.reset();
 }

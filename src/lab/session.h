@@ -89,6 +89,9 @@ class Session {
   bool configure(std::optional<std::uint64_t> seed, const std::string& strategy,
                  const std::string& producer, std::string& error);
   bool is_open() const { return world_ != nullptr; }
+  // Changes whenever scenario() does (open, configure, a fault made or removed): views
+  // derived from a trace can tell "the run grew" from "this is another run".
+  std::uint64_t revision() const { return revision_; }
 
   const Scenario& base() const { return base_; }
   const Scenario& scenario() const { return scenario_; }
@@ -132,6 +135,7 @@ class Session {
   std::uint64_t target_ = 0;
   std::optional<RunSummary> end_;
   std::optional<StepView> view_;
+  std::uint64_t revision_ = 0;
 };
 
 }  // namespace lab

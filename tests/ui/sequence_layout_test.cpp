@@ -1,0 +1,137 @@
+// The sequence diagram's layout, without ImGui: frames become arrows from the row they
+// were sent in to the row they arrived (or were lost) in, crashes and duplicates become
+// notes, and growing the trace step by step gives the layout a full rebuild gives.
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+
+#include "src/lab/world.h"
+#include "tests/ui/headless.h"
+#include "ui/sequence_layout.h"
+
+namespace {
+
+lab::Scenario load(const std::string& file) {
+  lab::Scenario s;
+  lab::LoadError error;
+  REQUIRE(lab::load_scenario(uitest::scenario(file), s, error));
+  return s;
+}
+
+std::vector<sim::TraceEvent> trace_of(const lab::Scenario& s) {
+  lab::RunSummary summary;
+  std::vector<sim::TraceEvent> trace;
+  std::string error;
+  REQUIRE(lab::run_scenario(s, lab::WorldOptions{}, summary, &trace, error));
+  return trace;
+}
+
+}  // namespace
+
+TEST_CASE("crash between commit and ack: the redelivery, the crash and the duplicate",
+          "[ui][layout]") {
+  const lab::Scenario s = load("02-crash-between-commit-and-ack.toml");
+  const auto trace = trace_of(s);
+  ui::SequenceLayout layout;
+  layout.reset(lab::diagram_lanes(s));
+  layout.update(trace, 1);
+  REQUIRE(layout.rows().size() == trace.size());
+  const auto sends = std::count_if(trace.begin(), trace.end(),
+                                   [](const sim::TraceEvent& e) { return e.kind == "send"; });
+  const auto frame_arrows = std::count_if(
+      layout.arrows().begin(), layout.arrows().end(), [](const ui::Arrow& a) {
+        return a.kind == ui::ArrowKind::kDelivered || a.kind == ui::ArrowKind::kInFlight ||
+               (a.kind == ui::ArrowKind::kLost && a.to_row > a.from_row);
+      });
+  CHECK(frame_arrows == sends);
+  // The run is over: nothing is still in flight.
+  for (const ui::Arrow& a : layout.arrows()) CHECK(a.kind != ui::ArrowKind::kInFlight);
+
+  const auto redelivery = std::find_if(layout.arrows().begin(), layout.arrows().end(),
+                                       [](const ui::Arrow& a) { return a.redelivered; });
+  REQUIRE(redelivery != layout.arrows().end());
+  CHECK(redelivery->kind == ui::ArrowKind::kDelivered);
+  CHECK(layout.lanes()[static_cast<std::size_t>(redelivery->from_lane)].actor == "broker");
+  CHECK(layout.lanes()[static_cast<std::size_t>(redelivery->to_lane)].actor == "consumer1");
+  CHECK(trace[redelivery->to_row].kind == "recv");
+  CHECK(trace[redelivery->to_row].detail == redelivery->label);
+
+  const auto note = [&](ui::NoteKind kind) {
+    return std::count_if(layout.notes().begin(), layout.notes().end(),
+                         [&](const ui::Note& n) { return n.kind == kind; });
+  };
+  CHECK(note(ui::NoteKind::kCrash) == 1);
+  CHECK(note(ui::NoteKind::kDuplicate) == 1);
+  CHECK(note(ui::NoteKind::kFault) == 1);
+  const auto commits = std::count_if(layout.arrows().begin(), layout.arrows().end(),
+                                     [](const ui::Arrow& a) { return a.kind == ui::ArrowKind::kCommit; });
+  CHECK(commits == 6);  // 3 orders written by the producer, 3 debits by the consumer
+  REQUIRE(layout.downtimes().size() == 1);
+  CHECK_FALSE(layout.downtimes()[0].open);
+  CHECK(trace[layout.downtimes()[0].from_row].kind == "crash");
+  CHECK(trace[layout.downtimes()[0].to_row].kind == "restart");
+}
+
+TEST_CASE("a frame lost with its connection ends in a lost arrow", "[ui][layout]") {
+  const lab::Scenario s = load("04-ack-lost-on-the-wire.toml");
+  const auto trace = trace_of(s);
+  ui::SequenceLayout layout;
+  layout.reset(lab::diagram_lanes(s));
+  layout.update(trace, 1);
+  const auto lost = std::count_if(layout.arrows().begin(), layout.arrows().end(),
+                                  [](const ui::Arrow& a) { return a.kind == ui::ArrowKind::kLost; });
+  const auto lost_events = std::count_if(trace.begin(), trace.end(), [](const sim::TraceEvent& e) {
+    return e.kind == "lost" && !e.target.empty();
+  });
+  CHECK(lost >= 1);
+  CHECK(lost == lost_events);
+  const auto broken = std::count_if(layout.arrows().begin(), layout.arrows().end(),
+                                    [](const ui::Arrow& a) { return a.kind == ui::ArrowKind::kBroken; });
+  CHECK(broken >= 1);
+}
+
+TEST_CASE("growing the layout event by event equals building it at once; spans hold",
+          "[ui][layout]") {
+  const std::string file = GENERATE(std::string("02-crash-between-commit-and-ack.toml"),
+                                    std::string("16-competing-consumers-check-then-act.toml"),
+                                    std::string("18-broker-restart-durable.toml"));
+  INFO(file);
+  const lab::Scenario s = load(file);
+  const auto trace = trace_of(s);
+  ui::SequenceLayout whole, grown;
+  whole.reset(lab::diagram_lanes(s));
+  grown.reset(lab::diagram_lanes(s));
+  whole.update(trace, 7);
+  std::vector<sim::TraceEvent> prefix;
+  for (const auto& e : trace) {
+    prefix.push_back(e);
+    grown.update(prefix, 7);
+  }
+  REQUIRE(grown.arrows().size() == whole.arrows().size());
+  for (std::size_t i = 0; i < whole.arrows().size(); ++i) {
+    const ui::Arrow& a = whole.arrows()[i];
+    const ui::Arrow& b = grown.arrows()[i];
+    CHECK(a.from_row == b.from_row);
+    CHECK(a.to_row == b.to_row);
+    CHECK(a.kind == b.kind);
+    CHECK(a.label == b.label);
+    CHECK(a.to_row - a.from_row <= whole.max_span());
+    if (i > 0) CHECK(whole.arrows()[i - 1].from_row <= a.from_row);
+  }
+  CHECK(grown.notes().size() == whole.notes().size());
+  // A shorter trace (a step back) or another revision rebuilds from scratch.
+  prefix.resize(prefix.size() / 2);
+  grown.update(prefix, 7);
+  CHECK(grown.rows().size() == prefix.size());
+  whole.update(prefix, 8);
+  CHECK(whole.arrows().size() == grown.arrows().size());
+}
+
+TEST_CASE("lane titles read as people say them", "[ui][layout]") {
+  CHECK(ui::lane_title("consumer2") == "Consumer 2");
+  CHECK(ui::lane_title("ledger") == "ledger DB");
+  CHECK(ui::lane_title("broker") == "Broker");
+  CHECK(ui::lane_title("generalA") == "GeneralA");
+}

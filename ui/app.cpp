@@ -1,0 +1,317 @@
+#include "ui/app.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <functional>
+
+#include "src/generals/generals.h"
+#include "src/lab/catalog.h"
+#include "ui/panels.h"
+#include "ui/widgets.h"
+
+namespace ui {
+
+namespace {
+
+// Where the scenario files are when no directory was given.
+std::string default_scenarios_dir(const std::string& file) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!file.empty()) {
+    const fs::path parent = fs::path(file).parent_path();
+    return parent.empty() ? "." : parent.string();
+  }
+  if (fs::is_directory("scenarios", ec)) return "scenarios";
+  return std::string(EOSIM_SOURCE_DIR) + "/scenarios";
+}
+
+int index_of(const std::vector<lab::CatalogEntry>& entries, const std::string& name) {
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (entries[i].name == name) return static_cast<int>(i);
+  }
+  return 0;
+}
+
+}  // namespace
+
+App::App() = default;
+App::~App() = default;
+
+void App::load_scenario_list(const std::string& dir) {
+  namespace fs = std::filesystem;
+  scenarios_.clear();
+  std::error_code ec;
+  std::vector<std::string> files;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.path().extension() == ".toml") files.push_back(entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  for (const std::string& path : files) {
+    ScenarioEntry e;
+    e.path = path;
+    e.file = fs::path(path).filename().string();
+    lab::Scenario s;
+    lab::LoadError error;
+    if (lab::load_scenario(path, s, error)) {
+      e.name = s.name;
+      e.about = s.about;
+    } else {
+      e.error = error.to_string();
+    }
+    scenarios_.push_back(std::move(e));
+  }
+}
+
+bool App::init(const AppOptions& options, std::string& error) {
+  scenarios_dir_ = options.scenarios_dir.empty() ? default_scenarios_dir(options.file)
+                                                 : options.scenarios_dir;
+  load_scenario_list(scenarios_dir_);
+  std::string file = options.file;
+  if (file.empty()) {
+    for (const auto& e : scenarios_) {
+      if (e.error.empty()) {
+        file = e.path;
+        break;
+      }
+    }
+  }
+  if (file.empty()) {
+    error = "no scenario file given and none loads in " + scenarios_dir_;
+    return false;
+  }
+  lab::Scenario scenario;
+  lab::LoadError load_error;
+  if (!lab::load_scenario(file, scenario, load_error)) {
+    error = load_error.to_string();
+    return false;
+  }
+  if (options.max_steps) scenario.max_steps = *options.max_steps;
+  if (!main_.open(scenario, error)) return false;
+  if (options.seed || !options.strategy.empty()) {
+    if (!main_.configure(options.seed, options.strategy, "", error)) return false;
+    if (options.seed) {
+      const std::string seed = std::to_string(*options.seed);
+      seed.copy(view_.seed_text, sizeof view_.seed_text - 1);
+    }
+    if (!options.strategy.empty()) {
+      view_.strategy_index = index_of(lab::strategies(), options.strategy) + 1;
+    }
+  }
+  view_.mode = options.mode;
+  view_.compare_left = index_of(lab::strategies(), options.compare_left);
+  view_.compare_right = index_of(lab::strategies(), options.compare_right);
+  if (view_.mode == Mode::kCompare) {
+    ensure_compare();
+    for (auto& side : compare_) side.seek(options.step);
+  }
+  main_.seek(options.step);
+  const std::string stem = std::filesystem::path(file).stem().string();
+  (stem + "-session.toml").copy(view_.export_path, sizeof view_.export_path - 1);
+  return true;
+}
+
+void App::refresh_session(lab::Session& session, SequenceLayout& layout, SessionModel& out) {
+  out = SessionModel{};
+  if (!session.is_open()) return;
+  if (layout.lanes().empty()) layout.reset(lab::diagram_lanes(session.scenario()));
+  layout.update(session.world().kernel().trace.events(), session.revision());
+  out.session = &session;
+  out.view = &session.view();
+  out.end = &session.end();
+  out.layout = &layout;
+}
+
+void App::refresh() {
+  model_.scenarios = &scenarios_;
+  model_.scenarios_dir = scenarios_dir_;
+  if (view_.mode == Mode::kGenerals) ensure_generals();
+  model_.generals = generals_.get();
+  refresh_session(main_, layouts_[0], model_.main);
+  if (view_.mode == Mode::kCompare) ensure_compare();
+  for (int i = 0; i < 2; ++i) refresh_session(compare_[i], layouts_[i + 1], model_.compare[i]);
+  if (model_.compare[0].valid() && model_.compare[1].valid()) {
+    model_.divergence = lab::first_divergence(compare_[0].world().kernel().trace.events(),
+                                              compare_[1].world().kernel().trace.events());
+  }
+}
+
+void App::frame() {
+  refresh();
+  const ImVec2 d = ImGui::GetIO().DisplaySize;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float toolbar = ImGui::GetFrameHeightWithSpacing() * 2 + style.WindowPadding.y * 2;
+  ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(d.x, toolbar), ImGuiCond_Always);
+  ImGui::Begin("toolbar", nullptr,
+               ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoScrollbar);
+  draw_toolbar(model_, view_, queued_);
+  ImGui::End();
+
+  const float top = toolbar, height = d.y - toolbar;
+  if (view_.mode == Mode::kCompare) {
+    begin_panel("Compare two strategies: same scenario, same seed", ImVec2(0, top),
+                ImVec2(d.x, height));
+    draw_compare(model_, view_, queued_);
+    end_panel();
+    return;
+  }
+  if (view_.mode == Mode::kGenerals) {
+    begin_panel("Two Generals", ImVec2(0, top), ImVec2(d.x, height));
+    draw_generals(model_, view_, queued_);
+    end_panel();
+    return;
+  }
+  if (!model_.main.valid()) return;
+  const float left = std::clamp(d.x * 0.22f, 300.0f, 440.0f);
+  const float center = (d.x - left) * 0.6f;
+  const float right = d.x - left - center;
+  const float browser = height * 0.56f;
+  begin_panel("Scenarios", ImVec2(0, top), ImVec2(left, browser));
+  draw_browser(model_, view_, queued_);
+  end_panel();
+  begin_panel("Faults by hand", ImVec2(0, top + browser), ImVec2(left, height - browser));
+  draw_faults(model_, view_, queued_);
+  end_panel();
+  begin_panel("Sequence diagram", ImVec2(left, top), ImVec2(center, height));
+  draw_sequence(model_.main, view_, 0);
+  end_panel();
+  const float verdict = height * 0.36f, broker = height * 0.28f;
+  begin_panel("Verdict", ImVec2(left + center, top), ImVec2(right, verdict));
+  draw_verdict(model_.main);
+  end_panel();
+  begin_panel("Broker", ImVec2(left + center, top + verdict), ImVec2(right, broker));
+  draw_broker(model_.main);
+  end_panel();
+  begin_panel("Database tables (live)", ImVec2(left + center, top + verdict + broker),
+              ImVec2(right, height - verdict - broker));
+  draw_tables(model_.main, 0);
+  end_panel();
+}
+
+void App::for_driven(const std::function<void(lab::Session&)>& fn) {
+  if (view_.mode == Mode::kCompare) {
+    ensure_compare();
+    for (auto& side : compare_) fn(side);
+  } else {
+    fn(main_);
+  }
+}
+
+void App::status(std::string text, bool error) {
+  view_.status = std::move(text);
+  view_.status_is_error = error;
+}
+
+void App::ensure_compare() {
+  if (!compare_stale_ && compare_[0].is_open() && compare_[1].is_open()) return;
+  const auto& all = lab::strategies();
+  set_compare(std::string(all[static_cast<std::size_t>(view_.compare_left)].name),
+              std::string(all[static_cast<std::size_t>(view_.compare_right)].name));
+}
+
+void App::set_compare(const std::string& left, const std::string& right) {
+  compare_stale_ = false;
+  const lab::Scenario& now = main_.scenario();
+  const std::string strategies[2] = {left, right};
+  for (int i = 0; i < 2; ++i) {
+    std::string error;
+    const lab::Scenario s = lab::with_overrides(main_.base(), now.seed, strategies[i],
+                                                now.producer.pattern);
+    if (!compare_[i].open(s, error)) status(error, true);
+    layouts_[i + 1] = SequenceLayout{};
+    view_.followed_step[i + 1] = UINT64_MAX;
+  }
+  view_.compare_left = index_of(lab::strategies(), left);
+  view_.compare_right = index_of(lab::strategies(), right);
+}
+
+void App::apply(const Command& command) {
+  std::string error;
+  if (std::holds_alternative<StepCmd>(command)) {
+    for_driven([](lab::Session& s) { s.step_forward(); });
+  } else if (std::holds_alternative<StepBackCmd>(command)) {
+    for_driven([](lab::Session& s) {
+      if (s.target() > 0) s.request(s.target() - 1);
+    });
+  } else if (const auto* seek = std::get_if<SeekCmd>(&command)) {
+    for_driven([&](lab::Session& s) { s.request(seek->step); });
+  } else if (std::holds_alternative<ToEndCmd>(command)) {
+    for_driven([](lab::Session& s) { s.request(s.end().steps); });
+  } else if (std::holds_alternative<RestartCmd>(command)) {
+    for_driven([](lab::Session& s) { s.request(0); });
+  } else if (const auto* load = std::get_if<LoadCmd>(&command)) {
+    if (main_.load(load->path, error)) {
+      view_.seed_text[0] = '\0';
+      view_.strategy_index = view_.producer_index = 0;
+      view_.followed_step[0] = UINT64_MAX;
+      compare_stale_ = true;
+      const std::string stem = std::filesystem::path(load->path).stem().string();
+      std::fill(std::begin(view_.export_path), std::end(view_.export_path), '\0');
+      (stem + "-session.toml").copy(view_.export_path, sizeof view_.export_path - 1);
+      status("opened " + load->path, false);
+    } else {
+      status(error, true);
+    }
+  } else if (const auto* c = std::get_if<ConfigureCmd>(&command)) {
+    if (main_.configure(c->seed, c->strategy, c->producer, error)) {
+      compare_stale_ = true;
+      status("started over with the new choices", false);
+    } else {
+      status(error, true);
+    }
+  } else if (const auto* inject = std::get_if<InjectCmd>(&command)) {
+    main_.inject(inject->fault);
+    status("fault made by hand: " + lab::describe_rule(main_.hand_rules().back()), false);
+  } else if (const auto* remove = std::get_if<RemoveFaultCmd>(&command)) {
+    if (remove->index < main_.hand_rules().size()) main_.remove_hand_rule(remove->index);
+  } else if (const auto* out = std::get_if<ExportCmd>(&command)) {
+    if (main_.export_to(out->path, error)) {
+      status("exported: eosim run " + out->path + " replays trace hash " +
+                 sim::hash_hex(main_.end().trace_hash),
+             false);
+    } else {
+      status(error, true);
+    }
+  } else if (const auto* compare = std::get_if<CompareCmd>(&command)) {
+    set_compare(compare->left, compare->right);
+  } else {
+    apply_generals(command);
+  }
+}
+
+void App::update(float delta_seconds, double budget_ms) {
+  last_ = std::move(queued_);
+  queued_.clear();
+  for (const Command& c : last_) apply(c);
+
+  lab::Session& driven = view_.mode == Mode::kCompare ? compare_[0] : main_;
+  if (view_.playing && view_.mode != Mode::kGenerals && driven.is_open()) {
+    if (driven.settled() && driven.world().over()) {
+      view_.playing = false;
+    } else {
+      view_.play_credit += static_cast<double>(delta_seconds) * view_.steps_per_second;
+      const auto steps = static_cast<std::uint64_t>(std::min(view_.play_credit, 20000.0));
+      view_.play_credit -= static_cast<double>(steps);
+      for_driven([&](lab::Session& s) { s.request(s.target() + steps); });
+    }
+  }
+
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::microseconds(static_cast<long>(budget_ms * 1000));
+  bool more = true;
+  while (more && std::chrono::steady_clock::now() < deadline) {
+    more = false;
+    for_driven([&](lab::Session& s) { more = s.pump(64) || more; });
+  }
+}
+
+bool App::busy() const {
+  if (view_.mode == Mode::kCompare) return !compare_[0].settled() || !compare_[1].settled();
+  return !main_.settled();
+}
+
+}  // namespace ui

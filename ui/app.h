@@ -1,0 +1,90 @@
+#pragma once
+// The GUI application without its window: the sessions, the scenario list, the view
+// state, the diagram layouts, and the frame loop's two halves. main.cpp adds GLFW and
+// OpenGL around it; the headless tests drive it with ImGui alone.
+//
+// A frame is: frame() draws every panel from const views, panels queue commands;
+// update() then applies them, advances play, and pumps replays within a time budget.
+// So the picture of one frame is always one consistent state, and everything that
+// changes a run goes through lab::Session, which the CLI can replay.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/lab/session.h"
+#include "ui/commands.h"
+#include "ui/model.h"
+#include "ui/sequence_layout.h"
+#include "ui/view_state.h"
+
+namespace generals {
+class TwoGenerals;
+}
+
+namespace ui {
+
+struct AppOptions {
+  std::string file;           // scenario to open; "" = the first one in the directory
+  std::string scenarios_dir;  // "" = the file's directory, else ./scenarios, else the source tree's
+  std::uint64_t step = 0;     // start at this step
+  Mode mode = Mode::kExplore;
+  std::optional<std::uint64_t> seed;  // overrides, as on the command line
+  std::string strategy;
+  std::optional<std::int64_t> max_steps;  // replaces the file's step bound (long runs)
+  std::string compare_left = "atomic";
+  std::string compare_right = "no-dedup";
+};
+
+class App {
+ public:
+  App();
+  ~App();
+  App(const App&) = delete;
+  App& operator=(const App&) = delete;
+
+  bool init(const AppOptions& options, std::string& error);
+  // Between ImGui::NewFrame() and ImGui::Render(): draws every panel, queues commands.
+  void frame();
+  // After the frame is drawn: applies the queued commands, plays, and spends at most
+  // about `budget_ms` of wall time pumping replays (the rest of a long replay goes on
+  // in the next frames, so scrubbing never freezes the window).
+  void update(float delta_seconds, double budget_ms);
+  bool busy() const;  // a replay or seek is still under way
+
+  lab::Session& session() { return main_; }
+  lab::Session& compare(int side) { return compare_[side]; }
+  ViewState& view() { return view_; }
+  const std::vector<ScenarioEntry>& scenarios() const { return scenarios_; }
+  const Commands& last_commands() const { return last_; }  // applied by the last update()
+  const generals::TwoGenerals* generals() const { return generals_.get(); }
+  // Applies one command now (update() does this for the queued ones).
+  void apply(const Command& command);
+
+ private:
+  void refresh();  // brings views, end summaries and layouts up to date for this frame
+  void refresh_session(lab::Session& session, SequenceLayout& layout, SessionModel& out);
+  void ensure_compare();
+  void set_compare(const std::string& left, const std::string& right);
+  void for_driven(const std::function<void(lab::Session&)>& fn);
+  void status(std::string text, bool error);
+  void load_scenario_list(const std::string& dir);
+  void ensure_generals();                       // app_generals.cpp
+  void apply_generals(const Command& command);  // app_generals.cpp
+
+  lab::Session main_;
+  lab::Session compare_[2];
+  bool compare_stale_ = true;
+  std::vector<ScenarioEntry> scenarios_;
+  std::string scenarios_dir_;
+  SequenceLayout layouts_[3];
+  Model model_;
+  ViewState view_;
+  Commands queued_, last_;
+  std::unique_ptr<generals::TwoGenerals> generals_;
+};
+
+}  // namespace ui

@@ -1,0 +1,44 @@
+#pragma once
+// The read-only model a frame is drawn from: const views of the sessions (refreshed by
+// the app before the frame, so no panel ever runs SQL or steps a world), the scenario
+// list, and the diagram layouts derived from the traces.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "src/lab/session.h"
+#include "ui/sequence_layout.h"
+
+namespace generals {
+class TwoGenerals;
+}
+
+namespace ui {
+
+struct ScenarioEntry {
+  std::string path;   // as given to load_scenario
+  std::string file;   // file name only, e.g. "02-crash-between-commit-and-ack.toml"
+  std::string name;
+  std::string about;
+  std::string error;  // why it does not load ("" when it does)
+};
+
+struct SessionModel {
+  const lab::Session* session = nullptr;
+  const lab::StepView* view = nullptr;
+  const lab::RunSummary* end = nullptr;  // the whole run
+  const SequenceLayout* layout = nullptr;
+  bool valid() const { return session != nullptr && session->is_open(); }
+};
+
+struct Model {
+  SessionModel main;
+  SessionModel compare[2];
+  lab::Divergence divergence;  // of the two compare sessions' traces at their step
+  const std::vector<ScenarioEntry>* scenarios = nullptr;
+  const generals::TwoGenerals* generals = nullptr;
+  std::string scenarios_dir;
+};
+
+}  // namespace ui

@@ -1,0 +1,91 @@
+// The scenario browser: every scenario file with its name, the loaded one's `about`
+// text, and the overrides (seed, strategy, producer pattern) that start the run over.
+
+#include <cstdlib>
+#include <string>
+
+#include "src/lab/catalog.h"
+#include "ui/panels.h"
+#include "ui/widgets.h"
+
+namespace ui {
+
+namespace {
+
+// A combo whose first item keeps the file's value; index i > 0 picks entries[i - 1].
+void override_combo(const char* label, int& index, const std::vector<lab::CatalogEntry>& entries,
+                    const std::string& file_value) {
+  const std::string first = "as in the file (" + file_value + ")";
+  const std::string preview =
+      index == 0 ? first : std::string(entries[static_cast<std::size_t>(index - 1)].name);
+  ImGui::SetNextItemWidth(-70);
+  if (ImGui::BeginCombo(label, preview.c_str())) {
+    if (ImGui::Selectable(first.c_str(), index == 0)) index = 0;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      const std::string name(entries[i].name);
+      if (ImGui::Selectable(name.c_str(), index == static_cast<int>(i + 1))) {
+        index = static_cast<int>(i + 1);
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(entries[i].meaning).c_str());
+    }
+    ImGui::EndCombo();
+  }
+  probe_last_item(label);
+}
+
+std::string picked(int index, const std::vector<lab::CatalogEntry>& entries) {
+  return index == 0 ? std::string() : std::string(entries[static_cast<std::size_t>(index - 1)].name);
+}
+
+}  // namespace
+
+void draw_browser(const Model& model, ViewState& view, Commands& commands) {
+  const auto& scenarios = *model.scenarios;
+  const float list_height = std::min(ImGui::GetContentRegionAvail().y * 0.45f,
+                                     ImGui::GetTextLineHeightWithSpacing() *
+                                         static_cast<float>(scenarios.size() + 1));
+  ImGui::BeginChild("scenario list", ImVec2(0, list_height), true);
+  const std::string loaded = model.main.valid() ? model.main.session->base().path : "";
+  for (std::size_t i = 0; i < scenarios.size(); ++i) {
+    const ScenarioEntry& e = scenarios[i];
+    const std::string label = e.error.empty() ? e.name : e.file + " (does not load)";
+    const bool selected = e.path == loaded;
+    if (ImGui::Selectable((label + "##" + e.file).c_str(), selected)) {
+      view.selected_scenario = static_cast<int>(i);
+      commands.push_back(LoadCmd{e.path});
+    }
+    probe_last_item(e.file.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", e.error.empty() ? e.file.c_str() : e.error.c_str());
+  }
+  ImGui::EndChild();
+  if (!model.main.valid()) return;
+
+  const lab::Scenario& base = model.main.session->base();
+  ImGui::Separator();
+  ImGui::InputTextWithHint("seed", ("as in the file (" + std::to_string(base.seed) + ")").c_str(),
+                           view.seed_text, sizeof view.seed_text,
+                           ImGuiInputTextFlags_CharsDecimal);
+  override_combo("strategy", view.strategy_index, lab::strategies(), base.consumer.strategy);
+  override_combo("producer", view.producer_index, lab::producers(), base.producer.pattern);
+  if (button("Apply and reset")) {
+    ConfigureCmd c;
+    if (view.seed_text[0] != '\0') c.seed = std::strtoull(view.seed_text, nullptr, 10);
+    c.strategy = picked(view.strategy_index, lab::strategies());
+    c.producer = picked(view.producer_index, lab::producers());
+    commands.push_back(c);
+  }
+  help_marker("Starts the run over at step 0 with these choices. Faults made by hand "
+              "belong to the old run and are dropped.");
+
+  const lab::Scenario& s = model.main.session->scenario();
+  ImGui::Separator();
+  ImGui::PushTextWrapPos(0.0f);
+  if (const auto* strategy = lab::find_strategy(s.consumer.strategy)) {
+    text_colored(palette::kInfo, s.consumer.strategy + ": " + std::string(strategy->meaning));
+  }
+  ImGui::Spacing();
+  ImGui::TextUnformatted(base.about.c_str());
+  ImGui::PopTextWrapPos();
+}
+
+}  // namespace ui

@@ -1,0 +1,213 @@
+// Two Generals mode: General A and General B exchange couriers that can be captured (by
+// the button, or at random), the "who knows what" ladder after each courier, and next to
+// it the same shape in broker -> consumer -> ack, read from the explored session's trace.
+
+#include <string>
+
+#include "src/generals/generals.h"
+#include "src/generals/mapping.h"
+#include "src/generals/report.h"
+#include "ui/panels.h"
+#include "ui/widgets.h"
+
+namespace ui {
+
+namespace {
+
+constexpr ImGuiTableFlags kTable = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                   ImGuiTableFlags_SizingStretchProp;
+
+ImU32 status_color(generals::CourierStatus status) {
+  switch (status) {
+    case generals::CourierStatus::kDelivered: return palette::kGood;
+    case generals::CourierStatus::kCaptured: return palette::kBad;
+    case generals::CourierStatus::kInFlight: return palette::kWarn;
+    case generals::CourierStatus::kNotSent: break;
+  }
+  return palette::kMuted;
+}
+
+void controls(const Model& model, ViewState& view, Commands& commands) {
+  ImGui::SetNextItemWidth(140);
+  ImGui::SliderInt("couriers", &view.generals_couriers, 1, 12);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(140);
+  ImGui::SliderInt("loss %", &view.generals_loss_percent, 0, 100);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(110);
+  ImGui::InputInt("seed", &view.generals_seed);
+  ImGui::SameLine();
+  if (button("New exchange")) {
+    commands.push_back(GeneralsResetCmd{view.generals_couriers, view.generals_loss_percent,
+                                        static_cast<std::uint64_t>(std::max(0, view.generals_seed))});
+  }
+  const generals::TwoGenerals* g = model.generals;
+  const bool live = g != nullptr && !g->done();
+  if (button_if(live, "Next event >")) commands.push_back(GeneralsStepCmd{});
+  ImGui::SameLine();
+  if (button_if(live && !g->capture_armed(), "Capture the next courier")) {
+    commands.push_back(GeneralsCaptureCmd{});
+  }
+  ImGui::SameLine();
+  if (button_if(live, "Run to the end")) commands.push_back(GeneralsRunCmd{});
+}
+
+// The couriers as arrows between two lanes, one row each.
+void courier_diagram(const generals::TwoGenerals& g) {
+  const auto couriers = g.couriers();
+  const float row = ImGui::GetTextLineHeight() * 2.2f;
+  const float width = ImGui::GetContentRegionAvail().x;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float ax = origin.x + 70, bx = origin.x + width - 70;
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const float height = row * static_cast<float>(couriers.size() + 1);
+  for (const auto& [x, name] : {std::pair{ax, "General A"}, std::pair{bx, "General B"}}) {
+    const ImVec2 size = ImGui::CalcTextSize(name);
+    draw->AddRectFilled(ImVec2(x - size.x / 2 - 6, origin.y), ImVec2(x + size.x / 2 + 6, origin.y + size.y + 6),
+                        IM_COL32(45, 60, 90, 255), 4.0f);
+    draw->AddText(ImVec2(x - size.x / 2, origin.y + 3), palette::kText, name);
+    draw->AddLine(ImVec2(x, origin.y + size.y + 6), ImVec2(x, origin.y + height), IM_COL32(255, 255, 255, 60));
+  }
+  for (std::size_t i = 0; i < couriers.size(); ++i) {
+    const generals::CourierView& c = couriers[i];
+    const float y = origin.y + row * (static_cast<float>(i) + 1.3f);
+    const bool rightwards = c.from == generals::General::kA;
+    const float from = rightwards ? ax : bx, to = rightwards ? bx : ax;
+    const ImU32 color = status_color(c.status);
+    std::string label = "#" + std::to_string(c.number) + " " + c.text;
+    if (c.status == generals::CourierStatus::kNotSent) {
+      draw->AddText(ImVec2(ax + 12, y - 8), palette::kMuted, (label + "  (not sent)").c_str());
+      continue;
+    }
+    const float end = c.status == generals::CourierStatus::kDelivered ? to : (from + to) / 2;
+    draw->AddLine(ImVec2(from, y), ImVec2(end, y), color, 2.0f);
+    if (c.status == generals::CourierStatus::kCaptured) {
+      draw->AddLine(ImVec2(end - 6, y - 6), ImVec2(end + 6, y + 6), color, 3.0f);
+      draw->AddLine(ImVec2(end - 6, y + 6), ImVec2(end + 6, y - 6), color, 3.0f);
+      label += c.scripted ? "  CAPTURED (by hand / script)" : "  CAPTURED (at random)";
+    } else if (c.status == generals::CourierStatus::kDelivered) {
+      const float d = rightwards ? -8.0f : 8.0f;
+      draw->AddTriangleFilled(ImVec2(to, y), ImVec2(to + d, y - 5), ImVec2(to + d, y + 5), color);
+      label += c.confirmed ? "  (confirmed by the next courier)" : "  UNCONFIRMED";
+    } else {
+      label += "  ...in flight";
+    }
+    const ImVec2 size = ImGui::CalcTextSize(label.c_str());
+    const float lx = std::min(ax, bx) + (std::abs(bx - ax) - size.x) / 2;
+    draw->AddText(ImVec2(lx, y - size.y - 2),
+                  c.status == generals::CourierStatus::kDelivered && !c.confirmed ? palette::kWarn : color,
+                  label.c_str());
+  }
+  ImGui::Dummy(ImVec2(width, height + 6));
+}
+
+void ladder(const generals::TwoGenerals& g) {
+  heading("Who knows what");
+  if (!ImGui::BeginTable("ladder", 4, kTable)) return;
+  for (const char* c : {"level", "fact", "holds?", "taught by"}) ImGui::TableSetupColumn(c);
+  ImGui::TableHeadersRow();
+  for (const generals::Rung& r : g.ladder()) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::Text("%d", r.level);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(r.text.c_str());
+    ImGui::TableNextColumn();
+    text_colored(r.known ? palette::kGood : palette::kMuted, r.known ? "yes" : "no");
+    ImGui::TableNextColumn();
+    if (r.level == 0) {
+      ImGui::TextUnformatted("A's own plan");
+    } else {
+      std::string text = "courier " + std::to_string(r.courier) + ": " + generals::status_name(r.status);
+      if (r.known) text += r.confirmed ? ", confirmed" : ", not confirmed";
+      text_colored(r.known && !r.confirmed ? palette::kWarn : status_color(r.status), text);
+    }
+  }
+  ImGui::EndTable();
+}
+
+// The last delivery of the explored run read as couriers: deliver, ack, and no third.
+void broker_shape(const SessionModel& m) {
+  heading("The same shape: broker -> consumer -> ack");
+  if (!m.valid()) return;
+  const auto& events = m.session->world().kernel().trace.events();
+  std::size_t deliver = events.size();
+  for (std::size_t i = events.size(); i-- > 0;) {
+    const auto& e = events[i];
+    if (e.actor == "broker" && e.kind == "send" && e.detail.rfind("deliver", 0) == 0) {
+      deliver = i;
+      break;
+    }
+  }
+  if (deliver == events.size()) {
+    ImGui::TextDisabled("(no delivery yet at step %llu of the explored run)",
+                        static_cast<unsigned long long>(m.view->step));
+    return;
+  }
+  const sim::TraceEvent& d = events[deliver];
+  std::string ack_sent, ack_arrived;
+  for (std::size_t i = deliver + 1; i < events.size(); ++i) {
+    const auto& e = events[i];
+    if (e.order != d.order || e.detail.rfind("ack", 0) != 0) continue;
+    if (e.kind == "send" && e.actor == d.target) ack_sent = "step " + std::to_string(e.step);
+    if (e.kind == "recv" && e.actor == "broker") ack_arrived = "step " + std::to_string(e.step);
+    if (e.kind == "lost" && e.actor == d.target) ack_arrived = "LOST at step " + std::to_string(e.step);
+  }
+  ImGui::Text("At step %llu of \"%s\", the last delivery:", static_cast<unsigned long long>(m.view->step),
+              m.session->scenario().name.c_str());
+  ImGui::BulletText("courier 1 = %s (broker -> %s) at step %llu", d.detail.c_str(), d.target.c_str(),
+                    static_cast<unsigned long long>(d.step));
+  ImGui::Bullet();
+  text_colored(ack_sent.empty() ? palette::kMuted : palette::kGood,
+               "courier 2 = basic.ack: " + (ack_sent.empty() ? std::string("not sent (yet)")
+                                                             : "sent at " + ack_sent +
+                                                                   (ack_arrived.empty() ? ", in flight"
+                                                                                        : ", reached the broker: " + ack_arrived)));
+  ImGui::Bullet();
+  text_colored(palette::kWarn,
+               "courier 3 = none: AMQP has no ack of the ack, so the consumer never knows its ack "
+               "arrived. A redelivery must be harmless: dedup in the same transaction.");
+  ImGui::Spacing();
+  if (!ImGui::BeginTable("mapping", 3, kTable)) return;
+  for (const char* c : {"Two Generals", "broker and consumer", "why it matters"}) ImGui::TableSetupColumn(c);
+  ImGui::TableHeadersRow();
+  for (const generals::MappingRow& row : generals::broker_mapping()) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextWrapped("%s", row.generals.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextWrapped("%s", row.broker.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextWrapped("%s", row.note.c_str());
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace
+
+void draw_generals(const Model& model, ViewState& view, Commands& commands) {
+  controls(model, view, commands);
+  const generals::TwoGenerals* g = model.generals;
+  if (g == nullptr) return;
+  const float half = ImGui::GetContentRegionAvail().x * 0.5f - 4;
+  ImGui::BeginChild("exchange", ImVec2(half, 0), true);
+  courier_diagram(*g);
+  const bool unconfirmed = g->last_courier_unconfirmed();
+  text_colored(unconfirmed ? palette::kWarn : palette::kGood, generals::last_courier_sentence(*g));
+  for (const generals::General who : {generals::General::kA, generals::General::kB}) {
+    ImGui::TextWrapped("%s", generals::decision_sentence(g->decision(who)).c_str());
+  }
+  text_colored(g->outcome() == generals::Outcome::kOnlyA || g->outcome() == generals::Outcome::kOnlyB
+                   ? palette::kBad
+                   : palette::kInfo,
+               std::string("Outcome so far: ") + generals::outcome_name(g->outcome()));
+  ImGui::Spacing();
+  ladder(*g);
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginChild("broker shape", ImVec2(0, 0), true);
+  broker_shape(model.main);
+  ImGui::EndChild();
+}
+
+}  // namespace ui

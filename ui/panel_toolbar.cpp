@@ -1,0 +1,98 @@
+// The toolbar: mode switch, transport (back, step, play with a speed, to the end), the
+// scrub slider over the whole run, and one line of status.
+
+#include <string>
+
+#include "ui/panels.h"
+#include "ui/widgets.h"
+
+namespace ui {
+
+namespace {
+
+void mode_button(const char* label, Mode mode, ViewState& view) {
+  const bool active = view.mode == mode;
+  if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+  if (button(label)) {
+    view.mode = mode;
+    view.playing = false;
+  }
+  if (active) ImGui::PopStyleColor();
+  ImGui::SameLine();
+}
+
+bool key_pressed(ImGuiKey key) {
+  return !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(ImGui::GetKeyIndex(key));
+}
+
+void transport(const SessionModel& m, ViewState& view, Commands& commands) {
+  const std::uint64_t step = m.view->step;
+  const bool over = m.view->over;
+  if (button_if(step > 0, "|<")) commands.push_back(RestartCmd{});
+  ImGui::SameLine();
+  if (button_if(step > 0, "< Back") || (step > 0 && key_pressed(ImGuiKey_LeftArrow))) {
+    commands.push_back(StepBackCmd{});
+  }
+  ImGui::SameLine();
+  if (button_if(!over, "Step >") || (!over && key_pressed(ImGuiKey_RightArrow))) {
+    commands.push_back(StepCmd{});
+  }
+  ImGui::SameLine();
+  if (button(view.playing ? "Pause" : "Play", ImVec2(60, 0)) || key_pressed(ImGuiKey_Space)) {
+    view.playing = !view.playing && !over;
+    view.play_credit = 0;
+  }
+  ImGui::SameLine();
+  if (button_if(!over, "End >|")) commands.push_back(ToEndCmd{});
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(150);
+  ImGui::SliderFloat("##speed", &view.steps_per_second, 1.0f, 2000.0f, "%.0f steps/s",
+                     ImGuiSliderFlags_Logarithmic);
+  probe_last_item("speed");
+  ImGui::SameLine();
+
+  // The slider spans the whole run; while a replay is under way it shows the target.
+  const std::int64_t end = static_cast<std::int64_t>(m.end->steps);
+  if (!view.scrubbing) view.scrub_step = static_cast<std::int64_t>(m.session->target());
+  const std::int64_t zero = 0;
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 260);
+  const std::string format = "step %lld of " + std::to_string(end);
+  if (ImGui::SliderScalar("##scrub", ImGuiDataType_S64, &view.scrub_step, &zero, &end,
+                          format.c_str())) {
+    commands.push_back(SeekCmd{static_cast<std::uint64_t>(view.scrub_step), true});
+  }
+  view.scrubbing = ImGui::IsItemActive();
+  probe_last_item("scrub");
+  ImGui::SameLine();
+  ImGui::Text("tick %llu", static_cast<unsigned long long>(m.view->time));
+  ImGui::SameLine();
+  if (!m.session->settled()) {
+    text_colored(palette::kWarn, "replaying...");
+  } else {
+    text_colored(verdict_color(m.end->report.verdict), "run ends " + m.end->report.verdict);
+  }
+}
+
+}  // namespace
+
+void draw_toolbar(const Model& model, ViewState& view, Commands& commands) {
+  mode_button("Explore", Mode::kExplore, view);
+  mode_button("Compare", Mode::kCompare, view);
+  mode_button("Two Generals", Mode::kGenerals, view);
+  ImGui::TextUnformatted("|");
+  ImGui::SameLine();
+  if (model.main.valid()) {
+    const lab::Scenario& s = model.main.session->scenario();
+    ImGui::Text("%s   seed %llu   %s / %s", s.name.c_str(),
+                static_cast<unsigned long long>(s.seed), s.producer.pattern.c_str(),
+                view.mode == Mode::kCompare ? "two strategies" : s.consumer.strategy.c_str());
+  }
+  if (!view.status.empty()) {
+    ImGui::SameLine();
+    text_colored(view.status_is_error ? palette::kBad : palette::kGood, "   " + view.status);
+  }
+  const SessionModel& driven = view.mode == Mode::kCompare ? model.compare[0] : model.main;
+  if (view.mode != Mode::kGenerals && driven.valid()) transport(driven, view, commands);
+}
+
+}  // namespace ui

@@ -1,0 +1,131 @@
+// The verdict: every order with its effect count (0, 1, 2+), the balance expected vs
+// actual, the checker's verdict now and at the end of the run, and the faults that fired,
+// with the ones that name an order which went wrong pointed out.
+
+#include <string>
+
+#include "src/lab/catalog.h"
+#include "ui/panels.h"
+#include "ui/widgets.h"
+
+namespace ui {
+
+namespace {
+
+std::string fault_line(const sim::FiredFault& f) {
+  std::string line = "step " + std::to_string(f.step) + ": " + f.site + " -> " + f.action;
+  if (!f.frame.empty()) line += " " + f.frame;
+  if (f.order > 0) line += " order " + std::to_string(f.order);
+  if (f.attempt > 0) line += " attempt " + std::to_string(f.attempt);
+  if (f.instance > 0) line += " (instance " + std::to_string(f.instance) + ")";
+  line += f.scripted ? "" : " [random]";
+  return line;
+}
+
+// Mid-run, "stuck" only means "still on its way": the run is not over yet.
+std::string shown_outcome(const std::string& outcome, bool over) {
+  return !over && outcome == "stuck" ? "pending" : outcome;
+}
+
+ImU32 shown_color(const std::string& shown) {
+  return shown == "pending" ? palette::kMuted : outcome_color(shown);
+}
+
+bool went_wrong(const std::string& outcome, bool over) {
+  return outcome == "duplicated" || outcome == "lost" || outcome == "phantom" ||
+         (over && outcome == "stuck");
+}
+
+void orders_table(const lab::Report& r, bool over) {
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_ScrollY;
+  const float rows = static_cast<float>(std::min<std::size_t>(r.orders.size(), 8) + 1);
+  if (!ImGui::BeginTable("orders", 5, flags,
+                         ImVec2(0, rows * ImGui::GetTextLineHeightWithSpacing() + 6))) {
+    return;
+  }
+  ImGui::TableSetupScrollFreeze(0, 1);
+  for (const char* c : {"order", "amount", "committed", "effects (debits)", "outcome"}) {
+    ImGui::TableSetupColumn(c);
+  }
+  ImGui::TableHeadersRow();
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(r.orders.size()));
+  while (clipper.Step()) {
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+      const lab::OrderOutcome& o = r.orders[static_cast<std::size_t>(i)];
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::Text("%lld", static_cast<long long>(o.order));
+      ImGui::TableNextColumn();
+      ImGui::Text("%lld", static_cast<long long>(o.amount));
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(o.committed ? "yes" : "no");
+      ImGui::TableNextColumn();
+      std::string effects = std::to_string(o.debits) + (o.debits >= 2 ? "  DOUBLE" : "");
+      if (o.rejections > 0) effects += " +" + std::to_string(o.rejections) + " rejected";
+      text_colored(o.rejections > 0 && o.debits == 0 ? palette::kInfo : effect_color(o.debits),
+                   effects);
+      ImGui::TableNextColumn();
+      const std::string shown = shown_outcome(o.outcome, over);
+      text_colored(shown_color(shown), shown);
+    }
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace
+
+void draw_verdict(const SessionModel& m) {
+  const lab::RunSummary& now = m.view->summary;
+  const lab::Report& r = now.report;
+  const lab::RunSummary& end = *m.end;
+
+  const bool over = m.view->over;
+  const std::string verdict = !over && r.verdict == "stuck" ? "in progress" : r.verdict;
+  ImGui::TextUnformatted("At this step:");
+  ImGui::SameLine();
+  text_colored(verdict == "in progress" ? palette::kMuted : verdict_color(verdict), verdict);
+  ImGui::SameLine();
+  ImGui::TextUnformatted("   whole run:");
+  ImGui::SameLine();
+  text_colored(verdict_color(end.report.verdict), end.report.verdict);
+  help_marker("The checker reads the SQLite tables and the broker's leftovers. Mid-run, "
+              "orders still on their way (queued, unacked, unsent) are pending; the whole run "
+              "is what `eosim run` reports.");
+
+  const bool balance_ok = r.balance_expected == r.balance_actual;
+  ImGui::Text("Balance: initial %lld, expected %lld, actual", static_cast<long long>(r.balance_initial),
+              static_cast<long long>(r.balance_expected));
+  ImGui::SameLine();
+  text_colored(balance_ok ? palette::kGood : palette::kBad,
+               std::to_string(r.balance_actual) + (balance_ok ? "" : "  (MISMATCH)"));
+  long long duplicates = 0;
+  for (const auto& a : m.view->actors) duplicates += a.duplicates;
+  ImGui::Text("Redeliveries (redelivered=true): %lld    duplicates detected by consumers: %lld",
+              static_cast<long long>(now.redeliveries), duplicates);
+  orders_table(r, over);
+
+  ImGui::Text("Faults fired: %zu", now.faults.size());
+  for (const sim::FiredFault& f : now.faults) {
+    bool blamed = false;
+    for (const auto& o : r.orders) {
+      blamed = blamed || (o.order == f.order && went_wrong(o.outcome, over));
+    }
+    text_colored(blamed ? palette::kBad : palette::kWarn, (blamed ? "> " : "  ") + fault_line(f));
+    if (const auto* site = lab::find_fault_site(f.site)) {
+      ImGui::SameLine();
+      help_marker(std::string(site->meaning).c_str());
+    }
+  }
+  for (const auto& o : r.orders) {
+    if (!went_wrong(o.outcome, over)) continue;
+    bool named = false;
+    for (const auto& f : now.faults) named = named || f.order == o.order;
+    std::string why = "order " + std::to_string(o.order) + " is " + o.outcome + ": ";
+    why += named ? "the fault marked > names it" : "no fault names it (see the diagram)";
+    text_colored(outcome_color(o.outcome), why);
+  }
+}
+
+}  // namespace ui

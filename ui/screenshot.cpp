@@ -1,0 +1,41 @@
+#include "ui/screenshot.h"
+
+#include <GLFW/glfw3.h>  // brings the system's OpenGL 1.x declarations
+#include <stb_image_write.h>
+
+#include <cstring>
+#include <vector>
+
+namespace ui {
+
+bool write_screenshot(const std::string& path, int width, int height, std::string& error) {
+  if (width <= 0 || height <= 0) {
+    error = "the window has no pixels to save";
+    return false;
+  }
+  const auto w = static_cast<std::size_t>(width), h = static_cast<std::size_t>(height);
+  std::vector<unsigned char> pixels(w * h * 3);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadBuffer(GL_BACK);
+  glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
+  if (glGetError() != GL_NO_ERROR) {
+    error = "glReadPixels failed";
+    return false;
+  }
+  // OpenGL's rows go bottom-up; PNG's top-down.
+  std::vector<unsigned char> row(w * 3);
+  for (std::size_t y = 0; y < h / 2; ++y) {
+    unsigned char* top = pixels.data() + y * w * 3;
+    unsigned char* bottom = pixels.data() + (h - 1 - y) * w * 3;
+    std::memcpy(row.data(), top, w * 3);
+    std::memcpy(top, bottom, w * 3);
+    std::memcpy(bottom, row.data(), w * 3);
+  }
+  if (stbi_write_png(path.c_str(), width, height, 3, pixels.data(), width * 3) == 0) {
+    error = "cannot write " + path;
+    return false;
+  }
+  return true;
+}
+
+}  // namespace ui

@@ -1,0 +1,198 @@
+#include "ui/sequence_layout.h"
+
+#include <algorithm>
+
+namespace ui {
+
+namespace {
+
+bool same_event(const sim::TraceEvent& a, const sim::TraceEvent& b) {
+  return a.step == b.step && a.time == b.time && a.actor == b.actor && a.kind == b.kind &&
+         a.target == b.target && a.order == b.order && a.detail == b.detail;
+}
+
+// "deliver tag=1 order-1 (connection broken)" -> "deliver tag=1 order-1": a lost event
+// carries the frame's summary plus why it was lost.
+std::string summary_of_lost(const std::string& detail) {
+  const std::size_t open = detail.rfind(" (");
+  return open == std::string::npos ? detail : detail.substr(0, open);
+}
+
+std::string pending_key(const std::string& from, const std::string& to,
+                        const std::string& summary) {
+  return from + '\x1f' + to + '\x1f' + summary;
+}
+
+struct KindOfNote {
+  const char* kind;
+  NoteKind note;
+};
+constexpr KindOfNote kNoteKinds[] = {
+    {"crash", NoteKind::kCrash},         {"fault", NoteKind::kFault},
+    {"duplicate", NoteKind::kDuplicate}, {"restart", NoteKind::kRestart},
+    {"up", NoteKind::kRestart},          {"enqueue", NoteKind::kEnqueue},
+    {"commit", NoteKind::kCommit},       {"refused", NoteKind::kWarn},
+    {"rejected", NoteKind::kWarn},       {"db-error", NoteKind::kWarn},
+    {"misclassified", NoteKind::kWarn},  {"ack-failed", NoteKind::kWarn},
+    {"channel-error", NoteKind::kWarn},  {"dead-letter", NoteKind::kWarn},
+    {"discard", NoteKind::kWarn},        {"disconnected", NoteKind::kWarn},
+    {"lost", NoteKind::kWarn}};
+
+NoteKind note_kind(const std::string& kind) {
+  for (const KindOfNote& k : kNoteKinds) {
+    if (kind == k.kind) return k.note;
+  }
+  return NoteKind::kPlain;
+}
+
+std::string note_text(const sim::TraceEvent& e) {
+  std::string label = e.kind;
+  switch (note_kind(e.kind)) {
+    case NoteKind::kCrash:
+    case NoteKind::kFault:
+    case NoteKind::kDuplicate:
+    case NoteKind::kRestart:
+      for (char& c : label) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 32 : c);
+      break;
+    default:
+      break;
+  }
+  if (e.kind == "disconnected") return "disconnected from " + e.target + " (" + e.detail + ")";
+  return e.detail.empty() ? label : label + ": " + e.detail;
+}
+
+}  // namespace
+
+std::string lane_title(const std::string& actor) {
+  if (actor == "orders" || actor == "ledger") return actor + " DB";
+  if (actor.empty()) return actor;
+  std::size_t digits = actor.size();
+  while (digits > 0 && actor[digits - 1] >= '0' && actor[digits - 1] <= '9') --digits;
+  std::string title = actor.substr(0, digits);
+  if (!title.empty() && title[0] >= 'a' && title[0] <= 'z') {
+    title[0] = static_cast<char>(title[0] - 32);
+  }
+  if (digits < actor.size()) title += " " + actor.substr(digits);
+  return title;
+}
+
+void SequenceLayout::reset(std::vector<std::string> lane_actors) {
+  *this = SequenceLayout{};
+  for (auto& actor : lane_actors) lanes_.push_back({actor, lane_title(actor)});
+}
+
+int SequenceLayout::lane_of(const std::string& actor) {
+  for (std::size_t i = 0; i < lanes_.size(); ++i) {
+    if (lanes_[i].actor == actor) return static_cast<int>(i);
+  }
+  lanes_.push_back({actor, lane_title(actor)});
+  return static_cast<int>(lanes_.size() - 1);
+}
+
+std::size_t SequenceLayout::first_row_of_step(std::uint64_t step) const {
+  const auto it = std::lower_bound(rows_.begin(), rows_.end(), step,
+                                   [](const Row& r, std::uint64_t s) { return r.step < s; });
+  return static_cast<std::size_t>(it - rows_.begin());
+}
+
+void SequenceLayout::update(const std::vector<sim::TraceEvent>& events,
+                            std::uint64_t revision) {
+  const bool extends = built_ && revision == revision_ && events.size() >= rows_.size() &&
+                       (rows_.empty() || same_event(events[rows_.size() - 1], last_));
+  if (!extends) {
+    std::vector<std::string> actors;
+    for (const Lane& lane : lanes_) actors.push_back(lane.actor);
+    reset(std::move(actors));
+    built_ = true;
+    revision_ = revision;
+  }
+  if (events.size() == rows_.size()) return;
+  for (std::size_t i = rows_.size(); i < events.size(); ++i) add(events[i]);
+  last_ = events.back();
+  close_in_flight();
+}
+
+void SequenceLayout::add(const sim::TraceEvent& e) {
+  const std::size_t row = rows_.size();
+  rows_.push_back({e.step, e.time, rows_.empty() || rows_.back().step != e.step});
+  const int lane = lane_of(e.actor);
+  const auto arrow_to = [&](ArrowKind kind, const std::string& label) {
+    Arrow a;
+    a.from_row = a.to_row = row;
+    a.from_lane = lane;
+    a.to_lane = lane_of(e.target);
+    a.kind = kind;
+    a.label = label;
+    a.order = e.order;
+    arrows_.push_back(std::move(a));
+  };
+  if (e.kind == "send" && !e.target.empty()) {
+    arrow_to(ArrowKind::kInFlight, e.detail);
+    arrows_.back().redelivered = e.detail.find("redelivered") != std::string::npos;
+    pending_[pending_key(e.actor, e.target, e.detail)].push_back(arrows_.size() - 1);
+    return;
+  }
+  if (e.kind == "recv" || (e.kind == "lost" && !e.target.empty())) {
+    // recv: this actor received from target. lost: this actor's frame to target is gone.
+    const bool recv = e.kind == "recv";
+    const std::string key = recv ? pending_key(e.target, e.actor, e.detail)
+                                 : pending_key(e.actor, e.target, summary_of_lost(e.detail));
+    auto it = pending_.find(key);
+    if (it != pending_.end() && !it->second.empty()) {
+      Arrow& a = arrows_[it->second.front()];
+      it->second.pop_front();
+      if (it->second.empty()) pending_.erase(it);
+      a.to_row = row;
+      a.kind = recv ? ArrowKind::kDelivered : ArrowKind::kLost;
+      if (!recv) a.label = e.detail;
+      max_span_ = std::max(max_span_, a.to_row - a.from_row);
+      return;
+    }
+    if (!recv) {
+      // Dropped as it was sent: no send event came before it.
+      arrow_to(ArrowKind::kLost, e.detail);
+      return;
+    }
+  }
+  if (e.kind == "commit" && !e.target.empty()) {
+    arrow_to(ArrowKind::kCommit, "commit: " + e.detail);
+    return;
+  }
+  if (e.kind == "connect" && !e.target.empty()) {
+    arrow_to(ArrowKind::kConnect, "connect (" + e.detail + ")");
+    return;
+  }
+  if (e.kind == "broken" && !e.target.empty()) {
+    arrow_to(ArrowKind::kBroken, "connection broken: " + e.detail);
+    return;
+  }
+  notes_.push_back({row, lane, note_kind(e.kind), note_text(e)});
+  // Lifelines: a consumer or relay is down from its crash to its restart; the broker from
+  // its restart to "up".
+  const bool goes_down = e.kind == "crash" || (e.kind == "restart" && e.actor == "broker");
+  const bool comes_up = (e.kind == "restart" && e.actor != "broker") || e.kind == "up";
+  if (goes_down) downtimes_.push_back({lane, row, row, true});
+  if (comes_up) {
+    for (auto& d : downtimes_) {
+      if (d.open && d.lane == lane) {
+        d.open = false;
+        d.to_row = row;
+      }
+    }
+  }
+}
+
+void SequenceLayout::close_in_flight() {
+  const std::size_t last = rows_.empty() ? 0 : rows_.size() - 1;
+  for (const auto& [key, queue] : pending_) {
+    for (const std::size_t index : queue) {
+      arrows_[index].to_row = last;
+      max_span_ = std::max(max_span_, last - arrows_[index].from_row);
+    }
+  }
+  for (auto& d : downtimes_) {
+    if (d.open) d.to_row = last;
+  }
+}
+
+}  // namespace ui

@@ -1,0 +1,102 @@
+#pragma once
+// The sequence diagram's geometry in rows and lanes, built from trace events with no
+// drawing at all (so it is tested without ImGui). One row per trace event, one lane per
+// actor; a frame is an arrow from the row it was sent in to the row it arrived in.
+//
+// Invariants:
+//  (1) rows()[i] is event i of the trace it was built from; rows are in trace order.
+//  (2) Every "send" becomes one arrow: delivered (ends at its "recv"), lost (ends at its
+//      "lost" event) or in flight (no end yet; to_row is the last row). Frames on one
+//      direction arrive in order (TCP), so a send matches the oldest unmatched send with
+//      the same (from, to, summary).
+//  (3) arrows() are sorted by from_row, and no arrow spans more than max_span() rows: a
+//      view that shows rows [a, b] needs only the arrows with from_row in
+//      [a - max_span(), b] (how long runs stay cheap to draw).
+//  (4) update() extends the layout when the trace only grew; any other change rebuilds.
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/trace.h"
+
+namespace ui {
+
+struct Lane {
+  std::string actor;  // "consumer1", "ledger"
+  std::string title;  // "Consumer 1", "ledger DB"
+};
+
+enum class ArrowKind { kDelivered, kLost, kInFlight, kCommit, kConnect, kBroken };
+enum class NoteKind { kPlain, kCommit, kCrash, kFault, kDuplicate, kRestart, kEnqueue, kWarn };
+
+struct Arrow {
+  std::size_t from_row = 0, to_row = 0;
+  int from_lane = 0, to_lane = 0;
+  ArrowKind kind = ArrowKind::kDelivered;
+  std::string label;
+  std::int64_t order = 0;
+  bool redelivered = false;  // a basic.deliver with redelivered=true
+};
+
+struct Note {
+  std::size_t row = 0;
+  int lane = 0;
+  NoteKind kind = NoteKind::kPlain;
+  std::string text;
+};
+
+// A stretch where an actor was down (crash .. restart): its lifeline is drawn broken.
+struct Downtime {
+  int lane = 0;
+  std::size_t from_row = 0, to_row = 0;  // to_row = last row while still down
+  bool open = false;
+};
+
+struct Row {
+  std::uint64_t step = 0;
+  std::uint64_t time = 0;
+  bool first_of_step = false;
+};
+
+class SequenceLayout {
+ public:
+  // Lanes in the order they are drawn (lab::diagram_lanes). Clears everything.
+  void reset(std::vector<std::string> lane_actors);
+  // Brings the layout to `events`. `revision` names the run they come from: a different
+  // revision always rebuilds; the same one with more events appends.
+  void update(const std::vector<sim::TraceEvent>& events, std::uint64_t revision);
+
+  const std::vector<Lane>& lanes() const { return lanes_; }
+  const std::vector<Row>& rows() const { return rows_; }
+  const std::vector<Arrow>& arrows() const { return arrows_; }
+  const std::vector<Note>& notes() const { return notes_; }  // sorted by row
+  const std::vector<Downtime>& downtimes() const { return downtimes_; }
+  std::size_t max_span() const { return max_span_; }
+  // The first row of `step` (rows().size() if none), by binary search.
+  std::size_t first_row_of_step(std::uint64_t step) const;
+  int lane_of(const std::string& actor);  // adds a lane for an actor not seen before
+
+ private:
+  void add(const sim::TraceEvent& event);
+  void close_in_flight();
+
+  std::vector<Lane> lanes_;
+  std::vector<Row> rows_;
+  std::vector<Arrow> arrows_;
+  std::vector<Note> notes_;
+  std::vector<Downtime> downtimes_;
+  // Sends not yet received or lost, oldest first, by (from, to, summary).
+  std::map<std::string, std::deque<std::size_t>> pending_;
+  std::size_t max_span_ = 0;
+  std::uint64_t revision_ = 0;
+  bool built_ = false;
+  sim::TraceEvent last_;  // the last event added, to check that a longer trace extends it
+};
+
+// A lane title for people: "consumer2" -> "Consumer 2", "ledger" -> "ledger DB".
+std::string lane_title(const std::string& actor);
+
+}  // namespace ui

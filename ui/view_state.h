@@ -1,0 +1,55 @@
+#pragma once
+// Everything the GUI remembers that the model never reads: which mode is shown, what is
+// selected or typed, whether it plays and how fast, how the diagram scrolls. Changing
+// any of it changes what is drawn, never what a run does.
+
+#include <cstdint>
+#include <string>
+
+namespace ui {
+
+enum class Mode { kExplore, kCompare, kGenerals };
+
+struct ViewState {
+  Mode mode = Mode::kExplore;
+
+  // Transport.
+  bool playing = false;
+  float steps_per_second = 4.0f;
+  double play_credit = 0.0;    // steps owed to the play clock (fractions carry over)
+  std::int64_t scrub_step = 0;  // the slider's value while dragging
+  bool scrubbing = false;       // the slider is held
+
+  // Scenario browser and overrides (the text fields as typed).
+  int selected_scenario = -1;
+  char seed_text[24] = "";
+  int strategy_index = 0;  // into lab::strategies()
+  int producer_index = 0;  // into lab::producers()
+
+  // Fault buttons.
+  int link_index = 0;      // into the network fault sites
+  int frame_index = 0;     // into that site's frames
+  int consumer_instance = 1;
+  char export_path[512] = "session.toml";
+
+  // Sequence diagram.
+  bool follow = true;  // keep the current step in view
+  // The step each diagram last scrolled to: [0] explore, [1] and [2] compare.
+  std::uint64_t followed_step[3] = {UINT64_MAX, UINT64_MAX, UINT64_MAX};
+  int follow_frames[3] = {0, 0, 0};  // frames left to repeat that scroll
+
+  // Compare mode: the two strategies, as indexes into lab::strategies().
+  int compare_left = 0;   // atomic
+  int compare_right = 3;  // no-dedup
+
+  // Two Generals mode.
+  int generals_couriers = 4;
+  int generals_loss_percent = 25;
+  int generals_seed = 1;
+
+  // One line of feedback (an error, "exported to ...").
+  std::string status;
+  bool status_is_error = false;
+};
+
+}  // namespace ui

@@ -1,0 +1,86 @@
+#include "ui/widgets.h"
+
+namespace ui {
+
+ImVec4 to_vec4(ImU32 color) { return ImGui::ColorConvertU32ToFloat4(color); }
+
+ImU32 outcome_color(const std::string& outcome) {
+  if (outcome == "debited" || outcome == "exactly-once") return palette::kGood;
+  if (outcome == "rejected" || outcome == "dead-lettered") return palette::kInfo;
+  if (outcome == "stuck") return palette::kWarn;
+  return palette::kBad;  // duplicated, lost, phantom
+}
+
+ImU32 verdict_color(const std::string& verdict) { return outcome_color(verdict); }
+
+ImU32 effect_color(long long effects) {
+  if (effects == 1) return palette::kGood;
+  return effects == 0 ? palette::kWarn : palette::kBad;
+}
+
+void probe_last_item(const char* label) {
+  auto* probe = static_cast<ItemProbe*>(ImGui::GetIO().UserData);
+  if (probe == nullptr) return;
+  const ImVec2 min = ImGui::GetItemRectMin();
+  const ImVec2 max = ImGui::GetItemRectMax();
+  probe->rects[label] = ImVec4(min.x, min.y, max.x, max.y);
+}
+
+bool button(const char* label, const ImVec2& size) {
+  const bool pressed = ImGui::Button(label, size);
+  probe_last_item(label);
+  return pressed;
+}
+
+bool button_if(bool enabled, const char* label, const ImVec2& size) {
+  if (enabled) return button(label, size);
+  ImGui::PushStyleVar(ImGuiStyleVar_Alpha, ImGui::GetStyle().Alpha * 0.4f);
+  ImGui::Button(label, size);
+  ImGui::PopStyleVar();
+  probe_last_item(label);
+  return false;
+}
+
+void begin_panel(const char* title, const ImVec2& pos, const ImVec2& size) {
+  ImGui::SetNextWindowPos(pos, ImGuiCond_Always);
+  ImGui::SetNextWindowSize(size, ImGuiCond_Always);
+  ImGui::Begin(title, nullptr,
+               ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                   ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
+}
+
+void end_panel() { ImGui::End(); }
+
+void text_colored(ImU32 color, const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, color);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopStyleColor();
+}
+
+void help_marker(const char* text) {
+  ImGui::SameLine();
+  ImGui::TextDisabled("(?)");
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
+void heading(const char* text) {
+  ImFontAtlas* fonts = ImGui::GetIO().Fonts;
+  if (fonts->Fonts.Size > 1) {  // the app loaded a bold face second
+    ImGui::PushFont(fonts->Fonts[1]);
+    ImGui::TextUnformatted(text);
+    ImGui::PopFont();
+    return;
+  }
+  const ImVec2 pos = ImGui::GetCursorScreenPos();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->AddText(ImVec2(pos.x + 1, pos.y), ImGui::GetColorU32(ImGuiCol_Text), text);
+  ImGui::TextUnformatted(text);
+}
+
+}  // namespace ui

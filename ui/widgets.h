@@ -1,0 +1,51 @@
+#pragma once
+// Small drawing helpers shared by the panels: the colour scheme, fixed panel windows,
+// and buttons that a headless test can find by label.
+
+#include <imgui.h>
+
+#include <map>
+#include <string>
+
+namespace ui {
+
+// Colours that carry meaning, used the same way in every panel.
+namespace palette {
+constexpr ImU32 kGood = IM_COL32(80, 200, 120, 255);      // exactly once, acked, committed
+constexpr ImU32 kBad = IM_COL32(235, 80, 80, 255);        // duplicated, lost, crash
+constexpr ImU32 kWarn = IM_COL32(240, 180, 60, 255);      // stuck, fault, redelivered
+constexpr ImU32 kInfo = IM_COL32(110, 170, 250, 255);     // deliveries
+constexpr ImU32 kMuted = IM_COL32(150, 150, 160, 255);    // setup chatter, in flight
+constexpr ImU32 kText = IM_COL32(230, 230, 235, 255);
+constexpr ImU32 kHighlight = IM_COL32(255, 230, 120, 40);  // the current step's rows
+constexpr ImU32 kDiverge = IM_COL32(255, 90, 200, 60);     // where two runs part
+}  // namespace palette
+
+ImVec4 to_vec4(ImU32 color);
+// Colour of a checker outcome / verdict / effect count.
+ImU32 outcome_color(const std::string& outcome);
+ImU32 verdict_color(const std::string& verdict);
+ImU32 effect_color(long long effects);
+
+// Headless tests set ImGui::GetIO().UserData to an ItemProbe: every widget drawn through
+// these helpers records its rectangle under its label, so a test can click it with the
+// mouse like a person would.
+struct ItemProbe {
+  std::map<std::string, ImVec4> rects;  // label -> (min.x, min.y, max.x, max.y)
+};
+void probe_last_item(const char* label);
+bool button(const char* label, const ImVec2& size = ImVec2(0, 0));
+// A button drawn disabled (greyed, never pressed) when `enabled` is false.
+bool button_if(bool enabled, const char* label, const ImVec2& size = ImVec2(0, 0));
+
+// A fixed, tiled window: no move, no resize, no collapse. Always pair with end_panel().
+void begin_panel(const char* title, const ImVec2& pos, const ImVec2& size);
+void end_panel();
+
+void text_colored(ImU32 color, const std::string& text);
+void help_marker(const char* text);  // a "(?)" with a tooltip
+// A section header: the second font of the atlas (bold) when there is one, else the
+// default font drawn twice, a pixel apart.
+void heading(const char* text);
+
+}  // namespace ui
