@@ -18,6 +18,11 @@
 #include <string>
 #include <vector>
 
+namespace lab {
+struct Scenario;
+struct SweepOptions;
+}  // namespace lab
+
 namespace cli {
 
 enum ExitCode : int {
@@ -72,6 +77,32 @@ struct GeneralsCommandOptions {
 int generals_command(const GeneralsCommandOptions& options, std::ostream& out,
                      std::ostream& err);
 
+// --- eosim sweep ----------------------------------------------------------------------
+struct SweepCommandOptions {
+  std::string file;
+  std::string seeds = "1..1000";  // A..B (inclusive) or one seed N
+  std::string faults;             // --faults SPEC; "" = the file's [faults.random] (or default)
+  std::string strategy;           // "" keeps the file's
+  std::string producer;
+  unsigned jobs = 0;              // 0 = every hardware thread
+  std::string expect;             // "" = none; a verdict, or "violation"
+  std::string format = "text";    // text | json
+  std::size_t show_failures = 5;  // failing seeds described
+  bool progress = false;          // a bar on stderr (main decides: stderr is a TTY)
+};
+int sweep_command(const SweepCommandOptions& options, std::ostream& out, std::ostream& err);
+
+// --- eosim shrink ---------------------------------------------------------------------
+struct ShrinkCommandOptions {
+  std::string file;
+  std::uint64_t seed = 0;
+  std::string output;    // -o; "" = the TOML to stdout, the report to stderr
+  std::string faults;    // as for sweep: the same SPEC gives the same run
+  std::string strategy;
+  std::string producer;
+};
+int shrink_command(const ShrinkCommandOptions& options, std::ostream& out, std::ostream& err);
+
 // --- shared by the commands ---------------------------------------------------------
 // Expands FILE...|DIR arguments: a directory stands for its *.toml files (not recursive),
 // sorted by file name; anything else is kept as a file path (a missing one is reported by
@@ -88,5 +119,15 @@ bool scenario_files_in(const std::string& dir, std::vector<std::string>& files,
 // On failure `error` names the bad value and lists the valid names.
 bool check_overrides(const std::string& strategy, const std::string& producer,
                      std::string& error);
+
+// "A..B" or "N" into an inclusive range. False, with `error`, on anything else or A > B.
+bool parse_seed_range(const std::string& text, std::uint64_t& first, std::uint64_t& last,
+                      std::string& error);
+
+// What sweep, shrink and explore share: load FILE, check and apply --strategy/--producer,
+// and parse --faults into `sweep.ratios`. False after printing the problem to `err`.
+bool load_for_seeds(const std::string& file, const std::string& strategy,
+                    const std::string& producer, const std::string& faults,
+                    lab::Scenario& scenario, lab::SweepOptions& sweep, std::ostream& err);
 
 }  // namespace cli

@@ -196,6 +196,77 @@ CLI::App* add_generals_command(CLI::App& app, cli::GeneralsCommandOptions& o) {
   return generals;
 }
 
+CLI::App* add_sweep_command(CLI::App& app, cli::SweepCommandOptions& o) {
+  CLI::App* sweep =
+      app.add_subcommand("sweep", "Run a scenario over many seeds with random faults");
+  sweep->add_option("file", o.file, "Scenario file")->required()->type_name("FILE");
+  sweep->add_option("--seeds", o.seeds, "Seeds to run: A..B (inclusive) or N")
+      ->type_name("A..B")
+      ->capture_default_str();
+  sweep->add_option("--faults", o.faults,
+                    "Random fault ratios, replacing the file's [faults.random]")
+      ->type_name("SPEC");
+  sweep->add_option("--strategy", o.strategy, "Replace the consumer strategy")->type_name("S");
+  sweep->add_option("--producer", o.producer, "Replace the producer pattern")->type_name("P");
+  sweep->add_option("--jobs", o.jobs, "Worker threads (default: every core)")->type_name("N");
+  sweep->add_option("--expect", o.expect,
+                    "exactly-once (every run), violation (at least one), or a verdict "
+                    "(at least one run has it)")
+      ->type_name("V");
+  sweep->add_option("--show", o.show_failures, "How many failing seeds to describe")
+      ->type_name("N")
+      ->capture_default_str();
+  sweep->add_option("--format", o.format, "Output format: text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->type_name("F")
+      ->capture_default_str();
+  sweep->footer(
+      "Runs FILE once per seed; each seed draws its own random faults (per opportunity, up\n"
+      "to the file's [faults] budget, before its horizon). The ratios come from --faults,\n"
+      "else the file's [faults.random], else a default mix of every kind. Prints the count\n"
+      "per verdict, the first failing seeds with the command that shrinks each, runs/s and\n"
+      "steps/s. Everything but the timing line is the same for any --jobs.\n"
+      "\n"
+      "Examples:\n"
+      "  eosim sweep scenarios/01-happy-path.toml --seeds 1..1000 --expect exactly-once\n"
+      "  eosim sweep scenarios/01-happy-path.toml --strategy no-dedup --expect violation\n"
+      "  eosim sweep FILE --faults drop=1/20,crash=1/30,reorder=1/10,restart=1/200\n"
+      "  eosim sweep FILE --format json | jq .verdicts\n"
+      "\n"
+      "Exit codes: 0 --expect met (or none given), 1 not met, 2 bad input, 3 internal error.");
+  return sweep;
+}
+
+CLI::App* add_shrink_command(CLI::App& app, cli::ShrinkCommandOptions& o) {
+  CLI::App* shrink = app.add_subcommand(
+      "shrink", "Shrink a failing seed to a minimal, editable scenario file");
+  shrink->add_option("file", o.file, "Scenario file")->required()->type_name("FILE");
+  shrink->add_option("--seed", o.seed, "The failing seed (from eosim sweep)")
+      ->required()
+      ->type_name("N")
+      ->check(unsigned_integer(0));
+  shrink->add_option("-o,--output", o.output, "Write the minimal scenario here")
+      ->type_name("OUT.toml");
+  shrink->add_option("--faults", o.faults, "The --faults the sweep used")->type_name("SPEC");
+  shrink->add_option("--strategy", o.strategy, "The --strategy the sweep used")
+      ->type_name("S");
+  shrink->add_option("--producer", o.producer, "The --producer the sweep used")
+      ->type_name("P");
+  shrink->footer(
+      "Replays the seed exactly as eosim sweep ran it, turns every fault that fired into an\n"
+      "explicit [[faults.script]] rule, and delta-debugs the rules down to a minimal set that\n"
+      "still gives the same verdict. Writes a scenario with those rules, an [expect] block\n"
+      "and an `about` story; `eosim run OUT.toml` reproduces it.\n"
+      "\n"
+      "Examples:\n"
+      "  eosim shrink scenarios/01-happy-path.toml --strategy no-dedup --seed 1 -o min.toml\n"
+      "  eosim run min.toml\n"
+      "\n"
+      "Exit codes: 0 shrunk, 1 the seed does not fail (or cannot be reproduced by rules),\n"
+      "2 bad input, 3 internal error.");
+  return shrink;
+}
+
 bool colour_wanted() {
   // ANSI colours only on a terminal; NO_COLOR (https://no-color.org) turns them off.
   const char* no_colour = std::getenv("NO_COLOR");
@@ -226,6 +297,10 @@ int main_with_args(int argc, char** argv) {
   CLI::App* bench_kernel = add_bench_command(app, bench_options);
   cli::GeneralsCommandOptions generals_options;
   CLI::App* generals = add_generals_command(app, generals_options);
+  cli::SweepCommandOptions sweep_options;
+  CLI::App* sweep = add_sweep_command(app, sweep_options);
+  cli::ShrinkCommandOptions shrink_options;
+  CLI::App* shrink = add_shrink_command(app, shrink_options);
 
   try {
     app.parse(argc, argv);
@@ -242,6 +317,11 @@ int main_with_args(int argc, char** argv) {
   }
   if (list->parsed()) return cli::list_command(list_options, std::cout, std::cerr);
   if (bench_kernel->parsed()) return cli::bench_kernel_command(bench_options, std::cout);
+  if (sweep->parsed()) {
+    sweep_options.progress = isatty(fileno(stderr)) != 0;
+    return cli::sweep_command(sweep_options, std::cout, std::cerr);
+  }
+  if (shrink->parsed()) return cli::shrink_command(shrink_options, std::cout, std::cerr);
   if (generals->parsed()) {
     return cli::generals_command(generals_options, std::cout, std::cerr);
   }

@@ -197,15 +197,17 @@ std::string about_text(const Scenario& scenario, const ShrinkResult& r) {
   if (r.minimal.empty()) {
     text += "No fault is needed: " + schedule + ", the run gives the same verdict.\n";
   } else {
-    text += "These " + std::to_string(r.minimal.size()) + " fault(s) alone, " + schedule +
-            ", give the same verdict:\n";
+    text += r.minimal.size() == 1
+                ? "This fault alone, " + schedule + ", gives the same verdict:\n"
+                : "These " + std::to_string(r.minimal.size()) + " faults alone, " + schedule +
+                      ", give the same verdict:\n";
     for (const auto& rule : r.minimal) {
       text += "- " + story_line(rule);
       const std::string meaning = meaning_of(rule.site);
       text += meaning.empty() ? "\n" : ": " + meaning + ".\n";
     }
   }
-  text += "Result: " + result_text(r.reproduced.report) + "\n";
+  text += "\nResult: " + result_text(r.reproduced.report) + "\n";
   return text;
 }
 
@@ -288,18 +290,18 @@ std::vector<sim::FaultRule> minimize(std::vector<sim::FaultRule> rules, Oracle& 
 
 }  // namespace
 
-bool shrink(const Scenario& scenario, const ShrinkOptions& options, ShrinkResult& out,
-            std::string& error) {
+ShrinkStatus shrink(const Scenario& scenario, const ShrinkOptions& options,
+                    ShrinkResult& out, std::string& error) {
   out = ShrinkResult{};
   WorldOptions world;
   world.keep_trace = false;
-  if (!run_scenario(scenario, world, out.original, nullptr, error)) return false;
+  if (!run_scenario(scenario, world, out.original, nullptr, error)) return ShrinkStatus::kError;
   out.runs = 1;
   const std::string verdict = out.original.report.verdict;
   if (verdict == "exactly-once") {
     error = "seed " + std::to_string(scenario.seed) +
             " is exactly-once: there is no violation to shrink (find one with eosim sweep)";
-    return false;
+    return ShrinkStatus::kNoViolation;
   }
 
   Oracle oracle(scenario, verdict, options.max_runs);
@@ -307,7 +309,7 @@ bool shrink(const Scenario& scenario, const ShrinkOptions& options, ShrinkResult
     RunSummary replay;
     if (!oracle.run(oracle.with(out.candidates, scenario.seed), replay)) {
       error = oracle.error();
-      return false;
+      return ShrinkStatus::kError;
     }
     error = "the " + std::to_string(out.candidates.size()) + " fault(s) of seed " +
             std::to_string(scenario.seed) + ", written as rules, give " +
@@ -315,7 +317,7 @@ bool shrink(const Scenario& scenario, const ShrinkOptions& options, ShrinkResult
             std::to_string(kScheduleSeeds - 1) +
             " after it: the violation needs the exact schedule of that random run. Try "
             "another failing seed.";
-    return false;
+    return ShrinkStatus::kNotReproducible;
   }
 
   out.minimal = minimize(out.candidates, oracle);
@@ -336,7 +338,7 @@ bool shrink(const Scenario& scenario, const ShrinkOptions& options, ShrinkResult
   minimal.name = "minimal: " + scenario.name + " (seed " + std::to_string(scenario.seed) + ")";
   if (!oracle.run(minimal, out.reproduced)) {
     error = oracle.error();
-    return false;
+    return ShrinkStatus::kError;
   }
   EOSIM_ASSERT(out.reproduced.report.verdict == verdict);  // the oracle said so
   minimal.expect = expect_of(out.reproduced.report);
@@ -350,21 +352,21 @@ bool shrink(const Scenario& scenario, const ShrinkOptions& options, ShrinkResult
   LoadError load_error;
   if (!parse_scenario(out.toml, "shrunk scenario", parsed, load_error)) {
     error = "internal: the shrunk scenario does not parse back: " + load_error.to_string();
-    return false;
+    return ShrinkStatus::kError;
   }
   RunSummary check;
   if (!oracle.run(parsed, check)) {
     error = oracle.error();
-    return false;
+    return ShrinkStatus::kError;
   }
   out.runs = oracle.runs() + 1;
   const auto unmet = unmet_expectations(parsed, check);
   if (!unmet.empty() || check.trace_hash != out.reproduced.trace_hash) {
     error = "internal: the shrunk scenario does not reproduce itself" +
             (unmet.empty() ? std::string() : ": " + unmet.front());
-    return false;
+    return ShrinkStatus::kError;
   }
-  return true;
+  return ShrinkStatus::kShrunk;
 }
 
 }  // namespace lab

@@ -60,10 +60,16 @@ sim::FaultRule rule_from_fired(const sim::FiredFault& fault, bool with_nth,
 // One line per rule, e.g. "consumer.after_commit: crash (order 2, delivery attempt 1)".
 std::string story_line(const sim::FaultRule& rule);
 
-// Shrinks the run of `scenario` (seed and random faults as given). Fails, with a message
-// a user can act on, when the run is exactly-once (nothing to shrink), when its faults
-// turned into rules do not reproduce the verdict, or when a world cannot be built.
-bool shrink(const Scenario& scenario, const ShrinkOptions& options, ShrinkResult& out,
-            std::string& error);
+enum class ShrinkStatus {
+  kShrunk,           // out is complete
+  kNoViolation,      // the run is exactly-once: nothing to shrink
+  kNotReproducible,  // its faults, as rules, do not give the verdict under any schedule tried
+  kError,            // a world could not be built, or the file did not reproduce (a bug)
+};
+
+// Shrinks the run of `scenario` (seed and random faults as given). Anything but kShrunk
+// comes with a message a user can act on in `error`.
+ShrinkStatus shrink(const Scenario& scenario, const ShrinkOptions& options, ShrinkResult& out,
+                    std::string& error);
 
 }  // namespace lab

@@ -168,6 +168,14 @@ bool sweep(const Scenario& scenario, const SweepOptions& options, SweepSummary& 
   return true;
 }
 
+std::string fault_spec_text(const std::map<std::string, sim::Ratio>& ratios) {
+  std::string text;
+  for (const auto& [kind, ratio] : ratios) {
+    text += (text.empty() ? "" : ",") + kind + "=" + ratio.to_string();
+  }
+  return text;
+}
+
 bool valid_sweep_expectation(const std::string& expect) {
   return expect == "violation" || find_verdict(expect) != nullptr;
 }

@@ -89,6 +89,9 @@ Scenario sweep_scenario(const Scenario& scenario, const SweepOptions& options,
 bool sweep(const Scenario& scenario, const SweepOptions& options, SweepSummary& out,
            std::string& error);
 
+// "drop=1/20,crash=1/30": the inverse of parse_fault_spec ("" for no ratios).
+std::string fault_spec_text(const std::map<std::string, sim::Ratio>& ratios);
+
 // What `--expect V` demands of a sweep (DESIGN.md): "exactly-once" = every run has it;
 // "violation" = at least one run does not; any other verdict = at least one run has it.
 // Returns whether it holds, with a one-line explanation in `why`.

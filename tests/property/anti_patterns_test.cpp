@@ -60,7 +60,8 @@ TEST_CASE("anti-patterns: a sweep finds the violation and shrink keeps at most t
       lab::ShrinkResult shrunk;
       std::string error;
       INFO("seed " << seed << " " << error);
-      REQUIRE(lab::shrink(lab::sweep_scenario(s, options, seed), {}, shrunk, error));
+      REQUIRE(lab::shrink(lab::sweep_scenario(s, options, seed), {}, shrunk, error) ==
+              lab::ShrinkStatus::kShrunk);
       CHECK(shrunk.minimal.size() <= 2);
       CHECK(shrunk.minimal.size() <= shrunk.candidates.size());
       CHECK(shrunk.reproduced.report.verdict == p.verdict);

@@ -1,0 +1,90 @@
+// `eosim shrink`: take the failing run of one seed (with the same random faults a sweep
+// gives it), shrink its faults to a minimal set (lab/shrink.h) and write the result as a
+// scenario file with explicit [[faults.script]] rules, [expect] and an `about` story.
+//
+// With -o the file is written there and the report goes to stdout; without it the TOML
+// goes to stdout (so `> minimal.toml` works) and the report to stderr.
+
+#include <chrono>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+
+#include "src/cli/commands.h"
+#include "src/lab/report_format.h"
+#include "src/lab/shrink.h"
+#include "src/lab/sweep.h"
+
+namespace cli {
+
+namespace {
+
+void write_report(const ShrinkCommandOptions& o, const lab::Scenario& run,
+                  const lab::ShrinkResult& r, double seconds, std::ostream& out) {
+  const lab::Report& original = r.original.report;
+  out << "shrink of " << run.name << " (" << o.file << "), seed " << run.seed << "\n";
+  out << "  strategy " << run.consumer.strategy << ", producer " << run.producer.pattern
+      << ", random faults " << lab::fault_spec_text(run.random.ratios) << "\n";
+  out << "original run: " << original.verdict << " with " << r.original.faults.size()
+      << " fault(s):\n";
+  for (const auto& rule : r.candidates) out << "  - " << lab::story_line(rule) << "\n";
+  out << "minimal: " << r.minimal.size() << " fault(s) give "
+      << r.reproduced.report.verdict << " (balance expected "
+      << r.reproduced.report.balance_expected << ", actual "
+      << r.reproduced.report.balance_actual << ")";
+  out << (r.seed == run.seed ? ", same seed\n"
+                             : ", with seed " + std::to_string(r.seed) +
+                                   " (the violation is a race: it needs that schedule)\n");
+  for (const auto& rule : r.minimal) out << "  - " << lab::story_line(rule) << "\n";
+  out << std::fixed << std::setprecision(2) << "searched " << r.runs << " runs in " << seconds
+      << " s\n";
+}
+
+}  // namespace
+
+int shrink_command(const ShrinkCommandOptions& options, std::ostream& out, std::ostream& err) {
+  lab::Scenario scenario;
+  lab::SweepOptions sweep;
+  if (!load_for_seeds(options.file, options.strategy, options.producer, options.faults,
+                      scenario, sweep, err)) {
+    return kExitBadInput;
+  }
+  // Exactly the run `eosim sweep` gave this seed.
+  const lab::Scenario run = lab::sweep_scenario(scenario, sweep, options.seed);
+
+  const auto started = std::chrono::steady_clock::now();
+  lab::ShrinkResult result;
+  std::string error;
+  const lab::ShrinkStatus status = lab::shrink(run, {}, result, error);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (status == lab::ShrinkStatus::kError) {
+    err << "eosim: internal error: " << error << '\n';
+    return kExitInternal;
+  }
+  if (status != lab::ShrinkStatus::kShrunk) {
+    err << "eosim shrink: " << error << '\n';
+    return kExitExpectFailed;
+  }
+
+  std::ostream& report = options.output.empty() ? err : out;
+  write_report(options, run, result, seconds, report);
+  if (options.output.empty()) {
+    out << result.toml;
+    out.flush();
+    return kExitOk;
+  }
+  std::ofstream file(options.output, std::ios::binary | std::ios::trunc);
+  file << result.toml;
+  file.close();
+  if (!file) {
+    err << "eosim: cannot write " << options.output << '\n';
+    return kExitBadInput;
+  }
+  report << "wrote " << options.output << "; replay it with: "
+         << lab::replay_command(options.output, result.seed, "", "") << "\n";
+  report.flush();
+  return kExitOk;
+}
+
+}  // namespace cli

@@ -1,0 +1,127 @@
+// `eosim sweep` and `eosim shrink` as a user meets them: the built binary, its exit codes
+// and what it prints; the shrunk file is then run with `eosim run`.
+#include <sys/wait.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "src/lab/scenario.h"
+
+namespace {
+
+struct Output {
+  int exit_code = -1;
+  std::string text;
+};
+
+// Runs `eosim ARGS` through the shell; `streams` is its redirection of stderr.
+Output eosim(const std::string& args, const std::string& streams = "2>&1") {
+  const std::string command = std::string("'") + EOSIM_BINARY + "' " + args + " " + streams;
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  Output out;
+  char buffer[4096];
+  std::size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) out.text.append(buffer, n);
+  const int status = pclose(pipe);
+  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+const std::string kHappy = std::string("'") + EOSIM_SOURCE_DIR + "/scenarios/01-happy-path.toml'";
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("cli sweep: json is the same for --jobs 1 and --jobs 2 but for the timing",
+          "[cli][sweep]") {
+  const Output one = eosim("sweep " + kHappy + " --seeds 1..60 --jobs 1 --format json", "");
+  const Output two = eosim("sweep " + kHappy + " --seeds 1..60 --jobs 2 --format json", "");
+  REQUIRE(one.exit_code == 0);
+  REQUIRE(two.exit_code == 0);
+  auto a = nlohmann::json::parse(one.text);
+  auto b = nlohmann::json::parse(two.text);
+  CHECK(a["jobs"] == 1);
+  CHECK(b["jobs"] == 2);
+  CHECK(a["runs"] == 60);
+  CHECK(a["verdicts"]["exactly-once"] == 60);
+  CHECK(a["first_failure"].is_null());
+  CHECK(a["runs_per_s"].get<double>() > 0);
+  for (auto* j : {&a, &b}) {
+    for (const char* timing : {"jobs", "seconds", "runs_per_s", "steps_per_s"}) j->erase(timing);
+  }
+  CHECK(a == b);
+}
+
+TEST_CASE("cli sweep: --expect decides the exit code", "[cli][sweep]") {
+  const std::string no_dedup = "sweep " + kHappy + " --seeds 1..40 --strategy no-dedup";
+  const Output violated = eosim(no_dedup + " --expect exactly-once");
+  CHECK(violated.exit_code == 1);
+  CHECK(contains(violated.text, "expect exactly-once: NOT met"));
+  CHECK(contains(violated.text, "eosim shrink"));  // each failure says how to shrink it
+  CHECK(eosim(no_dedup + " --expect violation").exit_code == 0);
+  CHECK(eosim(no_dedup + " --expect duplicated").exit_code == 0);
+  CHECK(eosim(no_dedup + " --expect phantom").exit_code == 1);  // no-dedup makes none
+  CHECK(eosim(no_dedup).exit_code == 0);                          // no expectation: report only
+  const Output clean = eosim("sweep " + kHappy + " --seeds 1..40 --expect exactly-once");
+  CHECK(clean.exit_code == 0);
+  CHECK(contains(clean.text, "runs/s"));
+  CHECK(contains(clean.text, "steps/s"));
+}
+
+TEST_CASE("cli sweep: bad input exits 2 and says what is wrong", "[cli][sweep]") {
+  const Output backwards = eosim("sweep " + kHappy + " --seeds 9..3");
+  CHECK(backwards.exit_code == 2);
+  CHECK(contains(backwards.text, "--seeds"));
+  const Output spec = eosim("sweep " + kHappy + " --faults bogus=1/2");
+  CHECK(spec.exit_code == 2);
+  CHECK(contains(spec.text, "bogus"));
+  CHECK(eosim("sweep " + kHappy + " --expect fine").exit_code == 2);
+  CHECK(eosim("sweep " + kHappy + " --strategy nope").exit_code == 2);
+  CHECK(eosim("sweep /nonexistent/file.toml").exit_code == 2);
+  CHECK(eosim("shrink " + kHappy).exit_code == 2);  // --seed is required
+}
+
+TEST_CASE("cli shrink: writes a minimal scenario that eosim run reproduces", "[cli][shrink]") {
+  namespace fs = std::filesystem;
+  const fs::path out = fs::temp_directory_path() / "eosim-cli-shrink-test.toml";
+  fs::remove(out);
+  // Find a failing seed the way a user would, then shrink it.
+  const Output found = eosim(
+      "sweep " + kHappy + " --seeds 1..100 --strategy no-dedup --format json", "");
+  REQUIRE(found.exit_code == 0);
+  const auto sweep = nlohmann::json::parse(found.text);
+  REQUIRE(sweep["first_failure"].is_object());
+  const std::string seed = std::to_string(sweep["first_failure"]["seed"].get<std::uint64_t>());
+  const Output shrunk = eosim("shrink " + kHappy + " --strategy no-dedup --seed " + seed +
+                              " -o '" + out.string() + "'");
+  INFO(shrunk.text);
+  REQUIRE(shrunk.exit_code == 0);
+  CHECK(contains(shrunk.text, "minimal: "));
+  lab::Scenario minimal;
+  lab::LoadError error;
+  REQUIRE(lab::load_scenario(out.string(), minimal, error));
+  CHECK(minimal.script.size() <= 2);
+  CHECK(minimal.random.ratios.empty());
+  CHECK(minimal.expect.verdict == "duplicated");
+  const Output replay = eosim("run '" + out.string() + "'");
+  CHECK(replay.exit_code == 0);  // its [expect] holds
+  CHECK(contains(replay.text, "DUPLICATED"));
+  // Without -o the scenario itself goes to stdout.
+  const Output to_stdout = eosim("shrink " + kHappy + " --strategy no-dedup --seed " + seed, "2>/dev/null");
+  CHECK(to_stdout.exit_code == 0);
+  CHECK(contains(to_stdout.text, "[[faults.script]]"));
+  fs::remove(out);
+}
+
+TEST_CASE("cli shrink: a seed that does not fail exits 1", "[cli][shrink]") {
+  const Output clean = eosim("shrink " + kHappy + " --seed 1 --faults drop=0");
+  CHECK(clean.exit_code == 1);
+  CHECK(contains(clean.text, "exactly-once"));
+}
