@@ -107,6 +107,13 @@ bool App::init(const AppOptions& options, std::string& error) {
     ensure_compare();
     for (auto& side : compare_) side.seek(options.step);
   }
+  if (view_.mode == Mode::kGenerals) {
+    // The exchange is seeded like the run and stepped as far as --step asks.
+    if (options.seed) view_.generals_seed = static_cast<int>(*options.seed % 1000000);
+    ensure_generals();
+    for (std::uint64_t i = 0; i < options.step && generals_->step(); ++i) {
+    }
+  }
   main_.seek(options.step);
   const std::string stem = std::filesystem::path(file).stem().string();
   (stem + "-session.toml").copy(view_.export_path, sizeof view_.export_path - 1);
@@ -129,6 +136,7 @@ void App::refresh() {
   model_.scenarios_dir = scenarios_dir_;
   if (view_.mode == Mode::kGenerals) ensure_generals();
   model_.generals = generals_.get();
+  model_.generals_replay = generals_replay();
   refresh_session(main_, layouts_[0], model_.main);
   if (view_.mode == Mode::kCompare) ensure_compare();
   for (int i = 0; i < 2; ++i) refresh_session(compare_[i], layouts_[i + 1], model_.compare[i]);

@@ -61,6 +61,8 @@ class App {
   const std::vector<ScenarioEntry>& scenarios() const { return scenarios_; }
   const Commands& last_commands() const { return last_; }  // applied by the last update()
   const generals::TwoGenerals* generals() const { return generals_.get(); }
+  // `eosim generals ...` replaying the exchange, captures by hand included (app_generals.cpp).
+  std::string generals_replay() const;
   // Applies one command now (update() does this for the queued ones).
   void apply(const Command& command);
 
@@ -85,6 +87,7 @@ class App {
   ViewState view_;
   Commands queued_, last_;
   std::unique_ptr<generals::TwoGenerals> generals_;
+  std::vector<int> generals_captures_;  // couriers captured by hand, in order
 };
 
 }  // namespace ui

@@ -38,6 +38,7 @@ struct Model {
   lab::Divergence divergence;  // of the two compare sessions' traces at their step
   const std::vector<ScenarioEntry>* scenarios = nullptr;
   const generals::TwoGenerals* generals = nullptr;
+  std::string generals_replay;  // the `eosim generals ...` command that replays the exchange
   std::string scenarios_dir;
 };
 

@@ -50,6 +50,9 @@ void controls(const Model& model, ViewState& view, Commands& commands) {
   }
   ImGui::SameLine();
   if (button_if(live, "Run to the end")) commands.push_back(GeneralsRunCmd{});
+  ImGui::SameLine();
+  ImGui::TextDisabled("   each general answers every courier with the next; loss %% captures "
+                      "couriers at random");
 }
 
 // The couriers as arrows between two lanes, one row each.
@@ -158,15 +161,17 @@ void broker_shape(const SessionModel& m) {
   ImGui::BulletText("courier 1 = %s (broker -> %s) at step %llu", d.detail.c_str(), d.target.c_str(),
                     static_cast<unsigned long long>(d.step));
   ImGui::Bullet();
-  text_colored(ack_sent.empty() ? palette::kMuted : palette::kGood,
+  text_colored(ack_sent.empty() || ack_arrived.rfind("LOST", 0) == 0 ? palette::kBad : palette::kGood,
                "courier 2 = basic.ack: " + (ack_sent.empty() ? std::string("not sent (yet)")
                                                              : "sent at " + ack_sent +
                                                                    (ack_arrived.empty() ? ", in flight"
                                                                                         : ", reached the broker: " + ack_arrived)));
   ImGui::Bullet();
-  text_colored(palette::kWarn,
-               "courier 3 = none: AMQP has no ack of the ack, so the consumer never knows its ack "
-               "arrived. A redelivery must be harmless: dedup in the same transaction.");
+  ImGui::PushStyleColor(ImGuiCol_Text, palette::kWarn);
+  ImGui::TextWrapped("courier 3 = none: AMQP has no ack of the ack, so the consumer never knows "
+                     "its ack arrived. A redelivery must be harmless: dedup in the same "
+                     "transaction as the effect.");
+  ImGui::PopStyleColor();
   ImGui::Spacing();
   if (!ImGui::BeginTable("mapping", 3, kTable)) return;
   for (const char* c : {"Two Generals", "broker and consumer", "why it matters"}) ImGui::TableSetupColumn(c);
@@ -193,7 +198,9 @@ void draw_generals(const Model& model, ViewState& view, Commands& commands) {
   ImGui::BeginChild("exchange", ImVec2(half, 0), true);
   courier_diagram(*g);
   const bool unconfirmed = g->last_courier_unconfirmed();
-  text_colored(unconfirmed ? palette::kWarn : palette::kGood, generals::last_courier_sentence(*g));
+  ImGui::PushStyleColor(ImGuiCol_Text, unconfirmed ? palette::kWarn : palette::kGood);
+  ImGui::TextWrapped("%s", generals::last_courier_sentence(*g).c_str());
+  ImGui::PopStyleColor();
   for (const generals::General who : {generals::General::kA, generals::General::kB}) {
     ImGui::TextWrapped("%s", generals::decision_sentence(g->decision(who)).c_str());
   }
@@ -201,6 +208,7 @@ void draw_generals(const Model& model, ViewState& view, Commands& commands) {
                    ? palette::kBad
                    : palette::kInfo,
                std::string("Outcome so far: ") + generals::outcome_name(g->outcome()));
+  ImGui::TextDisabled("replay: %s", model.generals_replay.c_str());
   ImGui::Spacing();
   ladder(*g);
   ImGui::EndChild();

@@ -25,7 +25,9 @@ bool key_pressed(ImGuiKey key) {
   return !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(ImGui::GetKeyIndex(key));
 }
 
-void transport(const SessionModel& m, ViewState& view, Commands& commands) {
+// `other`: compare mode's second session, whose end verdict is shown too.
+void transport(const SessionModel& m, const SessionModel* other, ViewState& view,
+               Commands& commands) {
   const std::uint64_t step = m.view->step;
   const bool over = m.view->over;
   if (button_if(step > 0, "|<")) commands.push_back(RestartCmd{});
@@ -68,8 +70,12 @@ void transport(const SessionModel& m, ViewState& view, Commands& commands) {
   ImGui::SameLine();
   if (!m.session->settled()) {
     text_colored(palette::kWarn, "replaying...");
-  } else {
+  } else if (other == nullptr) {
     text_colored(verdict_color(m.end->report.verdict), "run ends " + m.end->report.verdict);
+  } else {
+    text_colored(verdict_color(m.end->report.verdict), "ends " + m.end->report.verdict);
+    ImGui::SameLine();
+    text_colored(verdict_color(other->end->report.verdict), "| " + other->end->report.verdict);
   }
 }
 
@@ -91,8 +97,15 @@ void draw_toolbar(const Model& model, ViewState& view, Commands& commands) {
     ImGui::SameLine();
     text_colored(view.status_is_error ? palette::kBad : palette::kGood, "   " + view.status);
   }
-  const SessionModel& driven = view.mode == Mode::kCompare ? model.compare[0] : model.main;
-  if (view.mode != Mode::kGenerals && driven.valid()) transport(driven, view, commands);
+  if (view.mode == Mode::kGenerals) {
+    ImGui::TextDisabled("Two Generals: whoever sends the last courier can never know it "
+                        "arrived. A broker and its consumer are the same two generals.");
+    return;
+  }
+  const bool compare = view.mode == Mode::kCompare;
+  const SessionModel& driven = compare ? model.compare[0] : model.main;
+  const SessionModel* other = compare && model.compare[1].valid() ? &model.compare[1] : nullptr;
+  if (driven.valid()) transport(driven, other, view, commands);
 }
 
 }  // namespace ui

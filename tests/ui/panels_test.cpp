@@ -270,6 +270,12 @@ TEST_CASE("Two Generals mode: a captured courier, and the last one is never conf
   CHECK(g->last_courier_unconfirmed());
   CHECK(g->ladder()[2].known);
   CHECK_FALSE(g->ladder()[3].known);
+  // The capture by hand replays from the command line as a scripted capture.
+  const std::string replay = app.generals_replay();
+  CHECK(replay.find("--capture 3") != std::string::npos);
+  const Run run = run_command(std::string(EOSIM_BINARY) + replay.substr(replay.find(' ')));
+  INFO(run.out);
+  CHECK(run.out.find("trace_hash=" + sim::hash_hex(g->trace_hash())) != std::string::npos);
 }
 
 TEST_CASE("every scenario draws in every mode, at its start and its end", "[ui]") {
