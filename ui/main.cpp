@@ -181,7 +181,7 @@ int main(int argc, char** argv) {
     glfwSetWindowShouldClose(window, 1);
   }
 
-  std::vector<double> frame_ms;
+  std::vector<double> frame_ms, build_ms;  // whole frames; the UI's own part (no OpenGL)
   const std::uint64_t end = app.session().is_open() ? app.session().end().steps : 0;
   for (int frame = 0; !glfwWindowShouldClose(window); ++frame) {
     const auto start = std::chrono::steady_clock::now();
@@ -198,8 +198,11 @@ int main(int argc, char** argv) {
     // No pointer hovers anything in a picture or a benchmark (Xvfb parks it mid-screen).
     if (unattended) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
     ImGui::NewFrame();
+    const auto build_start = std::chrono::steady_clock::now();
     app.frame();
     ImGui::Render();
+    build_ms.push_back(std::chrono::duration<double, std::milli>(
+                           std::chrono::steady_clock::now() - build_start).count());
     int width = 0, height = 0;
     glfwGetFramebufferSize(window, &width, &height);
     glViewport(0, 0, width, height);
@@ -219,11 +222,22 @@ int main(int argc, char** argv) {
     frame_ms.push_back(std::chrono::duration<double, std::milli>(
                            std::chrono::steady_clock::now() - start).count());
     if (options.bench_frames > 0 && frame + 1 >= options.bench_frames) {
-      print_bench(frame_ms, options.bench_scrub ? "scrubbing" : "frames");
+      print_bench(frame_ms, options.bench_scrub ? "scrubbing, whole frame" : "whole frame");
+      print_bench(build_ms, "  of which panels + ImGui (no OpenGL)");
       std::printf("run: %llu steps, %llu trace events at step %llu\n",
                   static_cast<unsigned long long>(end),
                   static_cast<unsigned long long>(app.session().world().kernel().trace.size()),
                   static_cast<unsigned long long>(app.session().step()));
+      // One step back from the end is the longest replay there is.
+      if (end > 0) {
+        app.session().seek(end);
+        const auto replay_start = std::chrono::steady_clock::now();
+        app.session().seek(end - 1);
+        std::printf("step back from %llu: a replay of %llu steps took %.1f ms\n",
+                    static_cast<unsigned long long>(end), static_cast<unsigned long long>(end - 1),
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                              replay_start).count());
+      }
       break;
     }
   }

@@ -34,7 +34,7 @@ ImU32 arrow_color(const Arrow& a) {
   switch (a.kind) {
     case ArrowKind::kLost:
     case ArrowKind::kBroken: return palette::kBad;
-    case ArrowKind::kCommit: return palette::kGood;
+    case ArrowKind::kCommit: return a.again ? palette::kBad : palette::kGood;
     case ArrowKind::kConnect: return palette::kMuted;
     case ArrowKind::kInFlight:
     case ArrowKind::kDelivered: break;

@@ -155,7 +155,9 @@ void SequenceLayout::add(const sim::TraceEvent& e) {
     }
   }
   if (e.kind == "commit" && !e.target.empty()) {
-    arrow_to(ArrowKind::kCommit, "commit: " + e.detail);
+    const bool again = e.target == "ledger" && e.order > 0 && debits_[e.order]++ > 0;
+    arrow_to(ArrowKind::kCommit, "commit: " + e.detail + (again ? "  AGAIN" : ""));
+    arrows_.back().again = again;
     return;
   }
   if (e.kind == "connect" && !e.target.empty()) {

@@ -39,6 +39,7 @@ struct Arrow {
   std::string label;
   std::int64_t order = 0;
   bool redelivered = false;  // a basic.deliver with redelivered=true
+  bool again = false;        // a debit committed for an order the ledger already debited
 };
 
 struct Note {
@@ -90,6 +91,7 @@ class SequenceLayout {
   std::vector<Downtime> downtimes_;
   // Sends not yet received or lost, oldest first, by (from, to, summary).
   std::map<std::string, std::deque<std::size_t>> pending_;
+  std::map<std::int64_t, int> debits_;  // ledger commits seen per order
   std::size_t max_span_ = 0;
   std::uint64_t revision_ = 0;
   bool built_ = false;

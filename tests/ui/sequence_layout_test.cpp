@@ -74,6 +74,24 @@ TEST_CASE("crash between commit and ack: the redelivery, the crash and the dupli
   CHECK(trace[layout.downtimes()[0].to_row].kind == "restart");
 }
 
+TEST_CASE("no-dedup: the second debit of order 2 is marked as committed again",
+          "[ui][layout]") {
+  const lab::Scenario s = load("03-crash-between-commit-and-ack-no-dedup.toml");
+  ui::SequenceLayout layout;
+  layout.reset(lab::diagram_lanes(s));
+  layout.update(trace_of(s), 1);
+  std::vector<std::int64_t> again;
+  for (const ui::Arrow& a : layout.arrows()) {
+    if (a.again) again.push_back(a.order);
+  }
+  CHECK(again == std::vector<std::int64_t>{2});
+
+  const lab::Scenario atomic = load("02-crash-between-commit-and-ack.toml");
+  layout.reset(lab::diagram_lanes(atomic));
+  layout.update(trace_of(atomic), 1);
+  for (const ui::Arrow& a : layout.arrows()) CHECK_FALSE(a.again);
+}
+
 TEST_CASE("a frame lost with its connection ends in a lost arrow", "[ui][layout]") {
   const lab::Scenario s = load("04-ack-lost-on-the-wire.toml");
   const auto trace = trace_of(s);
