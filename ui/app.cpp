@@ -66,8 +66,8 @@ void App::load_scenario_list(const std::string& dir) {
 }
 
 bool App::init(const AppOptions& options, std::string& error) {
-  scenarios_dir_ = options.scenarios_dir.empty() ? default_scenarios_dir(options.file)
-                                                 : options.scenarios_dir;
+  scenarios_dir_ =
+      options.scenarios_dir.empty() ? default_scenarios_dir(options.file) : options.scenarios_dir;
   load_scenario_list(scenarios_dir_);
   std::string file = options.file;
   if (file.empty()) {
@@ -227,8 +227,8 @@ void App::set_compare(const std::string& left, const std::string& right) {
   const std::string strategies[2] = {left, right};
   for (int i = 0; i < 2; ++i) {
     std::string error;
-    const lab::Scenario s = lab::with_overrides(main_.base(), now.seed, strategies[i],
-                                                now.producer.pattern);
+    const lab::Scenario s =
+        lab::with_overrides(main_.base(), now.seed, strategies[i], now.producer.pattern);
     if (!compare_[i].open(s, error)) status(error, true);
     layouts_[i + 1] = SequenceLayout{};
     view_.followed_step[i + 1] = UINT64_MAX;
@@ -308,8 +308,8 @@ void App::update(float delta_seconds, double budget_ms) {
     }
   }
 
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::microseconds(static_cast<long>(budget_ms * 1000));
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::microseconds(static_cast<long>(budget_ms * 1000));
   bool more = true;
   while (more && std::chrono::steady_clock::now() < deadline) {
     more = false;

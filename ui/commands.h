@@ -50,10 +50,9 @@ struct GeneralsStepCmd {};
 struct GeneralsCaptureCmd {};
 struct GeneralsRunCmd {};
 
-using Command =
-    std::variant<StepCmd, StepBackCmd, SeekCmd, ToEndCmd, RestartCmd, LoadCmd, ConfigureCmd,
-                 InjectCmd, RemoveFaultCmd, ExportCmd, CompareCmd, GeneralsResetCmd,
-                 GeneralsStepCmd, GeneralsCaptureCmd, GeneralsRunCmd>;
+using Command = std::variant<StepCmd, StepBackCmd, SeekCmd, ToEndCmd, RestartCmd, LoadCmd,
+                             ConfigureCmd, InjectCmd, RemoveFaultCmd, ExportCmd, CompareCmd,
+                             GeneralsResetCmd, GeneralsStepCmd, GeneralsCaptureCmd, GeneralsRunCmd>;
 using Commands = std::vector<Command>;
 
 }  // namespace ui

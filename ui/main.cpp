@@ -71,8 +71,9 @@ int parse(int argc, char** argv, Options& o) {
       ok = value(v) && parse_number(v, o.app.step);
     } else if (arg == "--mode") {
       ok = value(v) && (v == "explore" || v == "compare" || v == "generals");
-      o.app.mode = v == "compare" ? ui::Mode::kCompare
-                   : v == "generals" ? ui::Mode::kGenerals : ui::Mode::kExplore;
+      o.app.mode = v == "compare"    ? ui::Mode::kCompare
+                   : v == "generals" ? ui::Mode::kGenerals
+                                     : ui::Mode::kExplore;
     } else if (arg == "--seed") {
       ok = value(v) && parse_number(v, n);
       o.app.seed = n;
@@ -132,7 +133,9 @@ void print_bench(std::vector<double> ms, const char* what) {
   double sum = 0;
   for (double m : ms) sum += m;
   std::sort(ms.begin(), ms.end());
-  const auto at = [&](double q) { return ms[static_cast<std::size_t>(q * static_cast<double>(ms.size() - 1))]; };
+  const auto at = [&](double q) {
+    return ms[static_cast<std::size_t>(q * static_cast<double>(ms.size() - 1))];
+  };
   std::printf("%s: %zu frames, mean %.2f ms, median %.2f ms, p95 %.2f ms, max %.2f ms\n", what,
               ms.size(), sum / static_cast<double>(ms.size()), at(0.5), at(0.95), ms.back());
 }
@@ -147,13 +150,15 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "eosim-gui: GLFW error %d: %s\n", code, text);
   });
   if (!glfwInit()) {
-    std::fprintf(stderr, "eosim-gui: cannot open a window: no display? "
-                         "(without one: xvfb-run -a eosim-gui ...)\n");
+    std::fprintf(stderr,
+                 "eosim-gui: cannot open a window: no display? "
+                 "(without one: xvfb-run -a eosim-gui ...)\n");
     return 1;
   }
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
-  GLFWwindow* window = glfwCreateWindow(options.width, options.height, "eosim-gui", nullptr, nullptr);
+  GLFWwindow* window =
+      glfwCreateWindow(options.width, options.height, "eosim-gui", nullptr, nullptr);
   if (window == nullptr) {
     glfwTerminate();
     return 1;
@@ -201,8 +206,9 @@ int main(int argc, char** argv) {
     const auto build_start = std::chrono::steady_clock::now();
     app.frame();
     ImGui::Render();
-    build_ms.push_back(std::chrono::duration<double, std::milli>(
-                           std::chrono::steady_clock::now() - build_start).count());
+    build_ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - build_start)
+            .count());
     int width = 0, height = 0;
     glfwGetFramebufferSize(window, &width, &height);
     glViewport(0, 0, width, height);
@@ -219,8 +225,9 @@ int main(int argc, char** argv) {
     }
     glfwSwapBuffers(window);
     app.update(ImGui::GetIO().DeltaTime, 8.0);
-    frame_ms.push_back(std::chrono::duration<double, std::milli>(
-                           std::chrono::steady_clock::now() - start).count());
+    frame_ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count());
     if (options.bench_frames > 0 && frame + 1 >= options.bench_frames) {
       print_bench(frame_ms, options.bench_scrub ? "scrubbing, whole frame" : "whole frame");
       print_bench(build_ms, "  of which panels + ImGui (no OpenGL)");
@@ -236,7 +243,8 @@ int main(int argc, char** argv) {
         std::printf("step back from %llu: a replay of %llu steps took %.1f ms\n",
                     static_cast<unsigned long long>(end), static_cast<unsigned long long>(end - 1),
                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                              replay_start).count());
+                                                              replay_start)
+                        .count());
       }
       break;
     }

@@ -17,8 +17,8 @@ class TwoGenerals;
 namespace ui {
 
 struct ScenarioEntry {
-  std::string path;   // as given to load_scenario
-  std::string file;   // file name only, e.g. "02-crash-between-commit-and-ack.toml"
+  std::string path;  // as given to load_scenario
+  std::string file;  // file name only, e.g. "02-crash-between-commit-and-ack.toml"
   std::string name;
   std::string about;
   std::string error;  // why it does not load ("" when it does)

@@ -11,8 +11,8 @@ namespace ui {
 
 namespace {
 
-constexpr ImGuiTableFlags kTable = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
-                                   ImGuiTableFlags_SizingStretchProp;
+constexpr ImGuiTableFlags kTable =
+    ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
 
 std::string id_of(const broker::Message& m) {
   return m.message_id.empty() ? std::string("(no message_id)") : m.message_id;
@@ -119,12 +119,11 @@ void draw_broker(const SessionModel& m) {
   const lab::StepView& v = *m.view;
   actors(v);
   const broker::Counters& c = v.counters;
-  ImGui::TextDisabled("published %llu  delivered %llu  redelivered %llu  acked %llu  requeued %llu",
-                      static_cast<unsigned long long>(c.published),
-                      static_cast<unsigned long long>(c.delivered),
-                      static_cast<unsigned long long>(c.redelivered),
-                      static_cast<unsigned long long>(c.acked),
-                      static_cast<unsigned long long>(c.requeued));
+  ImGui::TextDisabled(
+      "published %llu  delivered %llu  redelivered %llu  acked %llu  requeued %llu",
+      static_cast<unsigned long long>(c.published), static_cast<unsigned long long>(c.delivered),
+      static_cast<unsigned long long>(c.redelivered), static_cast<unsigned long long>(c.acked),
+      static_cast<unsigned long long>(c.requeued));
   ImGui::Separator();
   ready_table(v);
   unacked_tables(v);

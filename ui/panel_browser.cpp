@@ -34,16 +34,17 @@ void override_combo(const char* label, int& index, const std::vector<lab::Catalo
 }
 
 std::string picked(int index, const std::vector<lab::CatalogEntry>& entries) {
-  return index == 0 ? std::string() : std::string(entries[static_cast<std::size_t>(index - 1)].name);
+  return index == 0 ? std::string()
+                    : std::string(entries[static_cast<std::size_t>(index - 1)].name);
 }
 
 }  // namespace
 
 void draw_browser(const Model& model, ViewState& view, Commands& commands) {
   const auto& scenarios = *model.scenarios;
-  const float list_height = std::min(ImGui::GetContentRegionAvail().y * 0.45f,
-                                     ImGui::GetTextLineHeightWithSpacing() *
-                                         static_cast<float>(scenarios.size() + 1));
+  const float list_height =
+      std::min(ImGui::GetContentRegionAvail().y * 0.45f,
+               ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(scenarios.size() + 1));
   ImGui::BeginChild("scenario list", ImVec2(0, list_height), true);
   const std::string loaded = model.main.valid() ? model.main.session->base().path : "";
   for (std::size_t i = 0; i < scenarios.size(); ++i) {
@@ -55,7 +56,8 @@ void draw_browser(const Model& model, ViewState& view, Commands& commands) {
       commands.push_back(LoadCmd{e.path});
     }
     probe_last_item(e.file.c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", e.error.empty() ? e.file.c_str() : e.error.c_str());
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", e.error.empty() ? e.file.c_str() : e.error.c_str());
   }
   ImGui::EndChild();
   if (!model.main.valid()) return;
@@ -63,8 +65,7 @@ void draw_browser(const Model& model, ViewState& view, Commands& commands) {
   const lab::Scenario& base = model.main.session->base();
   ImGui::Separator();
   ImGui::InputTextWithHint("seed", ("as in the file (" + std::to_string(base.seed) + ")").c_str(),
-                           view.seed_text, sizeof view.seed_text,
-                           ImGuiInputTextFlags_CharsDecimal);
+                           view.seed_text, sizeof view.seed_text, ImGuiInputTextFlags_CharsDecimal);
   override_combo("strategy", view.strategy_index, lab::strategies(), base.consumer.strategy);
   override_combo("producer", view.producer_index, lab::producers(), base.producer.pattern);
   if (button("Apply and reset")) {
@@ -74,8 +75,9 @@ void draw_browser(const Model& model, ViewState& view, Commands& commands) {
     c.producer = picked(view.producer_index, lab::producers());
     commands.push_back(c);
   }
-  help_marker("Starts the run over at step 0 with these choices. Faults made by hand "
-              "belong to the old run and are dropped.");
+  help_marker(
+      "Starts the run over at step 0 with these choices. Faults made by hand "
+      "belong to the old run and are dropped.");
 
   const lab::Scenario& s = model.main.session->scenario();
   ImGui::Separator();

@@ -57,8 +57,9 @@ void draw_compare(const Model& model, ViewState& view, Commands& commands) {
   ImGui::SameLine();
   if (button("Compare these")) {
     const auto& all = lab::strategies();
-    commands.push_back(CompareCmd{std::string(all[static_cast<std::size_t>(view.compare_left)].name),
-                                  std::string(all[static_cast<std::size_t>(view.compare_right)].name)});
+    commands.push_back(
+        CompareCmd{std::string(all[static_cast<std::size_t>(view.compare_left)].name),
+                   std::string(all[static_cast<std::size_t>(view.compare_right)].name)});
   }
   if (!model.compare[0].valid() || !model.compare[1].valid()) return;
   ImGui::SameLine();
@@ -66,9 +67,9 @@ void draw_compare(const Model& model, ViewState& view, Commands& commands) {
   std::size_t marked = static_cast<std::size_t>(-1);
   if (d.diverged) {
     marked = d.event;
-    text_colored(IM_COL32(255, 120, 220, 255),
-                 "   identical until step " + std::to_string(d.step) + " (event " +
-                     std::to_string(d.event + 1) + "), where the strategies decide differently");
+    text_colored(IM_COL32(255, 120, 220, 255), "   identical until step " + std::to_string(d.step) +
+                                                   " (event " + std::to_string(d.event + 1) +
+                                                   "), where the strategies decide differently");
     const auto& left = model.compare[0].session->world().kernel().trace.events();
     const auto& right = model.compare[1].session->world().kernel().trace.events();
     if (d.event < left.size()) ImGui::Text("left:  %s", sim::format_text(left[d.event]).c_str());

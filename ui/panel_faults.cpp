@@ -42,9 +42,11 @@ void draw_faults(const Model& model, ViewState& view, Commands& commands) {
   if (button("Crash after next commit")) {
     commands.push_back(InjectCmd{{K::kCrashAfterCommit, "", "", instance}});
   }
-  help_marker("Arms a crash at consumer.after_commit: the debit is committed, the ack never "
-              "leaves. The broker cannot tell, so it redelivers.");
-  if (button("Fail next commit")) commands.push_back(InjectCmd{{K::kFailNextCommit, "", "", instance}});
+  help_marker(
+      "Arms a crash at consumer.after_commit: the debit is committed, the ack never "
+      "leaves. The broker cannot tell, so it redelivers.");
+  if (button("Fail next commit"))
+    commands.push_back(InjectCmd{{K::kFailNextCommit, "", "", instance}});
   ImGui::SameLine();
   if (button("Restart broker")) commands.push_back(InjectCmd{{K::kRestartBroker, "", "", 0}});
 
@@ -86,8 +88,9 @@ void draw_faults(const Model& model, ViewState& view, Commands& commands) {
   if (button("Break connection")) {
     commands.push_back(InjectCmd{{K::kBreakConnection, std::string(link.name), "", link_instance}});
   }
-  help_marker("A lost frame takes its TCP connection down with everything in flight; the "
-              "broker notices after the heartbeat timeout and requeues unacked deliveries.");
+  help_marker(
+      "A lost frame takes its TCP connection down with everything in flight; the "
+      "broker notices after the heartbeat timeout and requeues unacked deliveries.");
 
   ImGui::Separator();
   ImGui::Text("Made by hand: %zu", session.hand_rules().size());
@@ -103,9 +106,10 @@ void draw_faults(const Model& model, ViewState& view, Commands& commands) {
   ImGui::InputText("##export", view.export_path, sizeof view.export_path);
   ImGui::SameLine();
   if (button("Export")) commands.push_back(ExportCmd{view.export_path});
-  help_marker("Writes the session as a scenario file: the faults made by hand become "
-              "[[faults.script]] rules with a step trigger, and [expect] holds this run's "
-              "verdict and balance. `eosim run FILE` replays it to the same trace hash.");
+  help_marker(
+      "Writes the session as a scenario file: the faults made by hand become "
+      "[[faults.script]] rules with a step trigger, and [expect] holds this run's "
+      "verdict and balance. `eosim run FILE` replays it to the same trace hash.");
 }
 
 }  // namespace ui

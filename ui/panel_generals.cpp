@@ -14,15 +14,19 @@ namespace ui {
 
 namespace {
 
-constexpr ImGuiTableFlags kTable = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
-                                   ImGuiTableFlags_SizingStretchProp;
+constexpr ImGuiTableFlags kTable =
+    ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
 
 ImU32 status_color(generals::CourierStatus status) {
   switch (status) {
-    case generals::CourierStatus::kDelivered: return palette::kGood;
-    case generals::CourierStatus::kCaptured: return palette::kBad;
-    case generals::CourierStatus::kInFlight: return palette::kWarn;
-    case generals::CourierStatus::kNotSent: break;
+    case generals::CourierStatus::kDelivered:
+      return palette::kGood;
+    case generals::CourierStatus::kCaptured:
+      return palette::kBad;
+    case generals::CourierStatus::kInFlight:
+      return palette::kWarn;
+    case generals::CourierStatus::kNotSent:
+      break;
   }
   return palette::kMuted;
 }
@@ -38,8 +42,9 @@ void controls(const Model& model, ViewState& view, Commands& commands) {
   ImGui::InputInt("seed", &view.generals_seed);
   ImGui::SameLine();
   if (button("New exchange")) {
-    commands.push_back(GeneralsResetCmd{view.generals_couriers, view.generals_loss_percent,
-                                        static_cast<std::uint64_t>(std::max(0, view.generals_seed))});
+    commands.push_back(
+        GeneralsResetCmd{view.generals_couriers, view.generals_loss_percent,
+                         static_cast<std::uint64_t>(std::max(0, view.generals_seed))});
   }
   const generals::TwoGenerals* g = model.generals;
   const bool live = g != nullptr && !g->done();
@@ -51,8 +56,9 @@ void controls(const Model& model, ViewState& view, Commands& commands) {
   ImGui::SameLine();
   if (button_if(live, "Run to the end")) commands.push_back(GeneralsRunCmd{});
   ImGui::SameLine();
-  ImGui::TextDisabled("   each general answers every courier with the next; loss %% captures "
-                      "couriers at random");
+  ImGui::TextDisabled(
+      "   each general answers every courier with the next; loss %% captures "
+      "couriers at random");
 }
 
 // The couriers as arrows between two lanes, one row each.
@@ -66,10 +72,12 @@ void courier_diagram(const generals::TwoGenerals& g) {
   const float height = row * static_cast<float>(couriers.size() + 1);
   for (const auto& [x, name] : {std::pair{ax, "General A"}, std::pair{bx, "General B"}}) {
     const ImVec2 size = ImGui::CalcTextSize(name);
-    draw->AddRectFilled(ImVec2(x - size.x / 2 - 6, origin.y), ImVec2(x + size.x / 2 + 6, origin.y + size.y + 6),
+    draw->AddRectFilled(ImVec2(x - size.x / 2 - 6, origin.y),
+                        ImVec2(x + size.x / 2 + 6, origin.y + size.y + 6),
                         IM_COL32(45, 60, 90, 255), 4.0f);
     draw->AddText(ImVec2(x - size.x / 2, origin.y + 3), palette::kText, name);
-    draw->AddLine(ImVec2(x, origin.y + size.y + 6), ImVec2(x, origin.y + height), IM_COL32(255, 255, 255, 60));
+    draw->AddLine(ImVec2(x, origin.y + size.y + 6), ImVec2(x, origin.y + height),
+                  IM_COL32(255, 255, 255, 60));
   }
   for (std::size_t i = 0; i < couriers.size(); ++i) {
     const generals::CourierView& c = couriers[i];
@@ -97,9 +105,10 @@ void courier_diagram(const generals::TwoGenerals& g) {
     }
     const ImVec2 size = ImGui::CalcTextSize(label.c_str());
     const float lx = std::min(ax, bx) + (std::abs(bx - ax) - size.x) / 2;
-    draw->AddText(ImVec2(lx, y - size.y - 2),
-                  c.status == generals::CourierStatus::kDelivered && !c.confirmed ? palette::kWarn : color,
-                  label.c_str());
+    draw->AddText(
+        ImVec2(lx, y - size.y - 2),
+        c.status == generals::CourierStatus::kDelivered && !c.confirmed ? palette::kWarn : color,
+        label.c_str());
   }
   ImGui::Dummy(ImVec2(width, height + 6));
 }
@@ -121,7 +130,8 @@ void ladder(const generals::TwoGenerals& g) {
     if (r.level == 0) {
       ImGui::TextUnformatted("A's own plan");
     } else {
-      std::string text = "courier " + std::to_string(r.courier) + ": " + generals::status_name(r.status);
+      std::string text =
+          "courier " + std::to_string(r.courier) + ": " + generals::status_name(r.status);
       if (r.known) text += r.confirmed ? ", confirmed" : ", not confirmed";
       text_colored(r.known && !r.confirmed ? palette::kWarn : status_color(r.status), text);
     }
@@ -154,27 +164,32 @@ void broker_shape(const SessionModel& m) {
     if (e.order != d.order || e.detail.rfind("ack", 0) != 0) continue;
     if (e.kind == "send" && e.actor == d.target) ack_sent = "step " + std::to_string(e.step);
     if (e.kind == "recv" && e.actor == "broker") ack_arrived = "step " + std::to_string(e.step);
-    if (e.kind == "lost" && e.actor == d.target) ack_arrived = "LOST at step " + std::to_string(e.step);
+    if (e.kind == "lost" && e.actor == d.target)
+      ack_arrived = "LOST at step " + std::to_string(e.step);
   }
-  ImGui::Text("At step %llu of \"%s\", the last delivery:", static_cast<unsigned long long>(m.view->step),
-              m.session->scenario().name.c_str());
-  ImGui::BulletText("courier 1 = %s (broker -> %s) at step %llu", d.detail.c_str(), d.target.c_str(),
-                    static_cast<unsigned long long>(d.step));
+  ImGui::Text("At step %llu of \"%s\", the last delivery:",
+              static_cast<unsigned long long>(m.view->step), m.session->scenario().name.c_str());
+  ImGui::BulletText("courier 1 = %s (broker -> %s) at step %llu", d.detail.c_str(),
+                    d.target.c_str(), static_cast<unsigned long long>(d.step));
   ImGui::Bullet();
-  text_colored(ack_sent.empty() || ack_arrived.rfind("LOST", 0) == 0 ? palette::kBad : palette::kGood,
-               "courier 2 = basic.ack: " + (ack_sent.empty() ? std::string("not sent (yet)")
-                                                             : "sent at " + ack_sent +
-                                                                   (ack_arrived.empty() ? ", in flight"
-                                                                                        : ", reached the broker: " + ack_arrived)));
+  text_colored(
+      ack_sent.empty() || ack_arrived.rfind("LOST", 0) == 0 ? palette::kBad : palette::kGood,
+      "courier 2 = basic.ack: " +
+          (ack_sent.empty() ? std::string("not sent (yet)")
+                            : "sent at " + ack_sent +
+                                  (ack_arrived.empty() ? ", in flight"
+                                                       : ", reached the broker: " + ack_arrived)));
   ImGui::Bullet();
   ImGui::PushStyleColor(ImGuiCol_Text, palette::kWarn);
-  ImGui::TextWrapped("courier 3 = none: AMQP has no ack of the ack, so the consumer never knows "
-                     "its ack arrived. A redelivery must be harmless: dedup in the same "
-                     "transaction as the effect.");
+  ImGui::TextWrapped(
+      "courier 3 = none: AMQP has no ack of the ack, so the consumer never knows "
+      "its ack arrived. A redelivery must be harmless: dedup in the same "
+      "transaction as the effect.");
   ImGui::PopStyleColor();
   ImGui::Spacing();
   if (!ImGui::BeginTable("mapping", 3, kTable)) return;
-  for (const char* c : {"Two Generals", "broker and consumer", "why it matters"}) ImGui::TableSetupColumn(c);
+  for (const char* c : {"Two Generals", "broker and consumer", "why it matters"})
+    ImGui::TableSetupColumn(c);
   ImGui::TableHeadersRow();
   for (const generals::MappingRow& row : generals::broker_mapping()) {
     ImGui::TableNextRow();
@@ -204,10 +219,11 @@ void draw_generals(const Model& model, ViewState& view, Commands& commands) {
   for (const generals::General who : {generals::General::kA, generals::General::kB}) {
     ImGui::TextWrapped("%s", generals::decision_sentence(g->decision(who)).c_str());
   }
-  text_colored(g->outcome() == generals::Outcome::kOnlyA || g->outcome() == generals::Outcome::kOnlyB
-                   ? palette::kBad
-                   : palette::kInfo,
-               std::string("Outcome so far: ") + generals::outcome_name(g->outcome()));
+  text_colored(
+      g->outcome() == generals::Outcome::kOnlyA || g->outcome() == generals::Outcome::kOnlyB
+          ? palette::kBad
+          : palette::kInfo,
+      std::string("Outcome so far: ") + generals::outcome_name(g->outcome()));
   ImGui::TextDisabled("replay: %s", model.generals_replay.c_str());
   ImGui::Spacing();
   ladder(*g);

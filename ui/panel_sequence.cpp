@@ -14,7 +14,7 @@ namespace ui {
 namespace {
 
 struct Geometry {
-  ImVec2 origin;   // screen position of row 0, lane area's left edge
+  ImVec2 origin;  // screen position of row 0, lane area's left edge
   float gutter = 0;
   float lane_width = 0;
   float row_height = 0;
@@ -26,18 +26,20 @@ struct Geometry {
   }
 };
 
-bool starts_with(const std::string& text, const char* prefix) {
-  return text.rfind(prefix, 0) == 0;
-}
+bool starts_with(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
 
 ImU32 arrow_color(const Arrow& a) {
   switch (a.kind) {
     case ArrowKind::kLost:
-    case ArrowKind::kBroken: return palette::kBad;
-    case ArrowKind::kCommit: return a.again ? palette::kBad : palette::kGood;
-    case ArrowKind::kConnect: return palette::kMuted;
+    case ArrowKind::kBroken:
+      return palette::kBad;
+    case ArrowKind::kCommit:
+      return a.again ? palette::kBad : palette::kGood;
+    case ArrowKind::kConnect:
+      return palette::kMuted;
     case ArrowKind::kInFlight:
-    case ArrowKind::kDelivered: break;
+    case ArrowKind::kDelivered:
+      break;
   }
   if (a.redelivered) return palette::kWarn;
   if (starts_with(a.label, "deliver")) return palette::kInfo;
@@ -50,14 +52,22 @@ ImU32 arrow_color(const Arrow& a) {
 
 ImU32 note_color(NoteKind kind) {
   switch (kind) {
-    case NoteKind::kCrash: return palette::kBad;
-    case NoteKind::kFault: return palette::kWarn;
-    case NoteKind::kDuplicate: return IM_COL32(255, 220, 90, 255);
-    case NoteKind::kRestart: return IM_COL32(170, 200, 255, 255);
-    case NoteKind::kCommit: return palette::kGood;
-    case NoteKind::kEnqueue: return palette::kMuted;
-    case NoteKind::kWarn: return IM_COL32(255, 150, 110, 255);
-    case NoteKind::kPlain: break;
+    case NoteKind::kCrash:
+      return palette::kBad;
+    case NoteKind::kFault:
+      return palette::kWarn;
+    case NoteKind::kDuplicate:
+      return IM_COL32(255, 220, 90, 255);
+    case NoteKind::kRestart:
+      return IM_COL32(170, 200, 255, 255);
+    case NoteKind::kCommit:
+      return palette::kGood;
+    case NoteKind::kEnqueue:
+      return palette::kMuted;
+    case NoteKind::kWarn:
+      return IM_COL32(255, 150, 110, 255);
+    case NoteKind::kPlain:
+      break;
   }
   return IM_COL32(200, 200, 205, 255);
 }
@@ -79,9 +89,9 @@ void arrow_head(ImDrawList* draw, ImVec2 from, ImVec2 to, ImU32 color) {
   const float length = std::max(1.0f, std::sqrt(dx * dx + dy * dy));
   const float ux = dx / length, uy = dy / length;
   const float size = 7.0f;
-  draw->AddTriangleFilled(to, ImVec2(to.x - ux * size - uy * size * 0.5f, to.y - uy * size + ux * size * 0.5f),
-                          ImVec2(to.x - ux * size + uy * size * 0.5f, to.y - uy * size - ux * size * 0.5f),
-                          color);
+  draw->AddTriangleFilled(
+      to, ImVec2(to.x - ux * size - uy * size * 0.5f, to.y - uy * size + ux * size * 0.5f),
+      ImVec2(to.x - ux * size + uy * size * 0.5f, to.y - uy * size - ux * size * 0.5f), color);
 }
 
 void label_box(ImDrawList* draw, ImVec2 pos, const std::string& text, ImU32 color) {
@@ -126,8 +136,7 @@ void draw_arrow(ImDrawList* draw, const Geometry& g, const Arrow& a, float right
 
 }  // namespace
 
-void draw_sequence(const SessionModel& m, ViewState& v, int slot,
-                   std::size_t divergence_event) {
+void draw_sequence(const SessionModel& m, ViewState& v, int slot, std::size_t divergence_event) {
   const SequenceLayout& layout = *m.layout;
   const auto& lanes = layout.lanes();
   const auto& rows = layout.rows();
@@ -186,8 +195,7 @@ void draw_sequence(const SessionModel& m, ViewState& v, int slot,
         const std::string stamp =
             "s " + std::to_string(rows[row].step) + " t " + std::to_string(rows[row].time);
         draw->AddText(ImVec2(pos.x + 2, pos.y + 3),
-                      rows[row].step == current ? palette::kText : palette::kMuted,
-                      stamp.c_str());
+                      rows[row].step == current ? palette::kText : palette::kMuted, stamp.c_str());
         draw->AddLine(ImVec2(pos.x + gutter, pos.y), ImVec2(end.x, pos.y),
                       IM_COL32(255, 255, 255, 14));
       }
@@ -231,8 +239,8 @@ void draw_sequence(const SessionModel& m, ViewState& v, int slot,
       draw->AddCircleFilled(ImVec2(x, g.row_y(n->row)), 3.5f, color);
       // Right of the lifeline, or left of it when that would run off the panel.
       const float width = ImGui::CalcTextSize(n->text.c_str()).x;
-      const float text_x = x + 8 + width > right_edge ? std::max(g.origin.x + gutter, x - 8 - width)
-                                                      : x + 8;
+      const float text_x =
+          x + 8 + width > right_edge ? std::max(g.origin.x + gutter, x - 8 - width) : x + 8;
       label_box(draw, ImVec2(text_x, y), n->text, color);
     }
   }

@@ -12,8 +12,8 @@ namespace ui {
 
 namespace {
 
-constexpr const char* kOrder[] = {"accounts", "debits",  "processed_messages", "rejections",
-                                  "outbox",   "orders",  "seen"};
+constexpr const char* kOrder[] = {
+    "accounts", "debits", "processed_messages", "rejections", "outbox", "orders", "seen"};
 
 int column_of(const lab::DbTable& t, const char* name) {
   const auto it = std::find(t.columns.begin(), t.columns.end(), name);
@@ -49,7 +49,8 @@ void draw_table(const lab::DbTable& t, int slot) {
   if (t.rows.empty()) return;
   const std::string id = t.database + t.name + std::to_string(slot);
   const float row_height = ImGui::GetTextLineHeightWithSpacing();
-  const float height = row_height * static_cast<float>(std::min<std::size_t>(t.rows.size(), 6) + 1) + 6;
+  const float height =
+      row_height * static_cast<float>(std::min<std::size_t>(t.rows.size(), 6) + 1) + 6;
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp;
   if (!ImGui::BeginTable(id.c_str(), static_cast<int>(t.columns.size()), flags,

@@ -12,7 +12,8 @@ namespace {
 
 void mode_button(const char* label, Mode mode, ViewState& view) {
   const bool active = view.mode == mode;
-  if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+  if (active)
+    ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
   if (button(label)) {
     view.mode = mode;
     view.playing = false;
@@ -89,8 +90,8 @@ void draw_toolbar(const Model& model, ViewState& view, Commands& commands) {
   ImGui::SameLine();
   if (model.main.valid()) {
     const lab::Scenario& s = model.main.session->scenario();
-    ImGui::Text("%s   seed %llu   %s / %s", s.name.c_str(),
-                static_cast<unsigned long long>(s.seed), s.producer.pattern.c_str(),
+    ImGui::Text("%s   seed %llu   %s / %s", s.name.c_str(), static_cast<unsigned long long>(s.seed),
+                s.producer.pattern.c_str(),
                 view.mode == Mode::kCompare ? "two strategies" : s.consumer.strategy.c_str());
   }
   if (!view.status.empty()) {
@@ -98,8 +99,9 @@ void draw_toolbar(const Model& model, ViewState& view, Commands& commands) {
     text_colored(view.status_is_error ? palette::kBad : palette::kGood, "   " + view.status);
   }
   if (view.mode == Mode::kGenerals) {
-    ImGui::TextDisabled("Two Generals: whoever sends the last courier can never know it "
-                        "arrived. A broker and its consumer are the same two generals.");
+    ImGui::TextDisabled(
+        "Two Generals: whoever sends the last courier can never know it "
+        "arrived. A broker and its consumer are the same two generals.");
     return;
   }
   const bool compare = view.mode == Mode::kCompare;

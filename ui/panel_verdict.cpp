@@ -90,12 +90,14 @@ void draw_verdict(const SessionModel& m) {
   ImGui::TextUnformatted("   whole run:");
   ImGui::SameLine();
   text_colored(verdict_color(end.report.verdict), end.report.verdict);
-  help_marker("The checker reads the SQLite tables and the broker's leftovers. Mid-run, "
-              "orders still on their way (queued, unacked, unsent) are pending; the whole run "
-              "is what `eosim run` reports.");
+  help_marker(
+      "The checker reads the SQLite tables and the broker's leftovers. Mid-run, "
+      "orders still on their way (queued, unacked, unsent) are pending; the whole run "
+      "is what `eosim run` reports.");
 
   const bool balance_ok = r.balance_expected == r.balance_actual;
-  ImGui::Text("Balance: initial %lld, expected %lld, actual", static_cast<long long>(r.balance_initial),
+  ImGui::Text("Balance: initial %lld, expected %lld, actual",
+              static_cast<long long>(r.balance_initial),
               static_cast<long long>(r.balance_expected));
   ImGui::SameLine();
   text_colored(balance_ok ? palette::kGood : palette::kBad,

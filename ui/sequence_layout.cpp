@@ -27,16 +27,23 @@ struct KindOfNote {
   const char* kind;
   NoteKind note;
 };
-constexpr KindOfNote kNoteKinds[] = {
-    {"crash", NoteKind::kCrash},         {"fault", NoteKind::kFault},
-    {"duplicate", NoteKind::kDuplicate}, {"restart", NoteKind::kRestart},
-    {"up", NoteKind::kRestart},          {"enqueue", NoteKind::kEnqueue},
-    {"commit", NoteKind::kCommit},       {"refused", NoteKind::kWarn},
-    {"rejected", NoteKind::kWarn},       {"db-error", NoteKind::kWarn},
-    {"misclassified", NoteKind::kWarn},  {"ack-failed", NoteKind::kWarn},
-    {"channel-error", NoteKind::kWarn},  {"dead-letter", NoteKind::kWarn},
-    {"discard", NoteKind::kWarn},        {"disconnected", NoteKind::kWarn},
-    {"lost", NoteKind::kWarn}};
+constexpr KindOfNote kNoteKinds[] = {{"crash", NoteKind::kCrash},
+                                     {"fault", NoteKind::kFault},
+                                     {"duplicate", NoteKind::kDuplicate},
+                                     {"restart", NoteKind::kRestart},
+                                     {"up", NoteKind::kRestart},
+                                     {"enqueue", NoteKind::kEnqueue},
+                                     {"commit", NoteKind::kCommit},
+                                     {"refused", NoteKind::kWarn},
+                                     {"rejected", NoteKind::kWarn},
+                                     {"db-error", NoteKind::kWarn},
+                                     {"misclassified", NoteKind::kWarn},
+                                     {"ack-failed", NoteKind::kWarn},
+                                     {"channel-error", NoteKind::kWarn},
+                                     {"dead-letter", NoteKind::kWarn},
+                                     {"discard", NoteKind::kWarn},
+                                     {"disconnected", NoteKind::kWarn},
+                                     {"lost", NoteKind::kWarn}};
 
 NoteKind note_kind(const std::string& kind) {
   for (const KindOfNote& k : kNoteKinds) {
@@ -95,8 +102,7 @@ std::size_t SequenceLayout::first_row_of_step(std::uint64_t step) const {
   return static_cast<std::size_t>(it - rows_.begin());
 }
 
-void SequenceLayout::update(const std::vector<sim::TraceEvent>& events,
-                            std::uint64_t revision) {
+void SequenceLayout::update(const std::vector<sim::TraceEvent>& events, std::uint64_t revision) {
   const bool extends = built_ && revision == revision_ && events.size() >= rows_.size() &&
                        (rows_.empty() || same_event(events[rows_.size() - 1], last_));
   if (!extends) {

@@ -16,7 +16,7 @@ struct ViewState {
   // Transport.
   bool playing = false;
   float steps_per_second = 4.0f;
-  double play_credit = 0.0;    // steps owed to the play clock (fractions carry over)
+  double play_credit = 0.0;     // steps owed to the play clock (fractions carry over)
   std::int64_t scrub_step = 0;  // the slider's value while dragging
   bool scrubbing = false;       // the slider is held
 
@@ -27,8 +27,8 @@ struct ViewState {
   int producer_index = 0;  // into lab::producers()
 
   // Fault buttons.
-  int link_index = 0;      // into the network fault sites
-  int frame_index = 0;     // into that site's frames
+  int link_index = 0;   // into the network fault sites
+  int frame_index = 0;  // into that site's frames
   int consumer_instance = 1;
   char export_path[512] = "session.toml";
 

@@ -11,11 +11,11 @@ namespace ui {
 
 // Colours that carry meaning, used the same way in every panel.
 namespace palette {
-constexpr ImU32 kGood = IM_COL32(80, 200, 120, 255);      // exactly once, acked, committed
-constexpr ImU32 kBad = IM_COL32(235, 80, 80, 255);        // duplicated, lost, crash
-constexpr ImU32 kWarn = IM_COL32(240, 180, 60, 255);      // stuck, fault, redelivered
-constexpr ImU32 kInfo = IM_COL32(110, 170, 250, 255);     // deliveries
-constexpr ImU32 kMuted = IM_COL32(150, 150, 160, 255);    // setup chatter, in flight
+constexpr ImU32 kGood = IM_COL32(80, 200, 120, 255);    // exactly once, acked, committed
+constexpr ImU32 kBad = IM_COL32(235, 80, 80, 255);      // duplicated, lost, crash
+constexpr ImU32 kWarn = IM_COL32(240, 180, 60, 255);    // stuck, fault, redelivered
+constexpr ImU32 kInfo = IM_COL32(110, 170, 250, 255);   // deliveries
+constexpr ImU32 kMuted = IM_COL32(150, 150, 160, 255);  // setup chatter, in flight
 constexpr ImU32 kText = IM_COL32(230, 230, 235, 255);
 constexpr ImU32 kHighlight = IM_COL32(255, 230, 120, 40);  // the current step's rows
 constexpr ImU32 kDiverge = IM_COL32(255, 90, 200, 60);     // where two runs part

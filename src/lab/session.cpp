@@ -296,8 +296,8 @@ std::string Session::export_toml() {
   if (!hand_.empty()) {
     out.about += (out.about.empty() || out.about.back() == '\n' ? "" : "\n");
     out.about += "Exported from eosim-gui with " + std::to_string(hand_.size()) +
-                 " fault(s) made by hand; replays to trace hash " +
-                 sim::hash_hex(run.trace_hash) + ".\n";
+                 " fault(s) made by hand; replays to trace hash " + sim::hash_hex(run.trace_hash) +
+                 ".\n";
   }
   return to_toml(out);
 }

@@ -58,9 +58,9 @@ struct StepView {
   bool over = false;
   std::vector<DbTable> tables;
   std::vector<ActorStatus> actors;
-  std::vector<broker::ReadyView> ready;          // the work queue, in delivery order
-  std::vector<broker::ChannelView> channels;     // with their unacked deliveries
-  std::vector<broker::ReadyView> dead_letters;   // the dead-letter queue, if any
+  std::vector<broker::ReadyView> ready;         // the work queue, in delivery order
+  std::vector<broker::ChannelView> channels;    // with their unacked deliveries
+  std::vector<broker::ReadyView> dead_letters;  // the dead-letter queue, if any
   broker::Counters counters;
   RunSummary summary;  // the checker's verdict if the run stopped here
 };
@@ -68,8 +68,8 @@ struct StepView {
 // Where two traces part: the first event that differs.
 struct Divergence {
   bool diverged = false;
-  std::size_t event = 0;     // index of the first differing event (or the shorter length)
-  std::uint64_t step = 0;    // the step of that event
+  std::size_t event = 0;   // index of the first differing event (or the shorter length)
+  std::uint64_t step = 0;  // the step of that event
 };
 Divergence first_divergence(const std::vector<sim::TraceEvent>& a,
                             const std::vector<sim::TraceEvent>& b);
@@ -107,8 +107,8 @@ class Session {
   const StepView& view();
 
   // --- commands ---
-  bool step_forward();   // false when the run is over
-  void step_back();      // replay to step() - 1
+  bool step_forward();               // false when the run is over
+  void step_back();                  // replay to step() - 1
   void seek(std::uint64_t step);     // synchronous: world() is at min(step, end) after it
   void request(std::uint64_t step);  // asynchronous: pump() gets there
   // Advances a replay or seek by at most `max_steps` events. True while not yet settled.

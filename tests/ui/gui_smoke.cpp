@@ -43,16 +43,16 @@ int main(int argc, char** argv) {
   if (argc != 4) return fail("usage: eosim_gui_smoke EOSIM_GUI SCENARIO.toml OUT.png");
   const std::string gui = argv[1], scenario = argv[2], out = argv[3];
   if (!on_path("xvfb-run") || !on_path("xauth")) {
-    std::printf("SKIPPED: xvfb-run or xauth is not installed, so eosim-gui cannot open a "
-                "window here (apt-get install xvfb xauth libgl1-mesa-dri; .ci/run does)\n");
+    std::printf(
+        "SKIPPED: xvfb-run or xauth is not installed, so eosim-gui cannot open a "
+        "window here (apt-get install xvfb xauth libgl1-mesa-dri; .ci/run does)\n");
     return kSkipped;
   }
   std::error_code ec;
   std::filesystem::remove(out, ec);
   const std::string size = std::to_string(kWidth) + "x" + std::to_string(kHeight);
-  const std::string command = "xvfb-run -a -s '-screen 0 " + size + "x24' '" + gui +
-                              "' --size " + size + " --screenshot '" + out + "' --step 20 '" +
-                              scenario + "'";
+  const std::string command = "xvfb-run -a -s '-screen 0 " + size + "x24' '" + gui + "' --size " +
+                              size + " --screenshot '" + out + "' --step 20 '" + scenario + "'";
   std::printf("running: %s\n", command.c_str());
   const int rc = std::system(command.c_str());
   if (rc != 0) return fail("eosim-gui exited with status " + std::to_string(rc));

@@ -3,7 +3,6 @@
 // under the real `eosim run` to the same trace hash.
 
 #include <catch2/catch.hpp>
-
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -128,12 +127,13 @@ TEST_CASE("each fault button queues its fault and the session records the rule",
     const char* label;
     lab::HandFault fault;
   };
-  const Case c = GENERATE(Case{"Crash consumer now", {K::kCrashNow, "", "", 1}},
-                          Case{"Crash after next commit", {K::kCrashAfterCommit, "", "", 1}},
-                          Case{"Fail next commit", {K::kFailNextCommit, "", "", 1}},
-                          Case{"Restart broker", {K::kRestartBroker, "", "", 0}},
-                          Case{"Drop next", {K::kDropNext, "net.relay->broker", "basic.publish", 0}},
-                          Case{"Break connection", {K::kBreakConnection, "net.relay->broker", "", 0}});
+  const Case c =
+      GENERATE(Case{"Crash consumer now", {K::kCrashNow, "", "", 1}},
+               Case{"Crash after next commit", {K::kCrashAfterCommit, "", "", 1}},
+               Case{"Fail next commit", {K::kFailNextCommit, "", "", 1}},
+               Case{"Restart broker", {K::kRestartBroker, "", "", 0}},
+               Case{"Drop next", {K::kDropNext, "net.relay->broker", "basic.publish", 0}},
+               Case{"Break connection", {K::kBreakConnection, "net.relay->broker", "", 0}});
   INFO(c.label);
   Headless ui;
   ui::App app;
@@ -280,7 +280,8 @@ TEST_CASE("Two Generals mode: a captured courier, and the last one is never conf
 
 TEST_CASE("every scenario draws in every mode, at its start and its end", "[ui]") {
   Headless ui;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(EOSIM_SOURCE_DIR) + "/scenarios")) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(EOSIM_SOURCE_DIR) + "/scenarios")) {
     const std::string file = entry.path().filename().string();
     INFO(file);
     ui::App app;

@@ -2,14 +2,14 @@
 // were sent in to the row they arrived (or were lost) in, crashes and duplicates become
 // notes, and growing the trace step by step gives the layout a full rebuild gives.
 
-#include <catch2/catch.hpp>
+#include "ui/sequence_layout.h"
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <string>
 
 #include "src/lab/world.h"
 #include "tests/ui/headless.h"
-#include "ui/sequence_layout.h"
 
 namespace {
 
@@ -40,8 +40,8 @@ TEST_CASE("crash between commit and ack: the redelivery, the crash and the dupli
   REQUIRE(layout.rows().size() == trace.size());
   const auto sends = std::count_if(trace.begin(), trace.end(),
                                    [](const sim::TraceEvent& e) { return e.kind == "send"; });
-  const auto frame_arrows = std::count_if(
-      layout.arrows().begin(), layout.arrows().end(), [](const ui::Arrow& a) {
+  const auto frame_arrows =
+      std::count_if(layout.arrows().begin(), layout.arrows().end(), [](const ui::Arrow& a) {
         return a.kind == ui::ArrowKind::kDelivered || a.kind == ui::ArrowKind::kInFlight ||
                (a.kind == ui::ArrowKind::kLost && a.to_row > a.from_row);
       });
@@ -65,8 +65,9 @@ TEST_CASE("crash between commit and ack: the redelivery, the crash and the dupli
   CHECK(note(ui::NoteKind::kCrash) == 1);
   CHECK(note(ui::NoteKind::kDuplicate) == 1);
   CHECK(note(ui::NoteKind::kFault) == 1);
-  const auto commits = std::count_if(layout.arrows().begin(), layout.arrows().end(),
-                                     [](const ui::Arrow& a) { return a.kind == ui::ArrowKind::kCommit; });
+  const auto commits =
+      std::count_if(layout.arrows().begin(), layout.arrows().end(),
+                    [](const ui::Arrow& a) { return a.kind == ui::ArrowKind::kCommit; });
   CHECK(commits == 6);  // 3 orders written by the producer, 3 debits by the consumer
   REQUIRE(layout.downtimes().size() == 1);
   CHECK_FALSE(layout.downtimes()[0].open);
@@ -74,8 +75,7 @@ TEST_CASE("crash between commit and ack: the redelivery, the crash and the dupli
   CHECK(trace[layout.downtimes()[0].to_row].kind == "restart");
 }
 
-TEST_CASE("no-dedup: the second debit of order 2 is marked as committed again",
-          "[ui][layout]") {
+TEST_CASE("no-dedup: the second debit of order 2 is marked as committed again", "[ui][layout]") {
   const lab::Scenario s = load("03-crash-between-commit-and-ack-no-dedup.toml");
   ui::SequenceLayout layout;
   layout.reset(lab::diagram_lanes(s));
@@ -98,15 +98,17 @@ TEST_CASE("a frame lost with its connection ends in a lost arrow", "[ui][layout]
   ui::SequenceLayout layout;
   layout.reset(lab::diagram_lanes(s));
   layout.update(trace, 1);
-  const auto lost = std::count_if(layout.arrows().begin(), layout.arrows().end(),
-                                  [](const ui::Arrow& a) { return a.kind == ui::ArrowKind::kLost; });
+  const auto lost =
+      std::count_if(layout.arrows().begin(), layout.arrows().end(),
+                    [](const ui::Arrow& a) { return a.kind == ui::ArrowKind::kLost; });
   const auto lost_events = std::count_if(trace.begin(), trace.end(), [](const sim::TraceEvent& e) {
     return e.kind == "lost" && !e.target.empty();
   });
   CHECK(lost >= 1);
   CHECK(lost == lost_events);
-  const auto broken = std::count_if(layout.arrows().begin(), layout.arrows().end(),
-                                    [](const ui::Arrow& a) { return a.kind == ui::ArrowKind::kBroken; });
+  const auto broken =
+      std::count_if(layout.arrows().begin(), layout.arrows().end(),
+                    [](const ui::Arrow& a) { return a.kind == ui::ArrowKind::kBroken; });
   CHECK(broken >= 1);
 }
 

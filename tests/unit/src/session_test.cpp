@@ -3,14 +3,14 @@
 // showed, faults made by hand replay from an exported file to the same trace hash, and
 // the step triggers of fault rules load, write and fire as documented.
 
-#include <catch2/catch.hpp>
+#include "src/lab/session.h"
 
+#include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
 #include "src/broker/broker.h"
 #include "src/lab/scenario.h"
-#include "src/lab/session.h"
 #include "src/lab/world.h"
 
 namespace {
@@ -180,15 +180,13 @@ TEST_CASE("a fault made by hand is exported as a file that replays to the same t
     lab::HandFault fault;
     std::uint64_t at;
   };
-  const Case c = GENERATE(
-      Case{{K::kCrashAfterCommit, "", "", 1}, 5},
-      Case{{K::kCrashNow, "", "", 1}, 19},
-      Case{{K::kDropNext, "net.consumer->broker", "basic.ack", 0}, 9},
-      Case{{K::kDropNext, "net.broker->consumer", "basic.deliver", 1}, 0},
-      Case{{K::kBreakConnection, "net.broker->consumer", "", 0}, 17},
-      Case{{K::kBreakConnection, "net.relay->broker", "", 0}, 12},
-      Case{{K::kRestartBroker, "", "", 0}, 16},
-      Case{{K::kFailNextCommit, "", "", 0}, 10});
+  const Case c =
+      GENERATE(Case{{K::kCrashAfterCommit, "", "", 1}, 5}, Case{{K::kCrashNow, "", "", 1}, 19},
+               Case{{K::kDropNext, "net.consumer->broker", "basic.ack", 0}, 9},
+               Case{{K::kDropNext, "net.broker->consumer", "basic.deliver", 1}, 0},
+               Case{{K::kBreakConnection, "net.broker->consumer", "", 0}, 17},
+               Case{{K::kBreakConnection, "net.relay->broker", "", 0}, 12},
+               Case{{K::kRestartBroker, "", "", 0}, 16}, Case{{K::kFailNextCommit, "", "", 0}, 10});
   INFO(lab::describe_rule(lab::rule_for(c.fault, c.at)));
 
   lab::Session session;
@@ -278,11 +276,10 @@ TEST_CASE("step triggers load, write back and are checked strictly", "[session][
   const std::string head = "name = \"x\"\n[consumer]\ninstances = 2\n";
   lab::Scenario s;
   lab::LoadError error;
-  REQUIRE(lab::parse_scenario(head +
-                                  "[[faults.script]]\nat = \"consumer.process\"\ndo = "
-                                  "\"crash\"\nstep = 12\ninstance = 2\n"
-                                  "[[faults.script]]\nat = \"net.consumer->broker\"\ndo = "
-                                  "\"drop\"\nframe = \"basic.ack\"\nafter_step = 40\n",
+  REQUIRE(lab::parse_scenario(head + "[[faults.script]]\nat = \"consumer.process\"\ndo = "
+                                     "\"crash\"\nstep = 12\ninstance = 2\n"
+                                     "[[faults.script]]\nat = \"net.consumer->broker\"\ndo = "
+                                     "\"drop\"\nframe = \"basic.ack\"\nafter_step = 40\n",
                               "ok.toml", s, error));
   REQUIRE(s.script.size() == 2);
   CHECK(s.script[0].step == 12);
@@ -300,7 +297,7 @@ TEST_CASE("step triggers load, write back and are checked strictly", "[session][
     REQUIRE_FALSE(lab::parse_scenario(head + "[[faults.script]]\n" + rule, "bad.toml", out, e));
     CHECK(e.key == "faults.script[1]." + key);
   };
-  bad("at = \"consumer.process\"\ndo = \"crash\"\n", "at");  // needs a moment
+  bad("at = \"consumer.process\"\ndo = \"crash\"\n", "at");                   // needs a moment
   bad("at = \"consumer.after_commit\"\ndo = \"crash\"\nstep = 3\n", "step");  // not timed
   bad("at = \"broker.restart\"\ndo = \"restart\"\nstep = 3\ntick = 9\n", "step");
   bad("at = \"broker.restart\"\ndo = \"restart\"\nafter_step = 3\nstep = 4\n", "after_step");
