@@ -1,5 +1,6 @@
 #include "src/lab/schema.h"
 
+#include <map>
 #include <utility>
 
 #include "src/store/txn.h"
@@ -22,6 +23,9 @@ CREATE TABLE outbox(
   created_tick INTEGER NOT NULL,
   sent_tick    INTEGER
 );
+-- The relay looks for unsent rows on every pump; without this it scans the whole outbox,
+-- which makes a long run quadratic in its orders.
+CREATE INDEX outbox_unsent ON outbox(id) WHERE sent = 0;
 )sql";
 
 const char* const kLedgerSchema = R"sql(
@@ -70,6 +74,61 @@ store::Status create_ledger_schema(store::Db& db, std::string account, int64_t i
           .exec();
   if (!s.ok()) return s;
   return txn.commit();
+}
+
+namespace {
+
+// Copies every page of `from` into `to`: the two hold the same database afterwards.
+store::Status copy_pages(store::Db& from, store::Db& to) {
+  sqlite3_backup* backup = sqlite3_backup_init(to.handle(), "main", from.handle(), "main");
+  if (backup == nullptr) {
+    return store::Status::error(sqlite3_extended_errcode(to.handle()),
+                                std::string("cannot copy a schema template: ") +
+                                    sqlite3_errmsg(to.handle()));
+  }
+  const int step = sqlite3_backup_step(backup, -1);
+  const int finish = sqlite3_backup_finish(backup);
+  if (step != SQLITE_DONE || finish != SQLITE_OK) {
+    return store::Status::error(sqlite3_extended_errcode(to.handle()),
+                                std::string("cannot copy a schema template: ") +
+                                    sqlite3_errmsg(to.handle()));
+  }
+  return store::Status::success();
+}
+
+// Templates are per thread (sweep workers each have their own), built on first use and
+// kept for the thread's life. A private ":memory:" database is only ever read here.
+template <class Build>
+store::Status clone_from(store::Db& templ, Build build, store::Db& db) {
+  if (!templ.is_open()) {
+    store::Status s = store::Db::open(":memory:", templ);
+    if (s.ok()) s = build(templ);
+    if (!s.ok()) {
+      templ.close();
+      return s;
+    }
+  }
+  return copy_pages(templ, db);
+}
+
+}  // namespace
+
+store::Status clone_orders_schema(store::Db& db) {
+  thread_local store::Db templ;
+  return clone_from(templ, [](store::Db& t) { return create_orders_schema(t); }, db);
+}
+
+store::Status clone_ledger_schema(store::Db& db, const std::string& account,
+                                  int64_t initial_balance) {
+  // One template per (account, balance): a sweep uses one, a suite a handful. The cap only
+  // keeps an unusual caller from growing this without bound.
+  constexpr std::size_t kMaxTemplates = 32;
+  thread_local std::map<std::pair<std::string, int64_t>, store::Db> templates;
+  const auto key = std::make_pair(account, initial_balance);
+  if (templates.size() >= kMaxTemplates && templates.count(key) == 0) templates.clear();
+  return clone_from(
+      templates[key],
+      [&](store::Db& t) { return create_ledger_schema(t, account, initial_balance); }, db);
 }
 
 }  // namespace lab

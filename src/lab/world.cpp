@@ -56,10 +56,10 @@ bool WorldImpl::build(std::string& error) {
   }
   uris_ = make_uris(options_.keep_db_dir);
   store::Status st = store::Db::open(uris_.orders, orders_anchor_);
-  if (st.ok()) st = create_orders_schema(orders_anchor_);
+  if (st.ok()) st = clone_orders_schema(orders_anchor_);
   if (st.ok()) st = store::Db::open(uris_.ledger, ledger_anchor_);
   if (st.ok()) {
-    st = create_ledger_schema(ledger_anchor_, s.workload.account, s.workload.initial_balance);
+    st = clone_ledger_schema(ledger_anchor_, s.workload.account, s.workload.initial_balance);
   }
   consumer::Strategy strategy;
   if (st.ok() && !consumer::strategy_named(s.consumer.strategy, strategy)) {
