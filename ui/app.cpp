@@ -123,7 +123,10 @@ bool App::init(const AppOptions& options, std::string& error) {
 void App::refresh_session(lab::Session& session, SequenceLayout& layout, SessionModel& out) {
   out = SessionModel{};
   if (!session.is_open()) return;
-  if (layout.lanes().empty()) layout.reset(lab::diagram_lanes(session.scenario()));
+  // Another run may have other actors (two consumers): lanes come from its scenario.
+  if (layout.lanes().empty() || layout.revision() != session.revision()) {
+    layout.reset(lab::diagram_lanes(session.scenario()));
+  }
   layout.update(session.world().kernel().trace.events(), session.revision());
   out.session = &session;
   out.view = &session.view();

@@ -60,6 +60,8 @@ class App {
   ViewState& view() { return view_; }
   const std::vector<ScenarioEntry>& scenarios() const { return scenarios_; }
   const Commands& last_commands() const { return last_; }  // applied by the last update()
+  // The diagram layouts: [0] explore, [1] and [2] compare.
+  const SequenceLayout& layout(int slot) const { return layouts_[slot]; }
   const generals::TwoGenerals* generals() const { return generals_.get(); }
   // `eosim generals ...` replaying the exchange, captures by hand included (app_generals.cpp).
   std::string generals_replay() const;

@@ -187,6 +187,9 @@ int main(int argc, char** argv) {
   }
 
   std::vector<double> frame_ms, build_ms;  // whole frames; the UI's own part (no OpenGL)
+  // While scrubbing: frames in which the shown step changed, dragging back / forward.
+  int changed[2] = {0, 0}, frames[2] = {0, 0};
+  std::uint64_t shown = app.session().is_open() ? app.session().step() : 0;
   const std::uint64_t end = app.session().is_open() ? app.session().end().steps : 0;
   for (int frame = 0; !glfwWindowShouldClose(window); ++frame) {
     const auto start = std::chrono::steady_clock::now();
@@ -225,12 +228,22 @@ int main(int argc, char** argv) {
     }
     glfwSwapBuffers(window);
     app.update(ImGui::GetIO().DeltaTime, 8.0);
+    if (options.bench_scrub && app.session().is_open()) {
+      const int back = frame % std::max(2, options.bench_frames) < options.bench_frames / 2 ? 0 : 1;
+      ++frames[back];
+      changed[back] += app.session().step() != shown ? 1 : 0;
+      shown = app.session().step();
+    }
     frame_ms.push_back(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
             .count());
     if (options.bench_frames > 0 && frame + 1 >= options.bench_frames) {
       print_bench(frame_ms, options.bench_scrub ? "scrubbing, whole frame" : "whole frame");
       print_bench(build_ms, "  of which panels + ImGui (no OpenGL)");
+      if (options.bench_scrub) {
+        std::printf("the shown step changed in %d of %d frames dragging back, %d of %d forward\n",
+                    changed[0], frames[0], changed[1], frames[1]);
+      }
       std::printf("run: %llu steps, %llu trace events at step %llu\n",
                   static_cast<unsigned long long>(end),
                   static_cast<unsigned long long>(app.session().world().kernel().trace.size()),

@@ -76,6 +76,7 @@ class SequenceLayout {
   const std::vector<Note>& notes() const { return notes_; }  // sorted by row
   const std::vector<Downtime>& downtimes() const { return downtimes_; }
   std::size_t max_span() const { return max_span_; }
+  std::uint64_t revision() const { return revision_; }  // of the run last built from
   // The first row of `step` (rows().size() if none), by binary search.
   std::size_t first_row_of_step(std::uint64_t step) const;
   int lane_of(const std::string& actor);  // adds a lane for an actor not seen before

@@ -213,6 +213,15 @@ TEST_CASE("the browser opens a scenario and the overrides start it over", "[ui]"
   CHECK(app.session().scenario().consumer.strategy == "atomic");
   CHECK(app.session().scenario().seed == 9u);
   CHECK(app.session().end().report.verdict == "exactly-once");
+
+  // A scenario with two consumers gets a lane for each, between the broker and the ledger.
+  app.apply(ui::LoadCmd{scenario("17-competing-consumers-atomic.toml")});
+  app.apply(ui::ToEndCmd{});
+  ui.settle(app);
+  std::vector<std::string> lanes;
+  for (const ui::Lane& lane : app.layout(0).lanes()) lanes.push_back(lane.actor);
+  CHECK(lanes == std::vector<std::string>{"producer", "orders", "relay", "broker", "consumer1",
+                                          "consumer2", "ledger"});
 }
 
 TEST_CASE("compare mode steps both strategies together and finds where they part", "[ui]") {
