@@ -206,6 +206,8 @@ void draw_sequence(const SessionModel& m, ViewState& v, int slot, std::size_t di
     }
   }
   clipper.End();
+  // Room below the last row, so the current step can sit above the panel's bottom edge.
+  ImGui::Dummy(ImVec2(1, ImGui::GetWindowHeight() * 0.25f));
 
   if (first <= last && !rows.empty()) {
     // Lifelines, broken where the actor was down.
