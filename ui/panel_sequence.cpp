@@ -263,7 +263,7 @@ void draw_sequence(const SessionModel& m, ViewState& v, int slot, std::size_t di
   if (frames > 0) {
     --frames;
     const std::size_t end_row = layout.first_row_of_step(current + 1);
-    const float want = static_cast<float>(end_row) * row_height - ImGui::GetWindowHeight() * 0.75f;
+    const float want = static_cast<float>(end_row) * row_height - ImGui::GetWindowHeight() * 0.92f;
     ImGui::SetScrollY(std::max(0.0f, want));
   }
   ImGui::PopStyleVar();
