@@ -56,6 +56,18 @@ std::optional<std::string> FaultPlan::check(const FaultPoint& point) {
   // fired fault can be written back as an exact `nth` rule.
   const std::int64_t nth =
       ++occurrences_[{std::string(point.site), std::string(point.frame)}];
+  if (log_opportunities_) {
+    FiredFault& o = opportunities_.emplace_back();
+    o.step = scheduler_.steps();
+    o.time = scheduler_.now();
+    o.site = std::string(point.site);
+    o.action = std::string(point.kind);
+    o.order = point.order;
+    o.attempt = point.attempt;
+    o.frame = std::string(point.frame);
+    o.nth = nth;
+    o.instance = point.instance;
+  }
   for (std::size_t i = 0; i < rules_.size(); ++i) {
     if (rule_fired_[i] >= rules_[i].times || !matches(rules_[i], point, nth)) continue;
     ++rule_fired_[i];

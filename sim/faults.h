@@ -15,6 +15,9 @@
 //      and reported to the on_fire hook.
 //  (4) A rule with `after_step = N` matches no opportunity during steps 1..N; a rule with
 //      `tick` or `step` matches none at all (the world fires those at their moment).
+//  (5) With log_opportunities(true), every call of check() is appended to opportunities()
+//      (before any rule or draw), in the shape of a FiredFault whose action is the point's
+//      kind. Off by default: then it costs one branch per opportunity.
 
 #include <cstdint>
 #include <functional>
@@ -96,6 +99,9 @@ class FaultPlan {
   void record(const FaultPoint& point, std::string action, bool scripted);
 
   const std::vector<FiredFault>& fired() const { return fired_; }
+  // Exhaustive search wants every place a fault could have happened (invariant 5).
+  void log_opportunities(bool on) { log_opportunities_ = on; }
+  const std::vector<FiredFault>& opportunities() const { return opportunities_; }
   const std::vector<FaultRule>& rules() const { return rules_; }
   std::int64_t random_fired() const { return random_fired_; }
   // Timed rules (with `tick`) are not matched by check; the world schedules them.
@@ -117,6 +123,8 @@ class FaultPlan {
   std::int64_t random_fired_ = 0;
   std::map<std::pair<std::string, std::string>, std::int64_t> occurrences_;
   std::vector<FiredFault> fired_;
+  bool log_opportunities_ = false;
+  std::vector<FiredFault> opportunities_;
   std::function<void(const FiredFault&)> on_fire_;
 };
 

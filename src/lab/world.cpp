@@ -82,6 +82,7 @@ bool WorldImpl::build(std::string& error) {
 
   sim::Kernel& k = kernel_;
   k.trace.keep(options_.keep_trace);
+  k.faults.log_opportunities(options_.log_opportunities);
   sim::LinkOptions link;
   link.latency_min = static_cast<sim::Tick>(s.network.latency_min);
   link.latency_max = static_cast<sim::Tick>(s.network.latency_max);

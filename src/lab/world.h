@@ -32,6 +32,8 @@ namespace lab {
 struct WorldOptions {
   std::string keep_db_dir;       // "" = private in-memory databases; else real files here
   bool keep_trace = true;        // keep events for the exporters (sweeps turn it off)
+  bool log_opportunities = false;  // every fault opportunity, for exhaustive search
+                                   // (kernel().faults.opportunities())
   std::optional<sim::ChoiceTape> tape;  // replay these decisions first
   sim::TapeEnd tape_end = sim::TapeEnd::kRandom;
 };
