@@ -103,6 +103,24 @@ struct ShrinkCommandOptions {
 };
 int shrink_command(const ShrinkCommandOptions& options, std::ostream& out, std::ostream& err);
 
+// --- eosim explore --------------------------------------------------------------------
+struct ExploreCommandOptions {
+  std::string file;
+  int max_faults = 2;           // K
+  int max_deviations = 1;       // D: changed scheduler decisions
+  std::string kinds;            // "drop,crash"; "" = every kind
+  std::uint64_t max_runs = 200000;
+  unsigned jobs = 0;
+  std::string strategy;
+  std::string producer;
+  std::string output;           // -o: the first counterexample as a scenario file
+  std::string expect;           // "" | exactly-once | violation
+  std::string format = "text";  // text | json
+  bool progress = false;        // a counter on stderr (main decides: stderr is a TTY)
+};
+int explore_command(const ExploreCommandOptions& options, std::ostream& out,
+                    std::ostream& err);
+
 // --- shared by the commands ---------------------------------------------------------
 // Expands FILE...|DIR arguments: a directory stands for its *.toml files (not recursive),
 // sorted by file name; anything else is kept as a file path (a missing one is reported by

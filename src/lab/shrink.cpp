@@ -178,11 +178,12 @@ std::string result_text(const Report& r) {
          std::to_string(r.balance_actual) + ".";
 }
 
-std::string about_text(const Scenario& scenario, const ShrinkResult& r) {
+std::string about_text(const Scenario& scenario, const ShrinkResult& r,
+                       const std::string& found_by) {
   std::size_t random = 0;
   for (const auto& f : r.original.faults) random += f.scripted ? 0 : 1;
   std::string text =
-      "Shrunk by `eosim shrink` from \"" + scenario.name + "\", seed " +
+      found_by + " \"" + scenario.name + "\", seed " +
       std::to_string(scenario.seed) + " (strategy " + scenario.consumer.strategy +
       ", producer " + scenario.producer.pattern + "). That run fired " +
       std::to_string(r.original.faults.size()) + " fault(s), " + std::to_string(random) +
@@ -342,7 +343,7 @@ ShrinkStatus shrink(const Scenario& scenario, const ShrinkOptions& options,
   }
   EOSIM_ASSERT(out.reproduced.report.verdict == verdict);  // the oracle said so
   minimal.expect = expect_of(out.reproduced.report);
-  minimal.about = about_text(scenario, out);
+  minimal.about = about_text(scenario, out, options.found_by);
   minimal.path.clear();
   out.minimal_scenario = minimal;
   out.toml = to_toml(minimal);

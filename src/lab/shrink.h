@@ -37,6 +37,8 @@ namespace lab {
 
 struct ShrinkOptions {
   std::size_t max_runs = 5000;  // worlds the search may run before it gives up refining
+  // How the `about` story starts: who found the run, before the scenario's name.
+  std::string found_by = "Shrunk by `eosim shrink` from";
 };
 
 struct ShrinkResult {

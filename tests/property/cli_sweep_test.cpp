@@ -125,3 +125,39 @@ TEST_CASE("cli shrink: a seed that does not fail exits 1", "[cli][shrink]") {
   CHECK(clean.exit_code == 1);
   CHECK(contains(clean.text, "exactly-once"));
 }
+
+TEST_CASE("cli explore: every single fault on the happy path is exactly-once",
+          "[cli][explore]") {
+  const Output clean = eosim("explore " + kHappy +
+                             " --max-faults 1 --max-deviations 0 --expect exactly-once");
+  INFO(clean.text);
+  CHECK(clean.exit_code == 0);
+  CHECK(contains(clean.text, "schedules explored: "));
+  CHECK(contains(clean.text, "violations: 0"));
+  CHECK(contains(clean.text, "distinct outcomes: 1"));
+}
+
+TEST_CASE("cli explore: finds the no-dedup violation and writes it as a scenario",
+          "[cli][explore]") {
+  namespace fs = std::filesystem;
+  const fs::path out = fs::temp_directory_path() / "eosim-cli-explore-test.toml";
+  fs::remove(out);
+  const Output found =
+      eosim("explore " + kHappy + " --strategy no-dedup --kinds crash --max-faults 1 "
+            "--max-deviations 0 --expect violation --format json -o '" + out.string() + "'",
+            "");
+  REQUIRE(found.exit_code == 0);
+  const auto j = nlohmann::json::parse(found.text);
+  CHECK(j["violations"].get<int>() > 0);
+  CHECK(j["first_counterexample"].is_string());
+  CHECK(j["counterexample_toml"].is_string());
+  const Output replay = eosim("run '" + out.string() + "'");
+  CHECK(replay.exit_code == 0);
+  CHECK(contains(replay.text, "DUPLICATED"));
+  CHECK(eosim("explore " + kHappy + " --strategy no-dedup --max-faults 1 --max-deviations 0 "
+              "--kinds crash --expect exactly-once")
+            .exit_code == 1);
+  CHECK(eosim("explore " + kHappy + " --kinds nosuch").exit_code == 2);
+  CHECK(eosim("explore " + kHappy + " --max-faults 9").exit_code == 2);
+  fs::remove(out);
+}

@@ -1,0 +1,221 @@
+// `eosim explore`: the exhaustive search of lab/explore.h over a small workload - every
+// placement of up to K faults, plus up to D changed scheduler decisions - with a report
+// of the tree's size, the distinct outcomes and the first counterexample, written as a
+// scenario file (through shrink) when a file can carry it.
+
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "src/cli/commands.h"
+#include "src/lab/catalog.h"
+#include "src/lab/explore.h"
+#include "src/lab/report_format.h"
+#include "src/lab/sweep.h"
+
+namespace cli {
+
+namespace {
+
+std::string list_text(const std::vector<std::int64_t>& orders) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < orders.size(); ++i) s += (i ? ", " : "") + std::to_string(orders[i]);
+  return s + "]";
+}
+
+std::string outcome_text(const lab::OutcomeClass& c) {
+  std::string text = c.verdict;
+  const std::pair<const char*, const std::vector<std::int64_t>*> lists[] = {
+      {"lost", &c.lost}, {"duplicated", &c.duplicated}, {"phantom", &c.phantom},
+      {"stuck", &c.stuck}};
+  for (const auto& [name, list] : lists) {
+    if (!list->empty()) text += ", " + std::string(name) + " " + list_text(*list);
+  }
+  return text + ", balance " + std::to_string(c.balance);
+}
+
+bool parse_kinds(const std::string& text, std::set<std::string>& kinds, std::ostream& err) {
+  std::stringstream in(text);
+  for (std::string kind; std::getline(in, kind, ',');) {
+    if (lab::find_fault_kind(kind) == nullptr) {
+      err << "eosim: --kinds: unknown fault kind '" << kind
+          << "'; valid kinds: " << lab::join_names(lab::fault_kinds()) << '\n';
+      return false;
+    }
+    kinds.insert(kind);
+  }
+  return true;
+}
+
+struct Counterexample {
+  lab::ShrinkStatus status = lab::ShrinkStatus::kNoViolation;
+  lab::ShrinkResult file;
+  std::string why;  // when it could not be written as a file
+};
+
+void write_text(const ExploreCommandOptions& o, const lab::Scenario& s,
+                const lab::ExploreResult& r, const Counterexample& ce,
+                const std::string& expect_line, std::ostream& out) {
+  out << "explore of " << s.name << " (" << o.file << ")\n";
+  out << "  " << s.workload.orders << " order(s), strategy " << s.consumer.strategy
+      << ", producer " << s.producer.pattern << ", " << s.consumer.instances
+      << " consumer(s), seed " << s.seed << "\n";
+  out << "  up to " << o.max_faults << " fault(s) of kinds "
+      << (o.kinds.empty() ? "every kind" : o.kinds) << ", up to " << o.max_deviations
+      << " changed scheduler decision(s), at most " << o.max_runs << " runs\n";
+  out << "the fault-free run passes " << r.base_opportunities << " fault opportunities and "
+      << r.base_choice_points << " scheduler choice points (" << r.base_alternatives
+      << " other options)\n\n";
+  out << "schedules explored: " << r.runs << " (" << r.distinct << " distinct executions, "
+      << r.duplicates << " duplicates not expanded)\n";
+  for (std::size_t k = 0; k < r.runs_by_faults.size(); ++k) {
+    out << "  with " << k << " fault(s): " << r.runs_by_faults[k] << "\n";
+  }
+  if (r.truncated) {
+    out << "  TRUNCATED at --max-runs: the tree is larger; raise --max-runs or lower "
+           "--max-faults / --max-deviations\n";
+  }
+  out << "distinct outcomes: " << r.outcomes.size() << "\n";
+  for (const auto& c : r.outcomes) {
+    out << "  " << c.executions << " x " << outcome_text(c) << "\n";
+    if (c.verdict != "exactly-once") out << "      e.g. " << lab::path_text(c.example) << "\n";
+  }
+  out << "violations: " << r.violations << "\n";
+  if (r.first_violation) {
+    out << "first counterexample: " << lab::path_text(*r.first_violation) << "\n";
+    if (ce.status == lab::ShrinkStatus::kShrunk) {
+      out << "  as a scenario (" << ce.file.minimal.size() << " fault(s), seed " << ce.file.seed
+          << "): "
+          << (o.output.empty() ? "run with -o FILE to write it"
+                               : "written to " + o.output + "; replay it with: " +
+                                     lab::replay_command(o.output, ce.file.seed, "", ""))
+          << "\n";
+    } else {
+      out << "  not expressible as a scenario file: " << ce.why << "\n";
+    }
+  }
+  if (!expect_line.empty()) out << expect_line << "\n";
+  out << std::fixed << std::setprecision(2) << "time: " << r.seconds << " s on " << r.jobs
+      << " job(s), " << std::setprecision(0)
+      << (r.seconds > 0 ? static_cast<double>(r.runs) / r.seconds : 0.0) << " runs/s\n";
+}
+
+void write_json(const ExploreCommandOptions& o, const lab::Scenario& s,
+                const lab::ExploreResult& r, const Counterexample& ce, bool met,
+                std::ostream& out) {
+  nlohmann::ordered_json j;
+  j["scenario"] = s.name;
+  j["file"] = o.file;
+  j["max_faults"] = o.max_faults;
+  j["max_deviations"] = o.max_deviations;
+  j["kinds"] = o.kinds;
+  j["base_opportunities"] = r.base_opportunities;
+  j["base_choice_points"] = r.base_choice_points;
+  j["base_alternatives"] = r.base_alternatives;
+  j["schedules"] = r.runs;
+  j["distinct"] = r.distinct;
+  j["duplicates"] = r.duplicates;
+  j["runs_by_faults"] = r.runs_by_faults;
+  j["truncated"] = r.truncated;
+  j["outcomes"] = nlohmann::ordered_json::array();
+  for (const auto& c : r.outcomes) {
+    j["outcomes"].push_back({{"verdict", c.verdict},
+                             {"lost", c.lost},
+                             {"duplicated", c.duplicated},
+                             {"phantom", c.phantom},
+                             {"stuck", c.stuck},
+                             {"balance", c.balance},
+                             {"executions", c.executions},
+                             {"example", lab::path_text(c.example)}});
+  }
+  j["violations"] = r.violations;
+  j["first_counterexample"] =
+      r.first_violation ? nlohmann::ordered_json(lab::path_text(*r.first_violation))
+                        : nlohmann::ordered_json(nullptr);
+  j["counterexample_toml"] = ce.status == lab::ShrinkStatus::kShrunk
+                                 ? nlohmann::ordered_json(ce.file.toml)
+                                 : nlohmann::ordered_json(nullptr);
+  j["expect"] = o.expect.empty() ? nlohmann::ordered_json(nullptr)
+                                 : nlohmann::ordered_json(o.expect);
+  j["expect_met"] = met;
+  j["jobs"] = r.jobs;
+  j["seconds"] = r.seconds;
+  out << j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
+}
+
+}  // namespace
+
+int explore_command(const ExploreCommandOptions& options, std::ostream& out,
+                    std::ostream& err) {
+  if (options.max_faults < 0 || options.max_faults > 6 || options.max_deviations < 0 ||
+      options.max_deviations > 4) {
+    err << "eosim: --max-faults must be 0..6 and --max-deviations 0..4 (the tree grows as "
+           "opportunities^K)\n";
+    return kExitBadInput;
+  }
+  if (!options.expect.empty() && options.expect != "exactly-once" &&
+      options.expect != "violation") {
+    err << "eosim: --expect must be exactly-once or violation, got '" << options.expect
+        << "'\n";
+    return kExitBadInput;
+  }
+  lab::ExploreOptions explore;
+  if (!parse_kinds(options.kinds, explore.kinds, err)) return kExitBadInput;
+  lab::Scenario scenario;
+  lab::SweepOptions unused;
+  if (!load_for_seeds(options.file, options.strategy, options.producer, "", scenario, unused,
+                      err)) {
+    return kExitBadInput;
+  }
+  explore.max_faults = options.max_faults;
+  explore.max_deviations = options.max_deviations;
+  explore.max_runs = options.max_runs;
+  explore.jobs = options.jobs;
+  if (options.progress) {
+    explore.progress = [&err](std::uint64_t runs, std::uint64_t known) {
+      err << "\r" << runs << " runs, " << known << " schedules known" << std::flush;
+    };
+  }
+
+  lab::ExploreResult result;
+  std::string error;
+  if (!lab::explore(scenario, explore, result, error)) {
+    err << "eosim: internal error: " << error << '\n';
+    return kExitInternal;
+  }
+  if (options.progress) err << "\r" << std::string(60, ' ') << "\r" << std::flush;
+
+  Counterexample ce;
+  if (result.first_violation) {
+    ce.status = lab::counterexample(scenario, *result.first_violation, ce.file, ce.why);
+    if (ce.status == lab::ShrinkStatus::kError) {
+      err << "eosim: internal error: " << ce.why << '\n';
+      return kExitInternal;
+    }
+    if (ce.status == lab::ShrinkStatus::kShrunk && !options.output.empty()) {
+      std::ofstream file(options.output, std::ios::binary | std::ios::trunc);
+      file << ce.file.toml;
+      if (!file) {
+        err << "eosim: cannot write " << options.output << '\n';
+        return kExitBadInput;
+      }
+    }
+  }
+  bool met = true;
+  std::string expect_line;
+  if (!options.expect.empty()) {
+    met = options.expect == "violation" ? result.violations > 0 : result.violations == 0;
+    expect_line = "expect " + options.expect + ": " + (met ? "met" : "NOT met");
+  }
+  if (options.format == "json") {
+    write_json(options, scenario, result, ce, met, out);
+  } else {
+    write_text(options, scenario, result, ce, expect_line, out);
+  }
+  out.flush();
+  return met ? kExitOk : kExitExpectFailed;
+}
+
+}  // namespace cli
