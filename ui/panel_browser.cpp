@@ -33,6 +33,19 @@ void override_combo(const char* label, int& index, const std::vector<lab::Catalo
   probe_last_item(label);
 }
 
+// The files wrap `about` at ~90 columns; the panel wraps to its own width, so single
+// newlines become spaces and only blank lines stay paragraph breaks.
+std::string reflowed(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const bool lone_newline = text[i] == '\n' && (i + 1 >= text.size() || text[i + 1] != '\n') &&
+                              (i == 0 || text[i - 1] != '\n');
+    out += lone_newline ? ' ' : text[i];
+  }
+  while (!out.empty() && (out.back() == ' ' || out.back() == '\n')) out.pop_back();
+  return out;
+}
+
 std::string picked(int index, const std::vector<lab::CatalogEntry>& entries) {
   return index == 0 ? std::string()
                     : std::string(entries[static_cast<std::size_t>(index - 1)].name);
@@ -56,8 +69,14 @@ void draw_browser(const Model& model, ViewState& view, Commands& commands) {
       commands.push_back(LoadCmd{e.path});
     }
     probe_last_item(e.file.c_str());
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("%s", e.error.empty() ? e.file.c_str() : e.error.c_str());
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36.0f);
+      ImGui::TextUnformatted(e.file.c_str());
+      ImGui::TextUnformatted((e.error.empty() ? reflowed(e.about) : e.error).c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
   }
   ImGui::EndChild();
   if (!model.main.valid()) return;
@@ -86,7 +105,7 @@ void draw_browser(const Model& model, ViewState& view, Commands& commands) {
     text_colored(palette::kInfo, s.consumer.strategy + ": " + std::string(strategy->meaning));
   }
   ImGui::Spacing();
-  ImGui::TextUnformatted(base.about.c_str());
+  ImGui::TextUnformatted(reflowed(base.about).c_str());
   ImGui::PopTextWrapPos();
 }
 
