@@ -3,51 +3,41 @@
 // into a scenario of at most two faults that `eosim run` reproduces.
 #include "tests/property/property_support.h"
 
+#include <set>
+
+#include "src/lab/catalog.h"
+#include "src/lab/patterns.h"
 #include "src/lab/shrink.h"
 #include "src/lab/world.h"
 
-namespace {
-
-struct AntiPattern {
-  const char* strategy;
-  const char* producer;
-  const char* verdict;  // the violation it teaches
-};
-
-lab::Scenario scenario_for(const AntiPattern& p) {
-  lab::Scenario s = property::workload(3, p.strategy, p.producer);
-  if (std::string(p.strategy) == "check-then-act") {
-    // The race needs competing consumers that take their time (scenario 16).
-    s.consumer.instances = 2;
-    s.consumer.work_ticks = 10;
+TEST_CASE("anti-patterns: the list covers every strategy and producer but the right ones",
+          "[property]") {
+  std::set<std::string> strategies, producers;
+  for (const auto& p : lab::anti_patterns()) {
+    CHECK(lab::find_strategy(p.strategy) != nullptr);
+    CHECK(lab::find_producer(p.producer) != nullptr);
+    CHECK(lab::find_verdict(p.verdict) != nullptr);
+    CHECK(p.verdict != "exactly-once");
+    const lab::Scenario s = lab::anti_pattern_scenario(p);
+    CHECK(s.script.empty());
+    CHECK(s.random.ratios.empty());
+    if (p.producer == "outbox") strategies.insert(p.strategy);
+    if (p.strategy == "atomic") producers.insert(p.producer);
   }
-  if (std::string(p.strategy) == "requeue-poison") {
-    s.workload.amounts = {150, 5000, 150};  // order 2 can never be paid: a poison message
-    s.max_steps = 600;  // it loops until the step bound; a short bound keeps the test quick
+  for (const auto& s : lab::strategies()) {
+    CHECK((strategies.count(std::string(s.name)) == 1) == (s.name != "atomic"));
   }
-  return s;
+  for (const auto& p : lab::producers()) {
+    CHECK((producers.count(std::string(p.name)) == 1) == (p.name != "outbox"));
+  }
 }
-
-}  // namespace
 
 TEST_CASE("anti-patterns: a sweep finds the violation and shrink keeps at most two faults",
           "[property]") {
-  const AntiPattern patterns[] = {
-      {"auto-ack", "outbox", "lost"},
-      {"ack-before-commit", "outbox", "lost"},
-      {"no-dedup", "outbox", "duplicated"},
-      {"separate-dedup-store", "outbox", "lost"},
-      {"check-then-act", "outbox", "duplicated"},
-      {"naive-errors", "outbox", "lost"},
-      {"requeue-poison", "outbox", "stuck"},
-      {"atomic", "dual-write", "lost"},
-      {"atomic", "publish-then-commit", "phantom"},
-      {"atomic", "outbox-no-confirm", "lost"},
-  };
   constexpr std::uint64_t kSeeds = 500;  // the bound the issue sets
-  for (const auto& p : patterns) {
-    SECTION(std::string(p.strategy) + " / " + p.producer) {
-      const lab::Scenario s = scenario_for(p);
+  for (const auto& p : lab::anti_patterns()) {
+    SECTION(p.strategy + " / " + p.producer) {
+      const lab::Scenario s = lab::anti_pattern_scenario(p);
       const lab::SweepSummary summary = property::sweep(s, 1, kSeeds, 0, 50);
       REQUIRE(summary.verdicts.at(p.verdict) > 0);
       // The first failing seed with the right kind of violation, shrunk.
