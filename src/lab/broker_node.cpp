@@ -62,15 +62,7 @@ void BrokerNode::on_publish(sim::ConnId conn, const broker::PublishFrame& publis
                   publish.message.message_id.empty() ? std::string("(no message_id)")
                                                      : publish.message.message_id);
   broker_.publish({conn, kChannel}, publish.routing_key, publish.message, publish.mandatory);
-  if (persistent && !sync_scheduled_) {
-    sync_scheduled_ = true;
-    const std::uint64_t generation = generation_;
-    k_.scheduler.after(options_.fsync_ticks, "broker.sync", [this, generation] {
-      if (generation != generation_) return;
-      sync_scheduled_ = false;
-      broker_.sync();
-    });
-  }
+  if (persistent) schedule_sync();
   if (k_.faults.check({"broker.reorder", "reorder", order, 0, "", 0})) {
     broker_.reorder_to_front(options_.queue.name);
     k_.trace.record("broker", "reorder", "", order, "newest ready message moved to the head");
@@ -78,6 +70,17 @@ void BrokerNode::on_publish(sim::ConnId conn, const broker::PublishFrame& publis
   if (k_.faults.check({"broker.restart", "restart", order, 0, "", 0})) {
     restart("fault at broker.restart");
   }
+}
+
+void BrokerNode::schedule_sync() {
+  if (sync_scheduled_) return;
+  sync_scheduled_ = true;
+  const std::uint64_t generation = generation_;
+  k_.scheduler.after(options_.fsync_ticks, "broker.sync", [this, generation] {
+    if (generation != generation_) return;
+    sync_scheduled_ = false;
+    broker_.sync();
+  });
 }
 
 void BrokerNode::restart(const std::string& why) {
@@ -135,6 +138,10 @@ void BrokerNode::channel_closed(const broker::ChannelClosed& c) {
 void BrokerNode::dead_lettered(const broker::Message& m, const std::string& from_queue,
                                const std::string& reason) {
   k_.trace.record("broker", "dead-letter", "", m.order, from_queue + ": " + reason);
+  // The dead-lettered copy is written to the dead-letter queue: like a publish, it reaches
+  // disk at the next sync, which must therefore come (invariant 1). Without this it waited
+  // for the next publish, and a restart before one lost it.
+  if (m.persistent) schedule_sync();
 }
 
 void BrokerNode::discarded(const broker::Message& m, const std::string& from_queue,

@@ -5,8 +5,9 @@
 // both offered once per enqueued publish.
 //
 // Invariants:
-//  (1) Persistent messages are synced ("fsync") `fsync_ticks` after they arrive; only
-//      then are they confirmed, and only synced messages survive a restart.
+//  (1) Persistent messages are synced ("fsync") `fsync_ticks` after they arrive - by a
+//      publish or by dead-lettering; only then are they confirmed, and only synced
+//      messages survive a restart.
 //  (2) While restarting (`downtime_ticks`) the broker accepts no connections and every
 //      frame sent to it is lost.
 
@@ -52,6 +53,8 @@ class BrokerNode : public broker::Output {
   void on_frame(sim::ConnId conn, const sim::Frame& frame);
   void on_publish(sim::ConnId conn, const broker::PublishFrame& publish);
   void declare();
+  // Persistent messages reach disk fsync_ticks from now (one sync for all of them).
+  void schedule_sync();
 
   sim::Kernel& k_;
   BrokerNodeOptions options_;

@@ -71,3 +71,27 @@ TEST_CASE("regression: the relay republishes unconfirmed rows after a silent rec
     CHECK(r.report.stuck.empty());
   }
 }
+
+// Sweep of a 6-order, 3-consumer, quorum + dead-letter variant, seed 817 (drop/crash/fail
+// 1/8, reorder 1/5, restart 1/30), shrunk to two faults: an order the balance could not
+// cover was rejected into the dead-letter queue, and a broker restart before the next
+// publish lost it (lost). The broker node scheduled its fsync only on a publish, so the
+// dead-lettered copy was never written to disk; it now syncs after dead-lettering too.
+TEST_CASE("regression: a dead-lettered message survives a broker restart",
+          "[property][regression]") {
+  lab::Scenario s = three_orders({});
+  s.workload.orders = 2;
+  s.workload.amounts = {100, 5000};  // order 2 can never be paid: rejected, dead-lettered
+  s.workload.initial_balance = 1000;
+  s.broker.dead_letter = true;
+  sim::FaultRule restart;
+  restart.site = "broker.restart";
+  restart.action = "restart";
+  restart.tick = 200;  // long after the dead-lettering, with no publish in between
+  s.script = {restart};
+  const lab::RunSummary r = run(s);
+  REQUIRE(r.faults.size() == 1);
+  CHECK(r.report.verdict == "exactly-once");
+  CHECK(r.report.dead_lettered == std::vector<std::int64_t>{2});
+  CHECK(r.report.lost.empty());
+}
