@@ -19,7 +19,6 @@ namespace {
 // a sweep apart and never influences what a run does.
 std::atomic<std::uint64_t> g_world_counter{0};
 
-
 DbUris make_uris(const std::string& keep_dir) {
   if (!keep_dir.empty()) {
     return {keep_dir + "/orders.db", keep_dir + "/ledger.db", keep_dir + "/dedup.db"};
@@ -43,7 +42,6 @@ std::string actor_of(const sim::FiredFault& f) {
 }
 
 }  // namespace
-
 
 bool WorldImpl::build(std::string& error) {
   const Scenario& s = scenario_;
@@ -241,16 +239,5 @@ RunSummary World::summary() {
 const Scenario& World::scenario() const { return impl_->scenario_; }
 const sim::Kernel& World::kernel() const { return impl_->kernel_; }
 const broker::Broker& World::broker() const { return impl_->broker_->model(); }
-
-void World::crash_consumer(int instance) {
-  EOSIM_ASSERT(instance >= 1 && instance <= static_cast<int>(impl_->consumers_.size()));
-  impl_->kernel_.faults.record({"consumer.manual", "crash", 0, 0, "", instance}, "crash", true);
-  impl_->consumers_[static_cast<std::size_t>(instance - 1)]->crash("crashed by hand");
-}
-
-void World::restart_broker() {
-  impl_->kernel_.faults.record({"broker.restart", "restart", 0, 0, "", 0}, "restart", true);
-  impl_->broker_->restart("restarted by hand");
-}
 
 }  // namespace lab

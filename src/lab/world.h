@@ -94,10 +94,6 @@ class World {
   const sim::Kernel& kernel() const;
   const broker::Broker& broker() const;
 
-  // Fault injection from outside the plan (GUI buttons). Each is logged as a fired fault.
-  void crash_consumer(int instance);
-  void restart_broker();
-
   // --- views for the GUI (world_views.cpp); each reads, none changes the run ---
   // Events executed so far (the step the world is at).
   std::uint64_t steps() const;
