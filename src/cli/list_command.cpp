@@ -40,7 +40,9 @@ std::string joined(const std::vector<std::string_view>& names) {
 void list_faults(std::ostream& out) {
   out << "Fault sites: where a [[faults.script]] rule fires (`at`) and what it may `do`.\n"
          "Network sites also take `frame` (and `nth`); a rule with `order`/`attempt` fires\n"
-         "for that order's delivery attempt.\n\n";
+         "for that order's delivery attempt. Any rule may wait for `after_step = N` (armed\n"
+         "once step N is done); sites marked below also fire at a virtual time (`tick`) or\n"
+         "right after a step (`step`), which is how the GUI's fault buttons are written.\n\n";
   std::size_t site_width = 0, action_width = 0;
   for (const auto& site : lab::fault_sites()) {
     site_width = std::max(site_width, site.name.size());
@@ -52,7 +54,7 @@ void list_faults(std::ostream& out) {
     std::string line = "  " + padded(std::string(site.name), site_width) + "  " +
                        padded(joined(site.actions), action_width);
     if (site.is_network()) line += "  " + joined(site.frames);
-    if (site.timed) line += "  also at a virtual time (`tick`)";
+    if (site.timed) line += "  also at `tick` / `step`";
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out << line << '\n' << lab::wrap_text(site.meaning, kWidth, "      ");
   }
