@@ -23,7 +23,7 @@ echo "sqlite $(sqlite3 --version 2>/dev/null | cut -d' ' -f1 || echo '(cli not i
 
 echo
 echo "== throughput: a sweep of bench/ten-orders.toml beside the SQLite-only statements"
-"$build/eosim_bench" throughput --scenario bench/ten-orders.toml --runs "$runs"
+"$build/bench/eosim_bench" throughput --scenario bench/ten-orders.toml --runs "$runs"
 
 echo
 echo "== the same through the CLI (random faults on, every run must be exactly-once)"
@@ -31,15 +31,18 @@ echo "== the same through the CLI (random faults on, every run must be exactly-o
 
 echo
 echo "== every anti-pattern: first failing seed of 500, shrink time and size"
-"$build/eosim_bench" anti-patterns --seeds 500
+"$build/bench/eosim_bench" anti-patterns --seeds 500
 
 echo
 echo "== long runs: time and peak memory (one run, in-memory databases, no trace kept)"
 for orders in 25000 50000 100000; do
   sed -e "s/^orders = 100000/orders = $orders/" \
       -e "s/^initial_balance = 100000/initial_balance = $orders/" \
+      -e "s/^name .*/name = \"bench: $orders orders\"/" \
       bench/hundred-thousand-orders.toml > "$tmp/long-$orders.toml"
-  /usr/bin/time -v "$eosim" run "$tmp/long-$orders.toml" --quiet 2> "$tmp/time-$orders.txt"
+  /usr/bin/time -v "$eosim" run "$tmp/long-$orders.toml" --quiet \
+    > "$tmp/run-$orders.txt" 2> "$tmp/time-$orders.txt"
+  grep -q 'expect ok' "$tmp/run-$orders.txt" || { cat "$tmp/run-$orders.txt"; exit 1; }
   wall=$(grep 'Elapsed (wall clock)' "$tmp/time-$orders.txt" | awk '{print $NF}')
   rss=$(grep 'Maximum resident set size' "$tmp/time-$orders.txt" | awk '{print $NF}')
   echo "  $orders orders: wall $wall, peak RSS $((rss / 1024)) MB"

@@ -98,6 +98,7 @@ struct ShrinkCommandOptions {
   std::uint64_t seed = 0;
   std::string output;    // -o; "" = the TOML to stdout, the report to stderr
   std::string faults;    // as for sweep: the same SPEC gives the same run
+  bool as_run = false;   // shrink the run `eosim run FILE --seed N` makes (no default mix)
   std::string strategy;
   std::string producer;
 };

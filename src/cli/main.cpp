@@ -248,6 +248,9 @@ CLI::App* add_shrink_command(CLI::App& app, cli::ShrinkCommandOptions& o) {
   shrink->add_option("-o,--output", o.output, "Write the minimal scenario here")
       ->type_name("OUT.toml");
   shrink->add_option("--faults", o.faults, "The --faults the sweep used")->type_name("SPEC");
+  shrink->add_flag("--as-run", o.as_run,
+                   "Shrink the run `eosim run FILE --seed N` makes (the file's own faults "
+                   "only), not the sweep's");
   shrink->add_option("--strategy", o.strategy, "The --strategy the sweep used")
       ->type_name("S");
   shrink->add_option("--producer", o.producer, "The --producer the sweep used")
@@ -261,6 +264,7 @@ CLI::App* add_shrink_command(CLI::App& app, cli::ShrinkCommandOptions& o) {
       "Examples:\n"
       "  eosim shrink scenarios/01-happy-path.toml --strategy no-dedup --seed 1 -o min.toml\n"
       "  eosim run min.toml\n"
+      "  eosim shrink scenarios/07-separate-dedup-store.toml --seed 8 --as-run\n"
       "\n"
       "Exit codes: 0 shrunk, 1 the seed does not fail (or cannot be reproduced by rules),\n"
       "2 bad input, 3 internal error.");

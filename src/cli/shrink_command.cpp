@@ -24,7 +24,8 @@ void write_report(const ShrinkCommandOptions& o, const lab::Scenario& run,
   const lab::Report& original = r.original.report;
   out << "shrink of " << run.name << " (" << o.file << "), seed " << run.seed << "\n";
   out << "  strategy " << run.consumer.strategy << ", producer " << run.producer.pattern
-      << ", random faults " << lab::fault_spec_text(run.random.ratios) << "\n";
+      << ", random faults "
+      << (run.random.ratios.empty() ? "none" : lab::fault_spec_text(run.random.ratios)) << "\n";
   out << "original run: " << original.verdict << " with " << r.original.faults.size()
       << " fault(s):\n";
   for (const auto& rule : r.candidates) out << "  - " << lab::story_line(rule) << "\n";
@@ -49,8 +50,10 @@ int shrink_command(const ShrinkCommandOptions& options, std::ostream& out, std::
                       scenario, sweep, err)) {
     return kExitBadInput;
   }
-  // Exactly the run `eosim sweep` gave this seed.
-  const lab::Scenario run = lab::sweep_scenario(scenario, sweep, options.seed);
+  // Exactly the run `eosim sweep` gave this seed - or, with --as-run, `eosim run`.
+  const lab::Scenario run =
+      options.as_run ? lab::with_overrides(scenario, options.seed, "", "")
+                     : lab::sweep_scenario(scenario, sweep, options.seed);
 
   const auto started = std::chrono::steady_clock::now();
   lab::ShrinkResult result;

@@ -22,7 +22,7 @@
 // number of jobs.
 //
 // Invariants of an ExploreResult:
-//  (1) runs == distinct + duplicates; runs <= max_runs (+ the last level's chunk).
+//  (1) runs == distinct + duplicates <= max_runs; truncated when nodes were left unrun.
 //  (2) Outcome classes are listed in the order they were first seen (breadth first), each
 //      with the count of distinct executions that ended in it.
 //  (3) first_violation is the first violating node in breadth-first order: no violation

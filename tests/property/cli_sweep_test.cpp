@@ -161,3 +161,21 @@ TEST_CASE("cli explore: finds the no-dedup violation and writes it as a scenario
   CHECK(eosim("explore " + kHappy + " --max-faults 9").exit_code == 2);
   fs::remove(out);
 }
+
+TEST_CASE("cli shrink --as-run: shrinks the scripted run eosim run makes", "[cli][shrink]") {
+  // Scenario 03 double-debits order 2 after one scripted crash: nothing random to remove.
+  const std::string file = std::string("'") + EOSIM_SOURCE_DIR +
+                           "/scenarios/03-crash-between-commit-and-ack-no-dedup.toml'";
+  lab::Scenario s;
+  lab::LoadError error;
+  REQUIRE(lab::load_scenario(std::string(EOSIM_SOURCE_DIR) +
+                                 "/scenarios/03-crash-between-commit-and-ack-no-dedup.toml",
+                             s, error));
+  const Output shrunk =
+      eosim("shrink " + file + " --seed " + std::to_string(s.seed) + " --as-run", "2>&1");
+  INFO(shrunk.text);
+  REQUIRE(shrunk.exit_code == 0);
+  CHECK(contains(shrunk.text, "original run: duplicated with 1 fault(s)"));
+  CHECK(contains(shrunk.text, "minimal: 1 fault(s)"));
+  CHECK(contains(shrunk.text, "random faults none"));  // the file has no [faults.random]
+}
