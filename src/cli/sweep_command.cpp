@@ -50,7 +50,9 @@ std::string failure_text(const lab::SweepFailure& f) {
     if (name == f.verdict) text += " " + list_text(*list);
   }
   for (const auto& [name, list] : lists) {
-    if (name != f.verdict && !list->empty()) text += ", " + std::string(name) + " " + list_text(*list);
+    if (name != f.verdict && !list->empty()) {
+      text += ", " + std::string(name) + " " + list_text(*list);
+    }
   }
   return text + " after " + std::to_string(f.faults) + " fault(s), " +
          std::to_string(f.steps) + " steps";
@@ -135,7 +137,8 @@ void write_json(const SweepCommandOptions& o, const lab::Scenario& scenario,
   j["steps"] = s.steps;
   j["step_bound_hits"] = s.step_bound_hits;
   j["digest"] = sim::hash_hex(s.digest);
-  j["expect"] = o.expect.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(o.expect);
+  j["expect"] =
+      o.expect.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(o.expect);
   j["expect_met"] = expect_met;
   // Timing last: everything above is the same for any --jobs.
   j["jobs"] = s.jobs;

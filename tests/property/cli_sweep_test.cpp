@@ -114,7 +114,8 @@ TEST_CASE("cli shrink: writes a minimal scenario that eosim run reproduces", "[c
   CHECK(replay.exit_code == 0);  // its [expect] holds
   CHECK(contains(replay.text, "DUPLICATED"));
   // Without -o the scenario itself goes to stdout.
-  const Output to_stdout = eosim("shrink " + kHappy + " --strategy no-dedup --seed " + seed, "2>/dev/null");
+  const Output to_stdout =
+      eosim("shrink " + kHappy + " --strategy no-dedup --seed " + seed, "2>/dev/null");
   CHECK(to_stdout.exit_code == 0);
   CHECK(contains(to_stdout.text, "[[faults.script]]"));
   fs::remove(out);

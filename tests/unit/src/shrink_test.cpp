@@ -59,7 +59,8 @@ TEST_CASE("shrink: rule_from_fired names each fault by what identifies its momen
   CHECK(lab::rule_from_fired(consumer, true, 1).nth == 5);
   CHECK(lab::rule_from_fired(consumer, false, 3).instance == 1);
   // A publish has no delivery attempt: its occurrence pins it.
-  r = lab::rule_from_fired(fired("net.relay->broker", "drop", 3, 0, "basic.publish", 4, 0), false, 1);
+  const auto publish = fired("net.relay->broker", "drop", 3, 0, "basic.publish", 4, 0);
+  r = lab::rule_from_fired(publish, false, 1);
   CHECK(r.frame == "basic.publish");
   CHECK(r.order == 3);
   CHECK(r.nth == 4);
