@@ -63,10 +63,12 @@ Rate sweep_rate(const lab::Scenario& s, std::uint64_t runs, unsigned jobs, bool 
   if (!faults) options.ratios->emplace("drop", sim::Ratio::never());
   lab::SweepSummary summary;
   std::string error;
+  const auto started = Clock::now();
   if (!lab::sweep(s, options, summary, error)) {
     std::fprintf(stderr, "sweep failed: %s\n", error.c_str());
     std::exit(3);
   }
+  summary.seconds = seconds_since(started);
   if (summary.verdicts.at("exactly-once") != summary.runs) {
     std::fprintf(stderr, "the benchmark scenario was not exactly-once on every seed\n");
     std::exit(1);

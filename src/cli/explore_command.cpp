@@ -3,6 +3,7 @@
 // of the tree's size, the distinct outcomes and the first counterexample, written as a
 // scenario file (through shrink) when a file can carry it.
 
+#include <chrono>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -181,10 +182,13 @@ int explore_command(const ExploreCommandOptions& options, std::ostream& out,
 
   lab::ExploreResult result;
   std::string error;
+  const auto started = std::chrono::steady_clock::now();
   if (!lab::explore(scenario, explore, result, error)) {
     err << "eosim: internal error: " << error << '\n';
     return kExitInternal;
   }
+  result.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (options.progress) err << "\r" << std::string(60, ' ') << "\r" << std::flush;
 
   Counterexample ce;

@@ -6,6 +6,7 @@
 // only place the thread count appears.
 
 #include <charconv>
+#include <chrono>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -226,10 +227,13 @@ int sweep_command(const SweepCommandOptions& options, std::ostream& out, std::os
   }
 
   lab::SweepSummary summary;
+  const auto started = std::chrono::steady_clock::now();
   if (!lab::sweep(scenario, sweep, summary, error)) {
     err << "eosim: internal error: " << error << '\n';
     return kExitInternal;
   }
+  summary.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   bool met = true;
   std::string expect_line;
   if (!options.expect.empty()) {

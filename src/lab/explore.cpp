@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <map>
 #include <thread>
 
@@ -198,7 +197,6 @@ bool explore(const Scenario& scenario, const ExploreOptions& options, ExploreRes
              std::string& error) {
   EOSIM_ASSERT(options.max_faults >= 0);
   EOSIM_ASSERT(options.max_deviations >= 0);
-  const auto started = std::chrono::steady_clock::now();
   out = ExploreResult{};
   out.jobs = options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   const Search search(scenario, options);
@@ -240,8 +238,6 @@ bool explore(const Scenario& scenario, const ExploreOptions& options, ExploreRes
     level = std::move(next_level);
   }
   if (!level.empty()) out.truncated = true;
-  out.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return true;
 }
 

@@ -87,7 +87,7 @@ struct ExploreResult {
   std::vector<OutcomeClass> outcomes;
   std::optional<ExplorePath> first_violation;
   bool truncated = false;                 // max_runs stopped it before the tree ended
-  double seconds = 0;
+  double seconds = 0;  // wall-clock time, filled in by the caller that measured it
   unsigned jobs = 0;
 };
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <thread>
 
 #include "sim/assert.h"
@@ -131,7 +130,6 @@ Scenario sweep_scenario(const Scenario& scenario, const SweepOptions& options,
 bool sweep(const Scenario& scenario, const SweepOptions& options, SweepSummary& out,
            std::string& error) {
   EOSIM_ASSERT(options.first_seed <= options.last_seed);
-  const auto started = std::chrono::steady_clock::now();
   out = SweepSummary{};
   const Scenario shown = sweep_scenario(scenario, options, options.first_seed);
   out.scenario = scenario.name;
@@ -163,8 +161,6 @@ bool sweep(const Scenario& scenario, const SweepOptions& options, SweepSummary& 
     done += count;
     if (options.progress) options.progress(done, total);
   }
-  out.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return true;
 }
 

@@ -70,7 +70,9 @@ struct SweepSummary {
   std::map<std::string, std::uint64_t> faults_by_action;  // "crash" -> how often, ...
   std::uint64_t step_bound_hits = 0;
   std::uint64_t digest = 0;
-  double seconds = 0;  // wall-clock time: the one field that varies between equal sweeps
+  // Wall-clock time, filled in by the caller that measured it (the CLI, the benchmark):
+  // src/lab reads no clock. The one field that varies between equal sweeps.
+  double seconds = 0;
   unsigned jobs = 0;   // threads used (not part of the result either)
 
   double runs_per_second() const;
