@@ -1,7 +1,5 @@
 // `eosim sweep` and `eosim shrink` as a user meets them: the built binary, its exit codes
 // and what it prints; the shrunk file is then run with `eosim run`.
-#include <sys/wait.h>
-
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -9,33 +7,18 @@
 #include <string>
 
 #include "src/lab/scenario.h"
+#include "tests/support/cli_runner.h"
 
 namespace {
 
-struct Output {
-  int exit_code = -1;
-  std::string text;
-};
+using cli_runner::contains;
+using cli_runner::Output;
 
-// Runs `eosim ARGS` through the shell; `streams` is its redirection of stderr.
 Output eosim(const std::string& args, const std::string& streams = "2>&1") {
-  const std::string command = std::string("'") + EOSIM_BINARY + "' " + args + " " + streams;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  Output out;
-  char buffer[4096];
-  std::size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) out.text.append(buffer, n);
-  const int status = pclose(pipe);
-  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
+  return cli_runner::run(args, streams);
 }
 
 const std::string kHappy = std::string("'") + EOSIM_SOURCE_DIR + "/scenarios/01-happy-path.toml'";
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 }  // namespace
 

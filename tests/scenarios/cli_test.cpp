@@ -15,33 +15,16 @@
 #include <vector>
 
 #include "src/lab/catalog.h"
+#include "tests/support/cli_runner.h"
 
 namespace {
 
-struct Output {
-  int exit_code = -1;
-  std::string text;
-};
+using cli_runner::contains;
+using cli_runner::Output;
+using cli_runner::quoted;
 
-std::string quoted(const std::string& text) {
-  std::string out = "'";
-  for (const char c : text) out += (c == '\'') ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-// Runs `eosim ARGS`; `streams` is the shell redirection ("2>&1": both streams, "2>/dev/null":
-// stdout only).
 Output eosim_with(const std::string& args, const std::string& streams) {
-  const std::string command = quoted(EOSIM_BINARY) + " " + args + " " + streams;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  Output out;
-  char buffer[4096];
-  std::size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) out.text.append(buffer, n);
-  const int status = pclose(pipe);
-  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
+  return cli_runner::run(args, streams);
 }
 
 Output eosim(const std::string& args) { return eosim_with(args, "2>&1"); }
@@ -52,10 +35,6 @@ std::string source_path(const std::string& relative) {
 }
 std::string data(const std::string& relative) {
   return quoted(source_path("tests/data/" + relative));
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 std::vector<std::string> lines_of(const std::string& text) {

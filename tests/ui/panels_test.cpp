@@ -9,6 +9,7 @@
 
 #include "src/generals/generals.h"
 #include "src/lab/world.h"
+#include "tests/support/cli_runner.h"
 #include "tests/ui/headless.h"
 
 namespace {
@@ -45,23 +46,6 @@ std::uint64_t hash_at(const lab::Scenario& s, std::uint64_t steps) {
   while (world->steps() < steps && world->step()) {
   }
   return world->kernel().trace.hash();
-}
-
-struct Run {
-  int status = -1;
-  std::string out;
-};
-
-Run run_command(const std::string& command) {
-  Run r;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe);
-  char buffer[4096];
-  std::size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
-  const int status = pclose(pipe);
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
 }
 
 }  // namespace
@@ -177,14 +161,14 @@ TEST_CASE("export, then `eosim run` on the file, reproduces the session's trace 
   REQUIRE(std::filesystem::exists(path));
 
   const std::string expected = sim::hash_hex(app.session().end().trace_hash);
-  const Run run = run_command(std::string(EOSIM_BINARY) + " run '" + path + "' --format json");
-  INFO(run.out);
-  CHECK(run.status == 0);  // the exported [expect] block holds
-  CHECK(run.out.find("\"trace_hash\":\"" + expected + "\"") != std::string::npos);
+  const cli_runner::Output run = cli_runner::run("run '" + path + "' --format json", "2>&1");
+  INFO(run.text);
+  CHECK(run.exit_code == 0);  // the exported [expect] block holds
+  CHECK(run.text.find("\"trace_hash\":\"" + expected + "\"") != std::string::npos);
   // The faults made by hand changed the run: it is not the untouched scenario's hash.
-  const Run plain = run_command(std::string(EOSIM_BINARY) + " run '" +
-                                scenario("01-happy-path.toml") + "' --format json");
-  CHECK(plain.out.find("\"trace_hash\":\"" + expected + "\"") == std::string::npos);
+  const cli_runner::Output plain =
+      cli_runner::run("run '" + scenario("01-happy-path.toml") + "' --format json", "2>&1");
+  CHECK(plain.text.find("\"trace_hash\":\"" + expected + "\"") == std::string::npos);
   // Stepping the GUI to the end shows that same hash.
   REQUIRE(ui.click(app, "End >|"));
   ui.settle(app);
@@ -282,9 +266,9 @@ TEST_CASE("Two Generals mode: a captured courier, and the last one is never conf
   // The capture by hand replays from the command line as a scripted capture.
   const std::string replay = app.generals_replay();
   CHECK(replay.find("--capture 3") != std::string::npos);
-  const Run run = run_command(std::string(EOSIM_BINARY) + replay.substr(replay.find(' ')));
-  INFO(run.out);
-  CHECK(run.out.find("trace_hash=" + sim::hash_hex(g->trace_hash())) != std::string::npos);
+  const cli_runner::Output run = cli_runner::run(replay.substr(replay.find(' ') + 1), "2>&1");
+  INFO(run.text);
+  CHECK(run.text.find("trace_hash=" + sim::hash_hex(g->trace_hash())) != std::string::npos);
 }
 
 TEST_CASE("every scenario draws in every mode, at its start and its end", "[ui]") {

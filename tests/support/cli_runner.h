@@ -1,0 +1,45 @@
+#pragma once
+// Runs the built `eosim` binary the way a user does (through the shell) and captures what
+// it prints and its exit code. Shared by every test that drives the command line.
+// REQUIRES: the compile definition EOSIM_BINARY (the path of the built eosim).
+
+#include <sys/wait.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <string>
+
+namespace cli_runner {
+
+struct Output {
+  int exit_code = -1;
+  std::string text;
+};
+
+// Single-quotes `text` for the shell.
+inline std::string quoted(const std::string& text) {
+  std::string out = "'";
+  for (const char c : text) out += (c == '\'') ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// Runs `eosim ARGS STREAMS`; `streams` is the shell redirection of stderr ("2>&1": both
+// streams, "2>/dev/null": stdout only, "": stderr to the terminal).
+inline Output run(const std::string& args, const std::string& streams) {
+  const std::string command = quoted(EOSIM_BINARY) + " " + args + " " + streams;
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  Output out;
+  char buffer[4096];
+  std::size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) out.text.append(buffer, n);
+  const int status = pclose(pipe);
+  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+inline bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+}  // namespace cli_runner
