@@ -234,10 +234,6 @@ void Consumer::receive() {
 }
 
 void Consumer::transact() {
-  if (business_txn() == Outcome::kCrashed) return;
-}
-
-Consumer::Outcome Consumer::business_txn() {
   const broker::Delivery& d = current_->deliver.delivery;
   const auto body = producer::decode(d.message.body);
   EOSIM_ASSERT(body.has_value());
@@ -246,7 +242,7 @@ Consumer::Outcome Consumer::business_txn() {
   store::Txn txn(ledger_);
   if (!txn.status().ok()) {
     on_db_error(txn.status());
-    return Outcome::kDone;
+    return;
   }
   const Dedup dedup = options_.strategy.dedup;
   if (dedup == Dedup::kSameTxn || dedup == Dedup::kCheckThenAct) {
@@ -268,10 +264,10 @@ Consumer::Outcome Consumer::business_txn() {
       } else {
         on_db_error(st);
       }
-      return Outcome::kDone;
+      return;
     }
     if (dedup == Dedup::kSameTxn && fault("consumer.after_dedup_insert")) {
-      return Outcome::kCrashed;
+      return;
     }
   }
   store::Status st = ledger_
@@ -283,7 +279,7 @@ Consumer::Outcome Consumer::business_txn() {
   if (!st.ok()) {
     txn.rollback();
     on_db_error(st);
-    return Outcome::kDone;
+    return;
   }
   if (ledger_.changes() == 0) {
     // A business rule said no (insufficient funds): a poison message if requeued.
@@ -304,13 +300,13 @@ Consumer::Outcome Consumer::business_txn() {
       if (!st.ok()) {
         txn.rollback();
         on_db_error(st);
-        return Outcome::kDone;
+        return;
       }
       trace("refused", "insufficient funds: recorded and acked");
       settle("basic.ack");
     }
     finish();
-    return Outcome::kDone;
+    return;
   }
   st = ledger_
            .statement("INSERT INTO debits(order_id, message_id, amount, consumer, tick) "
@@ -320,25 +316,24 @@ Consumer::Outcome Consumer::business_txn() {
   if (!st.ok()) {
     txn.rollback();
     on_db_error(st);
-    return Outcome::kDone;
+    return;
   }
-  if (fault("consumer.before_commit")) return Outcome::kCrashed;
+  if (fault("consumer.before_commit")) return;
   st = txn.commit();
   if (!st.ok()) {
     txn.rollback();
     on_db_error(st);
-    return Outcome::kDone;
+    return;
   }
   ++stats_.applied;
   k_.trace.record(name_, "commit", "ledger", body->order,
                   "debit " + std::to_string(body->amount) + " " + id);
-  if (fault("consumer.after_commit")) return Outcome::kCrashed;
+  if (fault("consumer.after_commit")) return;
   if (options_.strategy.ack == AckTiming::kAfterCommit) {
     settle("basic.ack");
-    if (fault("consumer.after_ack")) return Outcome::kCrashed;
+    if (fault("consumer.after_ack")) return;
   }
   finish();
-  return Outcome::kDone;
 }
 
 void Consumer::on_db_error(const store::Status& status) {

@@ -66,7 +66,6 @@ class Consumer {
     sim::ConnId conn = 0;
     broker::DeliverFrame deliver;
   };
-  enum class Outcome { kDone, kCrashed };
 
   void connect();
   void on_frame(sim::ConnId conn, const sim::Frame& frame);
@@ -75,7 +74,6 @@ class Consumer {
   void next();
   void receive();      // step 1: on_deliver, early ack, dedup outside the transaction
   void transact();     // step 2: the business transaction
-  Outcome business_txn();
   void on_db_error(const store::Status& status);
   bool fault(const char* site, const char* kind = "crash");
   void settle(const char* kind, bool requeue = true);
