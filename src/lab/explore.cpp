@@ -1,11 +1,11 @@
 #include "src/lab/explore.h"
 
 #include <algorithm>
-#include <atomic>
 #include <map>
 #include <thread>
 
 #include "sim/assert.h"
+#include "src/lab/parallel.h"
 
 namespace lab {
 
@@ -126,17 +126,8 @@ class Search {
 
 void run_chunk(const Search& search, const std::vector<Node>& level, std::size_t begin,
                std::vector<NodeRun>& runs, unsigned workers) {
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t i = next++; i < runs.size(); i = next++) search.run(level[begin + i], runs[i]);
-  };
-  if (workers <= 1) {
-    work();
-    return;
-  }
-  std::vector<std::thread> threads;
-  for (unsigned t = 0; t < workers; ++t) threads.emplace_back(work);
-  for (auto& t : threads) t.join();
+  parallel_for(runs.size(), workers,
+               [&](std::size_t i) { search.run(level[begin + i], runs[i]); });
 }
 
 std::string outcome_key(const Report& r) {

@@ -1,11 +1,11 @@
 #include "src/lab/sweep.h"
 
 #include <algorithm>
-#include <atomic>
 #include <thread>
 
 #include "sim/assert.h"
 #include "src/lab/catalog.h"
+#include "src/lab/parallel.h"
 #include "src/lab/world.h"
 
 namespace lab {
@@ -47,24 +47,14 @@ unsigned worker_count(unsigned jobs, std::uint64_t runs) {
 
 void run_block(const Scenario& scenario, const SweepOptions& options, std::uint64_t first,
                std::vector<SeedResult>& results, unsigned workers) {
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t i = next++; i < results.size(); i = next++) {
-      SeedResult& r = results[i];
-      const Scenario s = sweep_scenario(scenario, options, first + i);
-      WorldOptions world;
-      world.keep_trace = false;
-      r.built = run_scenario(s, world, r.run, nullptr, r.error);
-      trim(r.run);
-    }
-  };
-  if (workers <= 1) {
-    work();
-    return;
-  }
-  std::vector<std::thread> threads;
-  for (unsigned t = 0; t < workers; ++t) threads.emplace_back(work);
-  for (auto& t : threads) t.join();
+  parallel_for(results.size(), workers, [&](std::size_t i) {
+    SeedResult& r = results[i];
+    const Scenario s = sweep_scenario(scenario, options, first + i);
+    WorldOptions world;
+    world.keep_trace = false;
+    r.built = run_scenario(s, world, r.run, nullptr, r.error);
+    trim(r.run);
+  });
 }
 
 void reduce(const SeedResult& r, std::uint64_t seed, std::size_t keep, SweepSummary& out) {
