@@ -88,9 +88,23 @@ struct SweepCommandOptions {
   std::string expect;             // "" = none; a verdict, or "violation"
   std::string format = "text";    // text | json
   std::size_t show_failures = 5;  // failing seeds described
+  std::string shard;              // "I/N": only the I-th (0-based) of N slices of --seeds
   bool progress = false;          // a bar on stderr (main decides: stderr is a TTY)
 };
 int sweep_command(const SweepCommandOptions& options, std::ostream& out, std::ostream& err);
+
+// --- eosim merge ----------------------------------------------------------------------
+struct MergeCommandOptions {
+  std::vector<std::string> inputs;  // the shards' `sweep --format json` results
+  std::string expect;               // "" = the shards' own --expect
+  std::string format = "text";      // text | json
+  std::size_t show_failures = 5;    // as sweep --show
+};
+int merge_command(const MergeCommandOptions& options, std::ostream& out, std::ostream& err);
+
+// "I/N" (0 <= I < N) for sweep --shard. False, with `error`, on anything else.
+bool parse_shard(const std::string& text, std::uint64_t& index, std::uint64_t& count,
+                 std::string& error);
 
 // --- eosim shrink ---------------------------------------------------------------------
 struct ShrinkCommandOptions {

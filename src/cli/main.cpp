@@ -220,6 +220,10 @@ CLI::App* add_sweep_command(CLI::App& app, cli::SweepCommandOptions& o) {
       ->check(CLI::IsMember({"text", "json"}))
       ->type_name("F")
       ->capture_default_str();
+  sweep->add_option("--shard", o.shard,
+                    "Run only the I-th (0-based) of N equal slices of --seeds; combine the "
+                    "shards' --format json results with eosim merge")
+      ->type_name("I/N");
   sweep->footer(
       "Runs FILE once per seed; each seed draws its own random faults (per opportunity, up\n"
       "to the file's [faults] budget, before its horizon). The ratios come from --faults,\n"
@@ -232,9 +236,44 @@ CLI::App* add_sweep_command(CLI::App& app, cli::SweepCommandOptions& o) {
       "  eosim sweep scenarios/01-happy-path.toml --strategy no-dedup --expect violation\n"
       "  eosim sweep FILE --faults drop=1/20,crash=1/30,reorder=1/10,restart=1/200\n"
       "  eosim sweep FILE --format json | jq .verdicts\n"
+      "  eosim sweep FILE --seeds 1..100000 --shard 3/8 --format json > shard-3.json\n"
       "\n"
       "Exit codes: 0 --expect met (or none given), 1 not met, 2 bad input, 3 internal error.");
   return sweep;
+}
+
+CLI::App* add_merge_command(CLI::App& app, cli::MergeCommandOptions& o) {
+  CLI::App* merge = app.add_subcommand(
+      "merge", "Combine the JSON results of sweep --shard I/N into one sweep's report");
+  merge->add_option("results", o.inputs, "Every shard's `eosim sweep --format json` output")
+      ->required()
+      ->type_name("RESULT.json...");
+  merge->add_option("--expect", o.expect,
+                    "As for sweep; default: the --expect the shards were given")
+      ->type_name("V");
+  merge->add_option("--show", o.show_failures,
+                    "How many failing seeds to describe (each shard must list as many)")
+      ->type_name("N")
+      ->capture_default_str();
+  merge->add_option("--format", o.format, "Output format: text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->type_name("F")
+      ->capture_default_str();
+  merge->footer(
+      "Reads the results of the N shards of one sweep (any order) and prints exactly the\n"
+      "report that one `eosim sweep` over the whole --seeds range prints: counts, first\n"
+      "failing seeds, digest, --expect. Only the timing line differs: it adds up the\n"
+      "shards' seconds and jobs (machine time, not wall time). A missing, repeated or\n"
+      "foreign shard is an error (exit 2). Run the shards without --expect (a shard with\n"
+      "no violation would fail `--expect violation`) and give it here instead.\n"
+      "\n"
+      "Examples:\n"
+      "  for i in 0 1 2 3; do eosim sweep FILE --seeds 1..40000 --shard $i/4 --format json \\\n"
+      "      > shard-$i.json; done\n"
+      "  eosim merge shard-*.json --expect exactly-once\n"
+      "\n"
+      "Exit codes: 0 --expect met (or none), 1 not met, 2 bad input, 3 internal error.");
+  return merge;
 }
 
 CLI::App* add_shrink_command(CLI::App& app, cli::ShrinkCommandOptions& o) {
@@ -349,6 +388,8 @@ int main_with_args(int argc, char** argv) {
   CLI::App* generals = add_generals_command(app, generals_options);
   cli::SweepCommandOptions sweep_options;
   CLI::App* sweep = add_sweep_command(app, sweep_options);
+  cli::MergeCommandOptions merge_options;
+  CLI::App* merge = add_merge_command(app, merge_options);
   cli::ShrinkCommandOptions shrink_options;
   CLI::App* shrink = add_shrink_command(app, shrink_options);
   cli::ExploreCommandOptions explore_options;
@@ -373,6 +414,7 @@ int main_with_args(int argc, char** argv) {
     sweep_options.progress = isatty(fileno(stderr)) != 0;
     return cli::sweep_command(sweep_options, std::cout, std::cerr);
   }
+  if (merge->parsed()) return cli::merge_command(merge_options, std::cout, std::cerr);
   if (shrink->parsed()) return cli::shrink_command(shrink_options, std::cout, std::cerr);
   if (explore->parsed()) {
     explore_options.progress = isatty(fileno(stderr)) != 0;

@@ -3,16 +3,15 @@
 // it), runs/s and steps/s, and turn --expect into the exit code.
 //
 // The report is identical for any --jobs except its last line (timing), which is also the
-// only place the thread count appears.
+// only place the thread count appears. With --shard I/N it covers one slice of the range,
+// and `eosim merge` (merge_command.cpp) adds the slices' JSON results back up.
 
 #include <charconv>
 #include <chrono>
-#include <iomanip>
 #include <iostream>
-#include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "src/cli/commands.h"
+#include "src/cli/sweep_report.h"
 #include "src/lab/report_format.h"
 #include "src/lab/sweep.h"
 
@@ -26,127 +25,12 @@ bool parse_u64(std::string_view text, std::uint64_t& out) {
   return !text.empty() && ec == std::errc() && stop == end;
 }
 
-std::string list_text(const std::vector<std::int64_t>& orders) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < orders.size(); ++i) s += (i ? ", " : "") + std::to_string(orders[i]);
-  return s + "]";
-}
-
 // `eosim shrink 'FILE' --seed N ...` with the same overrides as the sweep.
 std::string shrink_command_line(const SweepCommandOptions& o, std::uint64_t seed) {
   std::string line = lab::replay_command(o.file, seed, o.strategy, o.producer);
   line.replace(0, std::string("eosim run").size(), "eosim shrink");
   if (!o.faults.empty()) line += " --faults " + o.faults;
   return line;
-}
-
-// "seed 4: duplicated [1, 3], stuck [5] after 4 fault(s), 109 steps": the verdict with
-// its own orders first, then any other list that is not empty.
-std::string failure_text(const lab::SweepFailure& f) {
-  const std::pair<const char*, const std::vector<std::int64_t>*> lists[] = {
-      {"duplicated", &f.duplicated}, {"lost", &f.lost}, {"phantom", &f.phantom},
-      {"stuck", &f.stuck}};
-  std::string text = "seed " + std::to_string(f.seed) + ": " + f.verdict;
-  for (const auto& [name, list] : lists) {
-    if (name == f.verdict) text += " " + list_text(*list);
-  }
-  for (const auto& [name, list] : lists) {
-    if (name != f.verdict && !list->empty()) {
-      text += ", " + std::string(name) + " " + list_text(*list);
-    }
-  }
-  return text + " after " + std::to_string(f.faults) + " fault(s), " +
-         std::to_string(f.steps) + " steps";
-}
-
-void write_text(const SweepCommandOptions& o, const lab::Scenario& scenario,
-                const lab::SweepSummary& s, const std::string& expect_line, std::ostream& out) {
-  out << "sweep of " << scenario.name << " (" << o.file << ")\n";
-  out << "  seeds " << s.first_seed << ".." << s.last_seed << ", strategy "
-      << scenario.consumer.strategy << ", producer " << scenario.producer.pattern << "\n";
-  out << "  random faults " << lab::fault_spec_text(s.ratios) << " (at most " << s.budget
-      << " per run, none after tick " << s.horizon << ")\n\n";
-  out << "verdicts over " << s.runs << " runs:\n";
-  for (const auto& [verdict, count] : s.verdicts) {
-    out << "  " << std::left << std::setw(14) << verdict << std::right << std::setw(10)
-        << count << "\n";
-  }
-  out << "faults fired: " << s.faults_fired;
-  std::string sep = " (";
-  for (const auto& [action, count] : s.faults_by_action) {
-    out << sep << action << " " << count;
-    sep = ", ";
-  }
-  out << (s.faults_by_action.empty() ? "" : ")") << "\n";
-  if (s.step_bound_hits > 0) {
-    out << "runs that hit max_steps (" << scenario.max_steps << "): " << s.step_bound_hits
-        << "\n";
-  }
-  if (!s.failures.empty()) {
-    out << "\nfirst failing seeds (" << s.failures.size() << " of " << s.failing_runs
-        << "):\n";
-    for (const auto& f : s.failures) {
-      out << "  " << failure_text(f) << "\n    " << shrink_command_line(o, f.seed) << "\n";
-    }
-  }
-  out << "\ndigest " << sim::hash_hex(s.digest) << " (equal digests: identical traces)\n";
-  if (!expect_line.empty()) out << expect_line << "\n";
-  out << std::fixed << std::setprecision(2) << "time: " << s.seconds << " s on " << s.jobs
-      << " job(s), " << std::setprecision(0) << s.runs_per_second() << " runs/s, "
-      << s.steps_per_second() << " steps/s\n";
-}
-
-nlohmann::ordered_json failure_json(const SweepCommandOptions& o, const lab::SweepFailure& f) {
-  nlohmann::ordered_json j;
-  j["seed"] = f.seed;
-  j["verdict"] = f.verdict;
-  j["lost"] = f.lost;
-  j["duplicated"] = f.duplicated;
-  j["phantom"] = f.phantom;
-  j["stuck"] = f.stuck;
-  j["balance_expected"] = f.balance_expected;
-  j["balance_actual"] = f.balance_actual;
-  j["faults_fired"] = f.faults;
-  j["steps"] = f.steps;
-  j["trace_hash"] = sim::hash_hex(f.trace_hash);
-  j["shrink"] = shrink_command_line(o, f.seed);
-  return j;
-}
-
-void write_json(const SweepCommandOptions& o, const lab::Scenario& scenario,
-                const lab::SweepSummary& s, bool expect_met, std::ostream& out) {
-  nlohmann::ordered_json j;
-  j["scenario"] = scenario.name;
-  j["file"] = o.file;
-  j["seeds"] = {{"first", s.first_seed}, {"last", s.last_seed}};
-  j["strategy"] = scenario.consumer.strategy;
-  j["producer"] = scenario.producer.pattern;
-  j["faults"] = lab::fault_spec_text(s.ratios);
-  j["budget"] = s.budget;
-  j["horizon"] = s.horizon;
-  j["runs"] = s.runs;
-  j["verdicts"] = s.verdicts;
-  j["failing_runs"] = s.failing_runs;
-  j["first_failure"] = s.failures.empty()
-                           ? nlohmann::ordered_json(nullptr)
-                           : nlohmann::ordered_json{{"seed", s.failures.front().seed},
-                                                    {"verdict", s.failures.front().verdict}};
-  j["failures"] = nlohmann::ordered_json::array();
-  for (const auto& f : s.failures) j["failures"].push_back(failure_json(o, f));
-  j["faults_fired"] = s.faults_fired;
-  j["faults_by_action"] = s.faults_by_action;
-  j["steps"] = s.steps;
-  j["step_bound_hits"] = s.step_bound_hits;
-  j["digest"] = sim::hash_hex(s.digest);
-  j["expect"] =
-      o.expect.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(o.expect);
-  j["expect_met"] = expect_met;
-  // Timing last: everything above is the same for any --jobs.
-  j["jobs"] = s.jobs;
-  j["seconds"] = s.seconds;
-  j["runs_per_s"] = s.runs_per_second();
-  j["steps_per_s"] = s.steps_per_second();
-  out << j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
 }
 
 // A one-line bar on a terminal's stderr, redrawn in place and wiped at the end.
@@ -200,10 +84,45 @@ bool load_for_seeds(const std::string& file, const std::string& strategy,
   return true;
 }
 
+bool parse_shard(const std::string& text, std::uint64_t& index, std::uint64_t& count,
+                 std::string& error) {
+  const auto slash = text.find('/');
+  const bool ok = slash != std::string::npos &&
+                  parse_u64(std::string_view(text).substr(0, slash), index) &&
+                  parse_u64(std::string_view(text).substr(slash + 1), count) && count > 0 &&
+                  index < count;
+  if (!ok) error = "--shard must be I/N with 0 <= I < N, got '" + text + "'";
+  return ok;
+}
+
+namespace {
+
+// Narrows `sweep` to the shard's slice; false (with `error`) when the range has fewer
+// seeds than shards.
+bool apply_shard(const std::string& text, lab::SweepOptions& sweep,
+                 std::optional<SweepShard>& shard, std::string& error) {
+  if (text.empty()) return true;
+  SweepShard s{0, 1, sweep.first_seed, sweep.last_seed};
+  if (!parse_shard(text, s.index, s.count, error)) return false;
+  if (!lab::shard_range(s.first_seed, s.last_seed, s.index, s.count, sweep.first_seed,
+                        sweep.last_seed)) {
+    error = "--shard " + text + ": seeds " + std::to_string(s.first_seed) + ".." +
+            std::to_string(s.last_seed) + " are fewer than " + std::to_string(s.count) +
+            " shards";
+    return false;
+  }
+  shard = s;
+  return true;
+}
+
+}  // namespace
+
 int sweep_command(const SweepCommandOptions& options, std::ostream& out, std::ostream& err) {
   lab::SweepOptions sweep;
+  SweepReport report;
   std::string error;
-  if (!parse_seed_range(options.seeds, sweep.first_seed, sweep.last_seed, error)) {
+  if (!parse_seed_range(options.seeds, sweep.first_seed, sweep.last_seed, error) ||
+      !apply_shard(options.shard, sweep, report.shard, error)) {
     err << "eosim: " << error << '\n';
     return kExitBadInput;
   }
@@ -226,25 +145,27 @@ int sweep_command(const SweepCommandOptions& options, std::ostream& out, std::os
     };
   }
 
-  lab::SweepSummary summary;
   const auto started = std::chrono::steady_clock::now();
-  if (!lab::sweep(scenario, sweep, summary, error)) {
+  if (!lab::sweep(scenario, sweep, report.summary, error)) {
     err << "eosim: internal error: " << error << '\n';
     return kExitInternal;
   }
-  summary.seconds =
+  report.summary.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  bool met = true;
-  std::string expect_line;
-  if (!options.expect.empty()) {
-    std::string why;
-    met = lab::sweep_expectation_met(summary, options.expect, why);
-    expect_line = "expect " + options.expect + ": " + (met ? "met" : "NOT met") + " (" + why + ")";
+  report.file = options.file;
+  report.strategy = scenario.consumer.strategy;
+  report.producer = scenario.producer.pattern;
+  report.max_steps = scenario.max_steps;
+  report.expect = options.expect;
+  for (const auto& f : report.summary.failures) {
+    report.shrink_lines[f.seed] = shrink_command_line(options, f.seed);
   }
+  std::string expect_line;
+  const bool met = sweep_expectation(report, expect_line);
   if (options.format == "json") {
-    write_json(options, scenario, summary, met, out);
+    write_sweep_json(report, out);
   } else {
-    write_text(options, scenario, summary, expect_line, out);
+    write_sweep_text(report, out);
   }
   out.flush();
   return met ? kExitOk : kExitExpectFailed;

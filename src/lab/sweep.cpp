@@ -32,12 +32,18 @@ void trim(RunSummary& run) {
   run.report.orders.shrink_to_fit();
 }
 
-std::uint64_t fold(std::uint64_t hash, std::uint64_t value) {
-  for (int i = 0; i < 8; ++i) {
-    hash ^= (value >> (8 * i)) & 0xff;
-    hash *= 0x100000001b3ULL;
-  }
-  return hash;
+// splitmix64's finaliser: every input bit moves about half of the output bits.
+std::uint64_t mix(std::uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// One run's share of the digest (invariant 3): summed, so slices of a range add up.
+std::uint64_t digest_term(std::uint64_t seed, std::uint64_t trace_hash) {
+  return mix(trace_hash ^ mix(seed + 0x9e3779b97f4a7c15ULL));
 }
 
 unsigned worker_count(unsigned jobs, std::uint64_t runs) {
@@ -65,7 +71,7 @@ void reduce(const SeedResult& r, std::uint64_t seed, std::size_t keep, SweepSumm
   out.faults_fired += r.run.faults.size();
   for (const auto& f : r.run.faults) ++out.faults_by_action[f.action];
   out.step_bound_hits += r.run.step_bound_hit ? 1 : 0;
-  out.digest = fold(fold(out.digest, seed), r.run.trace_hash);
+  out.digest += digest_term(seed, r.run.trace_hash);
   if (report.verdict == "exactly-once") return;
   ++out.failing_runs;
   if (out.failures.size() >= keep) return;
@@ -128,7 +134,6 @@ bool sweep(const Scenario& scenario, const SweepOptions& options, SweepSummary& 
   out.ratios = shown.random.ratios;
   out.budget = shown.random.budget;
   out.horizon = shown.random.horizon;
-  out.digest = 0xcbf29ce484222325ULL;
   for (const auto& v : verdicts()) out.verdicts[std::string(v.name)] = 0;
 
   // last - first + 1 cannot overflow unless the range is all 2^64 seeds; cap it there.
@@ -151,6 +156,85 @@ bool sweep(const Scenario& scenario, const SweepOptions& options, SweepSummary& 
     done += count;
     if (options.progress) options.progress(done, total);
   }
+  return true;
+}
+
+bool shard_range(std::uint64_t first, std::uint64_t last, std::uint64_t index,
+                 std::uint64_t count, std::uint64_t& slice_first, std::uint64_t& slice_last) {
+  EOSIM_ASSERT(first <= last);
+  const std::uint64_t span = last - first;  // seeds - 1: all 2^64 seeds do not overflow
+  if (count == 0 || index >= count || span < count - 1) return false;
+  // seeds = base * count + extra, the first `extra` slices one seed longer; written in
+  // terms of span = seeds - 1 so that no step overflows.
+  const std::uint64_t extra = (span % count + 1) % count;
+  const std::uint64_t base = span / count + (extra == 0 ? 1 : 0);
+  slice_first = first + index * base + std::min(index, extra);
+  slice_last = slice_first + base - (index < extra ? 0 : 1);
+  return true;
+}
+
+namespace {
+
+bool same_setup(const SweepSummary& a, const SweepSummary& b) {
+  return a.scenario == b.scenario && a.ratios == b.ratios && a.budget == b.budget &&
+         a.horizon == b.horizon && a.verdicts.size() == b.verdicts.size();
+}
+
+void add_counts(const SweepSummary& part, SweepSummary& out) {
+  out.runs += part.runs;
+  for (const auto& [verdict, count] : part.verdicts) out.verdicts[verdict] += count;
+  out.failing_runs += part.failing_runs;
+  out.steps += part.steps;
+  out.faults_fired += part.faults_fired;
+  for (const auto& [action, count] : part.faults_by_action) out.faults_by_action[action] += count;
+  out.step_bound_hits += part.step_bound_hits;
+  out.digest += part.digest;
+  out.seconds += part.seconds;
+  out.jobs += part.jobs;
+}
+
+}  // namespace
+
+bool merge_sweeps(std::vector<SweepSummary> parts, std::size_t keep_failures,
+                  SweepSummary& out, std::string& error) {
+  if (parts.empty()) {
+    error = "nothing to merge";
+    return false;
+  }
+  std::sort(parts.begin(), parts.end(),
+            [](const SweepSummary& a, const SweepSummary& b) { return a.first_seed < b.first_seed; });
+  out = parts.front();
+  out.runs = out.failing_runs = out.steps = out.faults_fired = out.step_bound_hits = 0;
+  out.digest = 0;
+  out.seconds = 0;
+  out.jobs = 0;
+  out.failures.clear();
+  out.faults_by_action.clear();
+  for (auto& [verdict, count] : out.verdicts) count = 0;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const SweepSummary& part = parts[i];
+    if (!same_setup(part, out)) {
+      error = "seeds " + std::to_string(part.first_seed) + ".." + std::to_string(part.last_seed) +
+              " come from another scenario, fault mix, budget or horizon";
+      return false;
+    }
+    if (i > 0 && part.first_seed != parts[i - 1].last_seed + 1) {
+      error = "seeds " + std::to_string(parts[i - 1].last_seed) + " and " +
+              std::to_string(part.first_seed) + " are not adjacent (a gap or an overlap)";
+      return false;
+    }
+    if (part.failures.size() < std::min<std::uint64_t>(keep_failures, part.failing_runs)) {
+      error = "seeds " + std::to_string(part.first_seed) + ".." + std::to_string(part.last_seed) +
+              " list " + std::to_string(part.failures.size()) + " failures, fewer than the " +
+              std::to_string(keep_failures) + " to show";
+      return false;
+    }
+    add_counts(part, out);
+    for (const auto& f : part.failures) {
+      if (out.failures.size() < keep_failures) out.failures.push_back(f);
+    }
+  }
+  out.last_seed = parts.back().last_seed;
   return true;
 }
 

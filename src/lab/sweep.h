@@ -11,8 +11,9 @@
 //      minus jobs and progress): any `jobs` gives the same counts, failures and digest.
 //  (2) `failures` holds the first `keep_failures` failing seeds in ascending seed order;
 //      a failing run is one whose verdict is not "exactly-once".
-//  (3) `digest` folds (seed, trace hash) of every run in seed order, so two sweeps with
-//      equal digests ran byte-identical traces.
+//  (3) `digest` adds up a mix of (seed, trace hash) over every run, so two sweeps with
+//      equal digests ran byte-identical traces (up to a 64-bit collision); a sum, so the
+//      digests of disjoint slices of a seed range add up to the digest of the whole.
 // REQUIRES: first_seed <= last_seed.
 
 #include <cstdint>
@@ -90,6 +91,20 @@ Scenario sweep_scenario(const Scenario& scenario, const SweepOptions& options,
 // internal error rather than a finding.
 bool sweep(const Scenario& scenario, const SweepOptions& options, SweepSummary& out,
            std::string& error);
+
+// The `index`-th (0-based) of `count` contiguous, disjoint slices of [first, last] that
+// together cover it; sizes differ by at most one. False when count is 0, index >= count,
+// or the range has fewer seeds than count (a slice would be empty).
+bool shard_range(std::uint64_t first, std::uint64_t last, std::uint64_t index,
+                 std::uint64_t count, std::uint64_t& slice_first, std::uint64_t& slice_last);
+
+// Combines sweeps of adjacent seed ranges of one scenario (same fault mix, budget and
+// horizon) into the summary one sweep over the whole range gives, keeping the first
+// `keep_failures` failures. Each part must list its first min(keep_failures, its failing
+// runs) failures. `seconds` and `jobs` are the parts' sums (machine time, not wall time).
+// False, with `error`, when the parts do not fit together.
+bool merge_sweeps(std::vector<SweepSummary> parts, std::size_t keep_failures,
+                  SweepSummary& out, std::string& error);
 
 // "drop=1/20,crash=1/30": the inverse of parse_fault_spec ("" for no ratios).
 std::string fault_spec_text(const std::map<std::string, sim::Ratio>& ratios);

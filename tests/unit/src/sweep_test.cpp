@@ -1,5 +1,6 @@
 #include "src/lab/sweep.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "src/lab/world.h"
@@ -130,4 +131,58 @@ TEST_CASE("sweep: --expect exactly-once, violation and a named verdict", "[sweep
   CHECK(lab::valid_sweep_expectation("violation"));
   CHECK(lab::valid_sweep_expectation("stuck"));
   CHECK_FALSE(lab::valid_sweep_expectation("exactly_once"));
+}
+
+TEST_CASE("sweep: shard_range cuts a range into adjacent slices that cover it", "[sweep]") {
+  for (const std::uint64_t seeds : {1u, 2u, 7u, 10u, 100u}) {
+    for (std::uint64_t count = 1; count <= seeds && count <= 12; ++count) {
+      std::uint64_t next = 5;  // ranges start at seed 5
+      for (std::uint64_t index = 0; index < count; ++index) {
+        std::uint64_t first = 0, last = 0;
+        REQUIRE(lab::shard_range(5, 5 + seeds - 1, index, count, first, last));
+        CHECK(first == next);
+        CHECK(last >= first);
+        CHECK(last - first + 1 >= seeds / count);      // sizes differ by at most one
+        CHECK(last - first + 1 <= seeds / count + 1);
+        next = last + 1;
+      }
+      CHECK(next == 5 + seeds);
+    }
+  }
+  std::uint64_t first = 0, last = 0;
+  CHECK_FALSE(lab::shard_range(1, 3, 0, 4, first, last));  // 3 seeds, 4 shards
+  CHECK_FALSE(lab::shard_range(1, 9, 3, 3, first, last));  // index out of range
+  CHECK_FALSE(lab::shard_range(1, 9, 0, 0, first, last));
+  // All 2^64 seeds: no overflow, the last slice ends at the last seed.
+  REQUIRE(lab::shard_range(0, UINT64_MAX, 2, 3, first, last));
+  CHECK(last == UINT64_MAX);
+}
+
+TEST_CASE("sweep: merging the sweeps of slices gives the sweep of the whole range",
+          "[sweep]") {
+  const lab::Scenario s = small("no-dedup");
+  lab::SweepOptions options;
+  options.first_seed = 3;
+  options.last_seed = 52;
+  options.keep_failures = 6;
+  const lab::SweepSummary whole = run_sweep(s, options);
+  REQUIRE(whole.failing_runs > 6);
+  std::vector<lab::SweepSummary> parts;
+  for (std::uint64_t index = 0; index < 4; ++index) {
+    lab::SweepOptions slice = options;
+    REQUIRE(lab::shard_range(3, 52, index, 4, slice.first_seed, slice.last_seed));
+    parts.push_back(run_sweep(s, slice));
+  }
+  std::reverse(parts.begin(), parts.end());  // any order
+  lab::SweepSummary merged;
+  std::string error;
+  REQUIRE(lab::merge_sweeps(parts, 6, merged, error));
+  CHECK(merged.same_result(whole));
+  CHECK(merged.digest == whole.digest);
+
+  // A gap is refused, and so is a part that lists too few failures.
+  std::vector<lab::SweepSummary> gap = {parts[0], parts[2]};
+  CHECK_FALSE(lab::merge_sweeps(gap, 6, merged, error));
+  CHECK(error.find("not adjacent") != std::string::npos);
+  CHECK_FALSE(lab::merge_sweeps(parts, 7, merged, error));
 }

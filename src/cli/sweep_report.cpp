@@ -1,0 +1,234 @@
+#include "src/cli/sweep_report.h"
+
+#include <iomanip>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "sim/trace.h"
+#include "src/lab/scenario.h"
+
+namespace cli {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string list_text(const std::vector<std::int64_t>& orders) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < orders.size(); ++i) s += (i ? ", " : "") + std::to_string(orders[i]);
+  return s + "]";
+}
+
+// "seed 4: duplicated [1, 3], stuck [5] after 4 fault(s), 109 steps": the verdict with
+// its own orders first, then any other list that is not empty.
+std::string failure_text(const lab::SweepFailure& f) {
+  const std::pair<const char*, const std::vector<std::int64_t>*> lists[] = {
+      {"duplicated", &f.duplicated}, {"lost", &f.lost}, {"phantom", &f.phantom},
+      {"stuck", &f.stuck}};
+  std::string text = "seed " + std::to_string(f.seed) + ": " + f.verdict;
+  for (const auto& [name, list] : lists) {
+    if (name == f.verdict) text += " " + list_text(*list);
+  }
+  for (const auto& [name, list] : lists) {
+    if (name != f.verdict && !list->empty()) {
+      text += ", " + std::string(name) + " " + list_text(*list);
+    }
+  }
+  return text + " after " + std::to_string(f.faults) + " fault(s), " +
+         std::to_string(f.steps) + " steps";
+}
+
+std::string shrink_line(const SweepReport& r, std::uint64_t seed) {
+  const auto it = r.shrink_lines.find(seed);
+  return it == r.shrink_lines.end() ? "" : it->second;
+}
+
+void write_counts_text(const lab::SweepSummary& s, std::int64_t max_steps, std::ostream& out) {
+  out << "verdicts over " << s.runs << " runs:\n";
+  for (const auto& [verdict, count] : s.verdicts) {
+    out << "  " << std::left << std::setw(14) << verdict << std::right << std::setw(10)
+        << count << "\n";
+  }
+  out << "faults fired: " << s.faults_fired;
+  std::string sep = " (";
+  for (const auto& [action, count] : s.faults_by_action) {
+    out << sep << action << " " << count;
+    sep = ", ";
+  }
+  out << (s.faults_by_action.empty() ? "" : ")") << "\n";
+  if (s.step_bound_hits > 0) {
+    out << "runs that hit max_steps (" << max_steps << "): " << s.step_bound_hits << "\n";
+  }
+}
+
+Json failure_json(const SweepReport& r, const lab::SweepFailure& f) {
+  Json j;
+  j["seed"] = f.seed;
+  j["verdict"] = f.verdict;
+  j["lost"] = f.lost;
+  j["duplicated"] = f.duplicated;
+  j["phantom"] = f.phantom;
+  j["stuck"] = f.stuck;
+  j["balance_expected"] = f.balance_expected;
+  j["balance_actual"] = f.balance_actual;
+  j["faults_fired"] = f.faults;
+  j["steps"] = f.steps;
+  j["trace_hash"] = sim::hash_hex(f.trace_hash);
+  j["shrink"] = shrink_line(r, f.seed);
+  return j;
+}
+
+std::uint64_t hash_from_hex(const std::string& hex) {
+  std::size_t used = 0;
+  const std::uint64_t value = std::stoull(hex, &used, 16);
+  if (used != hex.size()) throw std::invalid_argument("not a hex hash: " + hex);
+  return value;
+}
+
+lab::SweepFailure failure_from_json(const nlohmann::json& j, SweepReport& r) {
+  lab::SweepFailure f;
+  f.seed = j.at("seed").get<std::uint64_t>();
+  f.verdict = j.at("verdict").get<std::string>();
+  f.lost = j.at("lost").get<std::vector<std::int64_t>>();
+  f.duplicated = j.at("duplicated").get<std::vector<std::int64_t>>();
+  f.phantom = j.at("phantom").get<std::vector<std::int64_t>>();
+  f.stuck = j.at("stuck").get<std::vector<std::int64_t>>();
+  f.balance_expected = j.at("balance_expected").get<std::int64_t>();
+  f.balance_actual = j.at("balance_actual").get<std::int64_t>();
+  f.faults = j.at("faults_fired").get<std::size_t>();
+  f.steps = j.at("steps").get<std::uint64_t>();
+  f.trace_hash = hash_from_hex(j.at("trace_hash").get<std::string>());
+  r.shrink_lines[f.seed] = j.at("shrink").get<std::string>();
+  return f;
+}
+
+// Everything but the failures and the shard; throws nlohmann's or std's exceptions on a
+// missing key or a wrong type.
+void summary_from_json(const nlohmann::json& j, SweepReport& r) {
+  lab::SweepSummary& s = r.summary;
+  s.scenario = j.at("scenario").get<std::string>();
+  r.file = j.at("file").get<std::string>();
+  s.first_seed = j.at("seeds").at("first").get<std::uint64_t>();
+  s.last_seed = j.at("seeds").at("last").get<std::uint64_t>();
+  r.strategy = j.at("strategy").get<std::string>();
+  r.producer = j.at("producer").get<std::string>();
+  std::string error;
+  if (!lab::parse_fault_spec(j.at("faults").get<std::string>(), s.ratios, error)) {
+    throw std::invalid_argument("faults: " + error);
+  }
+  s.budget = j.at("budget").get<std::int64_t>();
+  s.horizon = j.at("horizon").get<std::int64_t>();
+  r.max_steps = j.at("max_steps").get<std::int64_t>();
+  s.runs = j.at("runs").get<std::uint64_t>();
+  s.verdicts = j.at("verdicts").get<std::map<std::string, std::uint64_t>>();
+  s.failing_runs = j.at("failing_runs").get<std::uint64_t>();
+  s.faults_fired = j.at("faults_fired").get<std::uint64_t>();
+  s.faults_by_action = j.at("faults_by_action").get<std::map<std::string, std::uint64_t>>();
+  s.steps = j.at("steps").get<std::uint64_t>();
+  s.step_bound_hits = j.at("step_bound_hits").get<std::uint64_t>();
+  s.digest = hash_from_hex(j.at("digest").get<std::string>());
+  r.expect = j.at("expect").is_null() ? "" : j.at("expect").get<std::string>();
+  s.jobs = j.at("jobs").get<unsigned>();
+  s.seconds = j.at("seconds").get<double>();
+}
+
+}  // namespace
+
+bool sweep_expectation(const SweepReport& r, std::string& line) {
+  line.clear();
+  if (r.expect.empty()) return true;
+  std::string why;
+  const bool met = lab::sweep_expectation_met(r.summary, r.expect, why);
+  line = "expect " + r.expect + ": " + (met ? "met" : "NOT met") + " (" + why + ")";
+  return met;
+}
+
+void write_sweep_text(const SweepReport& r, std::ostream& out) {
+  const lab::SweepSummary& s = r.summary;
+  out << "sweep of " << s.scenario << " (" << r.file << ")\n";
+  out << "  seeds " << s.first_seed << ".." << s.last_seed << ", strategy " << r.strategy
+      << ", producer " << r.producer << "\n";
+  if (r.shard) {
+    out << "  shard " << r.shard->index << "/" << r.shard->count << " of seeds "
+        << r.shard->first_seed << ".." << r.shard->last_seed << "\n";
+  }
+  out << "  random faults " << lab::fault_spec_text(s.ratios) << " (at most " << s.budget
+      << " per run, none after tick " << s.horizon << ")\n\n";
+  write_counts_text(s, r.max_steps, out);
+  if (!s.failures.empty()) {
+    out << "\nfirst failing seeds (" << s.failures.size() << " of " << s.failing_runs
+        << "):\n";
+    for (const auto& f : s.failures) {
+      out << "  " << failure_text(f) << "\n    " << shrink_line(r, f.seed) << "\n";
+    }
+  }
+  out << "\ndigest " << sim::hash_hex(s.digest) << " (equal digests: identical traces)\n";
+  std::string expect_line;
+  sweep_expectation(r, expect_line);
+  if (!expect_line.empty()) out << expect_line << "\n";
+  out << std::fixed << std::setprecision(2) << "time: " << s.seconds << " s on " << s.jobs
+      << " job(s), " << std::setprecision(0) << s.runs_per_second() << " runs/s, "
+      << s.steps_per_second() << " steps/s\n";
+}
+
+void write_sweep_json(const SweepReport& r, std::ostream& out) {
+  const lab::SweepSummary& s = r.summary;
+  Json j;
+  j["scenario"] = s.scenario;
+  j["file"] = r.file;
+  j["seeds"] = {{"first", s.first_seed}, {"last", s.last_seed}};
+  if (r.shard) {
+    j["shard"] = {{"index", r.shard->index},
+                  {"count", r.shard->count},
+                  {"seeds", {{"first", r.shard->first_seed}, {"last", r.shard->last_seed}}}};
+  }
+  j["strategy"] = r.strategy;
+  j["producer"] = r.producer;
+  j["faults"] = lab::fault_spec_text(s.ratios);
+  j["budget"] = s.budget;
+  j["horizon"] = s.horizon;
+  j["max_steps"] = r.max_steps;
+  j["runs"] = s.runs;
+  j["verdicts"] = s.verdicts;
+  j["failing_runs"] = s.failing_runs;
+  j["first_failure"] = s.failures.empty() ? Json(nullptr)
+                                          : Json{{"seed", s.failures.front().seed},
+                                                 {"verdict", s.failures.front().verdict}};
+  j["failures"] = Json::array();
+  for (const auto& f : s.failures) j["failures"].push_back(failure_json(r, f));
+  j["faults_fired"] = s.faults_fired;
+  j["faults_by_action"] = s.faults_by_action;
+  j["steps"] = s.steps;
+  j["step_bound_hits"] = s.step_bound_hits;
+  j["digest"] = sim::hash_hex(s.digest);
+  j["expect"] = r.expect.empty() ? Json(nullptr) : Json(r.expect);
+  std::string unused;
+  j["expect_met"] = sweep_expectation(r, unused);
+  // Timing last: everything above is the same for any --jobs.
+  j["jobs"] = s.jobs;
+  j["seconds"] = s.seconds;
+  j["runs_per_s"] = s.runs_per_second();
+  j["steps_per_s"] = s.steps_per_second();
+  out << j.dump(-1, ' ', false, Json::error_handler_t::replace) << '\n';
+}
+
+bool read_sweep_json(const std::string& text, SweepReport& r, std::string& error) {
+  r = SweepReport{};
+  try {
+    const nlohmann::json j = nlohmann::json::parse(text);
+    summary_from_json(j, r);
+    for (const auto& f : j.at("failures")) r.summary.failures.push_back(failure_from_json(f, r));
+    if (j.contains("shard")) {
+      const auto& sh = j.at("shard");
+      r.shard = SweepShard{sh.at("index").get<std::uint64_t>(), sh.at("count").get<std::uint64_t>(),
+                           sh.at("seeds").at("first").get<std::uint64_t>(),
+                           sh.at("seeds").at("last").get<std::uint64_t>()};
+    }
+  } catch (const std::exception& e) {
+    error = std::string("not a sweep result (eosim sweep --format json): ") + e.what();
+    return false;
+  }
+  return true;
+}
+
+}  // namespace cli
