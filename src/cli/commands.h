@@ -43,6 +43,7 @@ struct RunOptions {
   std::string producer;               // "" keeps each file's [producer] pattern
   std::string format = "text";        // text | json | mermaid | jsonl
   std::string keep_db;                // "" = in-memory databases
+  bool force = false;                 // --keep-db may replace the databases already there
   bool quiet = false;                 // text: one verdict line per scenario
   bool trace = false;                 // text: print every trace event before the report
   bool colour = false;                // ANSI colours (main decides: stdout is a TTY)
@@ -111,6 +112,7 @@ struct ShrinkCommandOptions {
   std::string file;
   std::uint64_t seed = 0;
   std::string output;    // -o; "" = the TOML to stdout, the report to stderr
+  bool force = false;    // -o may replace an existing file (never the input)
   std::string faults;    // as for sweep: the same SPEC gives the same run
   bool as_run = false;   // shrink the run `eosim run FILE --seed N` makes (no default mix)
   std::string strategy;
@@ -129,6 +131,7 @@ struct ExploreCommandOptions {
   std::string strategy;
   std::string producer;
   std::string output;           // -o: the first counterexample as a scenario file
+  bool force = false;           // -o may replace an existing file (never the input)
   std::string expect;           // "" | exactly-once | violation
   std::string format = "text";  // text | json
   bool progress = false;        // a counter on stderr (main decides: stderr is a TTY)

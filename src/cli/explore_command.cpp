@@ -4,13 +4,13 @@
 // scenario file (through shrink) when a file can carry it.
 
 #include <chrono>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "src/cli/commands.h"
+#include "src/cli/files.h"
 #include "src/lab/catalog.h"
 #include "src/lab/explore.h"
 #include "src/lab/report_format.h"
@@ -170,6 +170,11 @@ int explore_command(const ExploreCommandOptions& options, std::ostream& out,
                       err)) {
     return kExitBadInput;
   }
+  std::string error;
+  if (!check_output_file(options.output, options.file, options.force, error)) {
+    err << "eosim: " << error << '\n';
+    return kExitBadInput;
+  }
   explore.max_faults = options.max_faults;
   explore.max_deviations = options.max_deviations;
   explore.max_runs = options.max_runs;
@@ -181,7 +186,6 @@ int explore_command(const ExploreCommandOptions& options, std::ostream& out,
   }
 
   lab::ExploreResult result;
-  std::string error;
   const auto started = std::chrono::steady_clock::now();
   if (!lab::explore(scenario, explore, result, error)) {
     err << "eosim: internal error: " << error << '\n';
@@ -199,10 +203,8 @@ int explore_command(const ExploreCommandOptions& options, std::ostream& out,
       return kExitInternal;
     }
     if (ce.status == lab::ShrinkStatus::kShrunk && !options.output.empty()) {
-      std::ofstream file(options.output, std::ios::binary | std::ios::trunc);
-      file << ce.file.toml;
-      if (!file) {
-        err << "eosim: cannot write " << options.output << '\n';
+      if (!write_output_file(options.output, ce.file.toml, options.force, error)) {
+        err << "eosim: " << error << '\n';
         return kExitBadInput;
       }
     }

@@ -83,8 +83,9 @@ CLI::App* add_run_command(CLI::App& app, cli::RunOptions& o, CLI::Option*& seed_
       ->check(CLI::IsMember({"text", "json", "jsonl", "mermaid"}))
       ->type_name("F")
       ->capture_default_str();
-  run->add_option("--keep-db", o.keep_db, "Keep orders.db and ledger.db in DIR")
+  run->add_option("--keep-db", o.keep_db, "Keep the run's SQLite databases in DIR")
       ->type_name("DIR");
+  run->add_flag("--force", o.force, "--keep-db may replace databases already in DIR");
   run->add_flag("-q,--quiet", o.quiet, "Text: only the verdict (one line per scenario)");
   run->add_flag("-t,--trace", o.trace,
                 "Text: print the whole exchange, one event per line, before the report");
@@ -95,7 +96,9 @@ CLI::App* add_run_command(CLI::App& app, cli::RunOptions& o, CLI::Option*& seed_
       "\n"
       "Formats: text (for people), json (one summary object per line and run), jsonl (the\n"
       "trace events, one per line, then {\"summary\": ...}), mermaid (sequence diagram).\n"
-      "--keep-db with several files keeps each file's databases in DIR/<file stem>/.\n"
+      "--keep-db DIR keeps orders.db, ledger.db (and dedup.db when the strategy uses one)\n"
+      "in DIR; with several files each run gets its own DIR/<file stem>/ (stem-2, ... when\n"
+      "names repeat). Databases already there are never replaced without --force.\n"
       "\n"
       "Examples:\n"
       "  eosim run scenarios/02-crash-between-commit-and-ack.toml\n"
@@ -284,8 +287,10 @@ CLI::App* add_shrink_command(CLI::App& app, cli::ShrinkCommandOptions& o) {
       ->required()
       ->type_name("N")
       ->check(unsigned_integer(0));
-  shrink->add_option("-o,--output", o.output, "Write the minimal scenario here")
+  shrink->add_option("-o,--output", o.output,
+                     "Write the minimal scenario here (a new file unless --force)")
       ->type_name("OUT.toml");
+  shrink->add_flag("--force", o.force, "-o may replace an existing file (never FILE)");
   shrink->add_option("--faults", o.faults, "The --faults the sweep used")->type_name("SPEC");
   shrink->add_flag("--as-run", o.as_run,
                    "Shrink the run `eosim run FILE --seed N` makes (the file's own faults "
@@ -331,8 +336,10 @@ CLI::App* add_explore_command(CLI::App& app, cli::ExploreCommandOptions& o) {
   explore->add_option("--jobs", o.jobs, "Worker threads (default: every core)")->type_name("N");
   explore->add_option("--strategy", o.strategy, "Replace the consumer strategy")->type_name("S");
   explore->add_option("--producer", o.producer, "Replace the producer pattern")->type_name("P");
-  explore->add_option("-o,--output", o.output, "Write the first counterexample here")
+  explore->add_option("-o,--output", o.output,
+                      "Write the first counterexample here (a new file unless --force)")
       ->type_name("OUT.toml");
+  explore->add_flag("--force", o.force, "-o may replace an existing file (never FILE)");
   explore->add_option("--expect", o.expect, "exactly-once (no violation) or violation")
       ->type_name("V");
   explore->add_option("--format", o.format, "Output format: text or json")

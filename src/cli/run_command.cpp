@@ -4,10 +4,11 @@
 
 #include <filesystem>
 #include <iostream>
-#include <map>
+#include <set>
 #include <system_error>
 
 #include "src/cli/commands.h"
+#include "src/cli/files.h"
 #include "src/lab/report_format.h"
 #include "src/lab/scenario.h"
 #include "src/lab/world.h"
@@ -20,26 +21,22 @@ namespace fs = std::filesystem;
 bool wants_trace(const std::string& format) { return format == "jsonl" || format == "mermaid"; }
 
 // Where --keep-db puts one file's databases: DIR itself for a single file, else one
-// subfolder per file stem (two files with the same stem get "stem", "stem-2", ...).
+// subfolder per file stem, unique within the invocation even when stems repeat or collide
+// with a numbered one ("x", "x-2", then "x-2" again becomes "x-2-2").
 class KeepDbDirs {
  public:
-  KeepDbDirs(std::string root, bool per_file) : root_(std::move(root)), per_file_(per_file) {}
+  KeepDbDirs(std::string root, bool per_file, bool force)
+      : root_(std::move(root)), per_file_(per_file), force_(force) {}
 
-  // "" when --keep-db was not given. False, with `error`, when the folder cannot be made.
-  bool next(const std::string& file, std::string& dir, std::string& error) {
+  // "" when --keep-db was not given. False, with `error`, when the folder cannot take the
+  // run's databases (files.h: nothing is replaced without --force).
+  bool next(const std::string& file, const lab::Scenario& scenario, std::string& dir,
+            std::string& error) {
     dir.clear();
     if (root_.empty()) return true;
     fs::path path(root_);
-    if (per_file_) {
-      std::string stem = fs::path(file).stem().string();
-      const int uses = ++stems_[stem];
-      if (uses > 1) stem += "-" + std::to_string(uses);
-      path /= stem;
-    }
-    std::error_code ec;
-    fs::create_directories(path, ec);
-    if (ec) {
-      error = path.string() + ": cannot create the --keep-db directory: " + ec.message();
+    if (per_file_) path /= unique_name(fs::path(file).stem().string());
+    if (!prepare_keep_db_dir(path.string(), lab::database_files(scenario), force_, error)) {
       return false;
     }
     dir = path.string();
@@ -47,9 +44,18 @@ class KeepDbDirs {
   }
 
  private:
+  std::string unique_name(const std::string& stem) {
+    const std::string base = stem.empty() ? "run" : stem;
+    std::string name = base;
+    for (int n = 2; used_.count(name) != 0; ++n) name = base + "-" + std::to_string(n);
+    used_.insert(name);
+    return name;
+  }
+
   std::string root_;
   bool per_file_;
-  std::map<std::string, int> stems_;
+  bool force_;
+  std::set<std::string> used_;
 };
 
 void print_record(const RunOptions& options, const lab::RunRecord& record,
@@ -92,7 +98,7 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
 
   int exit_code = kExitOk;
   std::vector<lab::SuiteRow> rows;
-  KeepDbDirs keep_db(options.keep_db, files.size() > 1);
+  KeepDbDirs keep_db(options.keep_db, files.size() > 1, options.force);
   bool first = true;
   for (const auto& file : files) {
     lab::Scenario scenario;
@@ -108,7 +114,7 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
 
     lab::WorldOptions world;
     world.keep_trace = wants_trace(options.format) || options.trace;
-    if (!keep_db.next(file, world.keep_db_dir, error)) {
+    if (!keep_db.next(file, scenario, world.keep_db_dir, error)) {
       err << "eosim: " << error << '\n';
       exit_code = worse(exit_code, kExitBadInput);
       rows.push_back({scenario.name, "", false, false});

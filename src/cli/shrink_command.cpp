@@ -6,11 +6,11 @@
 // goes to stdout (so `> minimal.toml` works) and the report to stderr.
 
 #include <chrono>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 
 #include "src/cli/commands.h"
+#include "src/cli/files.h"
 #include "src/lab/report_format.h"
 #include "src/lab/shrink.h"
 #include "src/lab/sweep.h"
@@ -50,6 +50,11 @@ int shrink_command(const ShrinkCommandOptions& options, std::ostream& out, std::
                       scenario, sweep, err)) {
     return kExitBadInput;
   }
+  std::string error;
+  if (!check_output_file(options.output, options.file, options.force, error)) {
+    err << "eosim: " << error << '\n';
+    return kExitBadInput;
+  }
   // Exactly the run `eosim sweep` gave this seed - or, with --as-run, `eosim run`.
   const lab::Scenario run =
       options.as_run ? lab::with_overrides(scenario, options.seed, "", "")
@@ -57,7 +62,6 @@ int shrink_command(const ShrinkCommandOptions& options, std::ostream& out, std::
 
   const auto started = std::chrono::steady_clock::now();
   lab::ShrinkResult result;
-  std::string error;
   const lab::ShrinkStatus status = lab::shrink(run, {}, result, error);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -77,11 +81,8 @@ int shrink_command(const ShrinkCommandOptions& options, std::ostream& out, std::
     out.flush();
     return kExitOk;
   }
-  std::ofstream file(options.output, std::ios::binary | std::ios::trunc);
-  file << result.toml;
-  file.close();
-  if (!file) {
-    err << "eosim: cannot write " << options.output << '\n';
+  if (!write_output_file(options.output, result.toml, options.force, error)) {
+    err << "eosim: " << error << '\n';
     return kExitBadInput;
   }
   report << "wrote " << options.output << "; replay it with: "

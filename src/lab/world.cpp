@@ -13,6 +13,16 @@
 
 namespace lab {
 
+std::vector<std::string> database_files(const Scenario& scenario) {
+  std::vector<std::string> names = {"orders.db", "ledger.db"};
+  consumer::Strategy strategy;
+  if (consumer::strategy_named(scenario.consumer.strategy, strategy) &&
+      strategy.dedup == consumer::Dedup::kSeparateStore) {
+    names.push_back("dedup.db");
+  }
+  return names;
+}
+
 namespace {
 
 // In-memory databases are named per world; the counter only keeps concurrent worlds of
@@ -25,6 +35,23 @@ DbUris make_uris(const std::string& keep_dir) {
   }
   const std::string base = "file:/eosim-" + std::to_string(++g_world_counter) + "-";
   return {base + "orders?vfs=memdb", base + "ledger?vfs=memdb", base + "dedup?vfs=memdb"};
+}
+
+// Creates the folder; refuses a database file that holds anything, because opening it
+// would copy the run's schema over the user's data (the CLI removes them on --force).
+bool keep_dir_ready(const std::string& dir, const Scenario& s, std::string& error) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  for (const auto& name : database_files(s)) {
+    const fs::path path = fs::path(dir) / name;
+    const bool exists = fs::exists(path, ec);
+    if (exists && (!fs::is_regular_file(path, ec) || fs::file_size(path, ec) != 0)) {
+      error = path.string() + " already exists; eosim does not replace it";
+      return false;
+    }
+  }
+  return true;
 }
 
 // Which lane of the diagram a fault belongs to.
@@ -45,12 +72,8 @@ std::string actor_of(const sim::FiredFault& f) {
 
 bool WorldImpl::build(std::string& error) {
   const Scenario& s = scenario_;
-  if (!options_.keep_db_dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(options_.keep_db_dir, ec);
-    for (const char* name : {"orders.db", "ledger.db", "dedup.db"}) {
-      std::filesystem::remove(std::filesystem::path(options_.keep_db_dir) / name, ec);
-    }
+  if (!options_.keep_db_dir.empty() && !keep_dir_ready(options_.keep_db_dir, s, error)) {
+    return false;
   }
   uris_ = make_uris(options_.keep_db_dir);
   store::Status st = store::Db::open(uris_.orders, orders_anchor_);

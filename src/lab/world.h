@@ -31,6 +31,8 @@ namespace lab {
 
 struct WorldOptions {
   std::string keep_db_dir;       // "" = private in-memory databases; else real files here
+                                 // (database_files(); an existing non-empty one is refused,
+                                 // never replaced)
   bool keep_trace = true;        // keep events for the exporters (sweeps turn it off)
   bool log_opportunities = false;  // every fault opportunity, for exhaustive search
                                    // (kernel().faults.opportunities())
@@ -122,6 +124,10 @@ class World {
 // could not be built.
 bool run_scenario(const Scenario& scenario, const WorldOptions& options, RunSummary& out,
                   std::vector<sim::TraceEvent>* trace, std::string& error);
+
+// The database files a run of `scenario` writes into WorldOptions::keep_db_dir:
+// orders.db and ledger.db, and dedup.db only when its strategy keeps a separate dedup store.
+std::vector<std::string> database_files(const Scenario& scenario);
 
 // Applies command-line overrides; an empty string / nullopt keeps the file's value.
 Scenario with_overrides(Scenario scenario, std::optional<std::uint64_t> seed,

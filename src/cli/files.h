@@ -1,0 +1,37 @@
+#pragma once
+// The files the commands write for the user: `-o OUT.toml` (shrink, explore) and the
+// databases `run --keep-db DIR` leaves behind. One rule for all of them: nothing that is
+// already there is replaced or deleted unless the user said --force, the input file is
+// never an output, and every problem is found before the work starts and named with the
+// operating system's reason (so a long search never ends in "cannot write").
+//
+// Every function returns false with a one-line `error` a user can act on; the caller
+// prints it and exits 2 (bad input: the environment the user pointed us at).
+
+#include <string>
+#include <vector>
+
+namespace cli {
+
+// Checks that `path` can be written before any work is done: it must not be `input`
+// (whatever --force says), must not be a folder or other non-regular file, must not exist
+// unless `force`, and its folder must accept a new file. "" (no -o) is always fine.
+bool check_output_file(const std::string& path, const std::string& input, bool force,
+                       std::string& error);
+
+// Writes `text` to `path`. Without `force` the file is created only if it does not exist
+// (even if one appeared since the check); with `force` a complete new file replaces the old
+// one in one rename, so a failed write never leaves half a file where the old one was.
+bool write_output_file(const std::string& path, const std::string& text, bool force,
+                       std::string& error);
+
+// Makes `dir` ready to receive the databases `names` (e.g. "orders.db", "ledger.db"):
+// creates the folder, refuses (naming them) files it would replace — the databases and
+// SQLite's -journal/-wal/-shm files beside them — unless `force`, which removes exactly
+// those files; refuses a folder or special file where a database belongs even with
+// `force`; and creates each database as an empty file, so an unwritable folder fails here
+// with the OS's reason. Other files in `dir` are never touched.
+bool prepare_keep_db_dir(const std::string& dir, const std::vector<std::string>& names,
+                         bool force, std::string& error);
+
+}  // namespace cli
