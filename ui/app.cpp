@@ -120,8 +120,9 @@ bool App::init(const AppOptions& options, std::string& error) {
   return true;
 }
 
-void App::refresh_session(lab::Session& session, SequenceLayout& layout, SessionModel& out) {
+void App::refresh_session(lab::Session& session, int slot, SessionModel& out) {
   out = SessionModel{};
+  diagram::SequenceLayout& layout = layouts_[slot];
   if (!session.is_open()) return;
   // Another run may have other actors (two consumers): lanes come from its scenario.
   if (layout.lanes().empty() || layout.revision() != session.revision()) {
@@ -132,6 +133,7 @@ void App::refresh_session(lab::Session& session, SequenceLayout& layout, Session
   out.view = &session.view();
   out.end = &session.end();
   out.layout = &layout;
+  out.placement = &placements_[slot];
 }
 
 void App::refresh() {
@@ -140,9 +142,9 @@ void App::refresh() {
   if (view_.mode == Mode::kGenerals) ensure_generals();
   model_.generals = generals_.get();
   model_.generals_replay = generals_replay();
-  refresh_session(main_, layouts_[0], model_.main);
+  refresh_session(main_, 0, model_.main);
   if (view_.mode == Mode::kCompare) ensure_compare();
-  for (int i = 0; i < 2; ++i) refresh_session(compare_[i], layouts_[i + 1], model_.compare[i]);
+  for (int i = 0; i < 2; ++i) refresh_session(compare_[i], i + 1, model_.compare[i]);
   if (model_.compare[0].valid() && model_.compare[1].valid()) {
     model_.divergence = lab::first_divergence(compare_[0].world().kernel().trace.events(),
                                               compare_[1].world().kernel().trace.events());
@@ -233,7 +235,8 @@ void App::set_compare(const std::string& left, const std::string& right) {
     const lab::Scenario s =
         lab::with_overrides(main_.base(), now.seed, strategies[i], now.producer.pattern);
     if (!compare_[i].open(s, error)) status(error, true);
-    layouts_[i + 1] = SequenceLayout{};
+    layouts_[i + 1] = diagram::SequenceLayout{};
+    placements_[i + 1] = diagram::Placement{};
     view_.followed_step[i + 1] = UINT64_MAX;
   }
   view_.compare_left = index_of(lab::strategies(), left);

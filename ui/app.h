@@ -18,7 +18,8 @@
 #include "src/lab/session.h"
 #include "ui/commands.h"
 #include "ui/model.h"
-#include "ui/sequence_layout.h"
+#include "src/diagram/placement.h"
+#include "src/diagram/sequence.h"
 #include "ui/view_state.h"
 
 namespace generals {
@@ -61,7 +62,8 @@ class App {
   const std::vector<ScenarioEntry>& scenarios() const { return scenarios_; }
   const Commands& last_commands() const { return last_; }  // applied by the last update()
   // The diagram layouts: [0] explore, [1] and [2] compare.
-  const SequenceLayout& layout(int slot) const { return layouts_[slot]; }
+  const diagram::SequenceLayout& layout(int slot) const { return layouts_[slot]; }
+  const diagram::Placement& placement(int slot) const { return placements_[slot]; }
   const generals::TwoGenerals* generals() const { return generals_.get(); }
   // `eosim generals ...` replaying the exchange, captures by hand included (app_generals.cpp).
   std::string generals_replay() const;
@@ -70,7 +72,7 @@ class App {
 
  private:
   void refresh();  // brings views, end summaries and layouts up to date for this frame
-  void refresh_session(lab::Session& session, SequenceLayout& layout, SessionModel& out);
+  void refresh_session(lab::Session& session, int slot, SessionModel& out);
   void ensure_compare();
   void set_compare(const std::string& left, const std::string& right);
   void for_driven(const std::function<void(lab::Session&)>& fn);
@@ -84,7 +86,8 @@ class App {
   bool compare_stale_ = true;
   std::vector<ScenarioEntry> scenarios_;
   std::string scenarios_dir_;
-  SequenceLayout layouts_[3];
+  diagram::SequenceLayout layouts_[3];
+  diagram::Placement placements_[3];
   Model model_;
   ViewState view_;
   Commands queued_, last_;

@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "src/lab/session.h"
-#include "ui/sequence_layout.h"
+#include "src/diagram/placement.h"
+#include "src/diagram/sequence.h"
 
 namespace generals {
 class TwoGenerals;
@@ -28,7 +29,10 @@ struct SessionModel {
   const lab::Session* session = nullptr;
   const lab::StepView* view = nullptr;
   const lab::RunSummary* end = nullptr;  // the whole run
-  const SequenceLayout* layout = nullptr;
+  const diagram::SequenceLayout* layout = nullptr;
+  // The diagram's pixel placement: a cache the sequence panel brings up to date for its
+  // width (it is derived from the layout, so drawing never changes the run).
+  diagram::Placement* placement = nullptr;
   bool valid() const { return session != nullptr && session->is_open(); }
 };
 

@@ -1,6 +1,8 @@
-// The sequence diagram: one lane per actor, one row per trace event, an arrow per frame.
-// Only the rows on screen are drawn (ImGuiListClipper), and only the arrows that can
-// reach them (SequenceLayout invariant 3), so a 10,000-step run draws as fast as a short one.
+// The sequence diagram, drawn with ImGui from the GUI-free placement (src/diagram/): the
+// same lanes, rows and label boxes the SVG writer draws. Only the rows on screen are
+// drawn (ImGuiListClipper), and only the arrows that can reach them (SequenceLayout
+// invariant 3), so a 10,000-step run draws as fast as a short one. When the lanes need
+// more room than the panel has, the canvas is wider and the view scrolls sideways.
 
 #include <algorithm>
 #include <cmath>
@@ -13,63 +15,27 @@ namespace ui {
 
 namespace {
 
-struct Geometry {
-  ImVec2 origin;  // screen position of row 0, lane area's left edge
-  float gutter = 0;
-  float lane_width = 0;
-  float row_height = 0;
-  float lane_x(int lane) const {
-    return origin.x + gutter + (static_cast<float>(lane) + 0.5f) * lane_width;
-  }
-  float row_y(std::size_t row) const {
-    return origin.y + (static_cast<float>(row) + 0.5f) * row_height;
-  }
+using diagram::Arrow;
+using diagram::ArrowKind;
+
+// Maps canvas coordinates (placement.h) to the screen.
+struct Screen {
+  ImVec2 origin;
+  const diagram::Canvas* canvas = nullptr;
+  ImVec2 at(float x, float y) const { return ImVec2(origin.x + x, origin.y + y); }
+  float lane_x(int lane) const { return origin.x + canvas->lane_x(lane); }
+  float line_y(std::size_t row) const { return origin.y + canvas->line_y(row); }
 };
 
-bool starts_with(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
-
-ImU32 arrow_color(const Arrow& a) {
-  switch (a.kind) {
-    case ArrowKind::kLost:
-    case ArrowKind::kBroken:
-      return palette::kBad;
-    case ArrowKind::kCommit:
-      return a.again ? palette::kBad : palette::kGood;
-    case ArrowKind::kConnect:
-      return palette::kMuted;
-    case ArrowKind::kInFlight:
-    case ArrowKind::kDelivered:
-      break;
-  }
-  if (a.redelivered) return palette::kWarn;
-  if (starts_with(a.label, "deliver")) return palette::kInfo;
-  if (starts_with(a.label, "ack")) return palette::kGood;
-  if (starts_with(a.label, "nack") || starts_with(a.label, "reject")) return palette::kWarn;
-  if (starts_with(a.label, "publish")) return palette::kText;
-  if (starts_with(a.label, "confirm ")) return IM_COL32(120, 190, 150, 255);
-  return palette::kMuted;  // qos, consume, confirm.select: connection setup
-}
-
-ImU32 note_color(NoteKind kind) {
-  switch (kind) {
-    case NoteKind::kCrash:
-      return palette::kBad;
-    case NoteKind::kFault:
-      return palette::kWarn;
-    case NoteKind::kDuplicate:
-      return IM_COL32(255, 220, 90, 255);
-    case NoteKind::kRestart:
-      return IM_COL32(170, 200, 255, 255);
-    case NoteKind::kCommit:
-      return palette::kGood;
-    case NoteKind::kEnqueue:
-      return palette::kMuted;
-    case NoteKind::kWarn:
-      return IM_COL32(255, 150, 110, 255);
-    case NoteKind::kPlain:
-      break;
-  }
-  return IM_COL32(200, 200, 205, 255);
+diagram::Metrics imgui_metrics() {
+  diagram::Metrics m;
+  m.text_width = [](std::string_view text) {
+    return ImGui::CalcTextSize(text.data(), text.data() + text.size()).x;
+  };
+  m.line_height = ImGui::GetTextLineHeight();
+  m.font_id = reinterpret_cast<std::uintptr_t>(ImGui::GetFont()) ^
+              static_cast<std::uint64_t>(ImGui::GetFontSize() * 64);
+  return m;
 }
 
 void dashed_line(ImDrawList* draw, ImVec2 a, ImVec2 b, ImU32 color, float thickness) {
@@ -94,112 +60,178 @@ void arrow_head(ImDrawList* draw, ImVec2 from, ImVec2 to, ImU32 color) {
       ImVec2(to.x - ux * size + uy * size * 0.5f, to.y - uy * size - ux * size * 0.5f), color);
 }
 
-void label_box(ImDrawList* draw, ImVec2 pos, const std::string& text, ImU32 color) {
-  const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-  draw->AddRectFilled(ImVec2(pos.x - 2, pos.y), ImVec2(pos.x + size.x + 2, pos.y + size.y),
-                      IM_COL32(24, 26, 32, 215), 3.0f);
-  draw->AddText(pos, color, text.c_str());
-}
-
-void draw_arrow(ImDrawList* draw, const Geometry& g, const Arrow& a, float right_edge) {
-  const ImU32 color = arrow_color(a);
-  const float half = g.row_height * 0.5f;
-  ImVec2 from(g.lane_x(a.from_lane), g.row_y(a.from_row));
-  ImVec2 to(g.lane_x(a.to_lane), g.row_y(a.to_row));
+void draw_arrow(ImDrawList* draw, const Screen& s, const Arrow& a) {
+  const ImU32 color = tone_color(diagram::arrow_tone(a));
+  ImVec2 from(s.lane_x(a.from_lane), s.line_y(a.from_row));
+  ImVec2 to(s.lane_x(a.to_lane), s.line_y(a.to_row));
   const float thickness = a.redelivered || a.kind == ArrowKind::kCommit ? 2.5f : 1.5f;
-  const ImVec2 text_size = ImGui::CalcTextSize(a.label.c_str());
-  const float direction = to.x >= from.x ? 1.0f : -1.0f;
   if (a.kind == ArrowKind::kLost) {
-    // The frame dies half-way: a red line to the middle, then a cross.
-    const ImVec2 mid((from.x + to.x) * 0.5f, (from.y + to.y) * 0.5f);
+    // The frame dies half-way, in the row it was lost in: a red line, then a cross.
+    const ImVec2 mid((from.x + to.x) * 0.5f, to.y);
     dashed_line(draw, from, mid, color, 2.0f);
-    const float s = 5.0f;
-    draw->AddLine(ImVec2(mid.x - s, mid.y - s), ImVec2(mid.x + s, mid.y + s), color, 2.5f);
-    draw->AddLine(ImVec2(mid.x - s, mid.y + s), ImVec2(mid.x + s, mid.y - s), color, 2.5f);
-    label_box(draw, ImVec2(mid.x + 8, mid.y - half), "LOST: " + a.label, color);
+    const float c = 5.0f;
+    draw->AddLine(ImVec2(mid.x - c, mid.y - c), ImVec2(mid.x + c, mid.y + c), color, 2.5f);
+    draw->AddLine(ImVec2(mid.x - c, mid.y + c), ImVec2(mid.x + c, mid.y - c), color, 2.5f);
     return;
   }
+  if (a.kind == ArrowKind::kInFlight) to.y += s.canvas->row_height * 0.5f;  // open-ended
   if (a.kind == ArrowKind::kInFlight || a.kind == ArrowKind::kConnect ||
       a.kind == ArrowKind::kBroken) {
-    if (a.kind == ArrowKind::kInFlight) to.y += half;  // still travelling: open-ended
     dashed_line(draw, from, to, color, thickness);
   } else {
     draw->AddLine(from, to, color, thickness);
   }
   arrow_head(draw, from, to, color);
-  // The label sits just above the arrow's start, towards its receiver, as in Mermaid.
-  float x = direction > 0 ? from.x + 6 : from.x - 6 - text_size.x;
-  x = std::max(g.origin.x + g.gutter, std::min(x, right_edge - text_size.x));
-  const std::string text = a.kind == ArrowKind::kInFlight ? a.label + " ..." : a.label;
-  label_box(draw, ImVec2(x, from.y - text_size.y + 1), text, color);
+}
+
+void draw_label(ImDrawList* draw, const Screen& s, const diagram::PlacedLabel& l, bool current) {
+  if (l.text.empty()) return;
+  const ImVec2 a = s.at(l.box.x0, l.box.y0), b = s.at(l.box.x1, l.box.y1);
+  if (l.kind != diagram::LabelKind::kStamp) {
+    draw->AddRectFilled(a, b, IM_COL32(24, 26, 32, 225), 3.0f);
+  }
+  const ImU32 color = l.kind == diagram::LabelKind::kStamp && current ? palette::kText
+                                                                      : tone_color(l.tone);
+  draw->AddText(ImVec2(a.x + 3, a.y + 1), color, l.text.c_str());
+}
+
+// Lane titles stay at the top of the view while the rows scroll under them.
+void draw_titles(ImDrawList* draw, const diagram::SequenceLayout& layout,
+                 const diagram::Placement& p, ImVec2 origin, float top) {
+  const diagram::Canvas& c = p.canvas();
+  const ImVec2 window = ImGui::GetWindowPos();
+  ImVec4 background = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+  background.w = 1.0f;  // opaque: the rows scroll under it
+  draw->AddRectFilled(ImVec2(window.x, top),
+                      ImVec2(window.x + ImGui::GetWindowWidth(), top + c.header),
+                      ImGui::ColorConvertFloat4ToU32(background));
+  for (std::size_t i = 0; i < p.titles(); ++i) {
+    const diagram::PlacedLabel& l = p.labels()[i];
+    const ImVec2 a(origin.x + l.box.x0, top + l.box.y0), b(origin.x + l.box.x1, top + l.box.y1);
+    const bool store = layout.lanes()[i].store;
+    draw->AddRectFilled(a, b, store ? IM_COL32(60, 70, 50, 255) : IM_COL32(45, 60, 90, 255), 4.0f);
+    draw->AddText(ImVec2(a.x + 3, a.y + 1), palette::kText, l.text.c_str());
+    if (ImGui::IsMouseHoveringRect(a, b) && l.shortened) ImGui::SetTooltip("%s", l.full.c_str());
+  }
+}
+
+// Lifelines of the visible rows, broken where the actor was down.
+void draw_lifelines(ImDrawList* draw, const Screen& s, const diagram::SequenceLayout& layout,
+                    std::size_t first, std::size_t last) {
+  const float top = s.line_y(first) - s.canvas->row_height;
+  const float bottom = s.line_y(last) + s.canvas->row_height;
+  for (std::size_t i = 0; i < layout.lanes().size(); ++i) {
+    const float x = s.lane_x(static_cast<int>(i));
+    draw->AddLine(ImVec2(x, top), ImVec2(x, bottom), IM_COL32(255, 255, 255, 40), 1.0f);
+  }
+  for (const diagram::Downtime& d : layout.downtimes()) {
+    if (d.to_row < first || d.from_row > last) continue;
+    const float x = s.lane_x(d.lane);
+    dashed_line(draw, ImVec2(x, std::max(top, s.line_y(d.from_row))),
+                ImVec2(x, std::min(bottom, s.line_y(d.to_row))), palette::kBad, 3.0f);
+  }
+}
+
+// Arrows, notes' dots and labels of rows [first, last]; the tooltip of a hovered label.
+void draw_rows_content(ImDrawList* draw, const Screen& s, const SessionModel& m,
+                       std::size_t first, std::size_t last) {
+  const diagram::SequenceLayout& layout = *m.layout;
+  const diagram::Placement& p = *m.placement;
+  draw_lifelines(draw, s, layout, first, last);
+  const auto& arrows = layout.arrows();
+  const std::size_t from_min = first > layout.max_span() ? first - layout.max_span() : 0;
+  auto it = std::lower_bound(arrows.begin(), arrows.end(), from_min,
+                             [](const Arrow& a, std::size_t r) { return a.from_row < r; });
+  for (; it != arrows.end() && it->from_row <= last; ++it) {
+    if (it->to_row >= first) draw_arrow(draw, s, *it);
+  }
+  const auto& notes = layout.notes();
+  auto n = std::lower_bound(notes.begin(), notes.end(), first,
+                            [](const diagram::Note& note, std::size_t r) { return note.row < r; });
+  for (; n != notes.end() && n->row <= last; ++n) {
+    draw->AddCircleFilled(ImVec2(s.lane_x(n->lane), s.line_y(n->row)), 3.5f,
+                          tone_color(diagram::note_tone(n->kind)));
+  }
+  const std::uint64_t current = m.view->step;
+  for (std::size_t i = p.first_label_at(first); i < p.labels().size(); ++i) {
+    const diagram::PlacedLabel& l = p.labels()[i];
+    if (l.row > last) break;
+    draw_label(draw, s, l, layout.rows()[l.row].step == current);
+    const ImVec2 a = s.at(l.box.x0, l.box.y0), b = s.at(l.box.x1, l.box.y1);
+    if (l.shortened && ImGui::IsMouseHoveringRect(a, b) && ImGui::IsWindowHovered()) {
+      ImGui::SetTooltip("%s", l.full.c_str());
+    }
+  }
+}
+
+// Follow the current step: scroll so its rows sit near the bottom of the view. ImGui
+// clamps a scroll to the previous frame's content height, so the scroll is repeated for
+// a few frames after the step changes.
+void follow_current(const SessionModel& m, ViewState& v, int slot) {
+  const std::uint64_t current = m.view->step;
+  std::uint64_t& followed = v.followed_step[slot];
+  int& frames = v.follow_frames[slot];
+  if (v.follow && followed != current) {
+    followed = current;
+    frames = 3;
+  }
+  if (frames <= 0) return;
+  --frames;
+  const std::size_t end_row = m.layout->first_row_of_step(current + 1);
+  const float want = m.placement->canvas().row_top(end_row) - ImGui::GetWindowHeight() * 0.9f;
+  ImGui::SetScrollY(std::max(0.0f, want));
 }
 
 }  // namespace
 
-void draw_sequence(const SessionModel& m, ViewState& v, int slot, std::size_t divergence_event) {
-  const SequenceLayout& layout = *m.layout;
-  const auto& lanes = layout.lanes();
-  const auto& rows = layout.rows();
-  const std::uint64_t current = m.view->step;
-  const float gutter = ImGui::CalcTextSize("s 00000 t 00000").x + 8;
-  const float avail = ImGui::GetContentRegionAvail().x;
-  const float lane_width =
-      std::max(96.0f, (avail - gutter - ImGui::GetStyle().ScrollbarSize) /
-                          static_cast<float>(std::max<std::size_t>(1, lanes.size())));
-
-  // Lane titles stay put above the scrolling rows.
-  {
-    const ImVec2 top = ImGui::GetCursorScreenPos();
-    ImDrawList* draw = ImGui::GetWindowDrawList();
-    for (std::size_t i = 0; i < lanes.size(); ++i) {
-      const float cx = top.x + gutter + (static_cast<float>(i) + 0.5f) * lane_width;
-      const std::string& title = lanes[i].title;
-      const ImVec2 size = ImGui::CalcTextSize(title.c_str());
-      const bool db = lanes[i].actor == "orders" || lanes[i].actor == "ledger";
-      draw->AddRectFilled(ImVec2(cx - size.x * 0.5f - 6, top.y),
-                          ImVec2(cx + size.x * 0.5f + 6, top.y + size.y + 6),
-                          db ? IM_COL32(60, 70, 50, 255) : IM_COL32(45, 60, 90, 255), 4.0f);
-      draw->AddText(ImVec2(cx - size.x * 0.5f, top.y + 3), palette::kText, title.c_str());
-    }
-    ImGui::Dummy(ImVec2(avail, ImGui::GetTextLineHeight() + 10));
+ImU32 tone_color(diagram::Tone tone) {
+  switch (tone) {
+    case diagram::Tone::kText: return palette::kText;
+    case diagram::Tone::kMuted: return palette::kMuted;
+    case diagram::Tone::kGood: return palette::kGood;
+    case diagram::Tone::kBad: return palette::kBad;
+    case diagram::Tone::kWarn: return palette::kWarn;
+    case diagram::Tone::kInfo: return palette::kInfo;
+    case diagram::Tone::kConfirm: return IM_COL32(120, 190, 150, 255);
+    case diagram::Tone::kDuplicate: return IM_COL32(255, 220, 90, 255);
+    case diagram::Tone::kRestart: return IM_COL32(170, 200, 255, 255);
+    case diagram::Tone::kTrouble: return IM_COL32(255, 150, 110, 255);
+    case diagram::Tone::kNote: break;
   }
+  return IM_COL32(200, 200, 205, 255);
+}
 
+void draw_sequence(const SessionModel& m, ViewState& v, int slot, std::size_t divergence_event) {
+  const diagram::SequenceLayout& layout = *m.layout;
+  const auto& rows = layout.rows();
   const std::string child_id = "rows" + std::to_string(slot);
-  ImGui::BeginChild(child_id.c_str(), ImVec2(0, 0), false);
-  // Rows are exactly row_height apart: the clipper's arithmetic and the drawing agree.
+  const float width = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize;
+  ImGui::BeginChild(child_id.c_str(), ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+  m.placement->update(layout, width, imgui_metrics());
+  const diagram::Placement& p = *m.placement;
+  const diagram::Canvas& c = p.canvas();
+  // Rows are exactly row_height apart: the clipper's arithmetic and the placement agree.
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0));
-  const float row_height = ImGui::GetTextLineHeight() + 6;
-  const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-  Geometry g;
-  g.origin = ImGui::GetCursorScreenPos();
-  g.gutter = gutter;
-  g.lane_width = lane_width;
-  g.row_height = row_height;
+  Screen s{ImGui::GetCursorScreenPos(), &c};
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const auto& events = m.session->world().kernel().trace.events();
+  ImGui::Dummy(ImVec2(c.width, c.header));
 
   std::size_t first = rows.size(), last = 0;
   ImGuiListClipper clipper;
-  clipper.Begin(static_cast<int>(rows.size()), row_height);
+  clipper.Begin(static_cast<int>(rows.size()), c.row_height);
   while (clipper.Step()) {
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
       const auto row = static_cast<std::size_t>(i);
       first = std::min(first, row);
       last = std::max(last, row);
-      const ImVec2 pos = ImGui::GetCursorScreenPos();
-      const ImVec2 end(pos.x + gutter + lane_width * static_cast<float>(lanes.size()),
-                       pos.y + row_height);
-      if (rows[row].step == current) draw->AddRectFilled(pos, end, palette::kHighlight);
-      if (row == divergence_event) draw->AddRectFilled(pos, end, palette::kDiverge);
+      const ImVec2 a = s.at(0, c.row_top(row)), b = s.at(c.width, c.row_top(row + 1));
+      if (rows[row].step == m.view->step) draw->AddRectFilled(a, b, palette::kHighlight);
+      if (row == divergence_event) draw->AddRectFilled(a, b, palette::kDiverge);
       if (rows[row].first_of_step) {
-        const std::string stamp =
-            "s " + std::to_string(rows[row].step) + " t " + std::to_string(rows[row].time);
-        draw->AddText(ImVec2(pos.x + 2, pos.y + 3),
-                      rows[row].step == current ? palette::kText : palette::kMuted, stamp.c_str());
-        draw->AddLine(ImVec2(pos.x + gutter, pos.y), ImVec2(end.x, pos.y),
-                      IM_COL32(255, 255, 255, 14));
+        draw->AddLine(ImVec2(a.x + c.gutter, a.y), ImVec2(b.x, a.y), IM_COL32(255, 255, 255, 14));
       }
-      ImGui::Dummy(ImVec2(end.x - pos.x, row_height));
+      ImGui::Dummy(ImVec2(c.width, c.row_height));
       if (ImGui::IsItemHovered() && row < events.size()) {
         ImGui::SetTooltip("%s", sim::format_text(events[row]).c_str());
       }
@@ -208,64 +240,17 @@ void draw_sequence(const SessionModel& m, ViewState& v, int slot, std::size_t di
   clipper.End();
   // Room below the last row, so the current step can sit above the panel's bottom edge.
   ImGui::Dummy(ImVec2(1, ImGui::GetWindowHeight() * 0.25f));
-
-  if (first <= last && !rows.empty()) {
-    // Lifelines, broken where the actor was down.
-    const float top = g.row_y(first) - row_height, bottom = g.row_y(last) + row_height;
-    for (std::size_t i = 0; i < lanes.size(); ++i) {
-      const float x = g.lane_x(static_cast<int>(i));
-      draw->AddLine(ImVec2(x, top), ImVec2(x, bottom), IM_COL32(255, 255, 255, 40), 1.0f);
-    }
-    for (const Downtime& d : layout.downtimes()) {
-      if (d.to_row < first || d.from_row > last) continue;
-      const float x = g.lane_x(d.lane);
-      dashed_line(draw, ImVec2(x, std::max(top, g.row_y(d.from_row))),
-                  ImVec2(x, std::min(bottom, g.row_y(d.to_row))), palette::kBad, 3.0f);
-    }
-    // Arrows that can reach the visible rows (invariant 3 of SequenceLayout).
-    const auto& arrows = layout.arrows();
-    const std::size_t from_min = first > layout.max_span() ? first - layout.max_span() : 0;
-    auto it = std::lower_bound(arrows.begin(), arrows.end(), from_min,
-                               [](const Arrow& a, std::size_t r) { return a.from_row < r; });
-    for (; it != arrows.end() && it->from_row <= last; ++it) {
-      if (it->to_row >= first) draw_arrow(draw, g, *it, right_edge);
-    }
-    // Notes on their lane.
-    const auto& notes = layout.notes();
-    auto n = std::lower_bound(notes.begin(), notes.end(), first,
-                              [](const Note& note, std::size_t r) { return note.row < r; });
-    for (; n != notes.end() && n->row <= last; ++n) {
-      const float x = g.lane_x(n->lane);
-      const float y = g.row_y(n->row) - ImGui::GetTextLineHeight() * 0.5f;
-      const ImU32 color = note_color(n->kind);
-      draw->AddCircleFilled(ImVec2(x, g.row_y(n->row)), 3.5f, color);
-      // Right of the lifeline, or left of it when that would run off the panel.
-      const float width = ImGui::CalcTextSize(n->text.c_str()).x;
-      const float text_x =
-          x + 8 + width > right_edge ? std::max(g.origin.x + gutter, x - 8 - width) : x + 8;
-      label_box(draw, ImVec2(text_x, y), n->text, color);
-    }
+  if (first <= last && !rows.empty()) draw_rows_content(draw, s, m, first, last);
+  if (divergence_event < rows.size()) {
+    // "differs" takes the gutter of the row where two runs part, over its stamp.
+    const float y = s.origin.y + c.row_top(divergence_event) + 1;
+    const char* tag = "differs";
+    draw->AddRectFilled(ImVec2(s.origin.x, y), ImVec2(s.origin.x + c.gutter - 2, y + c.label_height),
+                        IM_COL32(120, 30, 100, 255), 3.0f);
+    draw->AddText(ImVec2(s.origin.x + 3, y + 1), palette::kText, tag);
   }
-  if (divergence_event < rows.size() && divergence_event >= first && divergence_event <= last) {
-    const float y = g.row_y(divergence_event) - ImGui::GetTextLineHeight() * 0.5f;
-    label_box(draw, ImVec2(g.origin.x + 2, y), "differs", IM_COL32(255, 120, 220, 255));
-  }
-
-  // Follow the current step: scroll so its rows sit near the bottom of the view.
-  // ImGui clamps a scroll to the previous frame's content height, so the scroll is
-  // repeated for a few frames after the step changes.
-  std::uint64_t& followed = v.followed_step[slot];
-  int& frames = v.follow_frames[slot];
-  if (v.follow && followed != current) {
-    followed = current;
-    frames = 3;
-  }
-  if (frames > 0) {
-    --frames;
-    const std::size_t end_row = layout.first_row_of_step(current + 1);
-    const float want = static_cast<float>(end_row) * row_height - ImGui::GetWindowHeight() * 0.92f;
-    ImGui::SetScrollY(std::max(0.0f, want));
-  }
+  draw_titles(draw, layout, p, s.origin, ImGui::GetWindowPos().y);
+  follow_current(m, v, slot);
   ImGui::PopStyleVar();
   ImGui::EndChild();
 }

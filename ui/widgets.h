@@ -7,6 +7,8 @@
 #include <map>
 #include <string>
 
+#include "src/diagram/sequence.h"
+
 namespace ui {
 
 // Colours that carry meaning, used the same way in every panel.
@@ -26,6 +28,8 @@ ImVec4 to_vec4(ImU32 color);
 ImU32 outcome_color(const std::string& outcome);
 ImU32 verdict_color(const std::string& verdict);
 ImU32 effect_color(long long effects);
+// Colour of a diagram tone (panel_sequence.cpp); the SVG writer has its own for paper.
+ImU32 tone_color(diagram::Tone tone);
 
 // Headless tests set ImGui::GetIO().UserData to an ItemProbe: every widget drawn through
 // these helpers records its rectangle under its label, so a test can click it with the

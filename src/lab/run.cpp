@@ -30,6 +30,8 @@ std::vector<std::string> diagram_lanes(const Scenario& scenario) {
   for (std::int64_t i = 1; i <= scenario.consumer.instances; ++i) {
     lanes.push_back("consumer" + std::to_string(i));
   }
+  // The separate dedup store is a store of its own, drawn as its own lane.
+  if (scenario.consumer.strategy == "separate-dedup-store") lanes.push_back("dedup");
   lanes.push_back("ledger");
   return lanes;
 }

@@ -203,7 +203,7 @@ TEST_CASE("the browser opens a scenario and the overrides start it over", "[ui]"
   app.apply(ui::ToEndCmd{});
   ui.settle(app);
   std::vector<std::string> lanes;
-  for (const ui::Lane& lane : app.layout(0).lanes()) lanes.push_back(lane.actor);
+  for (const diagram::Lane& lane : app.layout(0).lanes()) lanes.push_back(lane.actor);
   CHECK(lanes == std::vector<std::string>{"producer", "orders", "relay", "broker", "consumer1",
                                           "consumer2", "ledger"});
 }

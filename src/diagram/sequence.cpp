@@ -1,8 +1,9 @@
-#include "ui/sequence_layout.h"
+// Trace events -> rows, lanes, arrows and notes (see sequence.h for the invariants).
+#include "src/diagram/sequence.h"
 
 #include <algorithm>
 
-namespace ui {
+namespace diagram {
 
 namespace {
 
@@ -68,10 +69,17 @@ std::string note_text(const sim::TraceEvent& e) {
   return e.detail.empty() ? label : label + ": " + e.detail;
 }
 
+bool starts_with(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
+
 }  // namespace
+
+bool is_store(const std::string& actor) {
+  return actor == "orders" || actor == "ledger" || actor == "dedup";
+}
 
 std::string lane_title(const std::string& actor) {
   if (actor == "orders" || actor == "ledger") return actor + " DB";
+  if (actor == "dedup") return "dedup store";
   if (actor.empty()) return actor;
   std::size_t digits = actor.size();
   while (digits > 0 && actor[digits - 1] >= '0' && actor[digits - 1] <= '9') --digits;
@@ -83,16 +91,62 @@ std::string lane_title(const std::string& actor) {
   return title;
 }
 
+Tone arrow_tone(const Arrow& a) {
+  switch (a.kind) {
+    case ArrowKind::kLost:
+    case ArrowKind::kBroken:
+      return Tone::kBad;
+    case ArrowKind::kCommit:
+      return a.again ? Tone::kBad : Tone::kGood;
+    case ArrowKind::kConnect:
+      return Tone::kMuted;
+    case ArrowKind::kInFlight:
+    case ArrowKind::kDelivered:
+      break;
+  }
+  if (a.redelivered) return Tone::kWarn;
+  if (starts_with(a.label, "deliver")) return Tone::kInfo;
+  if (starts_with(a.label, "ack")) return Tone::kGood;
+  if (starts_with(a.label, "nack") || starts_with(a.label, "reject")) return Tone::kWarn;
+  if (starts_with(a.label, "publish")) return Tone::kText;
+  if (starts_with(a.label, "confirm ")) return Tone::kConfirm;
+  return Tone::kMuted;  // qos, consume, confirm.select: connection setup
+}
+
+Tone note_tone(NoteKind kind) {
+  switch (kind) {
+    case NoteKind::kCrash:
+      return Tone::kBad;
+    case NoteKind::kFault:
+      return Tone::kWarn;
+    case NoteKind::kDuplicate:
+      return Tone::kDuplicate;
+    case NoteKind::kRestart:
+      return Tone::kRestart;
+    case NoteKind::kCommit:
+      return Tone::kGood;
+    case NoteKind::kEnqueue:
+      return Tone::kMuted;
+    case NoteKind::kWarn:
+      return Tone::kTrouble;
+    case NoteKind::kPlain:
+      break;
+  }
+  return Tone::kNote;
+}
+
 void SequenceLayout::reset(std::vector<std::string> lane_actors) {
+  const std::uint64_t generation = generation_ + 1;
   *this = SequenceLayout{};
-  for (auto& actor : lane_actors) lanes_.push_back({actor, lane_title(actor)});
+  generation_ = generation;
+  for (auto& actor : lane_actors) lanes_.push_back({actor, lane_title(actor), is_store(actor)});
 }
 
 int SequenceLayout::lane_of(const std::string& actor) {
   for (std::size_t i = 0; i < lanes_.size(); ++i) {
     if (lanes_[i].actor == actor) return static_cast<int>(i);
   }
-  lanes_.push_back({actor, lane_title(actor)});
+  lanes_.push_back({actor, lane_title(actor), is_store(actor)});
   return static_cast<int>(lanes_.size() - 1);
 }
 
@@ -118,63 +172,83 @@ void SequenceLayout::update(const std::vector<sim::TraceEvent>& events, std::uin
   close_in_flight();
 }
 
+void SequenceLayout::add_arrow(const sim::TraceEvent& e, ArrowKind kind, const std::string& target,
+                               std::string label) {
+  Arrow a;
+  a.from_row = a.to_row = rows_.size() - 1;
+  a.from_lane = lane_of(e.actor);
+  a.to_lane = lane_of(target);
+  a.kind = kind;
+  a.label = std::move(label);
+  a.order = e.order;
+  a.redelivered = kind == ArrowKind::kInFlight && e.detail.find("redelivered") != std::string::npos;
+  a.again = kind == ArrowKind::kCommit && target == "ledger" && e.order > 0 &&
+            debits_[e.order]++ > 0;
+  RowLabel& label_of_row = rows_.back().label;
+  label_of_row.text = a.again ? "AGAIN " + a.label : a.label;
+  label_of_row.lane = a.from_lane;
+  label_of_row.toward = a.to_lane;
+  label_of_row.lost = kind == ArrowKind::kLost;
+  if (label_of_row.lost) label_of_row.text = "LOST: " + label_of_row.text;
+  label_of_row.tone = arrow_tone(a);
+  arrows_.push_back(std::move(a));
+}
+
+// A "recv" or "lost" event ends the oldest matching frame in flight. False when none does.
+bool SequenceLayout::finish_frame(const sim::TraceEvent& e) {
+  // recv: this actor received from target. lost: this actor's frame to target is gone.
+  const bool recv = e.kind == "recv";
+  const std::string key = recv ? pending_key(e.target, e.actor, e.detail)
+                               : pending_key(e.actor, e.target, summary_of_lost(e.detail));
+  auto it = pending_.find(key);
+  if (it == pending_.end() || it->second.empty()) return false;
+  Arrow& a = arrows_[it->second.front()];
+  it->second.pop_front();
+  if (it->second.empty()) pending_.erase(it);
+  a.to_row = rows_.size() - 1;
+  a.kind = recv ? ArrowKind::kDelivered : ArrowKind::kLost;
+  max_span_ = std::max(max_span_, a.to_row - a.from_row);
+  if (!recv) {
+    // The reason sits at the cross, half-way along the arrow, in the row it was lost in.
+    rows_.back().label = {"LOST: " + e.detail, Tone::kBad, a.from_lane, a.to_lane, true};
+  }
+  return true;
+}
+
 void SequenceLayout::add(const sim::TraceEvent& e) {
-  const std::size_t row = rows_.size();
-  rows_.push_back({e.step, e.time, rows_.empty() || rows_.back().step != e.step});
+  rows_.push_back({e.step, e.time, rows_.empty() || rows_.back().step != e.step, {}});
   const int lane = lane_of(e.actor);
-  const auto arrow_to = [&](ArrowKind kind, const std::string& label) {
-    Arrow a;
-    a.from_row = a.to_row = row;
-    a.from_lane = lane;
-    a.to_lane = lane_of(e.target);
-    a.kind = kind;
-    a.label = label;
-    a.order = e.order;
-    arrows_.push_back(std::move(a));
-  };
   if (e.kind == "send" && !e.target.empty()) {
-    arrow_to(ArrowKind::kInFlight, e.detail);
-    arrows_.back().redelivered = e.detail.find("redelivered") != std::string::npos;
+    add_arrow(e, ArrowKind::kInFlight, e.target, e.detail);
     pending_[pending_key(e.actor, e.target, e.detail)].push_back(arrows_.size() - 1);
     return;
   }
   if (e.kind == "recv" || (e.kind == "lost" && !e.target.empty())) {
-    // recv: this actor received from target. lost: this actor's frame to target is gone.
-    const bool recv = e.kind == "recv";
-    const std::string key = recv ? pending_key(e.target, e.actor, e.detail)
-                                 : pending_key(e.actor, e.target, summary_of_lost(e.detail));
-    auto it = pending_.find(key);
-    if (it != pending_.end() && !it->second.empty()) {
-      Arrow& a = arrows_[it->second.front()];
-      it->second.pop_front();
-      if (it->second.empty()) pending_.erase(it);
-      a.to_row = row;
-      a.kind = recv ? ArrowKind::kDelivered : ArrowKind::kLost;
-      if (!recv) a.label = e.detail;
-      max_span_ = std::max(max_span_, a.to_row - a.from_row);
-      return;
-    }
-    if (!recv) {
-      // Dropped as it was sent: no send event came before it.
-      arrow_to(ArrowKind::kLost, e.detail);
-      return;
-    }
+    if (finish_frame(e)) return;
+    // Dropped as it was sent: no send event came before it.
+    if (e.kind == "lost") return add_arrow(e, ArrowKind::kLost, e.target, e.detail);
   }
   if (e.kind == "commit" && !e.target.empty()) {
-    const bool again = e.target == "ledger" && e.order > 0 && debits_[e.order]++ > 0;
-    arrow_to(ArrowKind::kCommit, "commit: " + e.detail + (again ? "  AGAIN" : ""));
-    arrows_.back().again = again;
-    return;
+    return add_arrow(e, ArrowKind::kCommit, e.target, "commit: " + e.detail);
+  }
+  if (e.kind == "dedup-store") {
+    // The separate store is a lane of its own, so the write that outlives a rollback shows.
+    const std::string what = e.order > 0 ? "order-" + std::to_string(e.order) : e.detail;
+    return add_arrow(e, ArrowKind::kCommit, "dedup", "mark seen: " + what);
   }
   if (e.kind == "connect" && !e.target.empty()) {
-    arrow_to(ArrowKind::kConnect, "connect (" + e.detail + ")");
-    return;
+    return add_arrow(e, ArrowKind::kConnect, e.target, "connect (" + e.detail + ")");
   }
   if (e.kind == "broken" && !e.target.empty()) {
-    arrow_to(ArrowKind::kBroken, "connection broken: " + e.detail);
-    return;
+    return add_arrow(e, ArrowKind::kBroken, e.target, "connection broken: " + e.detail);
   }
+  add_note(e, lane);
+}
+
+void SequenceLayout::add_note(const sim::TraceEvent& e, int lane) {
+  const std::size_t row = rows_.size() - 1;
   notes_.push_back({row, lane, note_kind(e.kind), note_text(e)});
+  rows_.back().label = {notes_.back().text, note_tone(notes_.back().kind), lane, -1, false};
   // Lifelines: a consumer or relay is down from its crash to its restart; the broker from
   // its restart to "up".
   const bool goes_down = e.kind == "crash" || (e.kind == "restart" && e.actor == "broker");
@@ -203,4 +277,4 @@ void SequenceLayout::close_in_flight() {
   }
 }
 
-}  // namespace ui
+}  // namespace diagram

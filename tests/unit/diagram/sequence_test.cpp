@@ -2,21 +2,20 @@
 // were sent in to the row they arrived (or were lost) in, crashes and duplicates become
 // notes, and growing the trace step by step gives the layout a full rebuild gives.
 
-#include "ui/sequence_layout.h"
+#include "src/diagram/sequence.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
 
 #include "src/lab/world.h"
-#include "tests/ui/headless.h"
 
 namespace {
 
 lab::Scenario load(const std::string& file) {
   lab::Scenario s;
   lab::LoadError error;
-  REQUIRE(lab::load_scenario(uitest::scenario(file), s, error));
+  REQUIRE(lab::load_scenario(std::string(EOSIM_SOURCE_DIR) + "/scenarios/" + file, s, error));
   return s;
 }
 
@@ -31,43 +30,43 @@ std::vector<sim::TraceEvent> trace_of(const lab::Scenario& s) {
 }  // namespace
 
 TEST_CASE("crash between commit and ack: the redelivery, the crash and the duplicate",
-          "[ui][layout]") {
+          "[diagram]") {
   const lab::Scenario s = load("02-crash-between-commit-and-ack.toml");
   const auto trace = trace_of(s);
-  ui::SequenceLayout layout;
+  diagram::SequenceLayout layout;
   layout.reset(lab::diagram_lanes(s));
   layout.update(trace, 1);
   REQUIRE(layout.rows().size() == trace.size());
   const auto sends = std::count_if(trace.begin(), trace.end(),
                                    [](const sim::TraceEvent& e) { return e.kind == "send"; });
   const auto frame_arrows =
-      std::count_if(layout.arrows().begin(), layout.arrows().end(), [](const ui::Arrow& a) {
-        return a.kind == ui::ArrowKind::kDelivered || a.kind == ui::ArrowKind::kInFlight ||
-               (a.kind == ui::ArrowKind::kLost && a.to_row > a.from_row);
+      std::count_if(layout.arrows().begin(), layout.arrows().end(), [](const diagram::Arrow& a) {
+        return a.kind == diagram::ArrowKind::kDelivered || a.kind == diagram::ArrowKind::kInFlight ||
+               (a.kind == diagram::ArrowKind::kLost && a.to_row > a.from_row);
       });
   CHECK(frame_arrows == sends);
   // The run is over: nothing is still in flight.
-  for (const ui::Arrow& a : layout.arrows()) CHECK(a.kind != ui::ArrowKind::kInFlight);
+  for (const diagram::Arrow& a : layout.arrows()) CHECK(a.kind != diagram::ArrowKind::kInFlight);
 
   const auto redelivery = std::find_if(layout.arrows().begin(), layout.arrows().end(),
-                                       [](const ui::Arrow& a) { return a.redelivered; });
+                                       [](const diagram::Arrow& a) { return a.redelivered; });
   REQUIRE(redelivery != layout.arrows().end());
-  CHECK(redelivery->kind == ui::ArrowKind::kDelivered);
+  CHECK(redelivery->kind == diagram::ArrowKind::kDelivered);
   CHECK(layout.lanes()[static_cast<std::size_t>(redelivery->from_lane)].actor == "broker");
   CHECK(layout.lanes()[static_cast<std::size_t>(redelivery->to_lane)].actor == "consumer1");
   CHECK(trace[redelivery->to_row].kind == "recv");
   CHECK(trace[redelivery->to_row].detail == redelivery->label);
 
-  const auto note = [&](ui::NoteKind kind) {
+  const auto note = [&](diagram::NoteKind kind) {
     return std::count_if(layout.notes().begin(), layout.notes().end(),
-                         [&](const ui::Note& n) { return n.kind == kind; });
+                         [&](const diagram::Note& n) { return n.kind == kind; });
   };
-  CHECK(note(ui::NoteKind::kCrash) == 1);
-  CHECK(note(ui::NoteKind::kDuplicate) == 1);
-  CHECK(note(ui::NoteKind::kFault) == 1);
+  CHECK(note(diagram::NoteKind::kCrash) == 1);
+  CHECK(note(diagram::NoteKind::kDuplicate) == 1);
+  CHECK(note(diagram::NoteKind::kFault) == 1);
   const auto commits =
       std::count_if(layout.arrows().begin(), layout.arrows().end(),
-                    [](const ui::Arrow& a) { return a.kind == ui::ArrowKind::kCommit; });
+                    [](const diagram::Arrow& a) { return a.kind == diagram::ArrowKind::kCommit; });
   CHECK(commits == 6);  // 3 orders written by the producer, 3 debits by the consumer
   REQUIRE(layout.downtimes().size() == 1);
   CHECK_FALSE(layout.downtimes()[0].open);
@@ -75,13 +74,13 @@ TEST_CASE("crash between commit and ack: the redelivery, the crash and the dupli
   CHECK(trace[layout.downtimes()[0].to_row].kind == "restart");
 }
 
-TEST_CASE("no-dedup: the second debit of order 2 is marked as committed again", "[ui][layout]") {
+TEST_CASE("no-dedup: the second debit of order 2 is marked as committed again", "[diagram]") {
   const lab::Scenario s = load("03-crash-between-commit-and-ack-no-dedup.toml");
-  ui::SequenceLayout layout;
+  diagram::SequenceLayout layout;
   layout.reset(lab::diagram_lanes(s));
   layout.update(trace_of(s), 1);
   std::vector<std::int64_t> again;
-  for (const ui::Arrow& a : layout.arrows()) {
+  for (const diagram::Arrow& a : layout.arrows()) {
     if (a.again) again.push_back(a.order);
   }
   CHECK(again == std::vector<std::int64_t>{2});
@@ -89,18 +88,18 @@ TEST_CASE("no-dedup: the second debit of order 2 is marked as committed again", 
   const lab::Scenario atomic = load("02-crash-between-commit-and-ack.toml");
   layout.reset(lab::diagram_lanes(atomic));
   layout.update(trace_of(atomic), 1);
-  for (const ui::Arrow& a : layout.arrows()) CHECK_FALSE(a.again);
+  for (const diagram::Arrow& a : layout.arrows()) CHECK_FALSE(a.again);
 }
 
-TEST_CASE("a frame lost with its connection ends in a lost arrow", "[ui][layout]") {
+TEST_CASE("a frame lost with its connection ends in a lost arrow", "[diagram]") {
   const lab::Scenario s = load("04-ack-lost-on-the-wire.toml");
   const auto trace = trace_of(s);
-  ui::SequenceLayout layout;
+  diagram::SequenceLayout layout;
   layout.reset(lab::diagram_lanes(s));
   layout.update(trace, 1);
   const auto lost =
       std::count_if(layout.arrows().begin(), layout.arrows().end(),
-                    [](const ui::Arrow& a) { return a.kind == ui::ArrowKind::kLost; });
+                    [](const diagram::Arrow& a) { return a.kind == diagram::ArrowKind::kLost; });
   const auto lost_events = std::count_if(trace.begin(), trace.end(), [](const sim::TraceEvent& e) {
     return e.kind == "lost" && !e.target.empty();
   });
@@ -108,19 +107,19 @@ TEST_CASE("a frame lost with its connection ends in a lost arrow", "[ui][layout]
   CHECK(lost == lost_events);
   const auto broken =
       std::count_if(layout.arrows().begin(), layout.arrows().end(),
-                    [](const ui::Arrow& a) { return a.kind == ui::ArrowKind::kBroken; });
+                    [](const diagram::Arrow& a) { return a.kind == diagram::ArrowKind::kBroken; });
   CHECK(broken >= 1);
 }
 
 TEST_CASE("growing the layout event by event equals building it at once; spans hold",
-          "[ui][layout]") {
+          "[diagram]") {
   const std::string file = GENERATE(std::string("02-crash-between-commit-and-ack.toml"),
                                     std::string("16-competing-consumers-check-then-act.toml"),
                                     std::string("18-broker-restart-durable.toml"));
   INFO(file);
   const lab::Scenario s = load(file);
   const auto trace = trace_of(s);
-  ui::SequenceLayout whole, grown;
+  diagram::SequenceLayout whole, grown;
   whole.reset(lab::diagram_lanes(s));
   grown.reset(lab::diagram_lanes(s));
   whole.update(trace, 7);
@@ -131,8 +130,8 @@ TEST_CASE("growing the layout event by event equals building it at once; spans h
   }
   REQUIRE(grown.arrows().size() == whole.arrows().size());
   for (std::size_t i = 0; i < whole.arrows().size(); ++i) {
-    const ui::Arrow& a = whole.arrows()[i];
-    const ui::Arrow& b = grown.arrows()[i];
+    const diagram::Arrow& a = whole.arrows()[i];
+    const diagram::Arrow& b = grown.arrows()[i];
     CHECK(a.from_row == b.from_row);
     CHECK(a.to_row == b.to_row);
     CHECK(a.kind == b.kind);
@@ -149,9 +148,47 @@ TEST_CASE("growing the layout event by event equals building it at once; spans h
   CHECK(whole.arrows().size() == grown.arrows().size());
 }
 
-TEST_CASE("lane titles read as people say them", "[ui][layout]") {
-  CHECK(ui::lane_title("consumer2") == "Consumer 2");
-  CHECK(ui::lane_title("ledger") == "ledger DB");
-  CHECK(ui::lane_title("broker") == "Broker");
-  CHECK(ui::lane_title("generalA") == "GeneralA");
+TEST_CASE("lane titles read as people say them", "[diagram]") {
+  CHECK(diagram::lane_title("consumer2") == "Consumer 2");
+  CHECK(diagram::lane_title("ledger") == "ledger DB");
+  CHECK(diagram::lane_title("broker") == "Broker");
+  CHECK(diagram::lane_title("generalA") == "GeneralA");
+  CHECK(diagram::lane_title("dedup") == "dedup store");
+}
+
+TEST_CASE("the separate dedup store has a lane of its own, written before the ledger",
+          "[diagram]") {
+  const lab::Scenario s = load("07-separate-dedup-store.toml");
+  diagram::SequenceLayout layout;
+  layout.reset(lab::diagram_lanes(s));
+  layout.update(trace_of(s), 1);
+  const int dedup = layout.lane_of("dedup");
+  CHECK(layout.lanes()[static_cast<std::size_t>(dedup)].title == "dedup store");
+  CHECK(layout.lanes()[static_cast<std::size_t>(dedup)].store);
+  const auto writes = std::count_if(layout.arrows().begin(), layout.arrows().end(),
+                                    [&](const diagram::Arrow& a) { return a.to_lane == dedup; });
+  CHECK(writes == 3);  // one "mark seen" per order; order 2's outlives its rolled-back debit
+  // Lanes come only from diagram_lanes: nothing was appended for an unknown actor.
+  CHECK(layout.lanes().size() == lab::diagram_lanes(s).size());
+}
+
+TEST_CASE("every row has at most one label, and a lost frame's reason is in its own row",
+          "[diagram]") {
+  const lab::Scenario s = load("04-ack-lost-on-the-wire.toml");
+  const auto trace = trace_of(s);
+  diagram::SequenceLayout layout;
+  layout.reset(lab::diagram_lanes(s));
+  layout.update(trace, 1);
+  std::size_t lost_labels = 0;
+  for (std::size_t i = 0; i < layout.rows().size(); ++i) {
+    const diagram::RowLabel& label = layout.rows()[i].label;
+    if (label.lost) {
+      ++lost_labels;
+      CHECK(trace[i].kind == "lost");
+      CHECK(label.text.rfind("LOST: ", 0) == 0);
+    }
+    if (trace[i].kind == "recv") CHECK(label.text.empty());  // the arrow is labelled where sent
+    if (trace[i].kind == "send") CHECK(label.text == trace[i].detail);
+  }
+  CHECK(lost_labels >= 1);
 }

@@ -1,7 +1,9 @@
 #pragma once
-// The sequence diagram's geometry in rows and lanes, built from trace events with no
-// drawing at all (so it is tested without ImGui). One row per trace event, one lane per
-// actor; a frame is an arrow from the row it was sent in to the row it arrived in.
+// The sequence diagram's structure in rows and lanes, built from trace events with no
+// drawing and no pixels at all. One row per trace event, one lane per actor, database or
+// store; a frame is an arrow from the row it was sent in to the row it arrived in. Both
+// renderers (the GUI's ImGui draw list and the SVG writer) draw from this, through the
+// pixel placement of placement.h.
 //
 // Invariants:
 //  (1) rows()[i] is event i of the trace it was built from; rows are in trace order.
@@ -12,7 +14,11 @@
 //  (3) arrows() are sorted by from_row, and no arrow spans more than max_span() rows: a
 //      view that shows rows [a, b] needs only the arrows with from_row in
 //      [a - max_span(), b] (how long runs stay cheap to draw).
-//  (4) update() extends the layout when the trace only grew; any other change rebuilds.
+//  (4) update() extends the layout when the trace only grew; any other change rebuilds
+//      and bumps generation().
+//  (5) Each row carries at most one label (RowLabel), fixed when the row is added: the
+//      label of the arrow sent in it, the reason a frame was lost in it, or its note. One
+//      label per row is what lets placement.h keep labels from ever overlapping.
 
 #include <cstdint>
 #include <deque>
@@ -22,11 +28,17 @@
 
 #include "sim/trace.h"
 
-namespace ui {
+namespace diagram {
+
+// What a colour means; each renderer maps a tone to its own colour.
+enum class Tone {
+  kText, kMuted, kGood, kBad, kWarn, kInfo, kConfirm, kDuplicate, kRestart, kTrouble, kNote
+};
 
 struct Lane {
-  std::string actor;  // "consumer1", "ledger"
-  std::string title;  // "Consumer 1", "ledger DB"
+  std::string actor;  // "consumer1", "ledger", "dedup"
+  std::string title;  // "Consumer 1", "ledger DB", "dedup store"
+  bool store = false;  // a database or a store: drawn in another colour
 };
 
 enum class ArrowKind { kDelivered, kLost, kInFlight, kCommit, kConnect, kBroken };
@@ -36,7 +48,7 @@ struct Arrow {
   std::size_t from_row = 0, to_row = 0;
   int from_lane = 0, to_lane = 0;
   ArrowKind kind = ArrowKind::kDelivered;
-  std::string label;
+  std::string label;  // the frame's summary, as the trace says it
   std::int64_t order = 0;
   bool redelivered = false;  // a basic.deliver with redelivered=true
   bool again = false;        // a debit committed for an order the ledger already debited
@@ -56,10 +68,20 @@ struct Downtime {
   bool open = false;
 };
 
+// The one label of a row (invariant 5), anchored to a lane.
+struct RowLabel {
+  std::string text;  // "" = the row has no label
+  Tone tone = Tone::kText;
+  int lane = 0;      // where the label is anchored
+  int toward = -1;   // an arrow label: the arrow's other lane; -1 for a note
+  bool lost = false;  // a lost frame's reason: anchored half-way, at the cross
+};
+
 struct Row {
   std::uint64_t step = 0;
   std::uint64_t time = 0;
   bool first_of_step = false;
+  RowLabel label;
 };
 
 class SequenceLayout {
@@ -77,12 +99,17 @@ class SequenceLayout {
   const std::vector<Downtime>& downtimes() const { return downtimes_; }
   std::size_t max_span() const { return max_span_; }
   std::uint64_t revision() const { return revision_; }  // of the run last built from
+  std::uint64_t generation() const { return generation_; }  // bumped by every rebuild
   // The first row of `step` (rows().size() if none), by binary search.
   std::size_t first_row_of_step(std::uint64_t step) const;
   int lane_of(const std::string& actor);  // adds a lane for an actor not seen before
 
  private:
   void add(const sim::TraceEvent& event);
+  void add_arrow(const sim::TraceEvent& event, ArrowKind kind, const std::string& target,
+                 std::string label);
+  bool finish_frame(const sim::TraceEvent& event);
+  void add_note(const sim::TraceEvent& event, int lane);
   void close_in_flight();
 
   std::vector<Lane> lanes_;
@@ -95,11 +122,18 @@ class SequenceLayout {
   std::map<std::int64_t, int> debits_;  // ledger commits seen per order
   std::size_t max_span_ = 0;
   std::uint64_t revision_ = 0;
+  std::uint64_t generation_ = 0;
   bool built_ = false;
   sim::TraceEvent last_;  // the last event added, to check that a longer trace extends it
 };
 
-// A lane title for people: "consumer2" -> "Consumer 2", "ledger" -> "ledger DB".
+// A lane title for people: "consumer2" -> "Consumer 2", "ledger" -> "ledger DB",
+// "dedup" -> "dedup store".
 std::string lane_title(const std::string& actor);
+bool is_store(const std::string& actor);
 
-}  // namespace ui
+// The colour of an arrow and of a note, by what they mean.
+Tone arrow_tone(const Arrow& arrow);
+Tone note_tone(NoteKind kind);
+
+}  // namespace diagram
