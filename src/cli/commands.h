@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "src/lab/choice_flags.h"
+
 namespace lab {
 struct Scenario;
 struct SweepOptions;
@@ -41,6 +43,7 @@ struct RunOptions {
   std::optional<std::uint64_t> seed;  // replaces each file's seed
   std::string strategy;               // "" keeps each file's [consumer] strategy
   std::string producer;               // "" keeps each file's [producer] pattern
+  lab::ChoiceFlags choices;           // --ack/--dedup/--errors/--poison
   std::string format = "text";        // text | json | mermaid | jsonl
   std::string keep_db;                // "" = in-memory databases
   bool force = false;                 // --keep-db may replace the databases already there
@@ -85,6 +88,7 @@ struct SweepCommandOptions {
   std::string faults;             // --faults SPEC; "" = the file's [faults.random] (or default)
   std::string strategy;           // "" keeps the file's
   std::string producer;
+  lab::ChoiceFlags choices;
   unsigned jobs = 0;              // 0 = every hardware thread
   std::string expect;             // "" = none; a verdict, or "violation"
   std::string format = "text";    // text | json
@@ -117,6 +121,7 @@ struct ShrinkCommandOptions {
   bool as_run = false;   // shrink the run `eosim run FILE --seed N` makes (no default mix)
   std::string strategy;
   std::string producer;
+  lab::ChoiceFlags choices;
 };
 int shrink_command(const ShrinkCommandOptions& options, std::ostream& out, std::ostream& err);
 
@@ -130,6 +135,7 @@ struct ExploreCommandOptions {
   unsigned jobs = 0;
   std::string strategy;
   std::string producer;
+  lab::ChoiceFlags choices;
   std::string output;           // -o: the first counterexample as a scenario file
   bool force = false;           // -o may replace an existing file (never the input)
   std::string expect;           // "" | exactly-once | violation
@@ -160,10 +166,12 @@ bool check_overrides(const std::string& strategy, const std::string& producer,
 bool parse_seed_range(const std::string& text, std::uint64_t& first, std::uint64_t& last,
                       std::string& error);
 
-// What sweep, shrink and explore share: load FILE, check and apply --strategy/--producer,
+// What sweep, shrink and explore share: load FILE, check and apply --strategy/--producer
+// and the choice flags,
 // and parse --faults into `sweep.ratios`. False after printing the problem to `err`.
 bool load_for_seeds(const std::string& file, const std::string& strategy,
-                    const std::string& producer, const std::string& faults,
+                    const std::string& producer, const lab::ChoiceFlags& choices,
+                    const std::string& faults,
                     lab::Scenario& scenario, lab::SweepOptions& sweep, std::ostream& err);
 
 }  // namespace cli

@@ -60,8 +60,8 @@ void write_text(const ExploreCommandOptions& o, const lab::Scenario& s,
                 const lab::ExploreResult& r, const Counterexample& ce,
                 const std::string& expect_line, std::ostream& out) {
   out << "explore of " << s.name << " (" << o.file << ")\n";
-  out << "  " << s.workload.orders << " order(s), strategy " << s.consumer.strategy
-      << ", producer " << s.producer.pattern << ", " << s.consumer.instances
+  out << "  " << s.workload.orders << " order(s), strategy " << s.consumer.label()
+      << ", producer " << s.producer.label() << ", " << s.consumer.instances
       << " consumer(s), seed " << s.seed << "\n";
   out << "  up to " << o.max_faults << " fault(s) of kinds "
       << (o.kinds.empty() ? "every kind" : o.kinds) << ", up to " << o.max_deviations
@@ -166,8 +166,8 @@ int explore_command(const ExploreCommandOptions& options, std::ostream& out,
   if (!parse_kinds(options.kinds, explore.kinds, err)) return kExitBadInput;
   lab::Scenario scenario;
   lab::SweepOptions unused;
-  if (!load_for_seeds(options.file, options.strategy, options.producer, "", scenario, unused,
-                      err)) {
+  if (!load_for_seeds(options.file, options.strategy, options.producer, options.choices, "",
+                      scenario, unused, err)) {
     return kExitBadInput;
   }
   std::string error;

@@ -4,8 +4,11 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 
 #include "src/cli/commands.h"
+#include "src/consumer/strategy.h"
+#include "src/producer/design.h"
 #include "src/lab/catalog.h"
 #include "src/lab/report_format.h"
 #include "src/lab/scenario.h"
@@ -63,6 +66,53 @@ void list_faults(std::ostream& out) {
   print_entries(lab::fault_kinds(), out);
 }
 
+// Every value of one choice, "    name  meaning".
+template <class E>
+void print_choice(const char* key, std::ostream& out) {
+  std::vector<lab::CatalogEntry> entries;
+  for (const auto& entry : sim::enum_names<E>()) entries.push_back({entry.name, entry.meaning});
+  out << "\n  " << key << " =\n";
+  std::ostringstream body;
+  print_entries(entries, body);
+  std::istringstream lines(body.str());
+  for (std::string line; std::getline(lines, line);) out << "  " << line << '\n';
+}
+
+void list_strategies(std::ostream& out) {
+  out << "Consumer strategies ([consumer] strategy, run --strategy). Each is a preset of four\n"
+         "choices; a choice given beside the preset ([consumer] ack = ..., or --ack ...)\n"
+         "replaces the preset's, and the report says so.\n\n";
+  std::size_t width = 0;
+  for (const auto& preset : consumer::presets()) width = std::max(width, preset.name.size());
+  for (const auto& preset : consumer::presets()) {
+    out << "  " << padded(std::string(preset.name), width) << "  "
+        << consumer::describe(preset.choices) << '\n'
+        << lab::wrap_text(preset.meaning, kWidth, std::string(width + 4, ' '));
+  }
+  out << "\nThe choices:\n";
+  print_choice<consumer::AckTiming>("ack", out);
+  print_choice<consumer::Dedup>("dedup", out);
+  print_choice<consumer::ErrorPolicy>("errors", out);
+  print_choice<consumer::PoisonPolicy>("poison", out);
+}
+
+void list_producers(std::ostream& out) {
+  out << "Producer patterns ([producer] pattern, run --producer). Each is a preset of the\n"
+         "choices below; a choice given beside the preset replaces the preset's.\n\n";
+  std::size_t width = 0;
+  for (const auto& preset : producer::patterns()) width = std::max(width, preset.name.size());
+  for (const auto& preset : producer::patterns()) {
+    out << "  " << padded(std::string(preset.name), width) << "  "
+        << producer::describe(preset.choices) << '\n'
+        << lab::wrap_text(preset.meaning, kWidth, std::string(width + 4, ' '));
+  }
+  out << "\nThe choices:\n";
+  print_choice<producer::Delivery>("delivery", out);
+  out << "\n  confirms = true | false  (outbox: the relay waits for publisher confirms)\n";
+  print_choice<producer::PublishOrder>("order", out);
+  print_choice<producer::MessageIdSource>("message_id", out);
+}
+
 int list_scenarios(const std::string& dir, std::ostream& out, std::ostream& err) {
   std::vector<std::string> files;
   std::string error;
@@ -105,11 +155,9 @@ const std::vector<std::string>& list_topics() {
 int list_command(const ListOptions& options, std::ostream& out, std::ostream& err) {
   const std::string& topic = options.topic;
   if (topic == "strategies") {
-    out << "Consumer strategies ([consumer] strategy, run --strategy):\n";
-    print_entries(lab::strategies(), out);
+    list_strategies(out);
   } else if (topic == "producers") {
-    out << "Producer patterns ([producer] pattern, run --producer):\n";
-    print_entries(lab::producers(), out);
+    list_producers(out);
   } else if (topic == "faults") {
     list_faults(out);
   } else if (topic == "scenarios") {

@@ -62,6 +62,21 @@ CLI::Validator unsigned_integer(std::uint64_t min) {
       "");
 }
 
+// --ack, --dedup, --errors, --poison: the consumer's four choices, each replacing the
+// preset's (the file's, or --strategy's). Values are checked by the command, which lists
+// the valid ones (eosim list strategies shows them all).
+void add_choice_options(CLI::App* app, lab::ChoiceFlags& flags) {
+  app->add_option("--ack", flags.ack, "Consumer choice: after-commit, before-commit, auto")
+      ->type_name("A");
+  app->add_option("--dedup", flags.dedup,
+                  "Consumer choice: same-transaction, separate-store, check-then-act, none")
+      ->type_name("D");
+  app->add_option("--errors", flags.errors, "Consumer choice: classify, all-duplicate")
+      ->type_name("E");
+  app->add_option("--poison", flags.poison, "Consumer choice: dead-letter, record, requeue")
+      ->type_name("P");
+}
+
 CLI::App* add_run_command(CLI::App& app, cli::RunOptions& o, CLI::Option*& seed_option,
                           std::uint64_t& seed) {
   CLI::App* run =
@@ -78,6 +93,7 @@ CLI::App* add_run_command(CLI::App& app, cli::RunOptions& o, CLI::Option*& seed_
   run->add_option("--producer", o.producer,
                   "Replace the producer pattern (eosim list producers)")
       ->type_name("P");
+  add_choice_options(run, o.choices);
   run->add_option("--format", o.format,
                   "Output format (see below)")
       ->check(CLI::IsMember({"text", "json", "jsonl", "mermaid"}))
@@ -99,12 +115,15 @@ CLI::App* add_run_command(CLI::App& app, cli::RunOptions& o, CLI::Option*& seed_
       "--keep-db DIR keeps orders.db, ledger.db (and dedup.db when the strategy uses one)\n"
       "in DIR; with several files each run gets its own DIR/<file stem>/ (stem-2, ... when\n"
       "names repeat). Databases already there are never replaced without --force.\n"
+      "--ack/--dedup/--errors/--poison replace one of the four choices of the consumer's\n"
+      "preset (the file's, or --strategy's); `eosim list strategies` shows every value.\n"
       "\n"
       "Examples:\n"
       "  eosim run scenarios/02-crash-between-commit-and-ack.toml\n"
       "  eosim run scenarios/02-crash-between-commit-and-ack.toml --seed 7 --strategy no-dedup\n"
       "  eosim run scenarios/ --quiet\n"
       "  eosim run scenarios/04-ack-lost-on-the-wire.toml --trace\n"
+      "  eosim run scenarios/02-crash-between-commit-and-ack.toml --dedup separate-store\n"
       "  eosim run scenarios/ --format json | jq .verdict\n"
       "  eosim run FILE --format mermaid > run.mmd\n"
       "  eosim run FILE --keep-db /tmp/run && sqlite3 /tmp/run/ledger.db 'select * from "
@@ -211,6 +230,7 @@ CLI::App* add_sweep_command(CLI::App& app, cli::SweepCommandOptions& o) {
       ->type_name("SPEC");
   sweep->add_option("--strategy", o.strategy, "Replace the consumer strategy")->type_name("S");
   sweep->add_option("--producer", o.producer, "Replace the producer pattern")->type_name("P");
+  add_choice_options(sweep, o.choices);
   sweep->add_option("--jobs", o.jobs, "Worker threads (default: every core)")->type_name("N");
   sweep->add_option("--expect", o.expect,
                     "exactly-once (every run), violation (at least one), or a verdict "
@@ -240,6 +260,7 @@ CLI::App* add_sweep_command(CLI::App& app, cli::SweepCommandOptions& o) {
       "  eosim sweep FILE --faults drop=1/20,crash=1/30,reorder=1/10,restart=1/200\n"
       "  eosim sweep FILE --format json | jq .verdicts\n"
       "  eosim sweep FILE --seeds 1..100000 --shard 3/8 --format json > shard-3.json\n"
+      "  eosim sweep scenarios/01-happy-path.toml --ack before-commit --expect violation\n"
       "\n"
       "Exit codes: 0 --expect met (or none given), 1 not met, 2 bad input, 3 internal error.");
   return sweep;
@@ -299,6 +320,7 @@ CLI::App* add_shrink_command(CLI::App& app, cli::ShrinkCommandOptions& o) {
       ->type_name("S");
   shrink->add_option("--producer", o.producer, "The --producer the sweep used")
       ->type_name("P");
+  add_choice_options(shrink, o.choices);
   shrink->footer(
       "Replays the seed exactly as eosim sweep ran it, turns every fault that fired into an\n"
       "explicit [[faults.script]] rule, and delta-debugs the rules down to a minimal set that\n"
@@ -336,6 +358,7 @@ CLI::App* add_explore_command(CLI::App& app, cli::ExploreCommandOptions& o) {
   explore->add_option("--jobs", o.jobs, "Worker threads (default: every core)")->type_name("N");
   explore->add_option("--strategy", o.strategy, "Replace the consumer strategy")->type_name("S");
   explore->add_option("--producer", o.producer, "Replace the producer pattern")->type_name("P");
+  add_choice_options(explore, o.choices);
   explore->add_option("-o,--output", o.output,
                       "Write the first counterexample here (a new file unless --force)")
       ->type_name("OUT.toml");

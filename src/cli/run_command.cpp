@@ -86,7 +86,8 @@ void print_record(const RunOptions& options, const lab::RunRecord& record,
 
 int run_command(const RunOptions& options, std::ostream& out, std::ostream& err) {
   std::string error;
-  if (!check_overrides(options.strategy, options.producer, error)) {
+  if (!check_overrides(options.strategy, options.producer, error) ||
+      !lab::check_choice_flags(options.choices, error)) {
     err << "eosim: " << error << '\n';
     return kExitBadInput;
   }
@@ -111,6 +112,7 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     }
     scenario = lab::with_overrides(std::move(scenario), options.seed, options.strategy,
                                    options.producer);
+    lab::apply_choice_flags(options.choices, scenario);
 
     lab::WorldOptions world;
     world.keep_trace = wants_trace(options.format) || options.trace;
@@ -133,7 +135,7 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     const std::vector<std::string> unmet = lab::unmet_expectations(scenario, run);
     const lab::RunRecord record{
         scenario, run, unmet,
-        lab::replay_command(file, run.seed, options.strategy, options.producer)};
+        lab::replay_command(file, run.seed, options.strategy, options.producer, options.choices)};
     // Quiet text with several files: the suite table alone says it, one line per file.
     const bool table_only = options.quiet && options.format == "text" && files.size() > 1;
     if (!table_only) print_record(options, record, trace, first, out);

@@ -23,7 +23,7 @@ void write_report(const ShrinkCommandOptions& o, const lab::Scenario& run,
                   const lab::ShrinkResult& r, double seconds, std::ostream& out) {
   const lab::Report& original = r.original.report;
   out << "shrink of " << run.name << " (" << o.file << "), seed " << run.seed << "\n";
-  out << "  strategy " << run.consumer.strategy << ", producer " << run.producer.pattern
+  out << "  strategy " << run.consumer.label() << ", producer " << run.producer.label()
       << ", random faults "
       << (run.random.ratios.empty() ? "none" : lab::fault_spec_text(run.random.ratios)) << "\n";
   out << "original run: " << original.verdict << " with " << r.original.faults.size()
@@ -46,7 +46,8 @@ void write_report(const ShrinkCommandOptions& o, const lab::Scenario& run,
 int shrink_command(const ShrinkCommandOptions& options, std::ostream& out, std::ostream& err) {
   lab::Scenario scenario;
   lab::SweepOptions sweep;
-  if (!load_for_seeds(options.file, options.strategy, options.producer, options.faults,
+  if (!load_for_seeds(options.file, options.strategy, options.producer, options.choices,
+                      options.faults,
                       scenario, sweep, err)) {
     return kExitBadInput;
   }

@@ -27,7 +27,7 @@ bool parse_u64(std::string_view text, std::uint64_t& out) {
 
 // `eosim shrink 'FILE' --seed N ...` with the same overrides as the sweep.
 std::string shrink_command_line(const SweepCommandOptions& o, std::uint64_t seed) {
-  std::string line = lab::replay_command(o.file, seed, o.strategy, o.producer);
+  std::string line = lab::replay_command(o.file, seed, o.strategy, o.producer, o.choices);
   line.replace(0, std::string("eosim run").size(), "eosim shrink");
   if (!o.faults.empty()) line += " --faults " + o.faults;
   return line;
@@ -60,10 +60,11 @@ bool parse_seed_range(const std::string& text, std::uint64_t& first, std::uint64
 }
 
 bool load_for_seeds(const std::string& file, const std::string& strategy,
-                    const std::string& producer, const std::string& faults,
-                    lab::Scenario& scenario, lab::SweepOptions& sweep, std::ostream& err) {
+                    const std::string& producer, const lab::ChoiceFlags& choices,
+                    const std::string& faults, lab::Scenario& scenario,
+                    lab::SweepOptions& sweep, std::ostream& err) {
   std::string error;
-  if (!check_overrides(strategy, producer, error)) {
+  if (!check_overrides(strategy, producer, error) || !lab::check_choice_flags(choices, error)) {
     err << "eosim: " << error << '\n';
     return false;
   }
@@ -81,6 +82,7 @@ bool load_for_seeds(const std::string& file, const std::string& strategy,
     return false;
   }
   scenario = lab::with_overrides(std::move(scenario), std::nullopt, strategy, producer);
+  lab::apply_choice_flags(choices, scenario);
   return true;
 }
 
@@ -133,7 +135,8 @@ int sweep_command(const SweepCommandOptions& options, std::ostream& out, std::os
     return kExitBadInput;
   }
   lab::Scenario scenario;
-  if (!load_for_seeds(options.file, options.strategy, options.producer, options.faults,
+  if (!load_for_seeds(options.file, options.strategy, options.producer, options.choices,
+                      options.faults,
                       scenario, sweep, err)) {
     return kExitBadInput;
   }
@@ -153,8 +156,8 @@ int sweep_command(const SweepCommandOptions& options, std::ostream& out, std::os
   report.summary.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   report.file = options.file;
-  report.strategy = scenario.consumer.strategy;
-  report.producer = scenario.producer.pattern;
+  report.strategy = scenario.consumer.label();
+  report.producer = scenario.producer.label();
   report.max_steps = scenario.max_steps;
   report.expect = options.expect;
   for (const auto& f : report.summary.failures) {

@@ -57,7 +57,7 @@ void Consumer::open_databases() {
     if (op != "db.commit" || !current_) return 0;
     return fault("db.commit", "fail") ? SQLITE_IOERR_WRITE : 0;
   });
-  if (options_.strategy.dedup == Dedup::kSeparateStore) {
+  if (options_.strategy.choices.dedup == Dedup::kSeparateStore) {
     st = store::Db::open(options_.dedup_uri, dedup_);
     EOSIM_ASSERT(st.ok());
   }
@@ -73,7 +73,7 @@ void Consumer::connect() {
     });
     return;
   }
-  const bool auto_ack = options_.strategy.ack == AckTiming::kAuto;
+  const bool auto_ack = options_.strategy.choices.ack == AckTiming::kAuto;
   k_.network.send(conn_, name_,
                   broker::make_frame("basic.qos", broker::QosFrame{options_.prefetch}, 0, 0,
                                      "qos prefetch=" + std::to_string(options_.prefetch)));
@@ -117,7 +117,7 @@ void Consumer::next() {
   if (current_ || inbox_.empty()) return;
   current_ = std::move(inbox_.front());
   inbox_.pop_front();
-  acked_ = options_.strategy.ack == AckTiming::kAuto;
+  acked_ = options_.strategy.choices.ack == AckTiming::kAuto;
   later("consumer.receive", [this] { receive(); });
 }
 
@@ -197,15 +197,15 @@ void Consumer::receive() {
     finish();
     return;
   }
-  if (options_.strategy.ack == AckTiming::kBeforeCommit) {
+  if (options_.strategy.choices.ack == AckTiming::kBeforeCommit) {
     settle("basic.ack");
     if (fault("consumer.after_ack")) return;
   }
   const std::string& id = d.message.message_id;
-  if (options_.strategy.dedup == Dedup::kSeparateStore ||
-      options_.strategy.dedup == Dedup::kCheckThenAct) {
-    store::Db& db = options_.strategy.dedup == Dedup::kSeparateStore ? dedup_ : ledger_;
-    const char* sql = options_.strategy.dedup == Dedup::kSeparateStore
+  if (options_.strategy.choices.dedup == Dedup::kSeparateStore ||
+      options_.strategy.choices.dedup == Dedup::kCheckThenAct) {
+    store::Db& db = options_.strategy.choices.dedup == Dedup::kSeparateStore ? dedup_ : ledger_;
+    const char* sql = options_.strategy.choices.dedup == Dedup::kSeparateStore
                           ? "SELECT 1 FROM seen WHERE message_id = ?1"
                           : "SELECT 1 FROM processed_messages WHERE message_id = ?1";
     store::Stmt& check = db.statement(sql).bind(1, id);
@@ -220,7 +220,7 @@ void Consumer::receive() {
       finish();
       return;
     }
-    if (options_.strategy.dedup == Dedup::kSeparateStore) {
+    if (options_.strategy.choices.dedup == Dedup::kSeparateStore) {
       // Written first and on its own: if the business transaction fails now, the key
       // says "done" although nothing was done.
       const store::Status put =
@@ -244,7 +244,7 @@ void Consumer::transact() {
     on_db_error(txn.status());
     return;
   }
-  const Dedup dedup = options_.strategy.dedup;
+  const Dedup dedup = options_.strategy.choices.dedup;
   if (dedup == Dedup::kSameTxn || dedup == Dedup::kCheckThenAct) {
     // check-then-act already looked; it records with OR IGNORE because it "knows".
     const char* sql = dedup == Dedup::kSameTxn
@@ -283,11 +283,12 @@ void Consumer::transact() {
   }
   if (ledger_.changes() == 0) {
     // A business rule said no (insufficient funds): a poison message if requeued.
-    if (options_.strategy.poison == PoisonPolicy::kRequeueForever) {
+    if (options_.strategy.choices.poison == PoisonPolicy::kRequeue) {
       txn.rollback();
       trace("refused", "insufficient funds: nack, requeue");
       settle("basic.nack", true);
-    } else if (options_.dead_letter) {
+    } else if (options_.strategy.choices.poison == PoisonPolicy::kDeadLetter &&
+               options_.dead_letter) {
       txn.rollback();
       trace("refused", "insufficient funds: reject to the dead-letter queue");
       settle("basic.reject", false);
@@ -329,7 +330,7 @@ void Consumer::transact() {
   k_.trace.record(name_, "commit", "ledger", body->order,
                   "debit " + std::to_string(body->amount) + " " + id);
   if (fault("consumer.after_commit")) return;
-  if (options_.strategy.ack == AckTiming::kAfterCommit) {
+  if (options_.strategy.choices.ack == AckTiming::kAfterCommit) {
     settle("basic.ack");
     if (fault("consumer.after_ack")) return;
   }
@@ -337,7 +338,7 @@ void Consumer::transact() {
 }
 
 void Consumer::on_db_error(const store::Status& status) {
-  if (options_.strategy.errors == ErrorPolicy::kAllDuplicate) {
+  if (options_.strategy.choices.errors == ErrorPolicy::kAllDuplicate) {
     // The article's isUniqueConstraintViolation() returns true for everything.
     ++stats_.duplicates;
     trace("misclassified", status.to_string() + " -> treated as a duplicate, acked");

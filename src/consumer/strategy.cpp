@@ -1,32 +1,140 @@
 #include "src/consumer/strategy.h"
 
-#include <array>
-
 namespace consumer {
 
-bool strategy_named(std::string_view name, Strategy& out) {
-  using A = AckTiming;
-  using D = Dedup;
-  using E = ErrorPolicy;
-  using P = PoisonPolicy;
-  const std::array<Strategy, 8> presets{{
-      {"atomic", A::kAfterCommit, D::kSameTxn, E::kExact, P::kRecordOrDeadLetter},
-      {"auto-ack", A::kAuto, D::kNone, E::kExact, P::kRecordOrDeadLetter},
-      {"ack-before-commit", A::kBeforeCommit, D::kSameTxn, E::kExact, P::kRecordOrDeadLetter},
-      {"no-dedup", A::kAfterCommit, D::kNone, E::kExact, P::kRecordOrDeadLetter},
-      {"separate-dedup-store", A::kAfterCommit, D::kSeparateStore, E::kExact,
-       P::kRecordOrDeadLetter},
-      {"check-then-act", A::kAfterCommit, D::kCheckThenAct, E::kExact, P::kRecordOrDeadLetter},
-      {"naive-errors", A::kAfterCommit, D::kSameTxn, E::kAllDuplicate, P::kRecordOrDeadLetter},
-      {"requeue-poison", A::kAfterCommit, D::kSameTxn, E::kExact, P::kRequeueForever},
-  }};
-  for (const auto& preset : presets) {
-    if (preset.name == name) {
-      out = preset;
-      return true;
-    }
+namespace {
+
+using A = AckTiming;
+using D = Dedup;
+using E = ErrorPolicy;
+using P = PoisonPolicy;
+
+constexpr std::array<Preset, 8> kPresets{{
+    {"atomic", {A::kAfterCommit, D::kSameTxn, E::kClassify, P::kDeadLetter},
+     "ack after commit, dedup key in the same transaction as the debit, business errors "
+     "recorded and acked: exactly-once effect"},
+    {"auto-ack", {A::kAuto, D::kNone, E::kClassify, P::kDeadLetter},
+     "the broker forgets a message as it delivers it, so a crash before the commit loses "
+     "it: at-most-once"},
+    {"ack-before-commit", {A::kBeforeCommit, D::kSameTxn, E::kClassify, P::kDeadLetter},
+     "acks, then commits (dedup in the same transaction); a crash in between loses the "
+     "effect: at-most-once"},
+    {"no-dedup", {A::kAfterCommit, D::kNone, E::kClassify, P::kDeadLetter},
+     "commits, then acks, but keeps no dedup key; a redelivery debits again: "
+     "at-least-once"},
+    {"separate-dedup-store", {A::kAfterCommit, D::kSeparateStore, E::kClassify, P::kDeadLetter},
+     "marks the message seen in a separate store (a cache such as Redis) before the debit "
+     "commits; a crash in between loses the effect"},
+    {"check-then-act", {A::kAfterCommit, D::kCheckThenAct, E::kClassify, P::kDeadLetter},
+     "SELECTs the dedup table, then debits in another transaction; two consumers both "
+     "pass the check and debit twice"},
+    {"naive-errors", {A::kAfterCommit, D::kSameTxn, E::kAllDuplicate, P::kDeadLetter},
+     "treats every insert error as a duplicate; a transient error is acked and the "
+     "effect is lost"},
+    {"requeue-poison", {A::kAfterCommit, D::kSameTxn, E::kClassify, P::kRequeue},
+     "nacks a business failure with requeue, forever; the poison message loops and is "
+     "stuck"},
+}};
+
+constexpr std::array<sim::Named<AckTiming>, 3> kAck{{
+    {A::kAfterCommit, "after-commit", "ack once the debit is committed (a crash in between "
+                                      "means a redelivery)"},
+    {A::kBeforeCommit, "before-commit", "ack first, then commit (a crash in between loses "
+                                        "the effect)"},
+    {A::kAuto, "auto", "no acks at all: the broker forgets a message as it delivers it"},
+}};
+
+constexpr std::array<sim::Named<Dedup>, 4> kDedup{{
+    {D::kSameTxn, "same-transaction", "a unique dedup key inserted in the debit's own "
+                                      "transaction"},
+    {D::kSeparateStore, "separate-store", "a key in another store, written outside the "
+                                          "debit's transaction (see `mark`)"},
+    {D::kCheckThenAct, "check-then-act", "look the key up first, debit in a later "
+                                         "transaction"},
+    {D::kNone, "none", "no dedup: every redelivery is applied again"},
+}};
+
+constexpr std::array<sim::Named<ErrorPolicy>, 2> kErrors{{
+    {E::kClassify, "classify", "only a unique-key violation means duplicate; any other "
+                               "error rolls back and requeues"},
+    {E::kAllDuplicate, "all-duplicate", "every database error is taken for a duplicate "
+                                        "and acked"},
+}};
+
+constexpr std::array<sim::Named<PoisonPolicy>, 3> kPoison{{
+    {P::kDeadLetter, "dead-letter", "a refused message is rejected into the dead-letter "
+                                    "queue ([broker] dead_letter); without one it is "
+                                    "recorded, as `record`"},
+    {P::kRecord, "record", "a refused message is recorded in the ledger (rejections) and "
+                           "acked"},
+    {P::kRequeue, "requeue", "a refused message is nacked with requeue and comes back "
+                             "forever"},
+}};
+
+constexpr std::array<sim::Named<Mark>, 2> kMark{{
+    {Mark::kBeforeCommit, "before-commit", "mark the key, then commit the debit (a failed "
+                                           "commit loses the effect)"},
+    {Mark::kAfterCommit, "after-commit", "commit the debit, then mark the key (a crash in "
+                                         "between applies it twice)"},
+}};
+
+constexpr std::array<sim::Named<DedupOrder>, 2> kDedupOrder{{
+    {DedupOrder::kKeyFirst, "key-first", "insert the dedup key first: a duplicate stops "
+                                         "before any work"},
+    {DedupOrder::kEffectFirst, "effect-first", "do the work, insert the key last: a "
+                                               "duplicate fails late and rolls back"},
+}};
+
+constexpr std::array<sim::Named<SideEffect>, 3> kSideEffect{{
+    {SideEffect::kNone, "none", "no effect outside the ledger"},
+    {SideEffect::kBeforeCommit, "before-commit", "send an email before the ledger commits"},
+    {SideEffect::kAfterCommit, "after-commit", "send an email after the ledger commits, "
+                                               "before the ack"},
+}};
+
+}  // namespace
+
+std::span<const Preset> presets() { return kPresets; }
+
+const Preset* find_preset(std::string_view name) {
+  for (const Preset& preset : kPresets) {
+    if (preset.name == name) return &preset;
   }
-  return false;
+  return nullptr;
+}
+
+std::string_view preset_of(const Choices& choices) {
+  for (const Preset& preset : kPresets) {
+    if (preset.choices == choices) return preset.name;
+  }
+  return "";
+}
+
+std::string describe(const Choices& c) {
+  return "ack=" + std::string(sim::name_of(c.ack)) +
+         " dedup=" + std::string(sim::name_of(c.dedup)) +
+         " errors=" + std::string(sim::name_of(c.errors)) +
+         " poison=" + std::string(sim::name_of(c.poison));
 }
 
 }  // namespace consumer
+
+namespace sim {
+
+using namespace consumer;  // the tables above, by their short names
+template <>
+std::span<const Named<AckTiming>> enum_names<AckTiming>() { return kAck; }
+template <>
+std::span<const Named<Dedup>> enum_names<Dedup>() { return kDedup; }
+template <>
+std::span<const Named<ErrorPolicy>> enum_names<ErrorPolicy>() { return kErrors; }
+template <>
+std::span<const Named<PoisonPolicy>> enum_names<PoisonPolicy>() { return kPoison; }
+template <>
+std::span<const Named<Mark>> enum_names<Mark>() { return kMark; }
+template <>
+std::span<const Named<DedupOrder>> enum_names<DedupOrder>() { return kDedupOrder; }
+template <>
+std::span<const Named<SideEffect>> enum_names<SideEffect>() { return kSideEffect; }
+
+}  // namespace sim

@@ -1,9 +1,25 @@
 #pragma once
-// A consumer strategy is a set of design knobs; each knob is one decision from the
-// article. The presets are the rows of DESIGN.md's strategy table.
+// A consumer's design: four independent choices (when to ack, how to deduplicate, how to
+// classify database errors, what to do with a message the business refuses), plus the
+// variations teams build around them (an effect outside the database, dedup keys that
+// expire, the statement order inside the transaction, the separate store's mark order).
+//
+// The eight named strategies are presets of the four choices, and presets() is the only
+// table of them: the scenario loader, `eosim list strategies`, the catalog and the tests
+// all read it. Every choice value has one name (its scenario/CLI spelling) and one line
+// of meaning in the tables of strategy.cpp; strings exist only at those edges.
+//
+// Invariants:
+//  (1) Preset names are unique; no two presets have the same Choices.
+//  (2) Every enum value below has exactly one entry in its name table.
 
+#include <array>
+#include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
+
+#include "sim/named.h"
 
 namespace consumer {
 
@@ -16,29 +32,97 @@ enum class AckTiming {
 enum class Dedup {
   kSameTxn,        // dedup row inserted in the business transaction, unique key (correct)
   kNone,           // no dedup at all: every redelivery is applied again
-  kSeparateStore,  // dedup key written first to another store (the Redis anti-pattern)
+  kSeparateStore,  // dedup key kept in another store (a cache such as Redis)
   kCheckThenAct,   // SELECT first, act in a later transaction: races with a second consumer
 };
 
 enum class ErrorPolicy {
-  kExact,         // classify by SQLite's extended code: only a unique violation is a duplicate
-  kAllDuplicate,  // the article's isUniqueConstraintViolation() that returns true
+  kClassify,      // classify by SQLite's extended code: only a unique violation is a duplicate
+  kAllDuplicate,  // every insert error is taken for a duplicate and acked
 };
 
 enum class PoisonPolicy {
-  kRecordOrDeadLetter,  // record the refusal and ack, or reject to the dead-letter queue
-  kRequeueForever,      // nack with requeue: the message comes back, forever
+  kDeadLetter,  // reject without requeue into the dead-letter queue; without one, record
+  kRecord,      // record the refusal in the ledger and ack
+  kRequeue,     // nack with requeue: the message comes back, forever
 };
 
-struct Strategy {
-  std::string name;
+// When the separate store's key is written (dedup = separate-store only).
+enum class Mark {
+  kBeforeCommit,  // mark first: a failed commit leaves "done" with nothing done (lost)
+  kAfterCommit,   // mark after the commit: a crash in between applies it again (duplicated)
+};
+
+// Statement order inside the transaction (dedup = same-transaction only).
+enum class DedupOrder {
+  kKeyFirst,     // insert the key, then apply: a duplicate stops before any work
+  kEffectFirst,  // apply, then insert the key: a duplicate fails late, after the work ran
+};
+
+// An effect outside the database (an email through a mail server), in no transaction.
+enum class SideEffect {
+  kNone,
+  kBeforeCommit,  // sent inside the handler, before the ledger commits
+  kAfterCommit,   // sent after the ledger commit, before the ack
+};
+
+// The four choices a preset fixes.
+struct Choices {
   AckTiming ack = AckTiming::kAfterCommit;
   Dedup dedup = Dedup::kSameTxn;
-  ErrorPolicy errors = ErrorPolicy::kExact;
-  PoisonPolicy poison = PoisonPolicy::kRecordOrDeadLetter;
+  ErrorPolicy errors = ErrorPolicy::kClassify;
+  PoisonPolicy poison = PoisonPolicy::kDeadLetter;
+  friend bool operator==(const Choices&, const Choices&) = default;
 };
 
-// The preset of that name, or false if there is none (names are in lab/catalog.h).
-bool strategy_named(std::string_view name, Strategy& out);
+struct Preset {
+  std::string_view name;
+  Choices choices;
+  std::string_view meaning;
+};
+
+// The complete design a consumer runs.
+struct Strategy {
+  Choices choices;
+  Mark mark = Mark::kBeforeCommit;
+  DedupOrder dedup_order = DedupOrder::kKeyFirst;
+  SideEffect side_effect = SideEffect::kNone;
+  bool idempotency_key = false;        // the effect carries the message id; repeats ignored
+  std::int64_t dedup_retention = 0;    // ticks a dedup key is kept; 0 = forever
+  friend bool operator==(const Strategy&, const Strategy&) = default;
+};
+
+// The presets, in DESIGN.md's teaching order.
+std::span<const Preset> presets();
+// nullptr for an unknown name.
+const Preset* find_preset(std::string_view name);
+// The name of the preset with exactly these choices, or "" when none has them.
+std::string_view preset_of(const Choices& choices);
+
+// The name tables (strategy.cpp): the scenario/CLI spelling of each value, with a line
+// of meaning. Use sim::name_of, sim::value_named and sim::names_list on these enums.
+}  // namespace consumer
+
+namespace sim {
+template <>
+std::span<const Named<consumer::AckTiming>> enum_names<consumer::AckTiming>();
+template <>
+std::span<const Named<consumer::Dedup>> enum_names<consumer::Dedup>();
+template <>
+std::span<const Named<consumer::ErrorPolicy>> enum_names<consumer::ErrorPolicy>();
+template <>
+std::span<const Named<consumer::PoisonPolicy>> enum_names<consumer::PoisonPolicy>();
+template <>
+std::span<const Named<consumer::Mark>> enum_names<consumer::Mark>();
+template <>
+std::span<const Named<consumer::DedupOrder>> enum_names<consumer::DedupOrder>();
+template <>
+std::span<const Named<consumer::SideEffect>> enum_names<consumer::SideEffect>();
+}  // namespace sim
+
+namespace consumer {
+
+// "ack=after-commit dedup=same-transaction errors=classify poison=dead-letter".
+std::string describe(const Choices& choices);
 
 }  // namespace consumer

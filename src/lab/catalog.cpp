@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "src/consumer/strategy.h"
+#include "src/producer/design.h"
+
 namespace lab {
 
 bool FaultSite::allows(std::string_view action) const {
@@ -12,50 +15,22 @@ bool FaultSite::carries(std::string_view frame) const {
   return std::find(frames.begin(), frames.end(), frame) != frames.end();
 }
 
+// Built from the consumer's and producer's preset tables, the only lists of the presets.
 const std::vector<CatalogEntry>& strategies() {
-  static const std::vector<CatalogEntry> list = {
-      {"atomic",
-       "ack after commit, dedup key in the same transaction as the debit, business errors "
-       "recorded and acked: exactly-once effect"},
-      {"auto-ack",
-       "the broker forgets a message as it delivers it, so a crash before the commit loses "
-       "it: at-most-once"},
-      {"ack-before-commit",
-       "acks, then commits (dedup in the same transaction); a crash in between loses the "
-       "effect: at-most-once"},
-      {"no-dedup",
-       "commits, then acks, but keeps no dedup key; a redelivery debits again: "
-       "at-least-once"},
-      {"separate-dedup-store",
-       "marks the message seen in a separate store before the debit commits; a crash in "
-       "between loses the effect (the Redis anti-pattern)"},
-      {"check-then-act",
-       "SELECTs the dedup table, then debits in another transaction; two consumers both "
-       "pass the check and debit twice"},
-      {"naive-errors",
-       "treats every insert error as a duplicate; a transient error is acked and the "
-       "effect is lost"},
-      {"requeue-poison",
-       "nacks a business failure with requeue, forever; the poison message loops and is "
-       "stuck"},
-  };
+  static const std::vector<CatalogEntry> list = [] {
+    std::vector<CatalogEntry> out;
+    for (const auto& preset : consumer::presets()) out.push_back({preset.name, preset.meaning});
+    return out;
+  }();
   return list;
 }
 
 const std::vector<CatalogEntry>& producers() {
-  static const std::vector<CatalogEntry> list = {
-      {"outbox",
-       "order and outbox row in one transaction; a relay publishes with confirms and marks "
-       "the row sent only after the confirm"},
-      {"dual-write",
-       "commits the order, then publishes; a crash or a lost publish in between loses the "
-       "message"},
-      {"publish-then-commit",
-       "publishes, then commits the order; a failed commit leaves a phantom message"},
-      {"outbox-no-confirm",
-       "outbox, but the relay marks a row sent as soon as it publishes; a lost publish is "
-       "never retried"},
-  };
+  static const std::vector<CatalogEntry> list = [] {
+    std::vector<CatalogEntry> out;
+    for (const auto& preset : producer::patterns()) out.push_back({preset.name, preset.meaning});
+    return out;
+  }();
   return list;
 }
 

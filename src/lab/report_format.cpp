@@ -130,6 +130,11 @@ void write_header(std::ostream& out, const RunRecord& r, const TextStyle& style)
   out << "strategy: " << r.run.strategy << "   producer: " << r.run.producer
       << "   queue: " << s.broker.queue << "   consumers: " << s.consumer.instances
       << "   orders: " << s.workload.orders << "\n";
+  // Keys given beside a preset change it: say which, so the label is never mistaken for
+  // the preset itself.
+  std::vector<std::string> changes = s.consumer.overrides();
+  for (const std::string& change : s.producer.overrides()) changes.push_back(change);
+  for (const std::string& change : changes) out << "  overrides the preset: " << change << "\n";
 }
 
 void write_faults(std::ostream& out, const RunSummary& run) {
@@ -236,11 +241,12 @@ std::vector<std::string> text_blocks(std::string_view text) {
 
 std::string replay_command(const std::string& path, std::uint64_t seed,
                            const std::string& strategy_override,
-                           const std::string& producer_override) {
+                           const std::string& producer_override,
+                           const ChoiceFlags& choices) {
   std::string out = "eosim run " + shell_quoted(path) + " --seed " + std::to_string(seed);
   if (!strategy_override.empty()) out += " --strategy " + shell_quoted(strategy_override);
   if (!producer_override.empty()) out += " --producer " + shell_quoted(producer_override);
-  return out;
+  return out + choice_flags_text(choices);
 }
 
 std::string format_report_text(const RunRecord& record, const TextStyle& style) {
@@ -291,6 +297,13 @@ nlohmann::ordered_json report_json(const RunRecord& record) {
   j["seed"] = run.seed;
   j["strategy"] = run.strategy;
   j["producer"] = run.producer;
+  const consumer::Choices choices = record.scenario.consumer.choices();
+  j["consumer"] = {{"preset", record.scenario.consumer.strategy},
+                   {"ack", sim::name_of(choices.ack)},
+                   {"dedup", sim::name_of(choices.dedup)},
+                   {"errors", sim::name_of(choices.errors)},
+                   {"poison", sim::name_of(choices.poison)},
+                   {"overrides", record.scenario.consumer.overrides()}};
   j["verdict"] = report.verdict;
   j["lost"] = report.lost;
   j["duplicated"] = report.duplicated;

@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/trace.h"
+#include "src/lab/choice_flags.h"
 #include "src/lab/scenario.h"
 #include "src/lab/world.h"
 
@@ -40,11 +41,13 @@ struct TextStyle {
   int width = 88;       // wrap prose at this column
 };
 
-// `eosim run 'FILE' --seed N [--strategy S] [--producer P]`; an empty override is left out.
+// `eosim run 'FILE' --seed N [--strategy S] [--producer P] [--ack A ...]`; an empty
+// override is left out.
 // The path is shell-quoted when it needs to be, so the line can be pasted as it is.
 std::string replay_command(const std::string& path, std::uint64_t seed,
                            const std::string& strategy_override,
-                           const std::string& producer_override);
+                           const std::string& producer_override,
+                           const ChoiceFlags& choices = {});
 
 // The full human-readable report of one run, ending with a newline.
 std::string format_report_text(const RunRecord& record, const TextStyle& style);

@@ -1,6 +1,8 @@
 // run_scenario, overrides and expectations: the thin layer the CLI, sweeps and tests share.
 #include <algorithm>
 
+#include "sim/assert.h"
+#include "src/lab/choice_flags.h"
 #include "src/lab/world.h"
 
 namespace lab {
@@ -20,9 +22,63 @@ bool run_scenario(const Scenario& scenario, const WorldOptions& options, RunSumm
 Scenario with_overrides(Scenario scenario, std::optional<std::uint64_t> seed,
                         const std::string& strategy, const std::string& producer) {
   if (seed) scenario.seed = *seed;
-  if (!strategy.empty()) scenario.consumer.strategy = strategy;
-  if (!producer.empty()) scenario.producer.pattern = producer;
+  // A preset named on the command line replaces the whole design, keys given beside the
+  // file's preset included.
+  if (!strategy.empty()) {
+    scenario.consumer.strategy = strategy;
+    scenario.consumer.clear_choices();
+  }
+  if (!producer.empty()) {
+    scenario.producer.pattern = producer;
+    scenario.producer.delivery.reset();
+    scenario.producer.confirms.reset();
+    scenario.producer.order.reset();
+  }
   return scenario;
+}
+
+namespace {
+
+template <class E>
+bool check_flag(const char* flag, const std::string& value, std::string& error) {
+  if (value.empty() || sim::value_named<E>(value)) return true;
+  error = "unknown value `" + value + "` for " + flag + "; valid values: " +
+          sim::names_list<E>();
+  return false;
+}
+
+template <class E>
+void apply_flag(const std::string& value, std::optional<E>& out) {
+  if (value.empty()) return;
+  out = sim::value_named<E>(value);
+  EOSIM_ASSERT(out.has_value());  // check_choice_flags ran first
+}
+
+}  // namespace
+
+bool check_choice_flags(const ChoiceFlags& f, std::string& error) {
+  return check_flag<consumer::AckTiming>("--ack", f.ack, error) &&
+         check_flag<consumer::Dedup>("--dedup", f.dedup, error) &&
+         check_flag<consumer::ErrorPolicy>("--errors", f.errors, error) &&
+         check_flag<consumer::PoisonPolicy>("--poison", f.poison, error);
+}
+
+void apply_choice_flags(const ChoiceFlags& f, Scenario& scenario) {
+  apply_flag(f.ack, scenario.consumer.ack);
+  apply_flag(f.dedup, scenario.consumer.dedup);
+  apply_flag(f.errors, scenario.consumer.errors);
+  apply_flag(f.poison, scenario.consumer.poison);
+}
+
+std::string choice_flags_text(const ChoiceFlags& f) {
+  std::string out;
+  const std::pair<const char*, const std::string*> flags[] = {
+      {" --ack ", &f.ack}, {" --dedup ", &f.dedup}, {" --errors ", &f.errors},
+      {" --poison ", &f.poison}};
+  for (const auto& [flag, value] : flags) {
+    if (!value->empty()) out += flag + *value;
+  }
+  return out;
 }
 
 std::vector<std::string> diagram_lanes(const Scenario& scenario) {

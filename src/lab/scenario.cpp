@@ -65,6 +65,43 @@ std::string int_list(const std::vector<std::int64_t>& values) {
 
 const char* bool_value(bool value) { return value ? "true" : "false"; }
 
+// `key = "name"` for a choice given in the file; nothing for one left to the preset.
+template <class E>
+void write_choice(std::ostringstream& out, const char* key, const std::optional<E>& value) {
+  if (value) out << key << " = " << string_value(sim::name_of(*value)) << "\n";
+}
+
+void write_producer(std::ostringstream& out, const ProducerConfig& p) {
+  out << "\n[producer]\npattern = " << string_value(p.pattern) << "\n";
+  write_choice(out, "delivery", p.delivery);
+  if (p.confirms) out << "confirms = " << bool_value(*p.confirms) << "\n";
+  write_choice(out, "order", p.order);
+  if (p.message_id != ProducerConfig{}.message_id) {
+    out << "message_id = " << string_value(sim::name_of(p.message_id)) << "\n";
+  }
+}
+
+void write_consumer(std::ostringstream& out, const ConsumerConfig& c) {
+  out << "\n[consumer]\n";
+  out << "strategy = " << string_value(c.strategy) << "\n";
+  write_choice(out, "ack", c.ack);
+  write_choice(out, "dedup", c.dedup);
+  write_choice(out, "errors", c.errors);
+  write_choice(out, "poison", c.poison);
+  const ConsumerConfig defaults;
+  if (c.mark != defaults.mark) out << "mark = " << string_value(sim::name_of(c.mark)) << "\n";
+  if (c.dedup_order != defaults.dedup_order) {
+    out << "dedup_order = " << string_value(sim::name_of(c.dedup_order)) << "\n";
+  }
+  if (c.side_effect != defaults.side_effect) {
+    out << "side_effect = " << string_value(sim::name_of(c.side_effect)) << "\n";
+  }
+  if (c.idempotency_key) out << "idempotency_key = true\n";
+  if (c.dedup_retention != 0) out << "dedup_retention = " << c.dedup_retention << "\n";
+  out << "instances = " << c.instances << "\n";
+  out << "work_ticks = " << c.work_ticks << "\n";
+}
+
 void write_rule(std::ostringstream& out, const sim::FaultRule& rule) {
   out << "\n[[faults.script]]\n";
   out << "at = " << string_value(rule.site) << "\n";
@@ -141,7 +178,7 @@ std::string to_toml(const Scenario& s) {
   }
   out << "interval_ticks = " << w.interval_ticks << "\n";
 
-  out << "\n[producer]\npattern = " << string_value(s.producer.pattern) << "\n";
+  write_producer(out, s.producer);
 
   const BrokerConfig& b = s.broker;
   out << "\n[broker]\n";
@@ -152,10 +189,7 @@ std::string to_toml(const Scenario& s) {
   out << "durable = " << bool_value(b.durable) << "\n";
   out << "persistent = " << bool_value(b.persistent) << "\n";
 
-  out << "\n[consumer]\n";
-  out << "strategy = " << string_value(s.consumer.strategy) << "\n";
-  out << "instances = " << s.consumer.instances << "\n";
-  out << "work_ticks = " << s.consumer.work_ticks << "\n";
+  write_consumer(out, s.consumer);
 
   const NetworkConfig& n = s.network;
   out << "\n[network]\n";

@@ -24,6 +24,8 @@
 
 #include "sim/faults.h"
 #include "sim/rng.h"
+#include "src/consumer/strategy.h"
+#include "src/producer/design.h"
 
 namespace lab {
 
@@ -41,8 +43,21 @@ struct Workload {
   friend bool operator==(const Workload&, const Workload&) = default;
 };
 
+// The producer: a preset `pattern`, and the choices given beside it, each replacing the
+// preset's value.
 struct ProducerConfig {
   std::string pattern = "outbox";
+  std::optional<producer::Delivery> delivery;
+  std::optional<bool> confirms;
+  std::optional<producer::PublishOrder> order;
+  producer::MessageIdSource message_id = producer::MessageIdSource::kOutbox;
+
+  // The preset's choices with the given keys applied. REQUIRES: `pattern` is a preset.
+  producer::ProducerChoices choices() const;
+  // "confirms = false (outbox has true)", one per key that changes the preset.
+  std::vector<std::string> overrides() const;
+  // The preset's name, or "outbox + confirms=false (= outbox-no-confirm)".
+  std::string label() const;
   friend bool operator==(const ProducerConfig&, const ProducerConfig&) = default;
 };
 
@@ -56,10 +71,32 @@ struct BrokerConfig {
   friend bool operator==(const BrokerConfig&, const BrokerConfig&) = default;
 };
 
+// The consumer: a preset `strategy`, the four choices given beside it (each replacing the
+// preset's value), and the variations that no preset fixes.
 struct ConsumerConfig {
   std::string strategy = "atomic";
+  std::optional<consumer::AckTiming> ack;
+  std::optional<consumer::Dedup> dedup;
+  std::optional<consumer::ErrorPolicy> errors;
+  std::optional<consumer::PoisonPolicy> poison;
+  consumer::Mark mark = consumer::Mark::kBeforeCommit;
+  consumer::DedupOrder dedup_order = consumer::DedupOrder::kKeyFirst;
+  consumer::SideEffect side_effect = consumer::SideEffect::kNone;
+  bool idempotency_key = false;
+  std::int64_t dedup_retention = 0;  // ticks; 0 = dedup keys are kept forever
   std::int64_t instances = 1;
   std::int64_t work_ticks = 2;  // virtual time each step of handling a delivery takes
+
+  // The preset's choices with the given keys applied. REQUIRES: `strategy` is a preset.
+  consumer::Choices choices() const;
+  // Everything the consumer runs: choices() and the variations.
+  consumer::Strategy design() const;
+  // "dedup = none (atomic has same-transaction)", one per key that changes the preset.
+  std::vector<std::string> overrides() const;
+  // The preset's name, or "atomic + dedup=none (= no-dedup)" when keys change it.
+  std::string label() const;
+  // Drops the choices given beside the preset (a new preset replaces the whole design).
+  void clear_choices();
   friend bool operator==(const ConsumerConfig&, const ConsumerConfig&) = default;
 };
 

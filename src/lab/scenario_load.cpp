@@ -152,6 +152,37 @@ class TableReader {
     return true;
   }
 
+  // A string naming a value of enum E (sim::enum_names<E>); absent leaves `out` alone.
+  template <class E>
+  bool read_choice(std::string_view key, std::optional<E>& out) const {
+    if (!has(key)) return true;
+    std::string value;
+    if (!read_string(key, value, true)) return false;
+    const std::optional<E> named = sim::value_named<E>(value);
+    if (!named) {
+      return fail_at(key, "unknown value " + in_quotes(value) +
+                              " (expected one of: " + sim::names_list<E>() + ")");
+    }
+    out = named;
+    return true;
+  }
+
+  template <class E>
+  bool read_choice(std::string_view key, E& out) const {
+    std::optional<E> value;
+    if (!read_choice(key, value)) return false;
+    if (value) out = *value;
+    return true;
+  }
+
+  bool read_bool(std::string_view key, std::optional<bool>& out) const {
+    if (!has(key)) return true;
+    bool value = false;
+    if (!read_bool(key, value)) return false;
+    out = value;
+    return true;
+  }
+
   // An array of order numbers in [min, max], returned sorted, each at most once.
   bool read_order_list(std::string_view key, std::vector<std::int64_t>& out,
                        std::int64_t max_order) const {
@@ -283,12 +314,42 @@ bool read_workload(const TableReader& t, Workload& w) {
   return true;
 }
 
+// [producer]: a preset `pattern` and the choices that may replace its values.
+bool read_producer(const TableReader& t, Scenario& s) {
+  ProducerConfig& p = s.producer;
+  if (!t.only_keys({"pattern", "delivery", "confirms", "order", "message_id"}) ||
+      !t.read_name("pattern", p.pattern, producers(), "producer pattern") ||
+      !t.read_choice("delivery", p.delivery) || !t.read_bool("confirms", p.confirms) ||
+      !t.read_choice("order", p.order) || !t.read_choice("message_id", p.message_id)) {
+    return false;
+  }
+  const std::string why = producer::why_invalid(p.choices());
+  if (!why.empty()) {
+    const std::string_view key = t.has("confirms") ? "confirms"
+                                 : t.has("order")  ? "order"
+                                                   : "delivery";
+    return t.fail_at(key, why);
+  }
+  return true;
+}
+
+// [consumer]: a preset `strategy`, the four choices that may replace its values, and the
+// variations no preset fixes.
+bool read_consumer(const TableReader& t, Scenario& s) {
+  ConsumerConfig& c = s.consumer;
+  return t.only_keys({"strategy", "ack", "dedup", "errors", "poison", "instances",
+                      "work_ticks"}) &&
+         t.read_name("strategy", c.strategy, strategies(), "strategy") &&
+         t.read_choice("ack", c.ack) && t.read_choice("dedup", c.dedup) &&
+         t.read_choice("errors", c.errors) && t.read_choice("poison", c.poison) &&
+         t.read_int("instances", c.instances, 1, kMaxInstances) &&
+         t.read_int("work_ticks", c.work_ticks, 1, 1000);
+}
+
 bool read_actors(const TableReader& root, Scenario& s) {
   bool ok = true;
   if (const toml::table* table = root.sub_table("producer", ok)) {
-    TableReader t(*table, "producer", root.file(), root.error());
-    if (!t.only_keys({"pattern"}) ||
-        !t.read_name("pattern", s.producer.pattern, producers(), "producer pattern")) {
+    if (!read_producer(TableReader(*table, "producer", root.file(), root.error()), s)) {
       return false;
     }
   }
@@ -314,11 +375,7 @@ bool read_actors(const TableReader& root, Scenario& s) {
   }
   if (!ok) return false;
   if (const toml::table* table = root.sub_table("consumer", ok)) {
-    TableReader t(*table, "consumer", root.file(), root.error());
-    if (!t.only_keys({"strategy", "instances", "work_ticks"}) ||
-        !t.read_name("strategy", s.consumer.strategy, strategies(), "strategy") ||
-        !t.read_int("instances", s.consumer.instances, 1, kMaxInstances) ||
-        !t.read_int("work_ticks", s.consumer.work_ticks, 1, 1000)) {
+    if (!read_consumer(TableReader(*table, "consumer", root.file(), root.error()), s)) {
       return false;
     }
   }

@@ -184,8 +184,8 @@ std::string about_text(const Scenario& scenario, const ShrinkResult& r,
   for (const auto& f : r.original.faults) random += f.scripted ? 0 : 1;
   std::string text =
       found_by + " \"" + scenario.name + "\", seed " +
-      std::to_string(scenario.seed) + " (strategy " + scenario.consumer.strategy +
-      ", producer " + scenario.producer.pattern + "). That run fired " +
+      std::to_string(scenario.seed) + " (strategy " + scenario.consumer.label() +
+      ", producer " + scenario.producer.label() + "). That run fired " +
       std::to_string(r.original.faults.size()) + " fault(s), " + std::to_string(random) +
       " of them random, and ended " + r.original.report.verdict + ".\n";
   const std::string schedule =

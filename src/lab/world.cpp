@@ -15,9 +15,8 @@ namespace lab {
 
 std::vector<std::string> database_files(const Scenario& scenario) {
   std::vector<std::string> names = {"orders.db", "ledger.db"};
-  consumer::Strategy strategy;
-  if (consumer::strategy_named(scenario.consumer.strategy, strategy) &&
-      strategy.dedup == consumer::Dedup::kSeparateStore) {
+  if (consumer::find_preset(scenario.consumer.strategy) != nullptr &&
+      scenario.consumer.choices().dedup == consumer::Dedup::kSeparateStore) {
     names.push_back("dedup.db");
   }
   return names;
@@ -82,12 +81,12 @@ bool WorldImpl::build(std::string& error) {
   if (st.ok()) {
     st = clone_ledger_schema(ledger_anchor_, s.workload.account, s.workload.initial_balance);
   }
-  consumer::Strategy strategy;
-  if (st.ok() && !consumer::strategy_named(s.consumer.strategy, strategy)) {
+  if (consumer::find_preset(s.consumer.strategy) == nullptr) {
     error = "unknown strategy " + s.consumer.strategy;
     return false;
   }
-  if (st.ok() && strategy.dedup == consumer::Dedup::kSeparateStore) {
+  const consumer::Strategy strategy = s.consumer.design();
+  if (st.ok() && strategy.choices.dedup == consumer::Dedup::kSeparateStore) {
     st = store::Db::open(uris_.dedup, dedup_anchor_);
     if (st.ok()) st = dedup_anchor_.exec("CREATE TABLE seen(message_id TEXT PRIMARY KEY)");
   }
@@ -136,10 +135,15 @@ bool WorldImpl::build(std::string& error) {
   broker_ = std::make_unique<BrokerNode>(k, b);
 
   producer::ProducerOptions p;
-  if (!producer::pattern_named(s.producer.pattern, p.pattern)) {
-    error = "unknown producer pattern " + s.producer.pattern;
+  const producer::PatternPreset* pattern =
+      producer::find_pattern(s.producer.pattern) ? producer::pattern_with(s.producer.choices())
+                                                 : nullptr;
+  if (pattern == nullptr) {
+    error = "no producer pattern has the choices of " + s.producer.label();
     return false;
   }
+  p.pattern = pattern->pattern;
+  p.message_id = s.producer.message_id;
   p.orders_uri = uris_.orders;
   p.account = s.workload.account;
   p.orders = s.workload.orders;
@@ -242,8 +246,8 @@ RunSummary World::summary() {
   RunSummary r;
   r.scenario = w.scenario_.name;
   r.seed = w.scenario_.seed;
-  r.strategy = w.scenario_.consumer.strategy;
-  r.producer = w.scenario_.producer.pattern;
+  r.strategy = w.scenario_.consumer.label();
+  r.producer = w.scenario_.producer.label();
   const store::Status st =
       check(w.orders_anchor_, w.ledger_anchor_, w.broker_->leftovers(),
             w.scenario_.workload.account, w.scenario_.workload.initial_balance, r.report);

@@ -25,15 +25,15 @@
 
 #include "sim/kernel.h"
 #include "src/broker/frames.h"
+#include "src/producer/design.h"
 #include "src/store/db.h"
 
 namespace producer {
 
-enum class Pattern { kOutbox, kOutboxNoConfirm, kDualWrite, kPublishThenCommit };
-bool pattern_named(const std::string& name, Pattern& out);
 
 struct ProducerOptions {
   Pattern pattern = Pattern::kOutbox;
+  MessageIdSource message_id = MessageIdSource::kOutbox;
   std::string orders_uri;
   std::string queue = "orders";
   std::string account = "alice";

@@ -2,15 +2,6 @@
 
 namespace producer {
 
-bool pattern_named(const std::string& name, Pattern& out) {
-  if (name == "outbox") out = Pattern::kOutbox;
-  else if (name == "outbox-no-confirm") out = Pattern::kOutboxNoConfirm;
-  else if (name == "dual-write") out = Pattern::kDualWrite;
-  else if (name == "publish-then-commit") out = Pattern::kPublishThenCommit;
-  else return false;
-  return true;
-}
-
 Publisher::Publisher(sim::Kernel& kernel, std::string node, bool confirms)
     : k_(kernel), node_(std::move(node)), confirms_(confirms) {}
 

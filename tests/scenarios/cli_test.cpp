@@ -355,3 +355,23 @@ TEST_CASE("cli: generals shows the unconfirmed last courier and replays exactly"
   CHECK(eosim("generals --couriers 0").exit_code == 2);
   CHECK(eosim("generals --loss 2/1").exit_code == 2);
 }
+
+TEST_CASE("cli: --dedup and friends compose a consumer; run and sweep report it",
+          "[cli][design]") {
+  const std::string file = quoted(source_path("scenarios/02-crash-between-commit-and-ack.toml"));
+  Output o = eosim("run " + file + " --dedup none");
+  CHECK(o.exit_code == 1);  // the file expects exactly-once; without dedup it duplicates
+  CHECK(contains(o.text, "strategy: atomic + dedup=none (= no-dedup)"));
+  CHECK(contains(o.text, "overrides the preset: dedup = none (atomic has same-transaction)"));
+  CHECK(contains(o.text, "--seed 7 --dedup none"));
+  o = eosim("run " + file + " --ack maybe");
+  CHECK(o.exit_code == 2);
+  CHECK(contains(o.text, "unknown value `maybe` for --ack"));
+  o = eosim("sweep " + quoted(source_path("scenarios/01-happy-path.toml")) +
+            " --seeds 1..40 --ack before-commit --faults crash=1/5 --expect violation");
+  CHECK(o.exit_code == 0);
+  CHECK(contains(o.text, "atomic + ack=before-commit (= ack-before-commit)"));
+  o = eosim("list strategies");
+  CHECK(contains(o.text, "no-dedup              ack=after-commit dedup=none errors=classify "
+                         "poison=dead-letter"));
+}

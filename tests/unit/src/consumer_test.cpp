@@ -70,22 +70,47 @@ struct FakeBroker {
 consumer::ConsumerOptions options_for(const FakeBroker& b, const char* strategy) {
   consumer::ConsumerOptions o;
   o.ledger_uri = b.uri;
-  REQUIRE(consumer::strategy_named(strategy, o.strategy));
+  const consumer::Preset* preset = consumer::find_preset(strategy);
+  REQUIRE(preset != nullptr);
+  o.strategy.choices = preset->choices;
   return o;
 }
 
+consumer::Choices atomic_choices() { return consumer::find_preset("atomic")->choices; }
+
 }  // namespace
 
-TEST_CASE("consumer: strategies are named knob presets", "[consumer]") {
-  consumer::Strategy s;
-  REQUIRE(consumer::strategy_named("atomic", s));
-  CHECK(s.ack == consumer::AckTiming::kAfterCommit);
-  CHECK(s.dedup == consumer::Dedup::kSameTxn);
-  REQUIRE(consumer::strategy_named("naive-errors", s));
-  CHECK(s.errors == consumer::ErrorPolicy::kAllDuplicate);
-  REQUIRE(consumer::strategy_named("auto-ack", s));
-  CHECK(s.ack == consumer::AckTiming::kAuto);
-  CHECK_FALSE(consumer::strategy_named("exactly-once-please", s));
+TEST_CASE("consumer: strategies are named presets of the four choices", "[consumer]") {
+  const consumer::Preset* atomic = consumer::find_preset("atomic");
+  REQUIRE(atomic != nullptr);
+  CHECK(atomic->choices.ack == consumer::AckTiming::kAfterCommit);
+  CHECK(atomic->choices.dedup == consumer::Dedup::kSameTxn);
+  const consumer::Preset* naive = consumer::find_preset("naive-errors");
+  REQUIRE(naive != nullptr);
+  CHECK(naive->choices.errors == consumer::ErrorPolicy::kAllDuplicate);
+  const consumer::Preset* auto_ack = consumer::find_preset("auto-ack");
+  REQUIRE(auto_ack != nullptr);
+  CHECK(auto_ack->choices.ack == consumer::AckTiming::kAuto);
+  CHECK(consumer::find_preset("exactly-once-please") == nullptr);
+}
+
+TEST_CASE("consumer: presets are unique and every choice value has one name", "[consumer]") {
+  const auto presets = consumer::presets();
+  for (std::size_t i = 0; i < presets.size(); ++i) {
+    CHECK(consumer::preset_of(presets[i].choices) == presets[i].name);
+    for (std::size_t j = i + 1; j < presets.size(); ++j) {
+      CHECK(presets[i].name != presets[j].name);
+      CHECK_FALSE(presets[i].choices == presets[j].choices);
+    }
+  }
+  for (const auto& entry : sim::enum_names<consumer::Dedup>()) {
+    CHECK(sim::value_named<consumer::Dedup>(entry.name) == entry.value);
+    CHECK(sim::name_of(entry.value) == entry.name);
+  }
+  CHECK(sim::enum_names<consumer::PoisonPolicy>().size() == 3);
+  CHECK_FALSE(sim::value_named<consumer::AckTiming>("sometimes").has_value());
+  CHECK(consumer::describe(atomic_choices()) ==
+        "ack=after-commit dedup=same-transaction errors=classify poison=dead-letter");
 }
 
 TEST_CASE("consumer: atomic debits once, then acks; a redelivery is acked without effect",

@@ -129,8 +129,22 @@ TEST_CASE("dual write and publish-then-commit publish directly, without an outbo
 }
 
 TEST_CASE("producer patterns are found by name", "[producer]") {
-  producer::Pattern p;
-  REQUIRE(producer::pattern_named("outbox-no-confirm", p));
-  CHECK(p == producer::Pattern::kOutboxNoConfirm);
-  CHECK_FALSE(producer::pattern_named("two-phase-commit", p));
+  const producer::PatternPreset* p = producer::find_pattern("outbox-no-confirm");
+  REQUIRE(p != nullptr);
+  CHECK(p->pattern == producer::Pattern::kOutboxNoConfirm);
+  CHECK(producer::find_pattern("two-phase-commit") == nullptr);
+}
+
+TEST_CASE("producer patterns are presets of valid, distinct choices", "[producer]") {
+  for (const auto& preset : producer::patterns()) {
+    CHECK(producer::why_invalid(preset.choices).empty());
+    CHECK(producer::pattern_with(preset.choices) == &preset);
+  }
+  producer::ProducerChoices direct_with_confirms;
+  direct_with_confirms.delivery = producer::Delivery::kDirect;
+  CHECK_FALSE(producer::why_invalid(direct_with_confirms).empty());
+  producer::ProducerChoices outbox_publish_first;
+  outbox_publish_first.order = producer::PublishOrder::kPublishFirst;
+  CHECK_FALSE(producer::why_invalid(outbox_publish_first).empty());
+  CHECK(producer::pattern_with(outbox_publish_first) == nullptr);
 }

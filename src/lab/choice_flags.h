@@ -1,0 +1,25 @@
+#pragma once
+// The consumer's four choices as command-line flags (--ack, --dedup, --errors, --poison),
+// shared by run, sweep, shrink and explore. Strings here, because this is the edge where
+// the user types them; with_choices turns them into the scenario's typed choices.
+
+#include <string>
+
+namespace lab {
+
+struct Scenario;
+
+struct ChoiceFlags {
+  std::string ack, dedup, errors, poison;  // "" = leave the scenario's choice alone
+  bool empty() const { return ack.empty() && dedup.empty() && errors.empty() && poison.empty(); }
+};
+
+// False, with `error` naming the flag and its valid values, when a flag names no value.
+bool check_choice_flags(const ChoiceFlags& flags, std::string& error);
+// Each given flag replaces that choice, on top of the scenario's (or --strategy's) preset.
+// REQUIRES: check_choice_flags(flags) holds.
+void apply_choice_flags(const ChoiceFlags& flags, Scenario& scenario);
+// " --ack X --dedup Y": the given flags, for a command line that replays a run.
+std::string choice_flags_text(const ChoiceFlags& flags);
+
+}  // namespace lab

@@ -1,0 +1,158 @@
+// Composed designs (src/lab/scenario_design.cpp and the [consumer]/[producer] keys): every
+// preset is exactly its choices - the same run, to the trace hash, on every scenario - and
+// keys given beside a preset replace its values and are reported.
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "src/lab/choice_flags.h"
+#include "src/lab/scenario.h"
+#include "src/lab/world.h"
+
+namespace {
+
+std::vector<lab::Scenario> every_scenario() {
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(EOSIM_SOURCE_DIR) + "/scenarios")) {
+    if (entry.path().extension() == ".toml") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<lab::Scenario> out;
+  for (const auto& file : files) {
+    lab::Scenario s;
+    lab::LoadError error;
+    INFO(error.to_string());
+    REQUIRE(lab::load_scenario(file.string(), s, error));
+    out.push_back(s);
+  }
+  REQUIRE(out.size() >= 19);
+  return out;
+}
+
+lab::RunSummary run(const lab::Scenario& s) {
+  lab::RunSummary out;
+  std::string error;
+  INFO(error);
+  REQUIRE(lab::run_scenario(s, lab::WorldOptions{}, out, nullptr, error));
+  return out;
+}
+
+lab::Scenario parse(const std::string& text) {
+  lab::Scenario s;
+  lab::LoadError error;
+  INFO(error.to_string());
+  REQUIRE(lab::parse_scenario(text, "inline.toml", s, error));
+  return s;
+}
+
+lab::LoadError parse_bad(const std::string& text) {
+  lab::Scenario s;
+  lab::LoadError error;
+  REQUIRE_FALSE(lab::parse_scenario(text, "inline.toml", s, error));
+  return error;
+}
+
+}  // namespace
+
+TEST_CASE("design: every consumer preset runs exactly as its four choices, on every scenario",
+          "[design]") {
+  for (const lab::Scenario& file : every_scenario()) {
+    for (const consumer::Preset& preset : consumer::presets()) {
+      INFO(file.name << " / " << preset.name);
+      const lab::Scenario named = lab::with_overrides(file, std::nullopt, std::string(preset.name), "");
+      // The same design spelled as choices on top of a preset that differs.
+      lab::Scenario spelled =
+          lab::with_overrides(file, std::nullopt, preset.name == "atomic" ? "no-dedup" : "atomic", "");
+      spelled.consumer.ack = preset.choices.ack;
+      spelled.consumer.dedup = preset.choices.dedup;
+      spelled.consumer.errors = preset.choices.errors;
+      spelled.consumer.poison = preset.choices.poison;
+      REQUIRE(spelled.consumer.choices() == named.consumer.choices());
+      const lab::RunSummary a = run(named);
+      const lab::RunSummary b = run(spelled);
+      CHECK(a.trace_hash == b.trace_hash);
+      CHECK(a.report.verdict == b.report.verdict);
+      CHECK(b.strategy.find("(= " + std::string(preset.name) + ")") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("design: every producer pattern runs exactly as its choices, on every scenario",
+          "[design]") {
+  for (const lab::Scenario& file : every_scenario()) {
+    for (const producer::PatternPreset& preset : producer::patterns()) {
+      INFO(file.name << " / " << preset.name);
+      const lab::Scenario named = lab::with_overrides(file, std::nullopt, "", std::string(preset.name));
+      lab::Scenario spelled = lab::with_overrides(
+          file, std::nullopt, "", preset.name == "outbox" ? "dual-write" : "outbox");
+      spelled.producer.delivery = preset.choices.delivery;
+      spelled.producer.confirms = preset.choices.confirms;
+      spelled.producer.order = preset.choices.order;
+      CHECK(run(named).trace_hash == run(spelled).trace_hash);
+    }
+  }
+}
+
+TEST_CASE("design: a key beside a preset replaces its value and is reported", "[design]") {
+  const lab::Scenario s = parse(
+      "name = 'x'\n[consumer]\nstrategy = 'atomic'\ndedup = 'separate-store'\n"
+      "ack = 'after-commit'\n[producer]\npattern = 'outbox'\nconfirms = false\n");
+  CHECK(s.consumer.choices().dedup == consumer::Dedup::kSeparateStore);
+  CHECK(s.consumer.choices().ack == consumer::AckTiming::kAfterCommit);
+  // A key that repeats the preset's value changes nothing and is not listed.
+  CHECK(s.consumer.overrides() ==
+        std::vector<std::string>{"dedup = separate-store (atomic has same-transaction)"});
+  CHECK(s.consumer.label() == "atomic + dedup=separate-store (= separate-dedup-store)");
+  CHECK(s.producer.label() == "outbox + confirms=false (= outbox-no-confirm)");
+  const lab::Scenario custom =
+      parse("name = 'x'\n[consumer]\nstrategy = 'atomic'\nack = 'before-commit'\n"
+            "dedup = 'none'\n");
+  CHECK(custom.consumer.label() == "atomic + ack=before-commit + dedup=none");
+  // Written back and read again: the same scenario.
+  lab::Scenario again;
+  lab::LoadError error;
+  REQUIRE(lab::parse_scenario(lab::to_toml(s), "again.toml", again, error));
+  again.path = s.path;
+  CHECK(again == s);
+  // --strategy replaces the whole design: the keys given beside the file's preset go too.
+  const lab::Scenario replaced = lab::with_overrides(s, std::nullopt, "no-dedup", "outbox");
+  CHECK(replaced.consumer.overrides().empty());
+  CHECK(replaced.producer.overrides().empty());
+  CHECK(replaced.consumer.choices() == consumer::find_preset("no-dedup")->choices);
+}
+
+TEST_CASE("design: bad choices name the key, the line and the valid values", "[design]") {
+  lab::LoadError e = parse_bad("name = 'x'\n[consumer]\ndedup = 'redis'\n");
+  CHECK(e.key == "consumer.dedup");
+  CHECK(e.line == 3);
+  CHECK(e.message.find("same-transaction, separate-store, check-then-act, none") !=
+        std::string::npos);
+  e = parse_bad("name = 'x'\n[consumer]\npoison = true\n");
+  CHECK(e.key == "consumer.poison");
+  CHECK(e.message.find("expected a string") != std::string::npos);
+  e = parse_bad("name = 'x'\n[producer]\npattern = 'dual-write'\nconfirms = true\n");
+  CHECK(e.key == "producer.confirms");
+  CHECK(e.line == 4);
+  e = parse_bad("name = 'x'\n[producer]\norder = 'publish-first'\n");
+  CHECK(e.key == "producer.order");
+  CHECK(e.message.find("delivery = \"direct\"") != std::string::npos);
+}
+
+TEST_CASE("design: command-line choice flags are checked, applied and replayed", "[design]") {
+  lab::ChoiceFlags flags;
+  flags.dedup = "none";
+  std::string error;
+  REQUIRE(lab::check_choice_flags(flags, error));
+  lab::Scenario s = parse("name = 'x'\n");
+  lab::apply_choice_flags(flags, s);
+  CHECK(s.consumer.choices() == consumer::find_preset("no-dedup")->choices);
+  CHECK(lab::choice_flags_text(flags) == " --dedup none");
+  flags.ack = "eventually";
+  CHECK_FALSE(lab::check_choice_flags(flags, error));
+  CHECK(error == "unknown value `eventually` for --ack; valid values: after-commit, "
+                 "before-commit, auto");
+}
