@@ -10,6 +10,9 @@ packages=(build-essential cmake pkg-config libboost-dev libsqlite3-dev catch2 li
   libimgui-dev libglfw3-dev libgl-dev libtomlplusplus-dev nlohmann-json3-dev
   xvfb xauth libgl1-mesa-dri sqlite3)
 
+# The conformance tests start a private RabbitMQ and talk to it through rabbitmq-c.
+packages+=(rabbitmq-server librabbitmq-dev)
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -19,8 +22,24 @@ if [ ${#missing[@]} -gt 0 ]; then
   sudo_cmd=()
   [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
   "${sudo_cmd[@]}" apt-get update -qq
+  # No package may start a system service (rabbitmq-server would start one on 5672 and
+  # 4369): policy-rc.d answers 101 ("not allowed") during the install, then is restored.
+  policy=/usr/sbin/policy-rc.d
+  saved=$(mktemp)
+  had_policy=0
+  if [ -e "$policy" ]; then "${sudo_cmd[@]}" cp -p "$policy" "$saved"; had_policy=1; fi
+  restore_policy() {
+    if [ "$had_policy" = 1 ]; then "${sudo_cmd[@]}" cp -p "$saved" "$policy"
+    else "${sudo_cmd[@]}" rm -f "$policy"; fi
+    rm -f "$saved"
+  }
+  trap restore_policy EXIT
+  printf '#!/bin/sh\nexit 101\n' | "${sudo_cmd[@]}" tee "$policy" >/dev/null
+  "${sudo_cmd[@]}" chmod 755 "$policy"
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends \
     "${missing[@]}" >/dev/null
+  restore_policy
+  trap - EXIT
 fi
 
 build_dir=${BUILD_DIR:-build}

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "src/broker/channel.h"
+#include "src/broker/heartbeat.h"
 #include "src/broker/message.h"
 #include "src/broker/output.h"
 #include "src/broker/queue.h"
@@ -62,11 +63,16 @@ class Broker {
   // the channel is not open).
   uint64_t publish(ChannelRef ref, const std::string& routing_key, Message message,
                    bool mandatory);
+  // Publish through `exchange`. Only the default exchange ("") is modelled; any other name
+  // is a missing exchange, and RabbitMQ closes the channel with 404 (conformance row 19).
+  uint64_t publish_to(ChannelRef ref, const std::string& exchange, const std::string& routing_key,
+                      Message message, bool mandatory);
   // "fsync": messages written since the last sync reach disk; their confirms go out now.
   void sync();
   // Broker process restart: every channel is gone (no outputs for them); durable queues keep
   // their synced disk messages, unacked ones coming back with redelivered=true (item 16).
-  void restart();
+  enum class Stop { kClean, kCrash };
+  void restart(Stop stop = Stop::kClean);
   // Fault: the newest ready message of `queue` jumps to the head. No-op if unknown queue.
   void reorder_to_front(const std::string& queue);
   // Virtual time, used only to stamp deliveries for consumer_timeout. REQUIRES: monotone.

@@ -44,6 +44,15 @@ uint64_t Broker::publish(ChannelRef ref, const std::string& routing_key, Message
   return seq;
 }
 
+uint64_t Broker::publish_to(ChannelRef ref, const std::string& exchange,
+                            const std::string& routing_key, Message message, bool mandatory) {
+  if (exchange.empty()) return publish(ref, routing_key, std::move(message), mandatory);
+  if (find_channel(ref) == nullptr) return 0;
+  fail_channel(ref, 404, "NOT_FOUND - no exchange '" + exchange + "' in vhost '/'");
+  dispatch_all();
+  return 0;
+}
+
 void Broker::send_confirms(const std::vector<Confirm>& frames) {
   for (const Confirm& frame : frames) out_.confirm(frame);
 }
@@ -78,7 +87,7 @@ void Broker::return_to_queue(const std::string& queue_name, QueuedMessage messag
 
 void Broker::dead_letter(const Queue& from, Message message, const std::string& reason) {
   message.x_delivery_count.reset();  // item 10: the dead-lettered copy has none
-  add_x_death(message, from.name(), reason);
+  add_x_death(message, from.name(), reason, now_);
   const std::string& target_name = from.options().dead_letter_queue;
   Queue* target = target_name.empty() ? nullptr : find_queue(target_name);
   if (target == nullptr) {
@@ -92,7 +101,7 @@ void Broker::dead_letter(const Queue& from, Message message, const std::string& 
   target->enqueue(std::move(message), sync_generation_);  // on disk at the next sync
 }
 
-void Broker::restart() {
+void Broker::restart(Stop /*stop*/) {
   // Collect what the dying channels held, in (channel, tag) order, before they vanish.
   std::vector<Unacked> in_flight;
   for (auto& [ref, ch] : channels_) {

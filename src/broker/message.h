@@ -17,10 +17,16 @@
 
 namespace broker {
 
+// One x-death entry, with RabbitMQ 3.10's fields (conformance row 6). A repeat of the same
+// {queue, reason} only increments `count`: exchange, routing keys and time stay those of
+// the first time.
 struct XDeath {
   std::string queue;
   std::string reason;  // "rejected" | "delivery_limit" ("expired", "maxlen" are not modelled)
   int64_t count = 1;
+  std::string exchange;                   // the exchange it had been published to; "" = default
+  std::vector<std::string> routing_keys;  // the routing keys it had in that queue
+  std::optional<uint64_t> time;  // when: the model's virtual time; a real broker's Unix time
   bool operator==(const XDeath&) const = default;
 };
 
@@ -32,6 +38,10 @@ struct Message {
   // Quorum queues: absent on the 1st delivery, 1 on the 2nd, ... (item 9).
   std::optional<int64_t> x_delivery_count;
   std::vector<XDeath> x_death;  // newest first (item 12)
+  // x-first-death-queue/-reason/-exchange: set at the first dead-lettering, then kept.
+  std::string x_first_death_queue;
+  std::string x_first_death_reason;
+  std::string x_first_death_exchange;
   bool operator==(const Message&) const = default;
 };
 

@@ -7,14 +7,21 @@
 
 namespace broker {
 
-void add_x_death(Message& message, const std::string& queue, const std::string& reason) {
+void add_x_death(Message& message, const std::string& queue, const std::string& reason,
+                 uint64_t now) {
   auto& deaths = message.x_death;
+  if (deaths.empty()) {
+    message.x_first_death_queue = queue;
+    message.x_first_death_reason = reason;
+    message.x_first_death_exchange = "";
+  }
   auto same = std::find_if(deaths.begin(), deaths.end(), [&](const XDeath& d) {
     return d.queue == queue && d.reason == reason;
   });
-  XDeath entry{queue, reason, 1};
+  XDeath entry{queue, reason, 1, "", {queue}, now};
   if (same != deaths.end()) {
-    entry.count = same->count + 1;
+    entry = std::move(*same);
+    ++entry.count;
     deaths.erase(same);
   }
   deaths.insert(deaths.begin(), std::move(entry));

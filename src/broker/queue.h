@@ -32,8 +32,11 @@ struct QueuedMessage {
 
 // Records a dead-lettering event in `message.x_death` the way RabbitMQ does: the entry for
 // {queue, reason} has its count incremented and moves to the front, otherwise a new entry
-// with count 1 goes in front (item 12).
-void add_x_death(Message& message, const std::string& queue, const std::string& reason);
+// with count 1 goes in front (item 12). A new entry records the exchange ("" - only the
+// default exchange is modelled), the routing key the message reached `queue` with (its
+// name) and `now`; the first dead-lettering also sets x-first-death-* (conformance row 6).
+void add_x_death(Message& message, const std::string& queue, const std::string& reason,
+                 uint64_t now);
 
 class Queue {
  public:

@@ -1,0 +1,250 @@
+#include "src/live/launcher.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "src/live/process.h"
+
+namespace live {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kStopTimeoutMs = 30000;
+
+// Free loopback ports, all distinct: each socket stays bound until all are picked.
+bool pick_free_ports(std::array<int, 3>& ports) {
+  std::array<int, 3> fds{-1, -1, -1};
+  bool ok = true;
+  for (std::size_t i = 0; i < fds.size() && ok; ++i) {
+    fds[i] = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    ok = fds[i] >= 0 && ::bind(fds[i], reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
+         ::getsockname(fds[i], reinterpret_cast<sockaddr*>(&addr), &len) == 0;
+    if (ok) ports[i] = ntohs(addr.sin_port);
+  }
+  for (int fd : fds) {
+    if (fd >= 0) ::close(fd);
+  }
+  return ok;
+}
+
+bool port_open(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return false;
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+  ::close(fd);
+  return ok;
+}
+
+Status write_file(const fs::path& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  if (!out) return Status::error("cannot write " + path.string());
+  return Status::success();
+}
+
+}  // namespace
+
+std::string missing_rabbitmq(const LaunchOptions& options) {
+  const fs::path server = fs::path(options.rabbitmq_bin_dir) / "rabbitmq-server";
+  if (::access(server.c_str(), X_OK) == 0) return "";
+  return "rabbitmq-server is not installed (" + server.string() +
+         " missing): run `sudo bash scripts/setup.sh` (or `sudo apt-get install "
+         "rabbitmq-server`), or point EOSIM_AMQP_URL at a broker of yours";
+}
+
+Status PrivateBroker::start(const LaunchOptions& options, std::unique_ptr<PrivateBroker>& out) {
+  if (std::string missing = missing_rabbitmq(options); !missing.empty()) {
+    return Status::error(missing);
+  }
+  std::unique_ptr<PrivateBroker> broker(new PrivateBroker());
+  broker->options_ = options;
+  std::string tmpl = (fs::temp_directory_path() / "eosim-rabbit-XXXXXX").string();
+  if (::mkdtemp(tmpl.data()) == nullptr) return Status::error("mkdtemp failed for " + tmpl);
+  broker->dir_ = tmpl;
+  std::array<int, 3> ports{};
+  if (!pick_free_ports(ports)) return Status::error("no free loopback port");
+  broker->endpoint_.port = ports[0];
+  broker->dist_port_ = ports[1];
+  broker->epmd_port_ = ports[2];
+  if (Status s = broker->write_config(); !s.ok()) return s;
+  if (Status s = broker->start_epmd(); !s.ok()) return s;
+  if (Status s = broker->start_node(); !s.ok()) return s;
+  out = std::move(broker);
+  return Status::success();
+}
+
+PrivateBroker::~PrivateBroker() { stop(); }
+
+Status PrivateBroker::write_config() const {
+  const fs::path dir(dir_);
+  std::error_code ec;
+  for (const char* sub : {"home", "mnesia", "log"}) fs::create_directories(dir / sub, ec);
+  std::ostringstream conf;
+  conf << "listeners.tcp.1 = 127.0.0.1:" << endpoint_.port << "\n";
+  if (options_.consumer_timeout_ms > 0) {
+    conf << "consumer_timeout = " << options_.consumer_timeout_ms << "\n";
+  }
+  std::string advanced = "[].\n";
+  if (options_.channel_tick_ms > 0) {
+    advanced = "[{rabbit, [{channel_tick_interval, " + std::to_string(options_.channel_tick_ms) +
+               "}]}].\n";
+  }
+  for (Status s : {write_file(dir / "rabbitmq.conf", conf.str()),
+                   write_file(dir / "advanced.config", advanced),
+                   write_file(dir / "enabled_plugins", "[].\n"),
+                   write_file(dir / "rabbitmq-env.conf", "")}) {
+    if (!s.ok()) return s;
+  }
+  return Status::success();
+}
+
+std::vector<std::string> PrivateBroker::environment() const {
+  const std::string dir = dir_;
+  // -start_epmd false: we run epmd ourselves; otherwise every VM, the CLI's included, forks
+  // an `epmd -daemon` of its own (which fails on our port and lingers as a zombie).
+  const std::string loopback = "-kernel inet_dist_use_interface {127,0,0,1} -start_epmd false";
+  return {
+      "HOME=" + dir + "/home",
+      "RABBITMQ_CONFIG_FILE=" + dir + "/rabbitmq.conf",
+      "RABBITMQ_ADVANCED_CONFIG_FILE=" + dir + "/advanced.config",
+      "RABBITMQ_CONF_ENV_FILE=" + dir + "/rabbitmq-env.conf",
+      "RABBITMQ_ENABLED_PLUGINS_FILE=" + dir + "/enabled_plugins",
+      "RABBITMQ_MNESIA_BASE=" + dir + "/mnesia",
+      "RABBITMQ_LOG_BASE=" + dir + "/log",
+      "RABBITMQ_NODENAME=rabbit@localhost",
+      "RABBITMQ_NODE_IP_ADDRESS=127.0.0.1",
+      "RABBITMQ_NODE_PORT=" + std::to_string(endpoint_.port),
+      "RABBITMQ_DIST_PORT=" + std::to_string(dist_port_),
+      "ERL_EPMD_ADDRESS=127.0.0.1",
+      "ERL_EPMD_PORT=" + std::to_string(epmd_port_),
+      "RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS=" + loopback,
+      "RABBITMQ_CTL_ERL_ARGS=" + loopback,
+      // The script then execs the VM instead of wrapping it in a shell: the PID we hold is
+      // the node itself, and PDEATHSIG reaches it.
+      "RUNNING_UNDER_SYSTEMD=true",
+  };
+}
+
+Status PrivateBroker::start_epmd() {
+  ChildSpec spec;
+  spec.argv = {"/usr/bin/epmd", "-address", "127.0.0.1", "-port", std::to_string(epmd_port_)};
+  if (::access(spec.argv[0].c_str(), X_OK) != 0) spec.argv[0] = "/usr/lib/erlang/bin/epmd";
+  spec.env = environment();
+  spec.output_path = dir_ + "/log/epmd.out";
+  if (Status s = spawn(spec, epmd_pid_); !s.ok()) return s;
+  register_group(epmd_pid_);
+  for (int waited = 0; waited < 10000; waited += 50) {
+    if (port_open(epmd_port_)) return Status::success();
+    if (!group_alive(epmd_pid_)) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return Status::error("epmd did not listen on 127.0.0.1:" + std::to_string(epmd_port_));
+}
+
+Status PrivateBroker::start_node() {
+  ChildSpec spec;
+  spec.argv = {options_.rabbitmq_bin_dir + "/rabbitmq-server"};
+  spec.env = environment();
+  spec.output_path = dir_ + "/log/server.out";
+  if (Status s = spawn(spec, node_pid_); !s.ok()) return s;
+  register_group(node_pid_);
+  return wait_ready();
+}
+
+Status PrivateBroker::wait_ready() {
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + std::chrono::milliseconds(options_.ready_timeout_ms);
+  while (!port_open(endpoint_.port)) {
+    if (!group_alive(node_pid_)) {
+      return Status::error("rabbitmq-server exited while starting; its log:\n" + log_tail());
+    }
+    if (Clock::now() > deadline) {
+      return Status::error("rabbitmq-server did not open its port within " +
+                           std::to_string(options_.ready_timeout_ms / 1000) + " s; its log:\n" +
+                           log_tail());
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ChildSpec ping;
+  ping.argv = {options_.rabbitmq_bin_dir + "/rabbitmq-diagnostics", "-q", "ping"};
+  ping.env = environment();
+  ping.output_path = dir_ + "/log/ping.out";
+  int code = 0;
+  if (Status s = run_to_end(ping, 30000, code); !s.ok()) return s;
+  if (code != 0) {
+    return Status::error("rabbitmq-diagnostics ping failed (exit " + std::to_string(code) +
+                         "), see " + ping.output_path);
+  }
+  return Status::success();
+}
+
+void PrivateBroker::stop_node(int sig) {
+  if (node_pid_ == 0) return;
+  signal_group(node_pid_, sig);
+  if (!wait_group_gone(node_pid_, kStopTimeoutMs)) {
+    signal_group(node_pid_, SIGKILL);
+    wait_group_gone(node_pid_, 5000);
+  }
+  unregister_group(node_pid_);
+  node_pid_ = 0;
+}
+
+Status PrivateBroker::restart(RestartKind kind) {
+  stop_node(kind == RestartKind::kClean ? SIGTERM : SIGKILL);
+  return start_node();
+}
+
+bool PrivateBroker::stop() {
+  bool clean = true;
+  for (pid_t* pid : {&node_pid_, &epmd_pid_}) {
+    if (*pid == 0) continue;
+    signal_group(*pid, SIGTERM);
+    if (!wait_group_gone(*pid, kStopTimeoutMs)) {
+      clean = false;
+      signal_group(*pid, SIGKILL);
+      wait_group_gone(*pid, 5000);
+    }
+    unregister_group(*pid);
+    *pid = 0;
+  }
+  if (!dir_.empty()) {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+    dir_.clear();
+  }
+  return clean;
+}
+
+std::string PrivateBroker::log_tail() const {
+  std::ifstream in(dir_ + "/log/server.out");
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  std::string out;
+  for (std::size_t i = lines.size() > 20 ? lines.size() - 20 : 0; i < lines.size(); ++i) {
+    out += lines[i] + "\n";
+  }
+  return out;
+}
+
+}  // namespace live

@@ -1,0 +1,84 @@
+#pragma once
+// A private RabbitMQ on loopback for tests and tools: Debian's rabbitmq-server (3.10),
+// started as a child of this process with its own data folder, ports and epmd, so several
+// can run at once on one machine and none touches a system broker.
+// Recipe and pitfalls: notes/rabbitmq-local.md.
+//
+// Contract:
+//  - start() returns only when the broker answers (AMQP port open and
+//    `rabbitmq-diagnostics -q ping` succeeds), or with an error; never hangs past its
+//    deadline. Without rabbitmq-server installed the error is one line saying how to
+//    install it.
+//  - restart(kClean) stops the node with SIGTERM (clients see connection.close 320) and
+//    starts it again; restart(kKill) SIGKILLs it (clients see a reset, nothing unsynced is
+//    kept). Same data folder, same ports: durable state survives.
+//  - stop() (and the destructor) end the node and its epmd by PID and wait until their
+//    process groups are empty; the data folder is removed. Also on a failed test or an
+//    interruption: see process.h (process groups, PDEATHSIG, signal handlers).
+//
+// Invariants: while a PrivateBroker exists (and is not stopped), exactly one node and one
+// epmd run for it, both registered for cleanup on a fatal signal.
+
+#include <sys/types.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "src/live/endpoint.h"
+#include "src/live/status.h"
+
+namespace live {
+
+struct LaunchOptions {
+  // rabbitmq.conf `consumer_timeout` in ms; 0 = the broker's default (30 minutes).
+  int consumer_timeout_ms = 0;
+  // How often a channel checks consumer_timeout (RabbitMQ's channel_tick_interval, default
+  // 60 s). A short tick makes a timeout show up within a second or two of expiring.
+  int channel_tick_ms = 0;
+  int ready_timeout_ms = 90000;  // start (and each restart) gives up after this
+  std::string rabbitmq_bin_dir = "/usr/lib/rabbitmq/bin";
+};
+
+enum class RestartKind { kClean, kKill };
+
+class PrivateBroker {
+ public:
+  static Status start(const LaunchOptions& options, std::unique_ptr<PrivateBroker>& out);
+  ~PrivateBroker();
+  PrivateBroker(const PrivateBroker&) = delete;
+  PrivateBroker& operator=(const PrivateBroker&) = delete;
+
+  const Endpoint& endpoint() const { return endpoint_; }
+  Status restart(RestartKind kind);
+  // Idempotent. Returns false if a process group could not be emptied (it was SIGKILLed).
+  bool stop();
+
+  pid_t node_pid() const { return node_pid_; }  // 0 while down
+  pid_t epmd_pid() const { return epmd_pid_; }
+  const std::string& data_dir() const { return dir_; }
+  // The last lines of the node's log, to explain a failed start.
+  std::string log_tail() const;
+
+ private:
+  PrivateBroker() = default;
+  Status write_config() const;
+  std::vector<std::string> environment() const;
+  Status start_epmd();
+  Status start_node();
+  Status wait_ready();
+  void stop_node(int signal);
+
+  LaunchOptions options_;
+  Endpoint endpoint_;
+  std::string dir_;
+  int dist_port_ = 0;
+  int epmd_port_ = 0;
+  pid_t node_pid_ = 0;
+  pid_t epmd_pid_ = 0;
+};
+
+// "" if rabbitmq-server is installed; otherwise the one line saying how to install it.
+std::string missing_rabbitmq(const LaunchOptions& options);
+
+}  // namespace live

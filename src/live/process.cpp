@@ -1,0 +1,215 @@
+#include "src/live/process.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "sim/assert.h"
+
+extern char** environ;
+
+namespace live {
+
+namespace {
+
+// Invariant (3): a fixed array, so the signal handler reads it without locks or allocation.
+constexpr std::size_t kMaxGroups = 16;
+std::array<std::atomic<pid_t>, kMaxGroups> g_groups{};
+std::once_flag g_handlers_once;
+
+void on_fatal_signal(int sig) {
+  for (auto& slot : g_groups) {
+    const pid_t pgid = slot.load();
+    if (pgid > 0) ::kill(-pgid, SIGKILL);
+  }
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+void install_handlers() {
+  struct sigaction action {};
+  action.sa_handler = on_fatal_signal;
+  sigemptyset(&action.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT}) ::sigaction(sig, &action, nullptr);
+  // Orphans of our children (the VM's helpers) are reparented to us and reaped by us, so
+  // group_alive() never counts a zombie nobody waits for.
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
+// Builds "KEY=VALUE" strings: our environment with `overrides` replacing or adding keys.
+std::vector<std::string> merged_environment(const std::vector<std::string>& overrides) {
+  std::map<std::string, std::string> vars;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    const std::string entry(*e);
+    const auto eq = entry.find('=');
+    if (eq != std::string::npos) vars[entry.substr(0, eq)] = entry.substr(eq + 1);
+  }
+  for (const std::string& entry : overrides) {
+    const auto eq = entry.find('=');
+    EOSIM_ASSERT(eq != std::string::npos);
+    vars[entry.substr(0, eq)] = entry.substr(eq + 1);
+  }
+  std::vector<std::string> out;
+  for (const auto& [key, value] : vars) out.push_back(key + "=" + value);
+  return out;
+}
+
+void sleep_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
+
+bool registered(pid_t pid) {
+  for (const auto& slot : g_groups) {
+    if (slot.load() == pid) return true;
+  }
+  return false;
+}
+
+// As subreaper we inherit what our children's children abandon (an Erlang CLI's helpers,
+// an `epmd -daemon` that lost the race for its port). Reap those zombies; leave our own
+// children (registered group leaders) to whoever waits for them.
+void reap_orphans() {
+  const pid_t self = ::getpid();
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(entry.path() / "stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto paren = stat.rfind(')');
+    if (paren == std::string::npos) continue;
+    std::istringstream rest(stat.substr(paren + 1));
+    char state = 0;
+    pid_t ppid = 0;
+    rest >> state >> ppid;
+    const pid_t pid = static_cast<pid_t>(std::stol(name));
+    if (state == 'Z' && ppid == self && !registered(pid)) ::waitpid(pid, nullptr, WNOHANG);
+  }
+}
+
+}  // namespace
+
+Status spawn(const ChildSpec& spec, pid_t& pid) {
+  EOSIM_ASSERT(!spec.argv.empty());
+  std::call_once(g_handlers_once, install_handlers);
+  // Everything the child needs is built before fork: after fork only async-signal-safe calls.
+  std::vector<std::string> env = merged_environment(spec.env);
+  std::vector<char*> argv_ptrs, env_ptrs;
+  for (const auto& a : spec.argv) argv_ptrs.push_back(const_cast<char*>(a.c_str()));
+  argv_ptrs.push_back(nullptr);
+  for (const auto& e : env) env_ptrs.push_back(const_cast<char*>(e.c_str()));
+  env_ptrs.push_back(nullptr);
+  const std::string out_path = spec.output_path.empty() ? "/dev/null" : spec.output_path;
+  const pid_t parent = ::getpid();
+
+  const pid_t child = ::fork();
+  if (child < 0) return Status::error(std::string("fork failed: ") + std::strerror(errno));
+  if (child == 0) {
+    ::setpgid(0, 0);                     // invariant (1)
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // invariant (2)
+    if (::getppid() != parent) ::_exit(127);  // the parent died before prctl took effect
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT}) ::signal(sig, SIG_DFL);
+    const int in = ::open("/dev/null", O_RDONLY);
+    const int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (in >= 0) ::dup2(in, 0);
+    if (out >= 0) {
+      ::dup2(out, 1);
+      ::dup2(out, 2);
+    }
+    ::execve(argv_ptrs[0], argv_ptrs.data(), env_ptrs.data());
+    ::_exit(127);
+  }
+  ::setpgid(child, child);  // also from the parent, so no signal can race the child's call
+  pid = child;
+  return Status::success();
+}
+
+Status run_to_end(const ChildSpec& spec, int timeout_ms, int& exit_code) {
+  pid_t pid = 0;
+  if (Status s = spawn(spec, pid); !s.ok()) return s;
+  register_group(pid);
+  exit_code = -1;
+  int status = 0;
+  for (int waited = 0;; waited += 20) {
+    const pid_t r = ::waitpid(pid, &status, WNOHANG);
+    if (r == pid) {
+      exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      break;
+    }
+    if (waited >= timeout_ms) {
+      signal_group(pid, SIGKILL);
+      wait_exit(pid, 5000);
+      break;
+    }
+    sleep_ms(20);
+  }
+  signal_group(pid, SIGKILL);  // helpers the command left behind
+  wait_group_gone(pid, 5000);
+  unregister_group(pid);
+  if (exit_code == -1) {
+    return Status::error(spec.argv[0] + " did not finish within " +
+                         std::to_string(timeout_ms / 1000) + " s");
+  }
+  return Status::success();
+}
+
+bool wait_exit(pid_t pid, int timeout_ms) {
+  for (int waited = 0;; waited += 20) {
+    int status = 0;
+    const pid_t r = ::waitpid(pid, &status, WNOHANG);
+    if (r == pid || (r < 0 && errno == ECHILD)) return true;
+    if (waited >= timeout_ms) return false;
+    sleep_ms(20);
+  }
+}
+
+bool group_alive(pid_t pgid) {
+  // Reap the group's zombies first (we are their parent or subreaper), or they would count.
+  while (::waitpid(-pgid, nullptr, WNOHANG) > 0) {
+  }
+  reap_orphans();
+  return ::kill(-pgid, 0) == 0;
+}
+
+void signal_group(pid_t pgid, int sig) {
+  EOSIM_ASSERT(pgid > 1);
+  ::kill(-pgid, sig);
+}
+
+bool wait_group_gone(pid_t pgid, int timeout_ms) {
+  for (int waited = 0;; waited += 20) {
+    if (!group_alive(pgid)) return true;
+    if (waited >= timeout_ms) return false;
+    sleep_ms(20);
+  }
+}
+
+void register_group(pid_t pgid) {
+  std::call_once(g_handlers_once, install_handlers);
+  for (auto& slot : g_groups) {
+    pid_t empty = 0;
+    if (slot.compare_exchange_strong(empty, pgid)) return;
+  }
+  EOSIM_ASSERT(false && "more than kMaxGroups live child groups");
+}
+
+void unregister_group(pid_t pgid) {
+  for (auto& slot : g_groups) {
+    pid_t expected = pgid;
+    if (slot.compare_exchange_strong(expected, 0)) return;
+  }
+}
+
+}  // namespace live

@@ -1,0 +1,49 @@
+#pragma once
+// Child processes for the live side: started in their own process group, killed with it,
+// and never outliving this process.
+//
+// Invariants:
+//  (1) Every child runs in a new process group whose id is its pid, so a signal to the
+//      group reaches everything it started (a shell script and the VM it runs).
+//  (2) Every child is started with PR_SET_PDEATHSIG = SIGKILL: if this process dies, even
+//      by SIGKILL, the direct child is killed by the kernel.
+//  (3) While a group is registered, SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGABRT (a failed
+//      assertion) to this process
+//      first SIGKILL every registered group, then take their default action - an
+//      interrupted test leaves nothing running.
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+#include "src/live/status.h"
+
+namespace live {
+
+struct ChildSpec {
+  std::vector<std::string> argv;  // argv[0] is the program's path
+  std::vector<std::string> env;   // "KEY=VALUE", added to (and overriding) our environment
+  std::string output_path;        // stdout and stderr go here (appended); "" = /dev/null
+};
+
+// Starts the child. REQUIRES: !spec.argv.empty().
+Status spawn(const ChildSpec& spec, pid_t& pid);
+// Runs the child to completion, at most `timeout_ms`; `exit_code` is its exit status
+// (-1 if it was killed at the deadline).
+Status run_to_end(const ChildSpec& spec, int timeout_ms, int& exit_code);
+
+// Waits up to `timeout_ms` for `pid` (a child of ours) to exit and reaps it.
+bool wait_exit(pid_t pid, int timeout_ms);
+// True while any process of group `pgid` exists.
+bool group_alive(pid_t pgid);
+// Sends `sig` to every process of the group (ignores a group that is gone).
+void signal_group(pid_t pgid, int sig);
+// Waits up to `timeout_ms` until group `pgid` is empty.
+bool wait_group_gone(pid_t pgid, int timeout_ms);
+
+// Registry for invariant (3). register_group installs the handlers on first use.
+void register_group(pid_t pgid);
+void unregister_group(pid_t pgid);
+
+}  // namespace live
