@@ -84,6 +84,9 @@ void write_text(const ExploreCommandOptions& o, const lab::Scenario& s,
     if (c.verdict != "exactly-once") out << "      e.g. " << lab::path_text(c.example) << "\n";
   }
   out << "violations: " << r.violations << "\n";
+  if (r.incomplete > 0) {
+    out << "incomplete (ended at the step bound): " << r.incomplete << "\n";
+  }
   if (r.first_violation) {
     out << "first counterexample: " << lab::path_text(*r.first_violation) << "\n";
     if (ce.status == lab::ShrinkStatus::kShrunk) {
@@ -132,6 +135,7 @@ void write_json(const ExploreCommandOptions& o, const lab::Scenario& s,
                              {"example", lab::path_text(c.example)}});
   }
   j["violations"] = r.violations;
+  j["incomplete"] = r.incomplete;
   j["first_counterexample"] =
       r.first_violation ? nlohmann::ordered_json(lab::path_text(*r.first_violation))
                         : nlohmann::ordered_json(nullptr);
@@ -212,8 +216,9 @@ int explore_command(const ExploreCommandOptions& options, std::ostream& out,
   bool met = true;
   std::string expect_line;
   if (!options.expect.empty()) {
-    met = options.expect == "violation" ? result.violations > 0 : result.violations == 0;
-    expect_line = "expect " + options.expect + ": " + (met ? "met" : "NOT met");
+    std::string why;
+    met = lab::explore_expectation_met(result, options.expect, why);
+    expect_line = "expect " + options.expect + ": " + (met ? "met" : "NOT met") + " (" + why + ")";
   }
   if (options.format == "json") {
     write_json(options, scenario, result, ce, met, out);

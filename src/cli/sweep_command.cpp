@@ -158,7 +158,7 @@ int sweep_command(const SweepCommandOptions& options, std::ostream& out, std::os
   report.file = options.file;
   report.strategy = scenario.consumer.label();
   report.producer = scenario.producer.label();
-  report.max_steps = scenario.max_steps;
+  report.max_steps = lab::step_bound(scenario);
   report.expect = options.expect;
   for (const auto& f : report.summary.failures) {
     report.shrink_lines[f.seed] = shrink_command_line(options, f.seed);

@@ -143,6 +143,9 @@ const std::vector<CatalogEntry>& verdicts() {
       {"lost", "some committed order took no effect at all"},
       {"phantom", "some effect belongs to an order that was never committed"},
       {"stuck", "messages or outbox rows were still pending when the run ended"},
+      {"incomplete",
+       "the step bound ended the run before the workload was produced: no verdict on the "
+       "design (raise max_steps)"},
   };
   return list;
 }

@@ -169,7 +169,9 @@ bool reduce(const Node& node, NodeRun& run, std::map<std::uint64_t, bool>& seen,
     out.outcomes.push_back(std::move(c));
   }
   ++out.outcomes[it->second].executions;
-  if (r.verdict != "exactly-once") {
+  if (r.verdict == "incomplete") {
+    ++out.incomplete;  // the step bound ended it: no claim either way
+  } else if (r.verdict != "exactly-once") {
     ++out.violations;
     if (!out.first_violation) out.first_violation = node.path;
   }
@@ -230,6 +232,32 @@ bool explore(const Scenario& scenario, const ExploreOptions& options, ExploreRes
   }
   if (!level.empty()) out.truncated = true;
   return true;
+}
+
+bool explore_expectation_met(const ExploreResult& result, const std::string& expect,
+                             std::string& why) {
+  EOSIM_ASSERT(expect == "exactly-once" || expect == "violation");
+  const std::string found = std::to_string(result.violations) + " violating execution(s) in " +
+                            std::to_string(result.runs) + " runs";
+  if (expect == "violation") {
+    why = result.violations > 0 ? found : "no violation found in " + std::to_string(result.runs) + " runs";
+    return result.violations > 0;
+  }
+  if (result.violations > 0) {
+    why = found;
+  } else if (result.runs == 0) {
+    why = "nothing was explored (--max-runs 0)";
+  } else if (result.truncated) {
+    why = "the search was truncated after " + std::to_string(result.runs) +
+          " runs: the rest of the tree was not checked";
+  } else if (result.incomplete > 0) {
+    why = std::to_string(result.incomplete) +
+          " execution(s) ended at the step bound before the workload was produced";
+  } else {
+    why = "no violation in the whole tree (" + std::to_string(result.runs) + " runs)";
+    return true;
+  }
+  return false;
 }
 
 bool run_path(const Scenario& scenario, const ExplorePath& path, RunSummary& out,

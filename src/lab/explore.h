@@ -84,6 +84,8 @@ struct ExploreResult {
   std::uint64_t duplicates = 0;           // runs pruned as identical to an earlier one
   std::vector<std::uint64_t> runs_by_faults;  // index = faults placed
   std::uint64_t violations = 0;           // distinct executions that were not exactly-once
+                                          // (nor incomplete)
+  std::uint64_t incomplete = 0;           // distinct executions the step bound cut short
   std::vector<OutcomeClass> outcomes;
   std::optional<ExplorePath> first_violation;
   bool truncated = false;                 // max_runs stopped it before the tree ended
@@ -97,6 +99,13 @@ Scenario explore_root(const Scenario& scenario);
 // Runs the search. False (with `error`) only when a world cannot be built.
 bool explore(const Scenario& scenario, const ExploreOptions& options, ExploreResult& out,
              std::string& error);
+
+// Whether the search supports `expect` ("exactly-once" or "violation"), with the reason
+// in `why`. A violation found is evidence whatever else happened; "exactly-once" needs
+// the whole tree: a truncated or empty search, or an execution the step bound cut short,
+// is not met (an absence of violations nobody looked for proves nothing).
+bool explore_expectation_met(const ExploreResult& result, const std::string& expect,
+                             std::string& why);
 
 // Runs one path of the tree again (as explore did), for a report or a test.
 bool run_path(const Scenario& scenario, const ExplorePath& path, RunSummary& out,

@@ -55,13 +55,21 @@ const std::vector<std::int64_t>* list_of_verdict(const Report& report) {
   return nullptr;
 }
 
-// "exactly-once", or "DUPLICATED (orders 2, 3)": shouting marks a violation.
-std::string verdict_text(const Report& report) {
-  if (report.verdict == "exactly-once") return report.verdict;
-  std::string out = upper(report.verdict);
+// "exactly-once", or "DUPLICATED (orders 2, 3)": shouting marks a violation. A run the
+// step bound ended says so: "INCOMPLETE (step bound N, K orders never produced)", or the
+// verdict followed by "- the step bound (N) ended the run".
+std::string verdict_text(const RunSummary& run) {
+  const Report& report = run.report;
+  const std::string bound = std::to_string(run.step_bound);
+  if (report.verdict == "incomplete") {
+    return "INCOMPLETE (step bound " + bound + ", " + std::to_string(run.orders_never_produced) +
+           " orders never produced)";
+  }
+  std::string out = report.verdict == "exactly-once" ? report.verdict : upper(report.verdict);
   if (const auto* list = list_of_verdict(report); list != nullptr && !list->empty()) {
     out += " (orders " + number_list(*list) + ")";
   }
+  if (run.step_bound_hit) out += " - the step bound (" + bound + ") ended the run";
   return out;
 }
 
@@ -185,7 +193,7 @@ void write_lists(std::ostream& out, const RunSummary& run) {
   out << padded("redeliveries:", 15) << " " << run.redeliveries << "\n";
   out << padded("steps:", 15) << " " << run.steps << " (virtual time " << run.time
       << " ticks)";
-  if (run.step_bound_hit) out << "  <- hit max_steps before quiescence";
+  if (run.step_bound_hit) out << "  <- hit the step bound before quiescence";
   out << "\n";
   out << padded("trace_hash:", 15) << " " << sim::hash_hex(run.trace_hash) << " ("
       << run.trace_events << " events)\n";
@@ -256,7 +264,7 @@ std::string format_report_text(const RunRecord& record, const TextStyle& style) 
   write_orders(out, record.run.report);
   write_lists(out, record.run);
   const bool good = record.run.report.verdict == "exactly-once";
-  out << "\nverdict: " << painted(verdict_text(record.run.report), good ? kGreen : kRed, style)
+  out << "\nverdict: " << painted(verdict_text(record.run), good ? kGreen : kRed, style)
       << "\n";
   out << expect_text(record, style);
   return out.str();
@@ -265,7 +273,7 @@ std::string format_report_text(const RunRecord& record, const TextStyle& style) 
 std::string format_verdict_line(const RunRecord& record, const TextStyle& style) {
   const bool good = record.run.report.verdict == "exactly-once";
   return record.scenario.name + ": " +
-         painted(verdict_text(record.run.report), good ? kGreen : kRed, style) + ", expect " +
+         painted(verdict_text(record.run), good ? kGreen : kRed, style) + ", expect " +
          (record.unmet.empty() ? painted("ok", kGreen, style) : painted("FAILED", kRed, style)) +
          " (SEED=" + std::to_string(record.run.seed) + ")\n";
 }
@@ -320,6 +328,8 @@ nlohmann::ordered_json report_json(const RunRecord& record) {
   j["steps"] = run.steps;
   j["time"] = run.time;
   j["step_bound_hit"] = run.step_bound_hit;
+  j["step_bound"] = run.step_bound;
+  j["orders_never_produced"] = run.orders_never_produced;
   j["trace_hash"] = sim::hash_hex(run.trace_hash);
   j["trace_events"] = run.trace_events;
   j["expect_ok"] = record.unmet.empty();
@@ -347,6 +357,7 @@ void write_report_mermaid(std::ostream& out, const RunRecord& record,
   std::replace(name.begin(), name.end(), '\n', ' ');
   out << "%% " << name << "  SEED=" << record.run.seed << "\n";
   if (!record.replay.empty()) out << "%% replay: " << record.replay << "\n";
+  if (record.run.step_bound_hit) out << "%% verdict: " << verdict_text(record.run) << "\n";
   sim::write_mermaid(out, events, diagram_lanes(record.scenario));
 }
 

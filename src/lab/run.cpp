@@ -119,6 +119,13 @@ std::vector<std::string> unmet_expectations(const Scenario& scenario, const RunS
   std::vector<std::string> unmet;
   const Expect& e = scenario.expect;
   const Report& r = run.report;
+  if (r.verdict == "incomplete" && !(e == Expect{})) {
+    // Nothing about the design can be checked on a workload that was not produced.
+    unmet.push_back("the run is incomplete: the step bound (" + std::to_string(run.step_bound) +
+                    ") ended it with " + std::to_string(run.orders_never_produced) +
+                    " orders never produced; raise max_steps");
+    return unmet;
+  }
   if (e.verdict && *e.verdict != r.verdict) {
     unmet.push_back("verdict: expected " + *e.verdict + ", got " + r.verdict);
   }

@@ -164,7 +164,7 @@ std::string to_toml(const Scenario& s) {
   } else {
     out << "seed = " << s.seed << "\n";
   }
-  out << "max_steps = " << s.max_steps << "\n";
+  if (s.max_steps != 0) out << "max_steps = " << s.max_steps << "\n";
 
   const Workload& w = s.workload;
   out << "\n[workload]\n";
@@ -210,6 +210,10 @@ std::string to_toml(const Scenario& s) {
   for (const sim::FaultRule& rule : s.script) write_rule(out, rule);
   write_expect(out, s.expect);
   return out.str();
+}
+
+std::int64_t step_bound(const Scenario& scenario) {
+  return scenario.max_steps != 0 ? scenario.max_steps : 200'000 + 100 * scenario.workload.orders;
 }
 
 bool load_scenario(const std::string& path, Scenario& out, LoadError& error) {

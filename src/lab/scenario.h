@@ -136,9 +136,14 @@ struct Scenario {
   RandomFaults random;
   std::vector<sim::FaultRule> script;
   Expect expect;
-  std::int64_t max_steps = 200000;
+  std::int64_t max_steps = 0;  // the step bound; 0 = step_bound()'s default for the workload
   friend bool operator==(const Scenario&, const Scenario&) = default;
 };
+
+// The step bound a run of `scenario` stops at: its max_steps, or by default 200,000 plus
+// 100 per order, so a large workload is produced in full (a happy-path order takes ~9
+// steps) while a livelock on a small one still ends quickly.
+std::int64_t step_bound(const Scenario& scenario);
 
 struct LoadError {
   std::string file;

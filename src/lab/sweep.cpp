@@ -253,9 +253,14 @@ bool valid_sweep_expectation(const std::string& expect) {
 bool sweep_expectation_met(const SweepSummary& summary, const std::string& expect,
                            std::string& why) {
   EOSIM_ASSERT(valid_sweep_expectation(expect));
-  const std::uint64_t clean = summary.verdicts.count("exactly-once") != 0
-                                  ? summary.verdicts.at("exactly-once")
-                                  : 0;
+  const auto count_of = [&summary](const char* verdict) {
+    const auto it = summary.verdicts.find(verdict);
+    return it == summary.verdicts.end() ? std::uint64_t{0} : it->second;
+  };
+  const std::uint64_t clean = count_of("exactly-once");
+  // A run the step bound cut short before its workload was produced is neither.
+  const std::uint64_t incomplete = count_of("incomplete");
+  const std::uint64_t violating = summary.runs - clean - incomplete;
   const std::string first =
       summary.failures.empty()
           ? ""
@@ -266,13 +271,17 @@ bool sweep_expectation_met(const SweepSummary& summary, const std::string& expec
               ? "every run was exactly-once"
               : std::to_string(summary.runs - clean) + " of " + std::to_string(summary.runs) +
                     " runs were not exactly-once" + first;
+    if (incomplete > 0) {
+      why += "; " + std::to_string(incomplete) +
+             " ended at the step bound before the workload was produced";
+    }
     return clean == summary.runs;
   }
   if (expect == "violation") {
-    why = clean < summary.runs ? std::to_string(summary.runs - clean) + " of " +
-                                     std::to_string(summary.runs) + " runs violated" + first
-                               : "no run violated exactly-once";
-    return clean < summary.runs;
+    why = violating > 0 ? std::to_string(violating) + " of " + std::to_string(summary.runs) +
+                              " runs violated" + first
+                        : "no run violated exactly-once";
+    return violating > 0;
   }
   const auto it = summary.verdicts.find(expect);
   const std::uint64_t hits = it == summary.verdicts.end() ? 0 : it->second;

@@ -226,7 +226,7 @@ World::~World() = default;
 bool World::over() const {
   const auto& k = impl_->kernel_;
   return k.scheduler.idle() ||
-         k.scheduler.steps() >= static_cast<std::uint64_t>(impl_->scenario_.max_steps);
+         k.scheduler.steps() >= static_cast<std::uint64_t>(step_bound(impl_->scenario_));
 }
 
 bool World::step() {
@@ -257,6 +257,11 @@ RunSummary World::summary() {
   r.steps = w.kernel_.scheduler.steps();
   r.time = w.kernel_.scheduler.now();
   r.step_bound_hit = !w.kernel_.scheduler.idle();
+  r.step_bound = static_cast<std::uint64_t>(step_bound(w.scenario_));
+  r.orders_never_produced = w.scenario_.workload.orders - w.producer_->orders_created();
+  // Orders the producer never reached say nothing about the design: the run is
+  // incomplete, not stuck or lost (a poison loop over orders that exist stays stuck).
+  if (r.step_bound_hit && r.orders_never_produced > 0) r.report.verdict = "incomplete";
   r.trace_hash = w.kernel_.trace.hash();
   r.trace_events = w.kernel_.trace.size();
   r.tape = w.kernel_.chooser.tape();

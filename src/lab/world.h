@@ -50,7 +50,10 @@ struct RunSummary {
   std::int64_t redeliveries = 0;  // deliveries with redelivered=true
   std::uint64_t steps = 0;
   sim::Tick time = 0;
-  bool step_bound_hit = false;    // the run did not reach quiescence within max_steps
+  bool step_bound_hit = false;    // the run did not reach quiescence within step_bound
+  std::uint64_t step_bound = 0;   // the bound in force (step_bound(scenario))
+  std::int64_t orders_never_produced = 0;  // orders the producer had not created at the end;
+                                           // > 0 with step_bound_hit: verdict "incomplete"
   std::uint64_t trace_hash = 0;
   std::uint64_t trace_events = 0;
   sim::ChoiceTape tape;           // every decision of the run, for replay and shrinking

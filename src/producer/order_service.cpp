@@ -62,6 +62,7 @@ bool OrderService::fault(const char* site, std::int64_t order) {
 }
 
 void OrderService::create(std::int64_t order) {
+  created_ = std::max(created_, order);
   const std::int64_t amount = options_.amounts[static_cast<std::size_t>(order - 1)];
   const std::int64_t now = static_cast<std::int64_t>(k_.scheduler.now());
   const bool outbox =

@@ -109,6 +109,9 @@ class OrderService {
   void crash(const std::string& why);
   const ProducerOptions& options() const { return options_; }
   Relay* relay() { return relay_.get(); }
+  // How many orders the service has started to create (1..n in order); the rest of the
+  // workload was never produced.
+  std::int64_t orders_created() const { return created_; }
 
  private:
   void create(std::int64_t order);
@@ -123,6 +126,7 @@ class OrderService {
   std::unique_ptr<Relay> relay_;
   bool up_ = false;
   std::int64_t next_order_ = 1;
+  std::int64_t created_ = 0;
   std::uint64_t generation_ = 0;
 };
 

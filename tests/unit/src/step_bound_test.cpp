@@ -1,0 +1,125 @@
+// The step bound (lab::step_bound, World::summary): a run it cuts short before the
+// workload was produced is "incomplete", never a verdict about the design; a livelock over
+// orders that exist stays "stuck" and says the bound ended it; the default scales with the
+// workload; and no search that did not look passes an expectation.
+
+#include <catch2/catch.hpp>
+
+#include "src/lab/explore.h"
+#include "src/lab/scenario.h"
+#include "src/lab/sweep.h"
+#include "src/lab/world.h"
+
+namespace {
+
+lab::Scenario workload(std::int64_t orders, const std::string& strategy = "atomic") {
+  lab::Scenario s;
+  s.name = "step bound test";
+  s.workload.orders = orders;
+  s.workload.initial_balance = 1'000'000'000;
+  s.consumer.strategy = strategy;
+  return s;
+}
+
+lab::RunSummary run(const lab::Scenario& s) {
+  lab::WorldOptions options;
+  options.keep_trace = false;
+  lab::RunSummary out;
+  std::string error;
+  INFO(error);
+  REQUIRE(lab::run_scenario(s, options, out, nullptr, error));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("step bound: a workload not produced by the bound is incomplete, not stuck",
+          "[step-bound]") {
+  lab::Scenario s = workload(100);
+  s.max_steps = 300;
+  s.expect.verdict = "exactly-once";
+  const lab::RunSummary r = run(s);
+  CHECK(r.step_bound_hit);
+  CHECK(r.step_bound == 300);
+  CHECK(r.report.verdict == "incomplete");
+  CHECK(r.orders_never_produced > 0);
+  CHECK(r.orders_never_produced < 100);
+  const auto unmet = lab::unmet_expectations(s, r);
+  REQUIRE(unmet.size() == 1);
+  CHECK(unmet[0].find("incomplete") != std::string::npos);
+  CHECK(unmet[0].find(std::to_string(r.orders_never_produced) + " orders never produced") !=
+        std::string::npos);
+}
+
+TEST_CASE("step bound: a poison loop over an order that exists stays stuck", "[step-bound]") {
+  lab::Scenario s = workload(3, "requeue-poison");
+  s.workload.initial_balance = 1000;
+  s.workload.amounts = {150, 5000, 150};  // order 2 is refused, and requeued forever
+  s.max_steps = 2000;
+  const lab::RunSummary r = run(s);
+  CHECK(r.step_bound_hit);
+  CHECK(r.orders_never_produced == 0);
+  CHECK(r.report.verdict == "stuck");
+}
+
+TEST_CASE("step bound: the default scales with the workload", "[step-bound]") {
+  lab::Scenario s = workload(3);
+  CHECK(lab::step_bound(s) == 200'300);
+  s.workload.orders = 1'000'000;
+  CHECK(lab::step_bound(s) == 100'200'000);
+  s.max_steps = 77;
+  CHECK(lab::step_bound(s) == 77);
+  // 25,000 orders take ~225,000 steps: beyond a fixed 200,000, within the default.
+  const lab::RunSummary r = run(workload(25'000));
+  CHECK_FALSE(r.step_bound_hit);
+  CHECK(r.steps > 200'000);
+  CHECK(r.report.verdict == "exactly-once");
+}
+
+TEST_CASE("step bound: an unset max_steps stays unset through a file", "[step-bound]") {
+  const lab::Scenario s = workload(4);
+  const std::string text = lab::to_toml(s);
+  CHECK(text.find("max_steps") == std::string::npos);
+  lab::Scenario back;
+  lab::LoadError error;
+  REQUIRE(lab::parse_scenario(text, "round trip", back, error));
+  CHECK(back.max_steps == 0);
+}
+
+TEST_CASE("step bound: explore passes exactly-once only over the whole tree", "[step-bound]") {
+  lab::ExploreResult r;
+  std::string why;
+  CHECK_FALSE(lab::explore_expectation_met(r, "exactly-once", why));  // nothing explored
+  CHECK(why.find("nothing was explored") != std::string::npos);
+  r.runs = 10;
+  r.truncated = true;
+  CHECK_FALSE(lab::explore_expectation_met(r, "exactly-once", why));
+  CHECK(why.find("truncated") != std::string::npos);
+  r.truncated = false;
+  r.incomplete = 1;
+  CHECK_FALSE(lab::explore_expectation_met(r, "exactly-once", why));
+  r.incomplete = 0;
+  CHECK(lab::explore_expectation_met(r, "exactly-once", why));
+  CHECK_FALSE(lab::explore_expectation_met(r, "violation", why));
+  r.violations = 1;
+  r.truncated = true;  // a violation found is evidence even in a truncated search
+  CHECK(lab::explore_expectation_met(r, "violation", why));
+  CHECK_FALSE(lab::explore_expectation_met(r, "exactly-once", why));
+}
+
+TEST_CASE("step bound: incomplete sweep runs are neither exactly-once nor violations",
+          "[step-bound]") {
+  lab::Scenario s = workload(100);
+  s.max_steps = 300;
+  lab::SweepOptions options;
+  options.first_seed = 1;
+  options.last_seed = 3;
+  lab::SweepSummary summary;
+  std::string error;
+  REQUIRE(lab::sweep(s, options, summary, error));
+  CHECK(summary.verdicts.at("incomplete") == 3);
+  std::string why;
+  CHECK_FALSE(lab::sweep_expectation_met(summary, "violation", why));
+  CHECK_FALSE(lab::sweep_expectation_met(summary, "exactly-once", why));
+  CHECK(why.find("step bound") != std::string::npos);
+}
