@@ -12,7 +12,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -86,8 +85,15 @@ void reap_orphans() {
   for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
     const std::string name = entry.path().filename().string();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(entry.path() / "stat");
-    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // POSIX read, not a stream: a process that exits while we read makes read() fail with
+    // ESRCH, which libstdc++'s filebuf turns into an exception.
+    const int fd = ::open((entry.path() / "stat").c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    char buffer[512];
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    ::close(fd);
+    if (n <= 0) continue;
+    const std::string stat(buffer, static_cast<std::size_t>(n));
     const auto paren = stat.rfind(')');
     if (paren == std::string::npos) continue;
     std::istringstream rest(stat.substr(paren + 1));
