@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config libboost-dev libsqlite3-dev catch2 libcli11-dev
   libimgui-dev libglfw3-dev libgl-dev libtomlplusplus-dev nlohmann-json3-dev
-  xvfb xauth libgl1-mesa-dri sqlite3)
+  xvfb xauth libgl1-mesa-dri sqlite3
+  chromium)  # chromium: tests open the HTML/SVG pictures in a headless browser
 
 # The conformance tests start a private RabbitMQ and talk to it through rabbitmq-c.
 packages+=(rabbitmq-server librabbitmq-dev)

@@ -44,7 +44,7 @@ struct RunOptions {
   std::string strategy;               // "" keeps each file's [consumer] strategy
   std::string producer;               // "" keeps each file's [producer] pattern
   lab::ChoiceFlags choices;           // --ack/--dedup/--errors/--poison
-  std::string format = "text";        // text | json | mermaid | jsonl
+  std::string format = "text";        // text | json | mermaid | jsonl | svg | html
   std::string keep_db;                // "" = in-memory databases
   bool force = false;                 // --keep-db may replace the databases already there
   bool quiet = false;                 // text: one verdict line per scenario
@@ -95,8 +95,16 @@ struct SweepCommandOptions {
   std::size_t show_failures = 5;  // failing seeds described
   std::string shard;              // "I/N": only the I-th (0-based) of N slices of --seeds
   bool progress = false;          // a bar on stderr (main decides: stderr is a TTY)
+  std::string plot;               // --plot FILE.svg: violation rate per strategy ("" = none)
+  std::string plot_x = "ratio";   // ratio (the fault mix scaled) | seeds (cumulative)
+  bool force = false;             // --plot may replace an existing file
 };
 int sweep_command(const SweepCommandOptions& options, std::ostream& out, std::ostream& err);
+// sweep_plot.cpp: `--plot`: sweeps every strategy (or --strategy's) at several points and
+// writes the violation rates as an SVG chart. `mix` is the fault mix the sweep used.
+// Returns an exit code (0 = written).
+int write_sweep_plot(const SweepCommandOptions& options, const lab::Scenario& scenario,
+                     const lab::SweepOptions& sweep, std::ostream& err);
 
 // --- eosim merge ----------------------------------------------------------------------
 struct MergeCommandOptions {

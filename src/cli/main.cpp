@@ -96,7 +96,7 @@ CLI::App* add_run_command(CLI::App& app, cli::RunOptions& o, CLI::Option*& seed_
   add_choice_options(run, o.choices);
   run->add_option("--format", o.format,
                   "Output format (see below)")
-      ->check(CLI::IsMember({"text", "json", "jsonl", "mermaid"}))
+      ->check(CLI::IsMember({"text", "json", "jsonl", "mermaid", "svg", "html"}))
       ->type_name("F")
       ->capture_default_str();
   run->add_option("--keep-db", o.keep_db, "Keep the run's SQLite databases in DIR")
@@ -111,7 +111,10 @@ CLI::App* add_run_command(CLI::App& app, cli::RunOptions& o, CLI::Option*& seed_
       "and checks the file's [expect] block. Several files end with a suite table.\n"
       "\n"
       "Formats: text (for people), json (one summary object per line and run), jsonl (the\n"
-      "trace events, one per line, then {\"summary\": ...}), mermaid (sequence diagram).\n"
+      "trace events, one per line, then {\"summary\": ...}), mermaid (sequence diagram),\n"
+      "svg (the GUI's sequence diagram as a picture) and html (one page: diagram, verdict,\n"
+      "orders, faults and the tables' final rows; no script, opens from disk). svg and\n"
+      "html draw one run, so they take exactly one FILE.\n"
       "--keep-db DIR keeps orders.db, ledger.db (and dedup.db when the strategy uses one)\n"
       "in DIR; with several files each run gets its own DIR/<file stem>/ (stem-2, ... when\n"
       "names repeat). Databases already there are never replaced without --force.\n"
@@ -126,6 +129,7 @@ CLI::App* add_run_command(CLI::App& app, cli::RunOptions& o, CLI::Option*& seed_
       "  eosim run scenarios/02-crash-between-commit-and-ack.toml --dedup separate-store\n"
       "  eosim run scenarios/ --format json | jq .verdict\n"
       "  eosim run FILE --format mermaid > run.mmd\n"
+      "  eosim run FILE --format html > run.html\n"
       "  eosim run FILE --keep-db /tmp/run && sqlite3 /tmp/run/ledger.db 'select * from "
       "debits'\n"
       "\n"
@@ -247,6 +251,16 @@ CLI::App* add_sweep_command(CLI::App& app, cli::SweepCommandOptions& o) {
                     "Run only the I-th (0-based) of N equal slices of --seeds; combine the "
                     "shards' --format json results with eosim merge")
       ->type_name("I/N");
+  sweep->add_option("--plot", o.plot,
+                    "Also write an SVG chart: the violation rate of every strategy (or of "
+                    "--strategy) against --plot-x")
+      ->type_name("FILE.svg");
+  sweep->add_option("--plot-x", o.plot_x,
+                    "ratio: the fault mix scaled x1/8..x2; seeds: cumulative over --seeds")
+      ->check(CLI::IsMember({"ratio", "seeds"}))
+      ->type_name("X")
+      ->capture_default_str();
+  sweep->add_flag("--force", o.force, "--plot may replace an existing file");
   sweep->footer(
       "Runs FILE once per seed; each seed draws its own random faults (per opportunity, up\n"
       "to the file's [faults] budget, before its horizon). The ratios come from --faults,\n"
@@ -261,6 +275,11 @@ CLI::App* add_sweep_command(CLI::App& app, cli::SweepCommandOptions& o) {
       "  eosim sweep FILE --format json | jq .verdicts\n"
       "  eosim sweep FILE --seeds 1..100000 --shard 3/8 --format json > shard-3.json\n"
       "  eosim sweep scenarios/01-happy-path.toml --ack before-commit --expect violation\n"
+      "  eosim sweep FILE --seeds 1..200 --plot rates.svg   # 5 sweeps per strategy\n"
+      "\n"
+      "--plot runs 5 more sweeps of --seeds per strategy (ratio: the mix at x1/8, x1/4,\n"
+      "x1/2, x1, x2; seeds: the range in 5 cumulative slices) and draws their violation\n"
+      "rates; it never replaces a file without --force.\n"
       "\n"
       "Exit codes: 0 --expect met (or none given), 1 not met, 2 bad input, 3 internal error.");
   return sweep;

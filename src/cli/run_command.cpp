@@ -8,6 +8,8 @@
 #include <system_error>
 
 #include "src/cli/commands.h"
+#include "src/diagram/html.h"
+#include "src/diagram/svg.h"
 #include "src/cli/files.h"
 #include "src/lab/report_format.h"
 #include "src/lab/scenario.h"
@@ -18,7 +20,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool wants_trace(const std::string& format) { return format == "jsonl" || format == "mermaid"; }
+bool wants_trace(const std::string& format) {
+  return format == "jsonl" || format == "mermaid" || format == "svg" || format == "html";
+}
+
+// A picture is one document: svg and html take one scenario file.
+bool one_document(const std::string& format) { return format == "svg" || format == "html"; }
 
 // Where --keep-db puts one file's databases: DIR itself for a single file, else one
 // subfolder per file stem, unique within the invocation even when stems repeat or collide
@@ -59,9 +66,16 @@ class KeepDbDirs {
 };
 
 void print_record(const RunOptions& options, const lab::RunRecord& record,
-                  const std::vector<sim::TraceEvent>& trace, bool first, std::ostream& out) {
+                  const std::vector<sim::TraceEvent>& trace,
+                  const std::vector<lab::DbTable>& tables, bool first, std::ostream& out) {
   const lab::TextStyle style{options.colour, 88};
-  if (options.format == "json") {
+  diagram::SvgOptions svg;
+  svg.title = record.scenario.name;
+  if (options.format == "svg") {
+    out << diagram::sequence_svg(trace, lab::diagram_lanes(record.scenario), svg);
+  } else if (options.format == "html") {
+    out << diagram::run_html(record, trace, tables, svg);
+  } else if (options.format == "json") {
     out << lab::report_json_line(record) << '\n';
   } else if (options.format == "jsonl") {
     lab::write_report_jsonl(out, record, trace);
@@ -97,6 +111,11 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     return kExitBadInput;
   }
 
+  if (one_document(options.format) && files.size() != 1) {
+    err << "eosim: --format " << options.format << " draws one run: give exactly one scenario "
+        << "file (got " << files.size() << ")\n";
+    return kExitBadInput;
+  }
   int exit_code = kExitOk;
   std::vector<lab::SuiteRow> rows;
   KeepDbDirs keep_db(options.keep_db, files.size() > 1, options.force);
@@ -125,7 +144,9 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
 
     lab::RunSummary run;
     std::vector<sim::TraceEvent> trace;
-    if (!lab::run_scenario(scenario, world, run, world.keep_trace ? &trace : nullptr, error)) {
+    std::vector<lab::DbTable> tables;
+    if (!lab::run_scenario(scenario, world, run, world.keep_trace ? &trace : nullptr, error,
+                           options.format == "html" ? &tables : nullptr)) {
       err << "eosim: " << file << ": cannot build the world: " << error << '\n';
       exit_code = worse(exit_code, kExitInternal);
       rows.push_back({scenario.name, "", false, false});
@@ -138,7 +159,7 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
         lab::replay_command(file, run.seed, options.strategy, options.producer, options.choices)};
     // Quiet text with several files: the suite table alone says it, one line per file.
     const bool table_only = options.quiet && options.format == "text" && files.size() > 1;
-    if (!table_only) print_record(options, record, trace, first, out);
+    if (!table_only) print_record(options, record, trace, tables, first, out);
     first = false;
     if (!unmet.empty()) exit_code = worse(exit_code, kExitExpectFailed);
     rows.push_back({scenario.name, run.report.verdict, true, unmet.empty()});

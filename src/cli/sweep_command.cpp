@@ -8,6 +8,7 @@
 
 #include <charconv>
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 
 #include "src/cli/commands.h"
@@ -134,6 +135,20 @@ int sweep_command(const SweepCommandOptions& options, std::ostream& out, std::os
         << options.expect << "'\n";
     return kExitBadInput;
   }
+  std::error_code ec;
+  if (!options.plot.empty() && std::filesystem::exists(options.plot, ec) && !options.force) {
+    err << "eosim: --plot: " << options.plot << " exists; --force replaces it\n";
+    return kExitBadInput;
+  }
+  if (options.plot_x != "ratio" && options.plot_x != "seeds") {
+    err << "eosim: --plot-x must be ratio or seeds, got '" << options.plot_x << "'\n";
+    return kExitBadInput;
+  }
+  if (!options.plot.empty() && options.plot_x == "seeds" &&
+      sweep.last_seed - sweep.first_seed < 4) {
+    err << "eosim: --plot-x seeds draws 5 points: --seeds needs at least 5 seeds\n";
+    return kExitBadInput;
+  }
   lab::Scenario scenario;
   if (!load_for_seeds(options.file, options.strategy, options.producer, options.choices,
                       options.faults,
@@ -171,6 +186,11 @@ int sweep_command(const SweepCommandOptions& options, std::ostream& out, std::os
     write_sweep_text(report, out);
   }
   out.flush();
+  if (!options.plot.empty()) {
+    const int plotted = write_sweep_plot(options, scenario, sweep, err);
+    if (plotted != kExitOk) return plotted;
+    err << "eosim: wrote " << options.plot << '\n';
+  }
   return met ? kExitOk : kExitExpectFailed;
 }
 

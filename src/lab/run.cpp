@@ -8,7 +8,8 @@
 namespace lab {
 
 bool run_scenario(const Scenario& scenario, const WorldOptions& options, RunSummary& out,
-                  std::vector<sim::TraceEvent>* trace, std::string& error) {
+                  std::vector<sim::TraceEvent>* trace, std::string& error,
+                  std::vector<DbTable>* tables) {
   WorldOptions effective = options;
   effective.keep_trace = options.keep_trace || trace != nullptr;
   auto world = World::create(scenario, effective, error);
@@ -16,6 +17,7 @@ bool run_scenario(const Scenario& scenario, const WorldOptions& options, RunSumm
   world->run();
   out = world->summary();
   if (trace) *trace = world->kernel().trace.events();
+  if (tables) *tables = world->tables();
   return true;
 }
 
@@ -87,7 +89,9 @@ std::vector<std::string> diagram_lanes(const Scenario& scenario) {
     lanes.push_back("consumer" + std::to_string(i));
   }
   // The separate dedup store is a store of its own, drawn as its own lane.
-  if (scenario.consumer.strategy == "separate-dedup-store") lanes.push_back("dedup");
+  if (scenario.consumer.choices().dedup == consumer::Dedup::kSeparateStore) {
+    lanes.push_back("dedup");
+  }
   lanes.push_back("ledger");
   return lanes;
 }

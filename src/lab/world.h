@@ -124,9 +124,10 @@ class World {
 };
 
 // Builds, runs and checks one scenario. Returns false (with `error`) only when the world
-// could not be built.
+// could not be built. `tables`, when given, receives the databases' final rows.
 bool run_scenario(const Scenario& scenario, const WorldOptions& options, RunSummary& out,
-                  std::vector<sim::TraceEvent>* trace, std::string& error);
+                  std::vector<sim::TraceEvent>* trace, std::string& error,
+                  std::vector<DbTable>* tables = nullptr);
 
 // The database files a run of `scenario` writes into WorldOptions::keep_db_dir:
 // orders.db and ledger.db, and dedup.db only when its strategy keeps a separate dedup store.

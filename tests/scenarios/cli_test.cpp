@@ -9,6 +9,8 @@
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -300,6 +302,57 @@ TEST_CASE("cli: --format mermaid prints a sequence diagram", "[cli]") {
   CHECK(contains(out.text, "sequenceDiagram\n"));
   CHECK(contains(out.text, "participant"));
   CHECK(out.text.rfind("%% ", 0) == 0);  // a Mermaid comment names the run first
+}
+
+TEST_CASE("cli: --format svg and html draw one run with every lane; several files exit 2",
+          "[cli][pictures]") {
+  const std::string file = quoted(source_path("scenarios/16-competing-consumers-check-then-act.toml"));
+  const Output svg = eosim_stdout("run " + file + " --format svg");
+  CHECK(svg.exit_code == 0);
+  CHECK(svg.text.rfind("<svg ", 0) == 0);
+  for (const char* lane : {"Producer", "orders DB", "Relay", "Broker", "Consumer 1", "Consumer 2",
+                           "ledger DB"}) {
+    CHECK(contains(svg.text, std::string("class=\"lane\"")));
+    CHECK(contains(svg.text, std::string(">") + lane + "</text>"));
+  }
+  const Output html = eosim_stdout("run " + file + " --format html");
+  CHECK(html.exit_code == 0);
+  CHECK(html.text.rfind("<!DOCTYPE html>", 0) == 0);
+  CHECK(contains(html.text, "verdict: duplicated"));
+  CHECK(contains(html.text, "<code>debits</code> (2 rows)"));  // the tables' final rows
+  CHECK(contains(html.text, "<svg "));
+  CHECK_FALSE(contains(html.text, "<script"));  // self-contained, nothing runs
+
+  const Output several = eosim("run " + quoted(source_path("scenarios")) + " --format svg");
+  CHECK(several.exit_code == 2);
+  CHECK(contains(several.text, "exactly one scenario file"));
+}
+
+TEST_CASE("cli: sweep --plot writes an SVG chart and never replaces a file without --force",
+          "[cli][pictures]") {
+  TempDir dir;
+  const std::string plot = (dir.path / "rates.svg").string();
+  const std::string file = quoted(source_path("scenarios/01-happy-path.toml"));
+  const Output first = eosim("sweep " + file + " --seeds 1..10 --jobs 2 --strategy no-dedup "
+                             "--plot-x seeds --plot " + quoted(plot));
+  CHECK(first.exit_code == 0);
+  REQUIRE(std::filesystem::exists(plot));
+  std::ifstream in(plot);
+  const std::string chart((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(chart.rfind("<svg ", 0) == 0);
+  CHECK(contains(chart, "class=\"legend\" x=\"") );
+  CHECK(contains(chart, ">no-dedup</text>"));
+  CHECK_FALSE(contains(chart, ">atomic</text>"));  // --strategy: only that one
+
+  const auto size = std::filesystem::file_size(plot);
+  const Output again = eosim("sweep " + file + " --seeds 1..10 --plot " + quoted(plot));
+  CHECK(again.exit_code == 2);
+  CHECK(contains(again.text, "--force"));
+  CHECK(std::filesystem::file_size(plot) == size);
+  CHECK(eosim("sweep " + file + " --seeds 1..10 --jobs 2 --strategy atomic --force --plot " +
+              quoted(plot)).exit_code == 0);
+  CHECK(eosim("sweep " + file + " --seeds 1..3 --plot-x seeds --force --plot " + quoted(plot))
+            .exit_code == 2);  // fewer seeds than the 5 points
 }
 
 TEST_CASE("cli: --keep-db leaves the databases, one folder per file for several files",

@@ -1,0 +1,135 @@
+// `eosim sweep --plot FILE.svg`: the violation rate of each strategy, against the fault
+// ratio (the sweep's fault mix scaled from x1/8 to x2) or against the number of seeds run
+// (cumulative, at five points of --seeds). Each point is a full lab::sweep, so the chart
+// is as deterministic as the sweeps: same file and options, same bytes.
+
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+
+#include "src/cli/commands.h"
+#include "src/diagram/chart.h"
+#include "src/lab/catalog.h"
+#include "src/lab/sweep.h"
+#include "src/lab/world.h"
+
+namespace cli {
+
+namespace {
+
+struct Scale {
+  std::uint64_t numerator, denominator;
+  const char* tick;
+};
+constexpr Scale kScales[] = {{1, 8, "x1/8"}, {1, 4, "x1/4"}, {1, 2, "x1/2"}, {1, 1, "x1"},
+                             {2, 1, "x2"}};
+
+std::map<std::string, sim::Ratio> scaled(const std::map<std::string, sim::Ratio>& mix,
+                                         const Scale& scale) {
+  std::map<std::string, sim::Ratio> out;
+  for (const auto& [kind, r] : mix) {
+    sim::Ratio s{r.numerator * scale.numerator, r.denominator * scale.denominator};
+    if (s.numerator > s.denominator) s = {1, 1};
+    out[kind] = s;
+  }
+  return out;
+}
+
+std::string mix_text(const std::map<std::string, sim::Ratio>& mix) {
+  std::string text;
+  for (const auto& [kind, r] : mix) text += (text.empty() ? "" : ",") + kind + "=" + r.to_string();
+  return text;
+}
+
+bool rate(const lab::Scenario& scenario, const lab::SweepOptions& options, double& out,
+          std::uint64_t& failing, std::uint64_t& runs, std::string& error) {
+  lab::SweepSummary summary;
+  if (!lab::sweep(scenario, options, summary, error)) return false;
+  failing += summary.failing_runs;
+  runs += summary.runs;
+  out = runs == 0 ? 0.0 : static_cast<double>(failing) / static_cast<double>(runs);
+  return true;
+}
+
+// One series: the strategy's violation rate at every x tick.
+bool series_for(const SweepCommandOptions& o, const lab::Scenario& base,
+                const lab::SweepOptions& sweep, const std::map<std::string, sim::Ratio>& mix,
+                diagram::Series& series, std::string& error) {
+  const lab::Scenario scenario = lab::with_overrides(base, std::nullopt, series.name, "");
+  lab::SweepOptions options = sweep;
+  options.progress = nullptr;
+  options.keep_failures = 0;
+  if (o.plot_x == "seeds") {
+    options.ratios = mix;
+    std::uint64_t failing = 0, runs = 0;
+    for (std::uint64_t i = 0; i < 5; ++i) {
+      if (!lab::shard_range(sweep.first_seed, sweep.last_seed, i, 5, options.first_seed,
+                            options.last_seed)) {
+        error = "--plot-x seeds needs at least 5 seeds in --seeds";
+        return false;
+      }
+      double r = 0;
+      if (!rate(scenario, options, r, failing, runs, error)) return false;
+      series.rates.push_back(r);
+    }
+    return true;
+  }
+  for (const Scale& scale : kScales) {
+    options.ratios = scaled(mix, scale);
+    std::uint64_t failing = 0, runs = 0;
+    double r = 0;
+    if (!rate(scenario, options, r, failing, runs, error)) return false;
+    series.rates.push_back(r);
+  }
+  return true;
+}
+
+}  // namespace
+
+int write_sweep_plot(const SweepCommandOptions& o, const lab::Scenario& scenario,
+                     const lab::SweepOptions& sweep, std::ostream& err) {
+  // The mix the sweep itself used: --faults, else the file's, else the default.
+  const std::map<std::string, sim::Ratio> mix =
+      lab::sweep_scenario(scenario, sweep, sweep.first_seed).random.ratios;
+  diagram::Chart chart;
+  chart.title = scenario.name + ": violation rate per strategy";
+  if (o.plot_x == "seeds") {
+    chart.x_label = "seeds run (cumulative), fault mix " + mix_text(mix);
+    for (std::uint64_t i = 0; i < 5; ++i) {
+      std::uint64_t first = 0, last = 0;
+      if (lab::shard_range(sweep.first_seed, sweep.last_seed, i, 5, first, last)) {
+        chart.x_ticks.push_back(std::to_string(last - sweep.first_seed + 1));
+      }
+    }
+  } else {
+    chart.x_label = "fault ratio: the mix " + mix_text(mix) + " scaled";
+    for (const Scale& s : kScales) chart.x_ticks.push_back(s.tick);
+  }
+  std::vector<std::string> names;
+  if (!o.strategy.empty()) {
+    names.push_back(o.strategy);
+  } else {
+    for (const auto& s : lab::strategies()) names.emplace_back(s.name);
+  }
+  for (const std::string& name : names) {
+    diagram::Series series{name, {}};
+    std::string error;
+    if (!series_for(o, scenario, sweep, mix, series, error)) {
+      err << "eosim: --plot: " << error << '\n';
+      return error.rfind("--plot-x", 0) == 0 ? kExitBadInput : kExitInternal;
+    }
+    chart.series.push_back(std::move(series));
+  }
+  chart.caption = "eosim sweep " + o.file + " --seeds " + o.seeds + " --plot-x " + o.plot_x +
+                  " (" + std::to_string(sweep.last_seed - sweep.first_seed + 1) +
+                  " seeds a point)";
+  std::ofstream file(o.plot, std::ios::binary | std::ios::trunc);
+  file << diagram::chart_svg(chart);
+  if (!file.flush()) {
+    err << "eosim: --plot: cannot write " << o.plot << '\n';
+    return kExitBadInput;
+  }
+  return kExitOk;
+}
+
+}  // namespace cli

@@ -1,0 +1,158 @@
+// The SVG renderer of the sequence diagram (see svg.h).
+#include "src/diagram/svg.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+namespace diagram {
+
+namespace {
+
+// A coordinate with one decimal, the same bytes in every locale.
+std::string num(float value) {
+  char buffer[32];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value,
+                                    std::chars_format::fixed, 1);
+  return std::string(buffer, result.ptr);
+}
+
+void line(std::ostream& out, float x1, float y1, float x2, float y2, const char* colour,
+          float width, bool dashed, bool head) {
+  out << "<line x1=\"" << num(x1) << "\" y1=\"" << num(y1) << "\" x2=\"" << num(x2)
+      << "\" y2=\"" << num(y2) << "\" stroke=\"" << colour << "\" stroke-width=\"" << num(width)
+      << '"';
+  if (dashed) out << " stroke-dasharray=\"6 6\"";
+  out << "/>\n";
+  if (!head) return;
+  // The head as a triangle: markers that take the line's colour are not everywhere yet.
+  const float dx = x2 - x1, dy = y2 - y1;
+  const float length = std::max(1.0f, std::sqrt(dx * dx + dy * dy));
+  const float ux = dx / length * 7, uy = dy / length * 7;
+  out << "<polygon points=\"" << num(x2) << ',' << num(y2) << ' '
+      << num(x2 - ux - uy * 0.5f) << ',' << num(y2 - uy + ux * 0.5f) << ' '
+      << num(x2 - ux + uy * 0.5f) << ',' << num(y2 - uy - ux * 0.5f) << "\" fill=\"" << colour
+      << "\"/>\n";
+}
+
+void draw_arrow(std::ostream& out, const Canvas& c, const Arrow& a) {
+  const char* colour = tone_hex(arrow_tone(a));
+  const float x1 = c.lane_x(a.from_lane), y1 = c.line_y(a.from_row);
+  const float x2 = c.lane_x(a.to_lane), y2 = c.line_y(a.to_row);
+  const float width = a.redelivered || a.kind == ArrowKind::kCommit ? 2.5f : 1.5f;
+  if (a.kind == ArrowKind::kLost) {
+    const float mx = (x1 + x2) * 0.5f;
+    line(out, x1, y1, mx, y2, colour, 2, true, false);
+    line(out, mx - 5, y2 - 5, mx + 5, y2 + 5, colour, 2.5f, false, false);
+    line(out, mx - 5, y2 + 5, mx + 5, y2 - 5, colour, 2.5f, false, false);
+    return;
+  }
+  const bool dashed = a.kind == ArrowKind::kInFlight || a.kind == ArrowKind::kConnect ||
+                      a.kind == ArrowKind::kBroken;
+  const float end_y = a.kind == ArrowKind::kInFlight ? y2 + c.row_height * 0.5f : y2;
+  line(out, x1, y1, x2, end_y, colour, width, dashed, true);
+}
+
+void draw_label(std::ostream& out, const PlacedLabel& l, bool title_box, bool store) {
+  if (l.text.empty()) return;
+  const float height = l.box.y1 - l.box.y0;
+  if (title_box) {
+    out << "<rect x=\"" << num(l.box.x0) << "\" y=\"" << num(l.box.y0) << "\" width=\""
+        << num(l.box.x1 - l.box.x0) << "\" height=\"" << num(height) << "\" rx=\"4\" fill=\""
+        << (store ? "#e3efd9" : "#dde6f5") << "\" stroke=\"#8894a8\"/>\n";
+  } else if (l.kind != LabelKind::kStamp) {
+    out << "<rect x=\"" << num(l.box.x0) << "\" y=\"" << num(l.box.y0) << "\" width=\""
+        << num(l.box.x1 - l.box.x0) << "\" height=\"" << num(height)
+        << "\" rx=\"3\" fill=\"#ffffff\" fill-opacity=\"0.85\"/>\n";
+  }
+  out << "<text class=\"" << (title_box ? "lane" : "label") << "\" x=\"" << num(l.box.x0 + 3)
+      << "\" y=\"" << num(l.box.y1 - height * 0.25f) << "\" fill=\""
+      << (title_box ? "#1f2430" : tone_hex(l.tone)) << "\">";
+  if (l.shortened) out << "<title>" << xml_escape(l.full) << "</title>";
+  out << xml_escape(l.text) << "</text>\n";
+}
+
+}  // namespace
+
+std::string xml_escape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+const char* tone_hex(Tone tone) {
+  switch (tone) {
+    case Tone::kText: return "#1f2430";
+    case Tone::kMuted: return "#6b7280";
+    case Tone::kGood: return "#1a7f37";
+    case Tone::kBad: return "#c62828";
+    case Tone::kWarn: return "#b26a00";
+    case Tone::kInfo: return "#1d5fbf";
+    case Tone::kConfirm: return "#3a8a63";
+    case Tone::kDuplicate: return "#8a6d00";
+    case Tone::kRestart: return "#4a5fc1";
+    case Tone::kTrouble: return "#c2410c";
+    case Tone::kNote: break;
+  }
+  return "#374151";
+}
+
+std::string sequence_svg(const std::vector<sim::TraceEvent>& events,
+                         const std::vector<std::string>& lane_actors, const SvgOptions& options) {
+  SequenceLayout layout;
+  layout.reset(lane_actors);
+  layout.update(events, 1);
+  return sequence_svg(layout, options);
+}
+
+std::string sequence_svg(const SequenceLayout& layout, const SvgOptions& options) {
+  Placement p;
+  p.update(layout, options.width, monospace_metrics(options.font_px));
+  const Canvas& c = p.canvas();
+  const std::size_t rows = layout.rows().size();
+  const float height = c.height(rows) + c.row_height;
+  std::ostringstream out;
+  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"sequence\" width=\"" << num(c.width)
+      << "\" height=\"" << num(height) << "\" viewBox=\"0 0 " << num(c.width) << ' '
+      << num(height) << "\" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\" "
+      << "font-size=\"" << num(options.font_px) << "\">\n";
+  if (!options.title.empty()) out << "<title>" << xml_escape(options.title) << "</title>\n";
+  out << "<rect width=\"100%\" height=\"100%\" fill=\"#fbfbfd\"/>\n";
+  for (std::size_t r = 0; r < rows; ++r) {
+    if (layout.rows()[r].first_of_step && r > 0) {
+      line(out, c.gutter, c.row_top(r), c.width, c.row_top(r), "#e5e7eb", 1, false, false);
+    }
+  }
+  for (std::size_t i = 0; i < layout.lanes().size(); ++i) {
+    const float x = c.lane_x(static_cast<int>(i));
+    line(out, x, c.header, x, height, "#c3c8d2", 1, false, false);
+  }
+  for (const Downtime& d : layout.downtimes()) {
+    const float x = c.lane_x(d.lane);
+    line(out, x, c.line_y(d.from_row), x, c.line_y(d.to_row), tone_hex(Tone::kBad), 3, true, false);
+  }
+  for (const Arrow& a : layout.arrows()) draw_arrow(out, c, a);
+  for (const Note& n : layout.notes()) {
+    out << "<circle cx=\"" << num(c.lane_x(n.lane)) << "\" cy=\"" << num(c.line_y(n.row))
+        << "\" r=\"3.5\" fill=\"" << tone_hex(note_tone(n.kind)) << "\"/>\n";
+  }
+  for (std::size_t i = 0; i < p.labels().size(); ++i) {
+    const bool title = i < p.titles();
+    draw_label(out, p.labels()[i], title, title && layout.lanes()[i].store);
+  }
+  out << "</svg>\n";
+  return out.str();
+}
+
+}  // namespace diagram
