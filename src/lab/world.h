@@ -138,7 +138,7 @@ Scenario with_overrides(Scenario scenario, std::optional<std::uint64_t> seed,
                         const std::string& strategy, const std::string& producer);
 
 // The actors of a scenario's world in the order a sequence diagram should show them:
-// producer, orders DB, relay, broker, consumer1..N, the dedup store (separate-dedup-store
+// producer, orders DB, relay, broker, consumer1..N, the dedup store (a separate-store
 // only), ledger DB.
 std::vector<std::string> diagram_lanes(const Scenario& scenario);
 
