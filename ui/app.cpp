@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "src/generals/generals.h"
+#include "src/generals/report.h"
 #include "src/lab/catalog.h"
 #include "ui/panels.h"
 #include "ui/widgets.h"
@@ -66,6 +67,8 @@ void App::load_scenario_list(const std::string& dir) {
 }
 
 bool App::init(const AppOptions& options, std::string& error) {
+  layout_file_ = options.layout_file;
+  if (!layout_file_.empty()) view_.panels = load_layout(layout_file_);
   scenarios_dir_ =
       options.scenarios_dir.empty() ? default_scenarios_dir(options.file) : options.scenarios_dir;
   load_scenario_list(scenarios_dir_);
@@ -142,6 +145,13 @@ void App::refresh() {
   if (view_.mode == Mode::kGenerals) ensure_generals();
   model_.generals = generals_.get();
   model_.generals_replay = generals_replay();
+  model_.deliveries.clear();
+  model_.generals_split.clear();
+  if (view_.mode == Mode::kGenerals && generals_) {
+    model_.generals_split =
+        generals::split_sentence(generals_->options(), generals::find_split(generals_->options()));
+    if (main_.is_open()) model_.deliveries = generals::deliveries(main_.world().kernel().trace.events());
+  }
   refresh_session(main_, 0, model_.main);
   if (view_.mode == Mode::kCompare) ensure_compare();
   for (int i = 0; i < 2; ++i) refresh_session(compare_[i], i + 1, model_.compare[i]);
@@ -178,31 +188,75 @@ void App::frame() {
     end_panel();
     return;
   }
+  draw_explore(top, height);
+}
+
+void App::draw_explore(float top, float height) {
   if (!model_.main.valid()) return;
-  const float left = std::clamp(d.x * 0.22f, 300.0f, 440.0f);
-  const float center = (d.x - left) * 0.6f;
-  const float right = d.x - left - center;
-  const float browser = height * 0.56f;
-  begin_panel("Scenarios", ImVec2(0, top), ImVec2(left, browser));
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float width = ImGui::GetIO().DisplaySize.x;
+  // The diagram's panel is as wide as its lanes want (placement of the last frame).
+  const float wants = placements_[0].min_width() + style.ScrollbarSize + 2 * style.WindowPadding.x + 2;
+  const Columns c = columns(view_.panels, width, wants);
+  const float browser = height * view_.panels.browser;
+  begin_panel("Scenarios", ImVec2(0, top), ImVec2(c.left, browser));
   draw_browser(model_, view_, queued_);
   end_panel();
-  begin_panel("Faults by hand", ImVec2(0, top + browser), ImVec2(left, height - browser));
+  begin_panel("Faults by hand", ImVec2(0, top + browser), ImVec2(c.left, height - browser));
   draw_faults(model_, view_, queued_);
   end_panel();
-  begin_panel("Sequence diagram", ImVec2(left, top), ImVec2(center, height));
+  begin_panel("Sequence diagram", ImVec2(c.left, top), ImVec2(c.center, height));
   draw_sequence(model_.main, view_, 0);
   end_panel();
-  const float verdict = height * 0.36f, broker = height * 0.28f;
-  begin_panel("Verdict", ImVec2(left + center, top), ImVec2(right, verdict));
-  draw_verdict(model_.main);
+  const float verdict = height * view_.panels.verdict, broker = height * view_.panels.broker;
+  const float right = c.left + c.center;
+  begin_panel("Verdict", ImVec2(right, top), ImVec2(c.right, verdict));
+  draw_verdict(model_.main, view_.show_outcome);
   end_panel();
-  begin_panel("Broker", ImVec2(left + center, top + verdict), ImVec2(right, broker));
+  begin_panel("Broker", ImVec2(right, top + verdict), ImVec2(c.right, broker));
   draw_broker(model_.main);
   end_panel();
-  begin_panel("Database tables (live)", ImVec2(left + center, top + verdict + broker),
-              ImVec2(right, height - verdict - broker));
+  begin_panel("Database tables (live)", ImVec2(right, top + verdict + broker),
+              ImVec2(c.right, height - verdict - broker));
   draw_tables(model_.main, 0);
   end_panel();
+  splitters(top, height, width, c);
+}
+
+// Bars between the panels; a drag moves the border, a release remembers the layout.
+void App::splitters(float top, float height, float width, const Columns& c) {
+  PanelLayout& p = view_.panels;
+  constexpr float kBar = 6;
+  bool released = false, any = false;
+  ImVec2 m = splitter("##split left", ImVec2(c.left - kBar / 2, top), ImVec2(kBar, height), released);
+  any = any || released;
+  if (m.x != 0) {
+    p.left = std::clamp((c.left + m.x) / width, 0.05f, 0.6f);
+    if (p.right == 0) p.right = c.right / width;  // the other border stays where it is
+  }
+  const float right = c.left + c.center;
+  m = splitter("##split right", ImVec2(right - kBar / 2, top), ImVec2(kBar, height), released);
+  any = any || released;
+  if (m.x != 0) {
+    p.right = std::clamp((c.right - m.x) / width, 0.05f, 0.7f);
+    if (p.left == 0) p.left = c.left / width;
+  }
+  const float browser = height * p.browser;
+  m = splitter("##split browser", ImVec2(0, top + browser - kBar / 2), ImVec2(c.left, kBar), released);
+  any = any || released;
+  if (m.y != 0) p.browser = std::clamp(p.browser + m.y / height, 0.15f, 0.85f);
+  const float verdict = height * p.verdict;
+  m = splitter("##split verdict", ImVec2(right, top + verdict - kBar / 2), ImVec2(c.right, kBar),
+               released);
+  any = any || released;
+  if (m.y != 0) p.verdict = std::clamp(p.verdict + m.y / height, 0.1f, 0.85f - p.broker);
+  const float broker = height * p.broker;
+  m = splitter("##split broker", ImVec2(right, top + verdict + broker - kBar / 2),
+               ImVec2(c.right, kBar), released);
+  any = any || released;
+  if (m.y != 0) p.broker = std::clamp(p.broker + m.y / height, 0.08f, 0.9f - p.verdict);
+  std::string error;
+  if (any && !layout_file_.empty() && !save_layout(layout_file_, p, error)) status(error, true);
 }
 
 void App::for_driven(const std::function<void(lab::Session&)>& fn) {

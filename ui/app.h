@@ -17,6 +17,7 @@
 
 #include "src/lab/session.h"
 #include "ui/commands.h"
+#include "ui/layout.h"
 #include "ui/model.h"
 #include "src/diagram/placement.h"
 #include "src/diagram/sequence.h"
@@ -38,6 +39,7 @@ struct AppOptions {
   std::optional<std::int64_t> max_steps;  // replaces the file's step bound (long runs)
   std::string compare_left = "atomic";
   std::string compare_right = "no-dedup";
+  std::string layout_file;  // where panel sizes are remembered; "" = not remembered
 };
 
 class App {
@@ -78,6 +80,8 @@ class App {
   void for_driven(const std::function<void(lab::Session&)>& fn);
   void status(std::string text, bool error);
   void load_scenario_list(const std::string& dir);
+  void draw_explore(float top, float height);
+  void splitters(float top, float height, float width, const Columns& columns);
   void ensure_generals();                       // app_generals.cpp
   void apply_generals(const Command& command);  // app_generals.cpp
 
@@ -92,7 +96,8 @@ class App {
   ViewState view_;
   Commands queued_, last_;
   std::unique_ptr<generals::TwoGenerals> generals_;
-  std::vector<int> generals_captures_;  // couriers captured by hand, in order
+  std::vector<int> generals_captures_;
+  std::string layout_file_;  // couriers captured by hand, in order
 };
 
 }  // namespace ui

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "ui/app.h"
+#include "ui/layout.h"
 #include "ui/screenshot.h"
 
 namespace {
@@ -35,6 +36,10 @@ constexpr const char* kUsage =
     "  --screenshot PNG    draw until settled, save the frame as PNG, exit\n"
     "  --bench-frames N    draw N frames, print frame times in ms, exit\n"
     "  --bench-scrub       while benchmarking, drag the scrub slider end to start and back\n"
+    "  --layout FILE|none  where panel sizes are remembered (default: the user's config dir,\n"
+    "                      ~/.config/eosim/gui-layout.ini; none with --screenshot/--bench)\n"
+    "  --check-layout      with --screenshot: exit 1 if a diagram label overlaps another or\n"
+    "                      crosses the diagram's edge (the layout test's invariants)\n"
     "Keys: Right = step, Left = step back, Space = play/pause.\n";
 
 struct Options {
@@ -44,6 +49,8 @@ struct Options {
   std::string screenshot;
   int bench_frames = 0;
   bool bench_scrub = false;
+  bool check_layout = false;
+  std::string layout;  // "" = the default place (attended runs only), "none" = nowhere
 };
 
 bool parse_number(const std::string& text, std::uint64_t& out) {
@@ -102,6 +109,10 @@ int parse(int argc, char** argv, Options& o) {
       o.bench_frames = static_cast<int>(std::min<std::uint64_t>(n, 1000000));
     } else if (arg == "--bench-scrub") {
       o.bench_scrub = true;
+    } else if (arg == "--check-layout") {
+      o.check_layout = true;
+    } else if (arg == "--layout") {
+      ok = value(o.layout) && !o.layout.empty();
     } else if (!arg.empty() && arg[0] != '-' && o.app.file.empty()) {
       o.app.file = arg;
     } else {
@@ -140,6 +151,22 @@ void print_bench(std::vector<double> ms, const char* what) {
               ms.size(), sum / static_cast<double>(ms.size()), at(0.5), at(0.95), ms.back());
 }
 
+// The diagram's placement as drawn in this window, against placement.h's invariants.
+bool check_layout(const ui::App& app) {
+  const diagram::Placement& p = app.placement(0);
+  const std::size_t rows = app.layout(0).rows().size();
+  const auto problems = diagram::placement_problems(p, rows);
+  for (const std::string& problem : problems) {
+    std::fprintf(stderr, "eosim-gui: layout: %s\n", problem.c_str());
+  }
+  const bool spaced = p.canvas().spacing >= p.min_spacing();
+  if (!spaced) std::fprintf(stderr, "eosim-gui: layout: lanes closer than their minimum\n");
+  std::printf("layout: %zu labels over %zu rows, lanes %.0f px apart, canvas %.0f px: %s\n",
+              p.labels().size(), rows, static_cast<double>(p.canvas().spacing),
+              static_cast<double>(p.canvas().width), problems.empty() && spaced ? "ok" : "BROKEN");
+  return problems.empty() && spaced && rows > 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -165,6 +192,9 @@ int main(int argc, char** argv) {
   }
   glfwMakeContextCurrent(window);
   const bool unattended = !options.screenshot.empty() || options.bench_frames > 0;
+  // Pictures and benchmarks never depend on (or change) the user's remembered layout.
+  if (options.layout.empty() && !unattended) options.app.layout_file = ui::default_layout_path();
+  if (!options.layout.empty() && options.layout != "none") options.app.layout_file = options.layout;
   glfwSwapInterval(unattended ? 0 : 1);
 
   IMGUI_CHECKVERSION();
@@ -224,6 +254,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "eosim-gui: %s\n", error.c_str());
         code = 1;
       }
+      if (options.check_layout && !check_layout(app)) code = 1;
       break;
     }
     glfwSwapBuffers(window);

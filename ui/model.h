@@ -10,6 +10,7 @@
 #include "src/lab/session.h"
 #include "src/diagram/placement.h"
 #include "src/diagram/sequence.h"
+#include "src/generals/delivery.h"
 
 namespace generals {
 class TwoGenerals;
@@ -42,7 +43,9 @@ struct Model {
   lab::Divergence divergence;  // of the two compare sessions' traces at their step
   const std::vector<ScenarioEntry>* scenarios = nullptr;
   const generals::TwoGenerals* generals = nullptr;
-  std::string generals_replay;  // the `eosim generals ...` command that replays the exchange
+  std::string generals_replay;
+  std::string generals_split;  // the "no finite N is safe" sentence the CLI prints
+  std::vector<generals::Delivery> deliveries;  // of the explored run, for Two Generals  // the `eosim generals ...` command that replays the exchange
   std::string scenarios_dir;
 };
 

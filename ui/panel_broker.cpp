@@ -34,7 +34,7 @@ void actors(const lab::StepView& v) {
       ImGui::TextUnformatted("broker");
       continue;
     }
-    ImGui::Text("%s: holding %lld, delivered %lld, applied %lld, duplicates %lld, crashes %lld",
+    ImGui::TextWrapped("%s: holding %lld, delivered %lld, applied %lld, duplicates %lld, crashes %lld",
                 a.name.c_str(), static_cast<long long>(a.holding),
                 static_cast<long long>(a.deliveries), static_cast<long long>(a.applied),
                 static_cast<long long>(a.duplicates), static_cast<long long>(a.crashes));
@@ -68,7 +68,8 @@ void ready_table(const lab::StepView& v) {
 void unacked_tables(const lab::StepView& v) {
   std::size_t total = 0;
   for (const auto& c : v.channels) total += c.unacked.size();
-  ImGui::Text("Unacked: %zu deliveries (the broker waits for an ack)", total);
+  ImGui::TextWrapped("Unacked: %zu deliver%s (the broker waits for an ack)", total,
+                     total == 1 ? "y" : "ies");
   for (const auto& c : v.channels) {
     if (c.unacked.empty()) continue;
     const std::string id = "unacked" + std::to_string(c.ref.conn);

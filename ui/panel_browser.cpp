@@ -72,7 +72,8 @@ void draw_browser(const Model& model, ViewState& view, Commands& commands) {
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
       ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36.0f);
-      ImGui::TextUnformatted(e.file.c_str());
+      ImGui::TextUnformatted(label.c_str());  // the whole name, when the list cuts it
+      ImGui::TextDisabled("%s", e.file.c_str());
       ImGui::TextUnformatted((e.error.empty() ? reflowed(e.about) : e.error).c_str());
       ImGui::PopTextWrapPos();
       ImGui::EndTooltip();

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "src/generals/delivery.h"
 #include "src/generals/generals.h"
 #include "src/generals/mapping.h"
 #include "src/generals/report.h"
@@ -139,46 +140,52 @@ void ladder(const generals::TwoGenerals& g) {
   ImGui::EndTable();
 }
 
-// The last delivery of the explored run read as couriers: deliver, ack, and no third.
-void broker_shape(const SessionModel& m) {
+// A delivery of the explored run read as couriers: deliver, ack, and no third. The one
+// that went wrong is shown first (src/generals/delivery.h); the combo picks another.
+void broker_shape(const Model& model, ViewState& view) {
   heading("The same shape: broker -> consumer -> ack");
+  const SessionModel& m = model.main;
   if (!m.valid()) return;
-  const auto& events = m.session->world().kernel().trace.events();
-  std::size_t deliver = events.size();
-  for (std::size_t i = events.size(); i-- > 0;) {
-    const auto& e = events[i];
-    if (e.actor == "broker" && e.kind == "send" && e.detail.rfind("deliver", 0) == 0) {
-      deliver = i;
-      break;
-    }
-  }
-  if (deliver == events.size()) {
+  const auto& list = model.deliveries;
+  if (list.empty()) {
     ImGui::TextDisabled("(no delivery yet at step %llu of the explored run)",
                         static_cast<unsigned long long>(m.view->step));
     return;
   }
-  const sim::TraceEvent& d = events[deliver];
-  std::string ack_sent, ack_arrived;
-  for (std::size_t i = deliver + 1; i < events.size(); ++i) {
-    const auto& e = events[i];
-    if (e.order != d.order || e.detail.rfind("ack", 0) != 0) continue;
-    if (e.kind == "send" && e.actor == d.target) ack_sent = "step " + std::to_string(e.step);
-    if (e.kind == "recv" && e.actor == "broker") ack_arrived = "step " + std::to_string(e.step);
-    if (e.kind == "lost" && e.actor == d.target)
-      ack_arrived = "LOST at step " + std::to_string(e.step);
+  const std::size_t automatic = generals::default_delivery(list);
+  const std::size_t chosen = view.generals_delivery >= 0 &&
+                                     static_cast<std::size_t>(view.generals_delivery) < list.size()
+                                 ? static_cast<std::size_t>(view.generals_delivery)
+                                 : automatic;
+  const generals::Delivery& d = list[chosen];
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 90);
+  if (ImGui::BeginCombo("delivery", d.label().c_str())) {
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (ImGui::Selectable(list[i].label().c_str(), i == chosen)) {
+        view.generals_delivery = static_cast<int>(i);
+      }
+    }
+    ImGui::EndCombo();
   }
-  ImGui::Text("At step %llu of \"%s\", the last delivery:",
-              static_cast<unsigned long long>(m.view->step), m.session->scenario().name.c_str());
+  probe_last_item("delivery");
+  if (chosen == automatic) {
+    ImGui::TextWrapped("Shown: %s, of \"%s\".", generals::why_chosen(d).c_str(),
+                       m.session->scenario().name.c_str());
+  }
+  const auto rungs = generals::delivery_ladder(m.session->world().kernel().trace.events(), d);
+  bool ack_sent = false, ack_arrived = false;
+  for (const generals::DeliveryStep& r : rungs) {
+    ack_sent = ack_sent || (r.actor == d.consumer && r.event.rfind("send: ack", 0) == 0);
+    ack_arrived = ack_arrived || (r.actor == "broker" && r.event.rfind("recv: ack", 0) == 0);
+  }
   ImGui::BulletText("courier 1 = %s (broker -> %s) at step %llu", d.detail.c_str(),
-                    d.target.c_str(), static_cast<unsigned long long>(d.step));
+                    d.consumer.c_str(), static_cast<unsigned long long>(d.step));
   ImGui::Bullet();
-  text_colored(
-      ack_sent.empty() || ack_arrived.rfind("LOST", 0) == 0 ? palette::kBad : palette::kGood,
-      "courier 2 = basic.ack: " +
-          (ack_sent.empty() ? std::string("not sent (yet)")
-                            : "sent at " + ack_sent +
-                                  (ack_arrived.empty() ? ", in flight"
-                                                       : ", reached the broker: " + ack_arrived)));
+  text_colored(ack_arrived ? palette::kGood : palette::kBad,
+               std::string("courier 2 = basic.ack: ") +
+                   (ack_arrived ? "reached the broker"
+                    : ack_sent  ? "sent, never reached the broker"
+                                : "never sent"));
   ImGui::Bullet();
   ImGui::PushStyleColor(ImGuiCol_Text, palette::kWarn);
   ImGui::TextWrapped(
@@ -186,6 +193,31 @@ void broker_shape(const SessionModel& m) {
       "its ack arrived. A redelivery must be harmless: dedup in the same "
       "transaction as the effect.");
   ImGui::PopStyleColor();
+  ImGui::Spacing();
+  heading("Step by step: this delivery");
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                ImGuiTableFlags_SizingStretchProp;
+  if (ImGui::BeginTable("delivery ladder", 4, flags)) {
+    ImGui::TableSetupColumn("step", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("who", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("what happened", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+    ImGui::TableSetupColumn("who knows what", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableHeadersRow();
+    for (const generals::DeliveryStep& r : rungs) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::Text("%llu", static_cast<unsigned long long>(r.step));
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(r.actor.c_str());
+      ImGui::TableNextColumn();
+      ImGui::PushStyleColor(ImGuiCol_Text, r.trouble ? palette::kBad : palette::kText);
+      ImGui::TextWrapped("%s", r.event.c_str());
+      ImGui::PopStyleColor();
+      ImGui::TableNextColumn();
+      ImGui::TextWrapped("%s", r.knows.c_str());
+    }
+    ImGui::EndTable();
+  }
   ImGui::Spacing();
   if (!ImGui::BeginTable("mapping", 3, kTable)) return;
   for (const char* c : {"Two Generals", "broker and consumer", "why it matters"})
@@ -216,6 +248,9 @@ void draw_generals(const Model& model, ViewState& view, Commands& commands) {
   ImGui::PushStyleColor(ImGuiCol_Text, unconfirmed ? palette::kWarn : palette::kGood);
   ImGui::TextWrapped("%s", generals::last_courier_sentence(*g).c_str());
   ImGui::PopStyleColor();
+  ImGui::PushStyleColor(ImGuiCol_Text, palette::kBad);
+  ImGui::TextWrapped("%s", model.generals_split.c_str());
+  ImGui::PopStyleColor();
   for (const generals::General who : {generals::General::kA, generals::General::kB}) {
     ImGui::TextWrapped("%s", generals::decision_sentence(g->decision(who)).c_str());
   }
@@ -230,7 +265,7 @@ void draw_generals(const Model& model, ViewState& view, Commands& commands) {
   ImGui::EndChild();
   ImGui::SameLine();
   ImGui::BeginChild("broker shape", ImVec2(0, 0), true);
-  broker_shape(model.main);
+  broker_shape(model, view);
   ImGui::EndChild();
 }
 

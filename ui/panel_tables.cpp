@@ -1,9 +1,13 @@
-// The live database tables, read at the current step. The ledger comes first (that is
-// where an effect happens or not); a debit row whose order was debited before is red.
+// The live database tables, read at the current step. The table that explains the
+// scenario comes first (`seen` for a separate dedup store, the outbox for a producer that
+// does not use one); then the ledger, where an effect happens or not. A debit row whose
+// order was debited before is red. Columns fit their content up to a limit; a cell cut
+// short shows its whole text on hover.
 
 #include <algorithm>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "ui/panels.h"
 #include "ui/widgets.h"
@@ -12,8 +16,22 @@ namespace ui {
 
 namespace {
 
-constexpr const char* kOrder[] = {
-    "accounts", "debits", "processed_messages", "rejections", "outbox", "orders", "seen"};
+constexpr float kMaxColumn = 220;  // a wider cell is cut, with its text on hover
+
+std::vector<std::string> table_order(const lab::Scenario& s) {
+  std::vector<std::string> order = {"accounts", "debits", "processed_messages", "rejections",
+                                    "outbox",   "orders", "seen"};
+  const auto first = [&order](const std::string& name) {
+    order.erase(std::find(order.begin(), order.end(), name));
+    order.insert(order.begin(), name);
+  };
+  if (s.producer.pattern != "outbox") {
+    first("orders");
+    first("outbox");
+  }
+  if (s.consumer.choices().dedup == consumer::Dedup::kSeparateStore) first("seen");
+  return order;
+}
 
 int column_of(const lab::DbTable& t, const char* name) {
   const auto it = std::find(t.columns.begin(), t.columns.end(), name);
@@ -29,36 +47,59 @@ ImU32 cell_color(const lab::DbTable& t, std::size_t column, const std::string& v
   return palette::kText;
 }
 
-void draw_table(const lab::DbTable& t, int slot) {
-  // Debits of an order already debited above: the double effect, in red.
-  const int order_column = column_of(t, "order_id");
-  std::map<std::string, int> seen;
+// Debits of an order already debited above: the double effect, in red.
+std::vector<bool> repeated_orders(const lab::DbTable& t) {
   std::vector<bool> repeated(t.rows.size(), false);
-  if (t.name == "debits" && order_column >= 0) {
-    for (std::size_t r = 0; r < t.rows.size(); ++r) {
-      repeated[r] = seen[t.rows[r][static_cast<std::size_t>(order_column)]]++ > 0;
-    }
+  const int order_column = column_of(t, "order_id");
+  if (t.name != "debits" || order_column < 0) return repeated;
+  std::map<std::string, int> seen;
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    repeated[r] = seen[t.rows[r][static_cast<std::size_t>(order_column)]]++ > 0;
   }
+  return repeated;
+}
+
+// Each column as wide as its widest cell or header, at most kMaxColumn.
+std::vector<float> column_widths(const lab::DbTable& t) {
+  std::vector<float> widths;
+  for (std::size_t c = 0; c < t.columns.size(); ++c) {
+    float w = ImGui::CalcTextSize(t.columns[c].c_str()).x;
+    for (const auto& row : t.rows) w = std::max(w, ImGui::CalcTextSize(row[c].c_str()).x);
+    widths.push_back(std::min(w, kMaxColumn));
+  }
+  return widths;
+}
+
+void cell(const std::string& text, ImU32 color, float width) {
+  text_colored(color, text);
+  if (ImGui::CalcTextSize(text.c_str()).x > width && ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("%s", text.c_str());
+  }
+}
+
+void draw_table(const lab::DbTable& t, int slot) {
   const std::string title = t.database + "  " + t.name + "  (" + std::to_string(t.rows.size()) +
                             " row" + (t.rows.size() == 1 ? "" : "s") + ")";
   heading(title.c_str());
-  if (t.name == "outbox") {
-    ImGui::SameLine();
-    ImGui::TextDisabled("sent=1 after the broker's confirm");
-  }
+  if (t.name == "outbox") help_marker("sent=1 only after the broker's confirm");
   if (t.rows.empty()) return;
+  const std::vector<bool> repeated = repeated_orders(t);
+  const std::vector<float> widths = column_widths(t);
   const std::string id = t.database + t.name + std::to_string(slot);
   const float row_height = ImGui::GetTextLineHeightWithSpacing();
-  const float height =
-      row_height * static_cast<float>(std::min<std::size_t>(t.rows.size(), 6) + 1) + 6;
+  const float height = row_height * static_cast<float>(std::min<std::size_t>(t.rows.size(), 6) + 1) +
+                       ImGui::GetStyle().ScrollbarSize + 6;
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
-                                ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp;
+                                ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
+                                ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable(id.c_str(), static_cast<int>(t.columns.size()), flags,
                          ImVec2(0, height))) {
     return;
   }
   ImGui::TableSetupScrollFreeze(0, 1);
-  for (const auto& c : t.columns) ImGui::TableSetupColumn(c.c_str());
+  for (std::size_t c = 0; c < t.columns.size(); ++c) {
+    ImGui::TableSetupColumn(t.columns[c].c_str(), ImGuiTableColumnFlags_WidthFixed, widths[c]);
+  }
   ImGui::TableHeadersRow();
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(t.rows.size()));
@@ -68,7 +109,7 @@ void draw_table(const lab::DbTable& t, int slot) {
       ImGui::TableNextRow();
       for (std::size_t c = 0; c < t.columns.size(); ++c) {
         ImGui::TableNextColumn();
-        text_colored(cell_color(t, c, t.rows[row][c], repeated[row]), t.rows[row][c]);
+        cell(t.rows[row][c], cell_color(t, c, t.rows[row][c], repeated[row]), widths[c]);
       }
     }
   }
@@ -78,7 +119,7 @@ void draw_table(const lab::DbTable& t, int slot) {
 }  // namespace
 
 void draw_tables(const SessionModel& m, int slot) {
-  for (const char* name : kOrder) {
+  for (const std::string& name : table_order(m.session->scenario())) {
     for (const lab::DbTable& t : m.view->tables) {
       if (t.name == name) draw_table(t, slot);
     }

@@ -58,7 +58,7 @@ void transport(const SessionModel& m, const SessionModel* other, ViewState& view
   const std::int64_t end = static_cast<std::int64_t>(m.end->steps);
   if (!view.scrubbing) view.scrub_step = static_cast<std::int64_t>(m.session->target());
   const std::int64_t zero = 0;
-  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 260);
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 420);
   const std::string format = "step %lld of " + std::to_string(end);
   if (ImGui::SliderScalar("##scrub", ImGuiDataType_S64, &view.scrub_step, &zero, &end,
                           format.c_str())) {
@@ -69,10 +69,19 @@ void transport(const SessionModel& m, const SessionModel* other, ViewState& view
   ImGui::SameLine();
   ImGui::Text("tick %llu", static_cast<unsigned long long>(m.view->time));
   ImGui::SameLine();
+  ImGui::Checkbox("show the end", &view.show_outcome);
+  probe_last_item("show the end");
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("For teachers: show how the run ends before it has ended.");
+  }
+  ImGui::SameLine();
   if (!m.session->settled()) {
     text_colored(palette::kWarn, "replaying...");
+  } else if (!over && !view.show_outcome) {
+    text_colored(palette::kMuted, "in progress");
   } else if (other == nullptr) {
-    text_colored(verdict_color(m.end->report.verdict), "run ends " + m.end->report.verdict);
+    text_colored(verdict_color(m.end->report.verdict),
+                 (over ? "ended " : "will end ") + m.end->report.verdict);
   } else {
     text_colored(verdict_color(m.end->report.verdict), "ends " + m.end->report.verdict);
     ImGui::SameLine();

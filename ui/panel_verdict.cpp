@@ -76,20 +76,25 @@ void orders_table(const lab::Report& r, bool over) {
 
 }  // namespace
 
-void draw_verdict(const SessionModel& m) {
+void draw_verdict(const SessionModel& m, bool show_end) {
   const lab::RunSummary& now = m.view->summary;
   const lab::Report& r = now.report;
   const lab::RunSummary& end = *m.end;
 
   const bool over = m.view->over;
-  const std::string verdict = !over && r.verdict == "stuck" ? "in progress" : r.verdict;
+  // Until the run has ended the verdict is not known: no vacuous "exactly-once" at step 0.
+  const std::string verdict = over ? r.verdict : "in progress";
   ImGui::TextUnformatted("At this step:");
   ImGui::SameLine();
   text_colored(verdict == "in progress" ? palette::kMuted : verdict_color(verdict), verdict);
   ImGui::SameLine();
   ImGui::TextUnformatted("   whole run:");
   ImGui::SameLine();
-  text_colored(verdict_color(end.report.verdict), end.report.verdict);
+  if (over || show_end) {
+    text_colored(verdict_color(end.report.verdict), end.report.verdict);
+  } else {
+    ImGui::TextDisabled("hidden until it ends");
+  }
   help_marker(
       "The checker reads the SQLite tables and the broker's leftovers. Mid-run, "
       "orders still on their way (queued, unacked, unsent) are pending; the whole run "
@@ -104,7 +109,7 @@ void draw_verdict(const SessionModel& m) {
                std::to_string(r.balance_actual) + (balance_ok ? "" : "  (MISMATCH)"));
   long long duplicates = 0;
   for (const auto& a : m.view->actors) duplicates += a.duplicates;
-  ImGui::Text("Redeliveries (redelivered=true): %lld    duplicates detected by consumers: %lld",
+  ImGui::TextWrapped("Redeliveries (redelivered=true): %lld    duplicates detected by consumers: %lld",
               static_cast<long long>(now.redeliveries), duplicates);
   orders_table(r, over);
 

@@ -24,7 +24,8 @@ void draw_broker(const SessionModel& model);
 // panel_tables.cpp: the live SQLite tables.
 void draw_tables(const SessionModel& model, int slot);
 // panel_verdict.cpp: per-order effect counts, balances, the verdict and the faults behind it.
-void draw_verdict(const SessionModel& model);
+// `show_end`: show how the whole run ends before it has (a teacher's toggle).
+void draw_verdict(const SessionModel& model, bool show_end);
 // panel_faults.cpp: fault buttons, the faults made by hand, export.
 void draw_faults(const Model& model, ViewState& view, Commands& commands);
 // panel_compare.cpp: two strategies side by side on the same scenario and seed.

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "ui/layout.h"
+
 namespace ui {
 
 enum class Mode { kExplore, kCompare, kGenerals };
@@ -46,6 +48,15 @@ struct ViewState {
   int generals_couriers = 4;
   int generals_loss_percent = 25;
   int generals_seed = 1;
+
+  // The explore view's panel sizes (ui/layout.h), dragged with the splitters.
+  PanelLayout panels;
+  // Teachers: show how the run ends before it has ended (hidden by default, so a learner
+  // predicts first).
+  bool show_outcome = false;
+  // Two Generals: the delivery of the explored run read as couriers; -1 = the one that
+  // went wrong (generals::default_delivery).
+  int generals_delivery = -1;
 
   // One line of feedback (an error, "exported to ...").
   std::string status;

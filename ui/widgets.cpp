@@ -46,7 +46,32 @@ void begin_panel(const char* title, const ImVec2& pos, const ImVec2& size) {
   ImGui::SetNextWindowSize(size, ImGuiCond_Always);
   ImGui::Begin(title, nullptr,
                ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
-                   ImGuiWindowFlags_NoSavedSettings);
+                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus);
+}
+
+ImVec2 splitter(const char* id, const ImVec2& pos, const ImVec2& size, bool& released) {
+  ImGui::SetNextWindowPos(pos, ImGuiCond_Always);
+  ImGui::SetNextWindowSize(size, ImGuiCond_Always);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowMinSize, ImVec2(1, 1));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.0f);
+  ImGui::Begin(id, nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoBackground |
+                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_NoFocusOnAppearing);
+  ImGui::InvisibleButton("##bar", size);
+  probe_last_item(id);
+  const bool active = ImGui::IsItemActive();
+  if (ImGui::IsItemHovered() || active) {
+    ImGui::SetMouseCursor(size.x < size.y ? ImGuiMouseCursor_ResizeEW : ImGuiMouseCursor_ResizeNS);
+    ImGui::GetWindowDrawList()->AddRectFilled(pos, ImVec2(pos.x + size.x, pos.y + size.y),
+                                              IM_COL32(110, 170, 250, 120));
+  }
+  released = ImGui::IsItemDeactivated();
+  const ImVec2 delta = active ? ImGui::GetIO().MouseDelta : ImVec2(0, 0);
+  ImGui::End();
+  ImGui::PopStyleVar(3);
+  return delta;
 }
 
 void end_panel() { ImGui::End(); }

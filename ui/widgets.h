@@ -46,6 +46,11 @@ bool button_if(bool enabled, const char* label, const ImVec2& size = ImVec2(0, 0
 void begin_panel(const char* title, const ImVec2& pos, const ImVec2& size);
 void end_panel();
 
+// A bar the user drags to move the border between two panels: a small window of its own,
+// drawn above the panels. Returns how far the mouse moved this frame while dragging it;
+// `released` says the drag ended this frame. Probed under `id`.
+ImVec2 splitter(const char* id, const ImVec2& pos, const ImVec2& size, bool& released);
+
 void text_colored(ImU32 color, const std::string& text);
 void help_marker(const char* text);  // a "(?)" with a tooltip
 // A section header: the second font of the atlas (bold) when there is one, else the

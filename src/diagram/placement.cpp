@@ -80,6 +80,31 @@ std::string step_stamp(std::uint64_t step, std::uint64_t time) {
   return "s " + std::to_string(step) + " t " + std::to_string(time);
 }
 
+std::vector<std::string> placement_problems(const Placement& p, std::size_t rows) {
+  std::vector<std::string> problems;
+  const Canvas& c = p.canvas();
+  std::vector<const PlacedLabel*> labels;
+  for (const PlacedLabel& l : p.labels()) {
+    if (l.text.empty() || (l.kind != LabelKind::kTitle && l.row >= rows)) continue;
+    labels.push_back(&l);
+    const bool stamp = l.kind == LabelKind::kStamp, title = l.kind == LabelKind::kTitle;
+    if (l.box.x0 < 0 || l.box.x1 > c.width || (stamp && l.box.x1 > c.gutter) ||
+        (!stamp && !title && l.box.x0 < c.gutter)) {
+      problems.push_back("\"" + l.text + "\" crosses an edge");
+    }
+  }
+  std::sort(labels.begin(), labels.end(),
+            [](const PlacedLabel* a, const PlacedLabel* b) { return a->box.y0 < b->box.y0; });
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    for (std::size_t j = i + 1; j < labels.size() && labels[j]->box.y0 < labels[i]->box.y1; ++j) {
+      if (labels[i]->box.intersects(labels[j]->box)) {
+        problems.push_back("\"" + labels[i]->text + "\" overlaps \"" + labels[j]->text + "\"");
+      }
+    }
+  }
+  return problems;
+}
+
 std::size_t Placement::first_label_at(std::size_t row) const {
   const auto it = std::lower_bound(labels_.begin() + static_cast<std::ptrdiff_t>(titles_),
                                    labels_.end(), row,

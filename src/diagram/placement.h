@@ -103,6 +103,10 @@ class Placement {
 // does not fit). Cuts at UTF-8 character boundaries.
 std::string shorten(const std::string& text, float max_width, const Metrics& metrics);
 
+// What breaks invariants (1) and (2) for the first `rows` rows, one line each ("" = none
+// found, so an empty vector means the placement keeps its promises).
+std::vector<std::string> placement_problems(const Placement& placement, std::size_t rows);
+
 // "s 12 t 340": the stamp in the gutter at a step's first row.
 std::string step_stamp(std::uint64_t step, std::uint64_t time);
 

@@ -66,6 +66,28 @@ class Headless {
     io.MousePos = ImVec2(-1, -1);
     return true;
   }
+  // Presses on the widget drawn with `label`, moves the mouse by (dx, dy) over two frames
+  // and releases it: a drag, as a person makes one.
+  bool drag(ui::App& app, const std::string& label, float dx, float dy) {
+    const auto it = probe_.rects.find(label);
+    if (it == probe_.rects.end()) return false;
+    const ImVec4 r = it->second;
+    const ImVec2 start((r.x + r.z) * 0.5f, (r.y + r.w) * 0.5f);
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = start;
+    frame(app);
+    io.MouseDown[0] = true;
+    frame(app);
+    io.MousePos = ImVec2(start.x + dx * 0.5f, start.y + dy * 0.5f);
+    frame(app);
+    io.MousePos = ImVec2(start.x + dx, start.y + dy);
+    frame(app);
+    io.MouseDown[0] = false;
+    frame(app);
+    io.MousePos = ImVec2(-1, -1);
+    frame(app);
+    return true;
+  }
 
  private:
   ImGuiContext* context_ = nullptr;

@@ -1,0 +1,78 @@
+// The explore view's panels: automatic columns that give the diagram its lanes' width,
+// splitters a person drags, and the sizes remembered in a file of the user's.
+
+#include "ui/layout.h"
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "tests/ui/headless.h"
+
+TEST_CASE("columns add up to the window and keep their minimum", "[ui][layout]") {
+  for (const float width : {1280.0f, 1600.0f, 900.0f}) {
+    for (const float wants : {0.0f, 600.0f, 2000.0f}) {
+      const ui::Columns c = ui::columns(ui::PanelLayout{}, width, wants);
+      CHECK(c.left + c.center + c.right == Approx(width));
+      CHECK(c.left >= ui::kMinColumn);
+      CHECK(c.center >= ui::kMinColumn);
+      CHECK(c.right >= ui::kMinColumn);
+    }
+  }
+  // The diagram gets what its lanes want when there is room for it.
+  const ui::Columns fit = ui::columns(ui::PanelLayout{}, 1600, 800);
+  CHECK(fit.center >= 800);
+  // A dragged layout wins over the automatic one.
+  ui::PanelLayout dragged;
+  dragged.left = 0.25f;
+  dragged.right = 0.25f;
+  const ui::Columns d = ui::columns(dragged, 1600, 800);
+  CHECK(d.left == Approx(400));
+  CHECK(d.right == Approx(400));
+}
+
+TEST_CASE("a saved layout reads back; a damaged one gives the defaults", "[ui][layout]") {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            "eosim-layout-test" / "gui-layout.ini").string();
+  ui::PanelLayout layout;
+  layout.left = 0.3f;
+  layout.browser = 0.4f;
+  std::string error;
+  REQUIRE(ui::save_layout(path, layout, error));
+  const ui::PanelLayout back = ui::load_layout(path);
+  CHECK(back.left == Approx(0.3f));
+  CHECK(back.browser == Approx(0.4f));
+  CHECK(back.verdict == Approx(layout.verdict));
+  {
+    std::ofstream damaged(path, std::ios::trunc);
+    damaged << "left=banana\nverdict=0.8\nbroker=0.8\n";
+  }
+  CHECK(ui::load_layout(path) == ui::PanelLayout{});
+  CHECK(ui::load_layout(path + ".missing") == ui::PanelLayout{});
+  std::filesystem::remove_all(std::filesystem::path(path).parent_path());
+}
+
+TEST_CASE("dragging a splitter resizes the panels and remembers it", "[ui][layout]") {
+  const std::string path =
+      (std::filesystem::temp_directory_path() / "eosim-layout-drag.ini").string();
+  std::filesystem::remove(path);
+  uitest::Headless h;
+  ui::App app;
+  ui::AppOptions options;
+  options.file = uitest::scenario("16-competing-consumers-check-then-act.toml");
+  options.layout_file = path;
+  std::string error;
+  REQUIRE(app.init(options, error));
+  h.settle(app);
+  h.frame(app);
+  REQUIRE(h.has("##split left"));
+  const float before = ui::columns(app.view().panels, 1600, 0).left;
+  REQUIRE(h.drag(app, "##split left", 60, 0));
+  CHECK(app.view().panels.left * 1600 == Approx(before + 60).margin(2));
+  REQUIRE(std::filesystem::exists(path));
+  CHECK(ui::load_layout(path).left == Approx(app.view().panels.left));
+  REQUIRE(h.drag(app, "##split verdict", 0, 40));
+  CHECK(ui::load_layout(path).verdict == Approx(app.view().panels.verdict));
+  std::filesystem::remove(path);
+}
