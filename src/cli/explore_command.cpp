@@ -13,6 +13,7 @@
 #include "src/cli/files.h"
 #include "src/lab/catalog.h"
 #include "src/lab/explore.h"
+#include "src/lab/printable.h"
 #include "src/lab/report_format.h"
 #include "src/lab/sweep.h"
 
@@ -59,7 +60,7 @@ struct Counterexample {
 void write_text(const ExploreCommandOptions& o, const lab::Scenario& s,
                 const lab::ExploreResult& r, const Counterexample& ce,
                 const std::string& expect_line, std::ostream& out) {
-  out << "explore of " << s.name << " (" << o.file << ")\n";
+  out << "explore of " << lab::printable(s.name) << " (" << lab::printable(o.file) << ")\n";
   out << "  " << s.workload.orders << " order(s), strategy " << s.consumer.label()
       << ", producer " << s.producer.label() << ", " << s.consumer.instances
       << " consumer(s), seed " << s.seed << "\n";
@@ -176,7 +177,7 @@ int explore_command(const ExploreCommandOptions& options, std::ostream& out,
   }
   std::string error;
   if (!check_output_file(options.output, options.file, options.force, error)) {
-    err << "eosim: " << error << '\n';
+    err << "eosim: " << lab::printable(error) << '\n';
     return kExitBadInput;
   }
   explore.max_faults = options.max_faults;
@@ -208,7 +209,7 @@ int explore_command(const ExploreCommandOptions& options, std::ostream& out,
     }
     if (ce.status == lab::ShrinkStatus::kShrunk && !options.output.empty()) {
       if (!write_output_file(options.output, ce.file.toml, options.force, error)) {
-        err << "eosim: " << error << '\n';
+        err << "eosim: " << lab::printable(error) << '\n';
         return kExitBadInput;
       }
     }

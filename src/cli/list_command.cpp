@@ -10,6 +10,7 @@
 #include "src/consumer/strategy.h"
 #include "src/producer/design.h"
 #include "src/lab/catalog.h"
+#include "src/lab/printable.h"
 #include "src/lab/report_format.h"
 #include "src/lab/scenario.h"
 
@@ -137,7 +138,7 @@ int list_scenarios(const std::string& dir, std::ostream& out, std::ostream& err)
       exit_code = kExitBadInput;
       continue;
     }
-    out << "  " << name << "  " << scenario.name << '\n';
+    out << "  " << lab::printable(name) << "  " << lab::printable(scenario.name) << '\n';
     const std::string about = scenario.about.substr(0, scenario.about.find('\n'));
     if (!about.empty()) out << lab::wrap_text(about, kWidth, "      ");
   }

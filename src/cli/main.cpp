@@ -17,9 +17,11 @@
 #include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <limits>
 #include <string>
 
 #include "src/cli/commands.h"
+#include "src/lab/parallel.h"
 #include "src/lab/report_format.h"
 
 #ifndef EOSIM_VERSION
@@ -47,20 +49,25 @@ constexpr const char* kMainFooter =
     "error.\n"
     "Run `eosim COMMAND --help` for the options of a command.";
 
-// A decimal unsigned 64-bit integer of at least `min`. CLI11 alone would wrap "-1" and
-// saturate a number that is too large, silently running some other seed.
-CLI::Validator unsigned_integer(std::uint64_t min) {
+// A decimal unsigned integer from `min` to `max`. CLI11 alone would wrap "-1" to the
+// largest value and saturate a number that is too large, silently running something else.
+CLI::Validator unsigned_integer(std::uint64_t min,
+                                std::uint64_t max = std::numeric_limits<std::uint64_t>::max()) {
   return CLI::Validator(
-      [min](std::string& text) -> std::string {
+      [min, max](std::string& text) -> std::string {
         std::uint64_t value = 0;
         const char* end = text.data() + text.size();
         const auto [stop, ec] = std::from_chars(text.data(), end, value);
-        const bool ok = !text.empty() && ec == std::errc() && stop == end && value >= min;
-        return ok ? "" : "must be an integer from " + std::to_string(min) +
-                             " to 18446744073709551615, got " + text;
+        const bool ok = !text.empty() && ec == std::errc() && stop == end && value >= min &&
+                        value <= max;
+        return ok ? "" : "must be an integer from " + std::to_string(min) + " to " +
+                             std::to_string(max) + ", got " + text;
       },
       "");
 }
+
+// --jobs: 0 (every core) up to lab::kMaxJobs threads.
+CLI::Validator job_count() { return unsigned_integer(0, lab::kMaxJobs); }
 
 // --ack, --dedup, --errors, --poison: the consumer's four choices, each replacing the
 // preset's (the file's, or --strategy's). Values are checked by the command, which lists
@@ -235,13 +242,16 @@ CLI::App* add_sweep_command(CLI::App& app, cli::SweepCommandOptions& o) {
   sweep->add_option("--strategy", o.strategy, "Replace the consumer strategy")->type_name("S");
   sweep->add_option("--producer", o.producer, "Replace the producer pattern")->type_name("P");
   add_choice_options(sweep, o.choices);
-  sweep->add_option("--jobs", o.jobs, "Worker threads (default: every core)")->type_name("N");
+  sweep->add_option("--jobs", o.jobs, "Worker threads (default: every core; at most 256)")
+      ->type_name("N")
+      ->check(job_count());
   sweep->add_option("--expect", o.expect,
                     "exactly-once (every run), violation (at least one), or a verdict "
                     "(at least one run has it)")
       ->type_name("V");
   sweep->add_option("--show", o.show_failures, "How many failing seeds to describe")
       ->type_name("N")
+      ->check(unsigned_integer(0))
       ->capture_default_str();
   sweep->add_option("--format", o.format, "Output format: text or json")
       ->check(CLI::IsMember({"text", "json"}))
@@ -297,6 +307,7 @@ CLI::App* add_merge_command(CLI::App& app, cli::MergeCommandOptions& o) {
   merge->add_option("--show", o.show_failures,
                     "How many failing seeds to describe (each shard must list as many)")
       ->type_name("N")
+      ->check(unsigned_integer(0))
       ->capture_default_str();
   merge->add_option("--format", o.format, "Output format: text or json")
       ->check(CLI::IsMember({"text", "json"}))
@@ -372,9 +383,12 @@ CLI::App* add_explore_command(CLI::App& app, cli::ExploreCommandOptions& o) {
   explore->add_option("--kinds", o.kinds, "Fault kinds to place, e.g. drop,crash (default: all)")
       ->type_name("LIST");
   explore->add_option("--max-runs", o.max_runs, "Stop after this many runs")
+      ->check(unsigned_integer(0))
       ->type_name("N")
       ->capture_default_str();
-  explore->add_option("--jobs", o.jobs, "Worker threads (default: every core)")->type_name("N");
+  explore->add_option("--jobs", o.jobs, "Worker threads (default: every core; at most 256)")
+      ->type_name("N")
+      ->check(job_count());
   explore->add_option("--strategy", o.strategy, "Replace the consumer strategy")->type_name("S");
   explore->add_option("--producer", o.producer, "Replace the producer pattern")->type_name("P");
   add_choice_options(explore, o.choices);

@@ -11,6 +11,7 @@
 #include "src/diagram/html.h"
 #include "src/diagram/svg.h"
 #include "src/cli/files.h"
+#include "src/lab/printable.h"
 #include "src/lab/report_format.h"
 #include "src/lab/scenario.h"
 #include "src/lab/world.h"
@@ -87,7 +88,7 @@ void print_record(const RunOptions& options, const lab::RunRecord& record,
   } else {
     if (!first) out << '\n' << std::string(88, '-') << "\n\n";
     if (options.trace) {
-      out << "trace of " << record.scenario.name << " (step, virtual time, actor, event):\n";
+      out << "trace of " << lab::printable(record.scenario.name) << " (step, virtual time, actor, event):\n";
       sim::write_text(out, trace);
       out << '\n';
     }
@@ -102,12 +103,12 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
   std::string error;
   if (!check_overrides(options.strategy, options.producer, error) ||
       !lab::check_choice_flags(options.choices, error)) {
-    err << "eosim: " << error << '\n';
+    err << "eosim: " << lab::printable(error) << '\n';
     return kExitBadInput;
   }
   std::vector<std::string> files;
   if (!expand_inputs(options.inputs, files, error)) {
-    err << "eosim: " << error << '\n';
+    err << "eosim: " << lab::printable(error) << '\n';
     return kExitBadInput;
   }
 
@@ -136,7 +137,7 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     lab::WorldOptions world;
     world.keep_trace = wants_trace(options.format) || options.trace;
     if (!keep_db.next(file, scenario, world.keep_db_dir, error)) {
-      err << "eosim: " << error << '\n';
+      err << "eosim: " << lab::printable(error) << '\n';
       exit_code = worse(exit_code, kExitBadInput);
       rows.push_back({scenario.name, "", false, false});
       continue;

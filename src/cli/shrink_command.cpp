@@ -11,6 +11,7 @@
 
 #include "src/cli/commands.h"
 #include "src/cli/files.h"
+#include "src/lab/printable.h"
 #include "src/lab/report_format.h"
 #include "src/lab/shrink.h"
 #include "src/lab/sweep.h"
@@ -22,7 +23,7 @@ namespace {
 void write_report(const ShrinkCommandOptions& o, const lab::Scenario& run,
                   const lab::ShrinkResult& r, double seconds, std::ostream& out) {
   const lab::Report& original = r.original.report;
-  out << "shrink of " << run.name << " (" << o.file << "), seed " << run.seed << "\n";
+  out << "shrink of " << lab::printable(run.name) << " (" << lab::printable(o.file) << "), seed " << run.seed << "\n";
   out << "  strategy " << run.consumer.label() << ", producer " << run.producer.label()
       << ", random faults "
       << (run.random.ratios.empty() ? "none" : lab::fault_spec_text(run.random.ratios)) << "\n";
@@ -53,7 +54,7 @@ int shrink_command(const ShrinkCommandOptions& options, std::ostream& out, std::
   }
   std::string error;
   if (!check_output_file(options.output, options.file, options.force, error)) {
-    err << "eosim: " << error << '\n';
+    err << "eosim: " << lab::printable(error) << '\n';
     return kExitBadInput;
   }
   // Exactly the run `eosim sweep` gave this seed - or, with --as-run, `eosim run`.
@@ -83,7 +84,7 @@ int shrink_command(const ShrinkCommandOptions& options, std::ostream& out, std::
     return kExitOk;
   }
   if (!write_output_file(options.output, result.toml, options.force, error)) {
-    err << "eosim: " << error << '\n';
+    err << "eosim: " << lab::printable(error) << '\n';
     return kExitBadInput;
   }
   report << "wrote " << options.output << "; replay it with: "

@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "sim/trace.h"
+#include "src/lab/printable.h"
 #include "src/lab/scenario.h"
 
 namespace cli {
@@ -145,7 +146,7 @@ bool sweep_expectation(const SweepReport& r, std::string& line) {
 
 void write_sweep_text(const SweepReport& r, std::ostream& out) {
   const lab::SweepSummary& s = r.summary;
-  out << "sweep of " << s.scenario << " (" << r.file << ")\n";
+  out << "sweep of " << lab::printable(s.scenario) << " (" << lab::printable(r.file) << ")\n";
   out << "  seeds " << s.first_seed << ".." << s.last_seed << ", strategy " << r.strategy
       << ", producer " << r.producer << "\n";
   if (r.shard) {

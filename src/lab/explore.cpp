@@ -124,10 +124,10 @@ class Search {
   const ExploreOptions& options_;
 };
 
-void run_chunk(const Search& search, const std::vector<Node>& level, std::size_t begin,
-               std::vector<NodeRun>& runs, unsigned workers) {
-  parallel_for(runs.size(), workers,
-               [&](std::size_t i) { search.run(level[begin + i], runs[i]); });
+bool run_chunk(const Search& search, const std::vector<Node>& level, std::size_t begin,
+               std::vector<NodeRun>& runs, unsigned workers, std::string& error) {
+  return parallel_for(
+      runs.size(), workers, [&](std::size_t i) { search.run(level[begin + i], runs[i]); }, error);
 }
 
 std::string outcome_key(const Report& r) {
@@ -191,7 +191,8 @@ bool explore(const Scenario& scenario, const ExploreOptions& options, ExploreRes
   EOSIM_ASSERT(options.max_faults >= 0);
   EOSIM_ASSERT(options.max_deviations >= 0);
   out = ExploreResult{};
-  out.jobs = options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  out.jobs = std::min(kMaxJobs, options.jobs != 0 ? options.jobs
+                                                  : std::max(1u, std::thread::hardware_concurrency()));
   const Search search(scenario, options);
   std::map<std::uint64_t, bool> seen;
   std::map<std::string, std::size_t> classes;
@@ -210,8 +211,10 @@ bool explore(const Scenario& scenario, const ExploreOptions& options, ExploreRes
       const std::size_t count = static_cast<std::size_t>(
           std::min<std::uint64_t>({kChunkNodes, level.size() - begin, room}));
       runs.assign(count, NodeRun{});
-      run_chunk(search, level, begin, runs,
-                std::min<unsigned>(out.jobs, static_cast<unsigned>(count)));
+      if (!run_chunk(search, level, begin, runs,
+                     std::min<unsigned>(out.jobs, static_cast<unsigned>(count)), error)) {
+        return false;
+      }
       for (std::size_t i = 0; i < count; ++i) {
         if (!runs[i].built) {
           error = runs[i].error;

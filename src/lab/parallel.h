@@ -3,27 +3,49 @@
 // thread runs which index varies; callers write each result to its own slot and reduce
 // in index order, so what they report never depends on the thread count.
 // REQUIRES: fn(i) touches only state owned by index i (and shared read-only data).
+//
+// A thread the system refuses to start (a process or memory limit) is an error, not a
+// crash: the threads already running finish the index in hand and stop, and false is
+// returned with the reason in `error`; some indices were then never run.
 
 #include <atomic>
 #include <cstddef>
+#include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
 namespace lab {
 
+// The most worker threads a sweep or an explore starts (--jobs is refused above it).
+inline constexpr unsigned kMaxJobs = 256;
+
 template <class Fn>
-void parallel_for(std::size_t count, unsigned workers, Fn fn) {
+[[nodiscard]] bool parallel_for(std::size_t count, unsigned workers, Fn fn,
+                                std::string& error) {
   std::atomic<std::size_t> next{0};
   auto work = [&] {
     for (std::size_t i = next++; i < count; i = next++) fn(i);
   };
   if (workers <= 1) {
     work();
-    return;
+    return true;
   }
   std::vector<std::thread> threads;
-  for (unsigned t = 0; t < workers; ++t) threads.emplace_back(work);
+  threads.reserve(workers);
+  bool started = true;
+  for (unsigned t = 0; t < workers && started; ++t) {
+    try {
+      threads.emplace_back(work);
+    } catch (const std::system_error& e) {
+      started = false;
+      next = count;  // the running threads take no further index
+      error = "cannot start worker thread " + std::to_string(t + 1) + " of " +
+              std::to_string(workers) + ": " + e.code().message() + " (try a lower --jobs)";
+    }
+  }
   for (auto& t : threads) t.join();
+  return started;
 }
 
 }  // namespace lab

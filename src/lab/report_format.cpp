@@ -8,6 +8,8 @@
 #include <ostream>
 #include <sstream>
 
+#include "src/lab/printable.h"
+
 namespace lab {
 namespace {
 
@@ -131,10 +133,10 @@ std::string outcome_marker(const OrderOutcome& order) {
 void write_header(std::ostream& out, const RunRecord& r, const TextStyle& style) {
   const Scenario& s = r.scenario;
   // The file is named by the replay line below; the name line stays short.
-  out << "scenario: " << s.name << "\n";
-  if (!s.about.empty()) out << wrap_text(s.about, style.width, "  ");
+  out << "scenario: " << printable(s.name) << "\n";
+  if (!s.about.empty()) out << wrap_text(printable(s.about, true), style.width, "  ");
   out << "\nSEED=" << r.run.seed << "\n";
-  if (!r.replay.empty()) out << "replay: " << r.replay << "\n";
+  if (!r.replay.empty()) out << "replay: " << printable(r.replay) << "\n";
   out << "strategy: " << r.run.strategy << "   producer: " << r.run.producer
       << "   queue: " << s.broker.queue << "   consumers: " << s.consumer.instances
       << "   orders: " << s.workload.orders << "\n";
@@ -272,7 +274,7 @@ std::string format_report_text(const RunRecord& record, const TextStyle& style) 
 
 std::string format_verdict_line(const RunRecord& record, const TextStyle& style) {
   const bool good = record.run.report.verdict == "exactly-once";
-  return record.scenario.name + ": " +
+  return printable(record.scenario.name) + ": " +
          painted(verdict_text(record.run), good ? kGreen : kRed, style) + ", expect " +
          (record.unmet.empty() ? painted("ok", kGreen, style) : painted("FAILED", kRed, style)) +
          " (SEED=" + std::to_string(record.run.seed) + ")\n";
@@ -353,10 +355,10 @@ void write_report_jsonl(std::ostream& out, const RunRecord& record,
 void write_report_mermaid(std::ostream& out, const RunRecord& record,
                           const std::vector<sim::TraceEvent>& events) {
   // A newline inside a `%%` comment would end it and leave prose in the diagram.
-  std::string name = record.scenario.name;
+  std::string name = printable(record.scenario.name);
   std::replace(name.begin(), name.end(), '\n', ' ');
   out << "%% " << name << "  SEED=" << record.run.seed << "\n";
-  if (!record.replay.empty()) out << "%% replay: " << record.replay << "\n";
+  if (!record.replay.empty()) out << "%% replay: " << printable(record.replay) << "\n";
   if (record.run.step_bound_hit) out << "%% verdict: " << verdict_text(record.run) << "\n";
   sim::write_mermaid(out, events, diagram_lanes(record.scenario));
 }
@@ -371,7 +373,7 @@ std::string format_suite_text(const std::vector<SuiteRow>& rows, const TextStyle
     } else {
       ++failed;
     }
-    width = std::max(width, row.name.size());
+    width = std::max(width, printable(row.name).size());
   }
   std::ostringstream out;
   out << rows.size() << " scenarios: " << passed << " passed expectations, " << failed
@@ -379,7 +381,7 @@ std::string format_suite_text(const std::vector<SuiteRow>& rows, const TextStyle
   if (not_run > 0) out << ", " << not_run << " not run (bad input or internal error)";
   out << "\n";
   for (const auto& row : rows) {
-    out << "  " << padded(row.name, width) << "  ";
+    out << "  " << padded(printable(row.name), width) << "  ";
     if (!row.ran) {
       out << painted("not run", kRed, style) << "\n";
       continue;

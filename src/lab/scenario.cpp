@@ -4,15 +4,21 @@
 
 #include "src/lab/scenario.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <sstream>
 #include <utility>
 
 #include "sim/assert.h"
 #include "src/lab/catalog.h"
+#include "src/lab/printable.h"
 
 namespace lab {
 namespace {
@@ -138,7 +144,7 @@ std::string LoadError::to_string() const {
   if (line > 0) out += ":" + std::to_string(line);
   out += ": ";
   if (!key.empty()) out += "key `" + key + "`: ";
-  return out + message;
+  return printable(out + message);  // quotes the file's own text, which may hold controls
 }
 
 std::int64_t Workload::amount_of(std::int64_t order) const {
@@ -217,19 +223,59 @@ std::int64_t step_bound(const Scenario& scenario) {
 }
 
 bool load_scenario(const std::string& path, Scenario& out, LoadError& error) {
-  std::error_code ignored;
-  std::ifstream in(path, std::ios::binary);
-  if (!in || std::filesystem::is_directory(path, ignored)) {
-    error = LoadError{path, 0, "", "cannot open the file"};
+  std::string text;
+  std::string why;
+  if (!read_scenario_file(path, text, why)) {
+    error = LoadError{path, 0, "", why};
     return false;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) {
-    error = LoadError{path, 0, "", "cannot read the file"};
+  return parse_scenario(text, path, out, error);
+}
+
+bool read_scenario_file(const std::string& path, std::string& text, std::string& error) {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    error = std::string("cannot open the file: ") + std::strerror(errno);
     return false;
   }
-  return parse_scenario(text.str(), path, out, error);
+  struct stat st {};
+  const bool stat_ok = ::fstat(fd, &st) == 0;
+  const int stat_errno = errno;
+  if (!stat_ok || !S_ISREG(st.st_mode) || st.st_size > kMaxScenarioBytes) {
+    ::close(fd);
+    error = !stat_ok               ? std::string("cannot read the file: ") + std::strerror(stat_errno)
+            : S_ISDIR(st.st_mode) ? "is a folder, not a scenario file"
+            : !S_ISREG(st.st_mode)
+                ? "is not a regular file (a FIFO, device or socket); eosim reads scenario files"
+                : "is larger than 1 MiB; a scenario file is a few kB of TOML";
+    return false;
+  }
+  // Read at most one byte past the cap, in case the file grew after fstat.
+  std::string buffer(static_cast<std::size_t>(kMaxScenarioBytes) + 1, '\0');
+  std::size_t size = 0;
+  std::string read_error;
+  while (size < buffer.size()) {
+    const ssize_t n = ::read(fd, buffer.data() + size, buffer.size() - size);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (n <= 0) {
+      if (n < 0) read_error = std::string("cannot read the file: ") + std::strerror(errno);
+      break;
+    }
+    size += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  if (!read_error.empty()) {
+    error = read_error;
+    return false;
+  }
+  if (size > static_cast<std::size_t>(kMaxScenarioBytes)) {
+    error = "is larger than 1 MiB; a scenario file is a few kB of TOML";
+    return false;
+  }
+  buffer.resize(size);
+  text = std::move(buffer);
+  return true;
 }
 
 bool parse_fault_spec(const std::string& spec, std::map<std::string, sim::Ratio>& out,

@@ -160,6 +160,12 @@ bool load_scenario(const std::string& path, Scenario& out, LoadError& error);
 bool parse_scenario(std::string_view toml_text, const std::string& source_name, Scenario& out,
                     LoadError& error);
 
+// The bytes of a scenario file, refused (with the reason in `error`) when it cannot be
+// opened (the OS's reason: missing, no permission, a symlink loop), is not a regular file
+// (a folder, FIFO, device: never blocks on one) or is over kMaxScenarioBytes.
+constexpr std::int64_t kMaxScenarioBytes = 1 << 20;
+bool read_scenario_file(const std::string& path, std::string& text, std::string& error);
+
 // A scenario file that load_scenario reads back to the same Scenario (all but `path`).
 std::string to_toml(const Scenario& scenario);
 

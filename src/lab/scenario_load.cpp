@@ -12,6 +12,7 @@
 
 #include "src/lab/catalog.h"
 #include "src/lab/scenario.h"
+#include "src/lab/toml_guard.h"
 
 namespace lab {
 namespace {
@@ -548,6 +549,12 @@ bool read_document(const toml::table& root, const std::string& file, Scenario& s
 
 bool parse_scenario(std::string_view toml_text, const std::string& source_name, Scenario& out,
                     LoadError& error) {
+  std::int64_t bad_line = 0;
+  std::string why;
+  if (!check_toml_text(toml_text, bad_line, why)) {  // toml++ 3.3.0 must not see it
+    error = LoadError{source_name, bad_line, "", why};
+    return false;
+  }
   toml::table root;
   try {
     root = toml::parse(toml_text, source_name);

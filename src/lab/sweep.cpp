@@ -48,19 +48,19 @@ std::uint64_t digest_term(std::uint64_t seed, std::uint64_t trace_hash) {
 
 unsigned worker_count(unsigned jobs, std::uint64_t runs) {
   unsigned n = jobs != 0 ? jobs : std::max(1u, std::thread::hardware_concurrency());
-  return static_cast<unsigned>(std::min<std::uint64_t>(n, runs));
+  return static_cast<unsigned>(std::min<std::uint64_t>({n, runs, kMaxJobs}));
 }
 
-void run_block(const Scenario& scenario, const SweepOptions& options, std::uint64_t first,
-               std::vector<SeedResult>& results, unsigned workers) {
-  parallel_for(results.size(), workers, [&](std::size_t i) {
+bool run_block(const Scenario& scenario, const SweepOptions& options, std::uint64_t first,
+               std::vector<SeedResult>& results, unsigned workers, std::string& error) {
+  return parallel_for(results.size(), workers, [&](std::size_t i) {
     SeedResult& r = results[i];
     const Scenario s = sweep_scenario(scenario, options, first + i);
     WorldOptions world;
     world.keep_trace = false;
     r.built = run_scenario(s, world, r.run, nullptr, r.error);
     trim(r.run);
-  });
+  }, error);
 }
 
 void reduce(const SeedResult& r, std::uint64_t seed, std::size_t keep, SweepSummary& out) {
@@ -145,7 +145,7 @@ bool sweep(const Scenario& scenario, const SweepOptions& options, SweepSummary& 
     const std::uint64_t count = std::min(kBlockSeeds, total - done);
     const std::uint64_t first = options.first_seed + done;
     results.assign(static_cast<std::size_t>(count), SeedResult{});
-    run_block(scenario, options, first, results, out.jobs);
+    if (!run_block(scenario, options, first, results, out.jobs, error)) return false;
     for (std::size_t i = 0; i < results.size(); ++i) {
       if (!results[i].built) {
         error = "seed " + std::to_string(first + i) + ": " + results[i].error;

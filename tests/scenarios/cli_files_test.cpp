@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 using cli_runner::contains;
 using cli_runner::quoted;
 
-cli_runner::Output eosim(const std::string& args) { return cli_runner::run(args, "2>&1"); }
+const auto& eosim = cli_runner::run_both;
 
 std::string scenario(const std::string& name) {
   return std::string(EOSIM_SOURCE_DIR) + "/scenarios/" + name;

@@ -1,7 +1,9 @@
-// The command line never reports success for work that was not done: a search that ran
-// nothing or stopped early does not meet an expectation, and a run the step bound cut
-// short says so in every format.
+// The command line never reports success for work that was not done (a search that ran
+// nothing or stopped early does not meet an expectation; a run the step bound cut short
+// says so in every format), and meets bad input and a bad environment with exit 2 and a
+// reason (exit 3 for a thread the system will not start), never a crash or a hang.
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -16,12 +18,8 @@ namespace {
 namespace fs = std::filesystem;
 using cli_runner::contains;
 using cli_runner::quoted;
-
-cli_runner::Output eosim(const std::string& args) { return cli_runner::run(args, "2>&1"); }
-
-std::string scenario(const std::string& name) {
-  return quoted(std::string(EOSIM_SOURCE_DIR) + "/scenarios/" + name);
-}
+const auto& eosim = cli_runner::run_both;
+const auto& scenario = cli_runner::scenario_arg;
 
 // A scenario file in the temporary folder, removed at the end.
 struct TempScenario {
@@ -70,4 +68,68 @@ TEST_CASE("cli honesty: a run cut short by the step bound is incomplete in every
   const auto poison = eosim("run " + scenario("10-poison-requeue-forever.toml") + " -q");
   CHECK(poison.exit_code == 0);
   CHECK(contains(poison.text, "STUCK (orders 2) - the step bound (5000) ended the run"));
+}
+
+TEST_CASE("cli honesty: counts are never negative and --jobs is capped", "[cli][honesty]") {
+  const std::string file = scenario("01-happy-path.toml");
+  const auto show = eosim("sweep " + file + " --seeds 1..2 --show -1");
+  CHECK(show.exit_code == 2);
+  CHECK(contains(show.text, "--show: must be an integer from 0"));
+  const auto runs = eosim("explore " + file + " --max-runs -1");
+  CHECK(runs.exit_code == 2);
+  CHECK(contains(runs.text, "--max-runs: must be an integer from 0"));
+  const auto jobs = eosim("sweep " + file + " --seeds 1..2 --jobs 1000");
+  CHECK(jobs.exit_code == 2);
+  CHECK(contains(jobs.text, "--jobs: must be an integer from 0 to 256, got 1000"));
+  CHECK(eosim("sweep " + file + " --seeds 1..2 --jobs 256 --format json").exit_code == 0);
+}
+
+TEST_CASE("cli honesty: a worker thread that cannot start is a clean exit 3",
+          "[cli][honesty]") {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  SUCCEED("sanitizers reserve more address space than the limit below allows");
+#else
+  // 300 MB of address space holds eosim but not 200 thread stacks of 8 MB.
+  const auto out = cli_runner::run(
+      "sweep " + scenario("01-happy-path.toml") + " --seeds 1..400 --jobs 200",
+      "2>&1)", "(ulimit -v 300000; ");
+  CHECK(out.exit_code == 3);
+  CHECK(contains(out.text, "cannot start worker thread"));
+  CHECK_FALSE(contains(out.text, "terminate called"));
+#endif
+}
+
+TEST_CASE("cli honesty: special files are refused at once, naming the file",
+          "[cli][honesty]") {
+  const auto zero = eosim("run /dev/zero");
+  CHECK(zero.exit_code == 2);
+  CHECK(contains(zero.text, "/dev/zero: is not a regular file"));
+  const fs::path fifo = fs::temp_directory_path() / ("eosim-fifo-" + std::to_string(::getpid()));
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const auto out = eosim("run " + quoted(fifo.string()));  // would hang on an open()
+  fs::remove(fifo);
+  CHECK(out.exit_code == 2);
+  CHECK(contains(out.text, "is not a regular file"));
+}
+
+TEST_CASE("cli honesty: control characters from a file reach the terminal escaped",
+          "[cli][honesty]") {
+  const TempScenario file("eosim-control",
+                          "name = \"evil\\u001b[31mred\"\n"
+                          "about = \"title\\u001b]0;x\\u0007\"\n"
+                          "[consumer]\nstrategy = \"atomic\"\n");
+  for (const char* options : {"", " -q", " --format mermaid"}) {
+    const auto out = eosim("run " + file.arg() + options);
+    INFO(options);
+    CHECK(out.exit_code == 0);
+    CHECK(contains(out.text, "evil\\x1b[31mred"));
+    CHECK_FALSE(contains(out.text, "\x1b"));
+    CHECK_FALSE(contains(out.text, "\x07"));
+  }
+  const TempScenario bad("eosim-control-bad",
+                         "name = \"x\"\n[consumer]\nstrategy = \"\\u001b[2J\"\n");
+  const auto error = eosim("run " + bad.arg());
+  CHECK(error.exit_code == 2);
+  CHECK(contains(error.text, "\\x1b[2J"));
+  CHECK_FALSE(contains(error.text, "\x1b"));
 }

@@ -23,10 +23,12 @@ inline std::string quoted(const std::string& text) {
   return out + "'";
 }
 
-// Runs `eosim ARGS STREAMS`; `streams` is the shell redirection of stderr ("2>&1": both
-// streams, "2>/dev/null": stdout only, "": stderr to the terminal).
-inline Output run(const std::string& args, const std::string& streams) {
-  const std::string command = quoted(EOSIM_BINARY) + " " + args + " " + streams;
+// Runs `PREFIX eosim ARGS STREAMS`; `streams` is the shell redirection of stderr ("2>&1":
+// both streams, "2>/dev/null": stdout only, "": stderr to the terminal); `prefix` is shell
+// text before the command (e.g. "(ulimit -v N; " with streams "2>&1)").
+inline Output run(const std::string& args, const std::string& streams,
+                  const std::string& prefix = "") {
+  const std::string command = prefix + quoted(EOSIM_BINARY) + " " + args + " " + streams;
   FILE* pipe = popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
   Output out;
@@ -40,6 +42,14 @@ inline Output run(const std::string& args, const std::string& streams) {
 
 inline bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
+}
+
+// `eosim ARGS` with stderr folded into the text.
+inline Output run_both(const std::string& args) { return run(args, "2>&1"); }
+
+// The path of scenarios/NAME in the source tree, shell-quoted.
+inline std::string scenario_arg(const std::string& name) {
+  return quoted(std::string(EOSIM_SOURCE_DIR) + "/scenarios/" + name);
 }
 
 }  // namespace cli_runner

@@ -1,0 +1,29 @@
+#pragma once
+// A gate in front of toml++. Debian 12's toml++ 3.3.0 has two bugs (fixed upstream after
+// that release) that bad input reaches:
+//   (1) a non-ASCII character where the parser checks for whitespace (after a value, in a
+//       key, after a backslash in a string) reaches __builtin_unreachable in
+//       is_non_ascii_horizontal_whitespace: undefined behaviour in every build;
+//   (2) a table header whose first character is neither a key character nor a quote
+//       ("[\x1bfaults.script]]") fails an assertion in parse_key (an assumption, so
+//       again undefined behaviour, in release builds).
+// check_toml_text rejects, with a line number, every input that could reach either, and
+// what TOML forbids anyway: invalid UTF-8 and control characters other than tab, LF, CR.
+// Non-ASCII text stays allowed where a scenario needs it: comments and string values
+// written right after `=` (name = "Zoë").
+//
+// What reaches toml++ after a pass: valid UTF-8; non-ASCII bytes only inside comments or
+// inside a string that directly follows `=`, never right after a backslash in it; every
+// table header starts with a key character, a quote or `]`.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace lab {
+
+// True when `text` is safe to parse. Otherwise false, the 1-based `line` of the first
+// problem and a `message` for the user (no file name; the caller adds it).
+bool check_toml_text(std::string_view text, std::int64_t& line, std::string& message);
+
+}  // namespace lab

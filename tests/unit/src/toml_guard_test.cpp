@@ -1,0 +1,98 @@
+// lab::check_toml_text keeps toml++ 3.3.0's two bugs out of reach (toml_guard.h), through
+// the loader too, without refusing what scenario files legitimately hold.
+
+#include "src/lab/toml_guard.h"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "src/lab/scenario.h"
+
+namespace {
+
+struct Verdict {
+  bool ok = false;
+  std::int64_t line = 0;
+  std::string message;
+};
+
+Verdict guard(std::string_view text) {
+  Verdict v;
+  v.ok = lab::check_toml_text(text, v.line, v.message);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("toml guard: the two toml++ 3.3.0 reproducers are refused with their line",
+          "[toml-guard]") {
+  // (1) reached __builtin_unreachable in is_non_ascii_horizontal_whitespace.
+  const std::string unreachable = "name = \"x\" \xc8\x8b\n";
+  // (2) failed an assertion in parse_key.
+  const std::string assertion = "name=\"a\"\n[\x1b" "faults.script]]\n";
+  const Verdict one = guard(unreachable);
+  CHECK_FALSE(one.ok);
+  CHECK(one.line == 1);
+  CHECK(one.message.find("non-ASCII") != std::string::npos);
+  const Verdict two = guard(assertion);
+  CHECK_FALSE(two.ok);
+  CHECK(two.line == 2);
+  CHECK(two.message.find("U+001B") != std::string::npos);
+  // Through the loader: exit-2 errors naming the line, never the parser's bugs.
+  for (const auto& [text, line] : {std::pair{unreachable, 1}, std::pair{assertion, 2}}) {
+    lab::Scenario s;
+    lab::LoadError error;
+    CHECK_FALSE(lab::parse_scenario(text, "fuzz.toml", s, error));
+    CHECK(error.line == line);
+  }
+}
+
+TEST_CASE("toml guard: other ways to reach the same code are refused", "[toml-guard]") {
+  const char* bad[] = {
+      "\"k\xc8\x8b\" = 1\n",                // non-ASCII in a quoted key
+      "k\xc8\x8b = 1\n",                    // ... in a bare key
+      "[a]\nb = { \"\xc8\x8b\" = 1 }\n",    // ... in an inline table's key
+      "a = t\xc8\x8bue\n",                  // ... inside a boolean
+      "a = \"\\\xc8\x8b\"\n",               // a backslash before non-ASCII
+      "a = \"\"\"x\\\n  \xc8\x8b\"\"\"\n",  // non-ASCII right after a line-ending backslash
+      "[%a]\n",                             // a header that does not start with a key
+      "[[ *a]]\n",
+      "a = \"\xc3\"\n",                     // invalid UTF-8
+      "a = \"\xed\xa0\x80\"\n",             // an encoded surrogate
+      "a = \"\xc0\xaf\"\n",                 // an overlong form
+      "a = 1\x7f\n",                        // DEL
+      "a = \"x\x01\"\n",                    // a control character inside a string
+  };
+  for (const char* text : bad) {
+    INFO(text);
+    CHECK_FALSE(guard(text).ok);
+  }
+}
+
+TEST_CASE("toml guard: what scenario files hold passes", "[toml-guard]") {
+  const char* good[] = {
+      "name = \"Zo\xc3\xab \xe2\x82\xac\"  # caf\xc3\xa9\n",
+      "about = \"\"\"\nline \xc8\x8b\nmore\"\"\"\"\nname = 'x'\n",  // """...""""" ends in a quote
+      "about = '''\xc8\x8b'''\n",
+      "a = [1, 2]\n[b]\nc = { d = 1, e = \"\xc8\x8b\" }\n[[faults.script]]\nat = \"x\"\n",
+      "a = [\n  [1, 2],\n]\n",
+      "\xef\xbb\xbfname = \"bom\"\r\n",
+      "a = \"tab\there \\\" quote \xc8\x8b\"\n",
+  };
+  for (const char* text : good) {
+    INFO(text);
+    CHECK(guard(text).ok);
+  }
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(EOSIM_SOURCE_DIR) + "/scenarios")) {
+    if (entry.path().extension() != ".toml") continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    const Verdict v = guard(text.str());
+    INFO(entry.path().string() << ":" << v.line << ": " << v.message);
+    CHECK(v.ok);
+  }
+}
