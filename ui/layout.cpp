@@ -22,7 +22,7 @@ float fraction(const std::string& text, float fallback) {
 
 Columns columns(const PanelLayout& layout, float width, float diagram_wants) {
   Columns c;
-  c.left = layout.left > 0 ? layout.left * width : std::clamp(width * 0.22f, 280.0f, 420.0f);
+  c.left = layout.left > 0 ? layout.left * width : std::clamp(width * 0.23f, 280.0f, 420.0f);
   if (layout.right > 0) {
     c.right = layout.right * width;
   } else {

@@ -120,11 +120,13 @@ void draw_broker(const SessionModel& m) {
   const lab::StepView& v = *m.view;
   actors(v);
   const broker::Counters& c = v.counters;
-  ImGui::TextDisabled(
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped(
       "published %llu  delivered %llu  redelivered %llu  acked %llu  requeued %llu",
       static_cast<unsigned long long>(c.published), static_cast<unsigned long long>(c.delivered),
       static_cast<unsigned long long>(c.redelivered), static_cast<unsigned long long>(c.acked),
       static_cast<unsigned long long>(c.requeued));
+  ImGui::PopStyleColor();
   ImGui::Separator();
   ready_table(v);
   unacked_tables(v);

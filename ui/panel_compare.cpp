@@ -32,9 +32,14 @@ void column(const SessionModel& m, ViewState& view, int slot, std::size_t diverg
   const lab::Scenario& s = m.session->scenario();
   heading(s.consumer.strategy.c_str());
   ImGui::SameLine();
-  text_colored(verdict_color(m.end->report.verdict), "  whole run: " + m.end->report.verdict);
+  if (m.view->over || view.show_outcome) {
+    text_colored(verdict_color(m.end->report.verdict), "  whole run: " + m.end->report.verdict);
+  } else {
+    ImGui::TextDisabled("  in progress");
+  }
   const bool balance_ok = r.balance_expected == r.balance_actual;
-  ImGui::Text("now: %s   balance expected %lld, actual", r.verdict.c_str(),
+  ImGui::Text("now: %s   balance expected %lld, actual",
+              verdict_so_far(r.verdict, m.view->over).c_str(),
               static_cast<long long>(r.balance_expected));
   ImGui::SameLine();
   text_colored(balance_ok ? palette::kGood : palette::kBad, std::to_string(r.balance_actual));

@@ -102,7 +102,9 @@ void draw_faults(const Model& model, ViewState& view, Commands& commands) {
     ImGui::TextUnformatted(lab::describe_rule(session.hand_rules()[i]).c_str());
   }
   ImGui::Separator();
-  ImGui::SetNextItemWidth(-70);
+  // Room on the right for the button and its "(?)".
+  ImGui::SetNextItemWidth(-(ImGui::CalcTextSize("Export (?)").x + 4 * ImGui::GetStyle().ItemSpacing.x +
+                            2 * ImGui::GetStyle().FramePadding.x));
   ImGui::InputText("##export", view.export_path, sizeof view.export_path);
   ImGui::SameLine();
   if (button("Export")) commands.push_back(ExportCmd{view.export_path});

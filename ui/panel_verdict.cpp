@@ -83,7 +83,7 @@ void draw_verdict(const SessionModel& m, bool show_end) {
 
   const bool over = m.view->over;
   // Until the run has ended the verdict is not known: no vacuous "exactly-once" at step 0.
-  const std::string verdict = over ? r.verdict : "in progress";
+  const std::string verdict = verdict_so_far(r.verdict, over);
   ImGui::TextUnformatted("At this step:");
   ImGui::SameLine();
   text_colored(verdict == "in progress" ? palette::kMuted : verdict_color(verdict), verdict);
@@ -105,8 +105,13 @@ void draw_verdict(const SessionModel& m, bool show_end) {
               static_cast<long long>(r.balance_initial),
               static_cast<long long>(r.balance_expected));
   ImGui::SameLine();
-  text_colored(balance_ok ? palette::kGood : palette::kBad,
-               std::to_string(r.balance_actual) + (balance_ok ? "" : "  (MISMATCH)"));
+  text_colored(balance_ok ? palette::kGood : palette::kBad, std::to_string(r.balance_actual));
+  if (!balance_ok) {
+    // On the same line when it fits, else on its own: never cut at the panel's edge.
+    ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(" (MISMATCH)").x) ImGui::NewLine();
+    text_colored(palette::kBad, " (MISMATCH)");
+  }
   long long duplicates = 0;
   for (const auto& a : m.view->actors) duplicates += a.duplicates;
   ImGui::TextWrapped("Redeliveries (redelivered=true): %lld    duplicates detected by consumers: %lld",
@@ -119,7 +124,9 @@ void draw_verdict(const SessionModel& m, bool show_end) {
     for (const auto& o : r.orders) {
       blamed = blamed || (o.order == f.order && went_wrong(o.outcome, over));
     }
-    text_colored(blamed ? palette::kBad : palette::kWarn, (blamed ? "> " : "  ") + fault_line(f));
+    ImGui::PushStyleColor(ImGuiCol_Text, blamed ? palette::kBad : palette::kWarn);
+    ImGui::TextWrapped("%s", ((blamed ? "> " : "  ") + fault_line(f)).c_str());
+    ImGui::PopStyleColor();
     if (const auto* site = lab::find_fault_site(f.site)) {
       ImGui::SameLine();
       help_marker(std::string(site->meaning).c_str());

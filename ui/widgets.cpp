@@ -18,6 +18,12 @@ ImU32 effect_color(long long effects) {
   return effects == 0 ? palette::kWarn : palette::kBad;
 }
 
+std::string verdict_so_far(const std::string& verdict, bool over) {
+  if (over) return verdict;
+  if (verdict == "duplicated" || verdict == "phantom") return verdict + " (already)";
+  return "in progress";
+}
+
 void probe_last_item(const char* label) {
   auto* probe = static_cast<ItemProbe*>(ImGui::GetIO().UserData);
   if (probe == nullptr) return;

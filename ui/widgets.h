@@ -28,6 +28,9 @@ ImVec4 to_vec4(ImU32 color);
 ImU32 outcome_color(const std::string& outcome);
 ImU32 verdict_color(const std::string& verdict);
 ImU32 effect_color(long long effects);
+// The checker's verdict at a step, honestly: before the run has ended only a double effect
+// or a phantom is already certain; anything else is "in progress".
+std::string verdict_so_far(const std::string& verdict, bool over);
 // Colour of a diagram tone (panel_sequence.cpp); the SVG writer has its own for paper.
 ImU32 tone_color(diagram::Tone tone);
 
