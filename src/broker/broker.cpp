@@ -123,7 +123,7 @@ void Broker::settle(ChannelRef ref, uint64_t tag, bool multiple, Settle how) {
         ++counters_.acked;
         break;
       case Settle::kRequeue:
-        return_to_queue(unacked.queue, std::move(unacked.entry));
+        return_to_queue(unacked.queue, std::move(unacked.entry), Return::kSettled);
         break;
       case Settle::kReject:
         // Item 12: requeue=false dead-letters with reason "rejected" (or discards).
@@ -161,12 +161,21 @@ void Broker::drop_channel(ChannelRef ref) {
   for (auto& [name, q] : queues_) q.remove_consumers(ref);
   std::vector<Unacked> unacked = it->second.take_all_unacked();
   channels_.erase(it);  // unconfirmed publishes die with the channel: no confirm ever comes
-  for (Unacked& u : unacked) return_to_queue(u.queue, std::move(u.entry));  // item 5
+  for (Unacked& u : unacked) {
+    return_to_queue(u.queue, std::move(u.entry), Return::kChannelGone);  // item 5
+  }
+}
+
+// Conformance row 11: a quorum queue's message is deliverable once committed (synced).
+// Returns were committed before their first delivery, so only fresh messages wait; they
+// sit behind every older one, so the head decides.
+bool Broker::deliverable(const Queue& queue) const {
+  return !queue.is_quorum() || queue.ready().front().sync_generation < sync_generation_;
 }
 
 void Broker::dispatch_all() {
   for (auto& [name, q] : queues_) {
-    while (q.has_ready()) {
+    while (q.has_ready() && deliverable(q)) {
       Consumer* consumer = q.next_consumer_with_capacity();
       if (consumer == nullptr) break;  // item 7: every consumer's prefetch window is full
       deliver(q, *consumer, q.pop_front());

@@ -67,10 +67,14 @@ class Broker {
   // is a missing exchange, and RabbitMQ closes the channel with 404 (conformance row 19).
   uint64_t publish_to(ChannelRef ref, const std::string& exchange, const std::string& routing_key,
                       Message message, bool mandatory);
-  // "fsync": messages written since the last sync reach disk; their confirms go out now.
+  // "fsync": messages written since the last sync reach disk; their confirms go out now,
+  // and quorum messages become deliverable: a quorum queue hands out only committed
+  // messages (conformance row 11), a classic queue delivers before its disk catches up.
   void sync();
   // Broker process restart: every channel is gone (no outputs for them); durable queues keep
   // their synced disk messages, unacked ones coming back with redelivered=true (item 16).
+  // After a crash (kCrash, SIGKILL) a classic queue cannot tell which of its messages were
+  // delivered, so every recovered one is redelivered=true (conformance row 12).
   enum class Stop { kClean, kCrash };
   void restart(Stop stop = Stop::kClean);
   // Fault: the newest ready message of `queue` jumps to the head. No-op if unknown queue.
@@ -103,7 +107,10 @@ class Broker {
   enum class Settle { kAck, kRequeue, kReject };
   void settle(ChannelRef ref, uint64_t tag, bool multiple, Settle how);
   void release(ChannelRef ref, const Unacked& unacked);  // frees the consumer's prefetch slot
-  void return_to_queue(const std::string& queue_name, QueuedMessage message);
+  // Why a delivery goes back: a consumer's nack/reject(requeue), or its channel gone.
+  enum class Return { kSettled, kChannelGone };
+  void return_to_queue(const std::string& queue_name, QueuedMessage message, Return why);
+  bool deliverable(const Queue& queue) const;
   void dead_letter(const Queue& from, Message message, const std::string& reason);
   void fail_channel(ChannelRef ref, int code, const std::string& text);  // sends channel.close
   void drop_channel(ChannelRef ref);  // consumers removed, unacked requeued; no dispatch

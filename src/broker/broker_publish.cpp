@@ -64,9 +64,11 @@ void Broker::sync() {
     send_confirms(ch.confirm_synced());
     counters_.confirmed += before - ch.unconfirmed().size();
   }
+  dispatch_all();  // quorum messages just committed (row 11)
 }
 
-void Broker::return_to_queue(const std::string& queue_name, QueuedMessage message) {
+void Broker::return_to_queue(const std::string& queue_name, QueuedMessage message,
+                             Return why) {
   Queue* q = find_queue(queue_name);
   EOSIM_ASSERT(q != nullptr);  // queues are only deleted by restart, which drops channels first
   message.redelivered = true;  // item 4
@@ -82,7 +84,12 @@ void Broker::return_to_queue(const std::string& queue_name, QueuedMessage messag
     message.message.x_delivery_count = count;
   }
   ++counters_.requeued;
-  q->requeue(std::move(message));  // item 3 (classic) / item 11 (quorum)
+  // Conformance row 4: without a delivery limit a quorum queue puts a nacked or rejected
+  // message at the tail, so a poison message does not block later ones; a channel that
+  // died returns its messages to the head all the same.
+  const bool to_tail = q->is_quorum() && q->options().delivery_limit == 0 &&
+                       why == Return::kSettled;
+  q->requeue(std::move(message), to_tail);  // item 3 (classic) / item 11 (quorum)
 }
 
 void Broker::dead_letter(const Queue& from, Message message, const std::string& reason) {
@@ -101,7 +108,7 @@ void Broker::dead_letter(const Queue& from, Message message, const std::string& 
   target->enqueue(std::move(message), sync_generation_);  // on disk at the next sync
 }
 
-void Broker::restart(Stop /*stop*/) {
+void Broker::restart(Stop stop) {
   // Collect what the dying channels held, in (channel, tag) order, before they vanish.
   std::vector<Unacked> in_flight;
   for (auto& [ref, ch] : channels_) {
@@ -117,7 +124,7 @@ void Broker::restart(Stop /*stop*/) {
       it = queues_.erase(it);
       continue;
     }
-    counters_.lost_in_restart += q.recover(sync_generation_);
+    counters_.lost_in_restart += q.recover(sync_generation_, stop == Stop::kCrash);
     ++it;
   }
   for (Unacked& u : in_flight) {
@@ -128,7 +135,8 @@ void Broker::restart(Stop /*stop*/) {
       ++counters_.lost_in_restart;
       continue;
     }
-    return_to_queue(u.queue, std::move(u.entry));  // redelivered=true, back in seq order
+    // redelivered=true, back in seq order
+    return_to_queue(u.queue, std::move(u.entry), Return::kChannelGone);
   }
   // No consumers exist after a restart, so there is nothing to dispatch.
 }

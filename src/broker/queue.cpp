@@ -46,9 +46,15 @@ void Queue::enqueue(Message message, uint64_t sync_generation) {
   ready_.push_back(QueuedMessage{next_seq_++, std::move(message), false, false, sync_generation});
 }
 
-void Queue::requeue(QueuedMessage message) {
+void Queue::requeue(QueuedMessage message, bool to_tail) {
   EOSIM_ASSERT(message.seq > 0);
   EOSIM_ASSERT(message.seq < next_seq_);
+  EOSIM_ASSERT(!to_tail || is_quorum());
+  if (to_tail) {
+    message.returned = false;
+    ready_.push_back(std::move(message));
+    return;
+  }
   if (is_quorum()) {
     // Item 11: returns are served first, in the order they came back.
     message.returned = true;
@@ -126,7 +132,7 @@ Consumer* Queue::find_consumer(ChannelRef channel, const std::string& tag) {
   return nullptr;
 }
 
-std::size_t Queue::recover(uint64_t synced_generation) {
+std::size_t Queue::recover(uint64_t synced_generation, bool crashed) {
   consumers_.clear();
   cursor_ = 0;
   const std::size_t before = ready_.size();
@@ -137,6 +143,9 @@ std::size_t Queue::recover(uint64_t synced_generation) {
     // The classic queue index is keyed by seq: a reorder fault does not survive a restart.
     std::stable_sort(ready_.begin(), ready_.end(),
                      [](const QueuedMessage& a, const QueuedMessage& b) { return a.seq < b.seq; });
+    if (crashed) {
+      for (QueuedMessage& m : ready_) m.redelivered = true;
+    }
   }
   return before - ready_.size();
 }

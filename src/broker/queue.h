@@ -7,7 +7,8 @@
 //  - Classic queue: a requeued message goes in front of the first ready message with a larger
 //    seq, i.e. back to its original position ahead of later publishes (item 3).
 //  - Quorum queue: a requeued message goes to the head, behind messages returned earlier that
-//    are still waiting there (RabbitMQ serves its "returns" first, item 11).
+//    are still waiting there (RabbitMQ serves its "returns" first, item 11) - unless the
+//    Broker asks for the tail (a nack/reject without a delivery limit, conformance row 4).
 //  - consumers() is in registration order; dispatch is round-robin over it (deterministic).
 // REQUIRES: Consumer records only for open channels (the Broker removes them on close).
 
@@ -52,8 +53,9 @@ class Queue {
 
   // A fresh message (publish or dead-letter) at the tail with a new seq.
   void enqueue(Message message, uint64_t sync_generation);
-  // A message back from a consumer. REQUIRES: its seq came from this queue.
-  void requeue(QueuedMessage message);
+  // A message back from a consumer. REQUIRES: its seq came from this queue; `to_tail`
+  // only for a quorum queue.
+  void requeue(QueuedMessage message, bool to_tail = false);
   // Fault: the newest ready message jumps to the head. False if fewer than two are ready.
   bool reorder_newest_to_front();
 
@@ -71,9 +73,10 @@ class Queue {
   const std::vector<Consumer>& consumers() const { return consumers_; }
 
   // Broker restart: consumers are gone; only messages on disk (written before
-  // `synced_generation`) stay. A classic queue re-reads its index in seq order.
+  // `synced_generation`) stay. A classic queue re-reads its index in seq order; after a
+  // crash it marks every message redelivered (it lost track of deliveries, row 12).
   // Returns how many ready messages were lost.
-  std::size_t recover(uint64_t synced_generation);
+  std::size_t recover(uint64_t synced_generation, bool crashed = false);
 
  private:
   void erase_consumer_at(std::size_t index);

@@ -57,7 +57,9 @@ void BrokerNode::on_frame(sim::ConnId conn, const sim::Frame& frame) {
 
 void BrokerNode::on_publish(sim::ConnId conn, const broker::PublishFrame& publish) {
   const std::int64_t order = publish.message.order;
-  const bool persistent = publish.message.persistent;
+  // A quorum queue logs every message, and delivers it only once committed (row 11).
+  const bool persistent = publish.message.persistent ||
+                          options_.queue.type == broker::QueueType::kQuorum;
   k_.trace.record("broker", "enqueue", "", order,
                   publish.message.message_id.empty() ? std::string("(no message_id)")
                                                      : publish.message.message_id);

@@ -82,7 +82,7 @@ Case row04() {
           "a nacked message goes to the TAIL (later ones pass it); a connection-loss return "
           "goes to the head",
           "the same: nack/reject requeue to the tail, returns of a lost channel to the head",
-          {}, false, "model sends a nacked quorum message to the head",
+          {}, false, "",
           concat({{declare(quorum("q")), open("p"), open("c1"), qos("c1", 1),
                    consume("c1", "q", "t1")},
                   publishes("p", "q", 1, 3),
@@ -167,7 +167,7 @@ Case crash() {
           "redelivered=true, even one never delivered",
           "only synced messages survive; quorum messages are delivered only once synced; "
           "a crash marks every recovered classic message redelivered",
-          {11, 12}, true, "model delivers quorum messages before sync; keeps redelivered=false",
+          {11, 12}, true, "",
           concat({{declare(quorum("qq")), declare(classic("q")), open("p"), confirm_select("p"),
                    open("c1"), consume("c1", "qq", "t1"), pause(3000)},
                   publishes("p", "q", 1, 20),

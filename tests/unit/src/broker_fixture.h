@@ -94,8 +94,13 @@ struct Fixture {
   ChannelRef pub{100, 1};
   Fixture() { broker.open_channel(pub); }
 
+  // A quorum queue delivers only committed messages (conformance row 11): publishing to
+  // one commits (syncs) right after, as the lab's broker node does a moment later.
   void publish(const std::vector<std::string>& ids, const std::string& queue = "q") {
     for (const auto& id : ids) broker.publish(pub, queue, msg(id), false);
+    if (broker.has_queue(queue) && broker.queue(queue).options.type == QueueType::kQuorum) {
+      broker.sync();
+    }
   }
   void consumer(ChannelRef ch, const std::string& tag, uint32_t prefetch,
                 const std::string& queue = "q", bool auto_ack = false) {

@@ -86,6 +86,48 @@ TEST_CASE("amqp 11: a requeued quorum message goes back to the head") {
   CHECK(f.ready_ids("cq") == Ids{"m1", "m2", "m3"});
 }
 
+TEST_CASE("conformance row 4: without a delivery limit a nacked quorum message goes to the tail") {
+  Fixture f;
+  f.broker.declare_queue(quorum("q", 0));
+  const ChannelRef c{1, 1};
+  f.consumer(c, "c", 1);
+  f.publish({"m1", "m2", "m3"});
+  f.broker.nack(c, 1, false, true);  // m1 to the tail: m2 is next
+  REQUIRE(f.out.deliveries.size() == 2);
+  CHECK(f.out.deliveries[1].message.message_id == "m2");
+  CHECK(f.ready_ids() == Ids{"m3", "m1"});
+  f.broker.connection_lost(1);  // a lost channel's return still goes to the head
+  CHECK(f.ready_ids() == Ids{"m2", "m3", "m1"});
+}
+
+TEST_CASE("conformance row 11: a quorum queue delivers a message only once it is committed") {
+  Fixture f;
+  f.broker.declare_queue(quorum("qq", 0));
+  f.broker.declare_queue(classic("cq"));
+  f.consumer({1, 1}, "q", 0, "qq");
+  f.consumer({2, 1}, "c", 0, "cq");
+  f.broker.publish(f.pub, "qq", msg("m1"), false);
+  f.broker.publish(f.pub, "cq", msg("c1"), false);
+  REQUIRE(f.out.deliveries.size() == 1);  // the classic one, before its sync
+  CHECK(f.out.deliveries[0].queue == "cq");
+  f.broker.sync();
+  REQUIRE(f.out.deliveries.size() == 2);
+  CHECK(f.out.deliveries[1].queue == "qq");
+}
+
+TEST_CASE("conformance row 12: after a crash every recovered classic message is redelivered") {
+  for (const auto stop : {Broker::Stop::kClean, Broker::Stop::kCrash}) {
+    Fixture f;
+    f.broker.declare_queue(classic("q"));
+    f.publish({"m1", "m2"});
+    f.broker.sync();
+    f.broker.restart(stop);
+    const auto ready = f.broker.ready("q");
+    REQUIRE(ready.size() == 2);
+    for (const auto& r : ready) CHECK(r.redelivered == (stop == Broker::Stop::kCrash));
+  }
+}
+
 TEST_CASE("amqp 12: reject without requeue dead-letters as rejected, x-death newest first") {
   Fixture f;
   // A cycle q -> dlq -> q, so the same message is rejected twice from q.
