@@ -34,6 +34,10 @@
 
 namespace broker {
 
+// How the confirms of one sync are framed (conformance row 8): one ack(multiple) for the
+// whole batch, or the first seq alone and then the rest - RabbitMQ does either.
+enum class Batching { kOne, kSplit };
+
 class Broker {
  public:
   explicit Broker(Output& out) : out_(out) {}
@@ -70,7 +74,10 @@ class Broker {
   // "fsync": messages written since the last sync reach disk; their confirms go out now,
   // and quorum messages become deliverable: a quorum queue hands out only committed
   // messages (conformance row 11), a classic queue delivers before its disk catches up.
-  void sync();
+  void sync(Batching batching = Batching::kOne);
+  // True when some channel has two or more publishes waiting for the next sync: only then
+  // can the batching of their confirms differ.
+  bool sync_has_batch() const;
   // Broker process restart: every channel is gone (no outputs for them); durable queues keep
   // their synced disk messages, unacked ones coming back with redelivered=true (item 16).
   // After a crash (kCrash, SIGKILL) a classic queue cannot tell which of its messages were

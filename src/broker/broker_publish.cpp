@@ -57,11 +57,18 @@ void Broker::send_confirms(const std::vector<Confirm>& frames) {
   for (const Confirm& frame : frames) out_.confirm(frame);
 }
 
-void Broker::sync() {
+bool Broker::sync_has_batch() const {
+  for (const auto& [ref, ch] : channels_) {
+    if (ch.awaiting_sync() >= 2) return true;
+  }
+  return false;
+}
+
+void Broker::sync(Batching batching) {
   ++sync_generation_;
   for (auto& [ref, ch] : channels_) {
     const std::size_t before = ch.unconfirmed().size();
-    send_confirms(ch.confirm_synced());
+    send_confirms(ch.confirm_synced(batching == Batching::kSplit));
     counters_.confirmed += before - ch.unconfirmed().size();
   }
   dispatch_all();  // quorum messages just committed (row 11)

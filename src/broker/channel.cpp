@@ -68,10 +68,15 @@ void Channel::await_sync(uint64_t seq) {
 
 std::vector<Confirm> Channel::confirm_now(uint64_t seq) { return confirm_seqs({seq}); }
 
-std::vector<Confirm> Channel::confirm_synced() {
+std::vector<Confirm> Channel::confirm_synced(bool split) {
   std::vector<uint64_t> seqs = std::move(awaiting_sync_);
   awaiting_sync_.clear();
-  return confirm_seqs(seqs);
+  if (!split || seqs.size() < 2) return confirm_seqs(seqs);
+  // The first seq alone, then the rest: confirm_seqs frames each part as RabbitMQ would.
+  std::vector<Confirm> frames = confirm_seqs({seqs.front()});
+  std::vector<Confirm> rest = confirm_seqs(std::vector<uint64_t>(seqs.begin() + 1, seqs.end()));
+  frames.insert(frames.end(), rest.begin(), rest.end());
+  return frames;
 }
 
 // Item 13: one frame per message at most, batched the way RabbitMQ does. Every seq below the

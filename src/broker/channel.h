@@ -69,7 +69,9 @@ class Channel {
   const std::set<uint64_t>& unconfirmed() const { return unconfirmed_; }
   // The confirm frames for `seq` now / for everything that waited for the sync.
   std::vector<Confirm> confirm_now(uint64_t seq);
-  std::vector<Confirm> confirm_synced();
+  // `split`: the first seq of the batch gets a frame of its own (conformance row 8).
+  std::vector<Confirm> confirm_synced(bool split = false);
+  std::size_t awaiting_sync() const { return awaiting_sync_.size(); }
 
  private:
   std::vector<Confirm> confirm_seqs(const std::vector<uint64_t>& seqs);

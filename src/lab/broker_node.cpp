@@ -27,9 +27,13 @@ void BrokerNode::attach() {
   handlers.on_accept = [this](sim::ConnId conn, const sim::NodeId&) {
     broker_.open_channel({conn, kChannel});
   };
-  handlers.on_frame = [this](sim::ConnId conn, const sim::Frame& f) { on_frame(conn, f); };
+  handlers.on_frame = [this](sim::ConnId conn, const sim::Frame& f) {
+    clock();
+    on_frame(conn, f);
+  };
   handlers.on_disconnect = [this](sim::ConnId conn) {
     // Heartbeat timeout or reset: every unacked delivery on it is requeued (item 5).
+    clock();
     broker_.connection_lost(conn);
   };
   k_.network.attach("broker", std::move(handlers));
@@ -72,7 +76,13 @@ void BrokerNode::on_publish(sim::ConnId conn, const broker::PublishFrame& publis
   if (k_.faults.check({"broker.restart", "restart", order, 0, "", 0})) {
     restart("fault at broker.restart");
   }
+  // Random only when a ratio names "kill" (no default sweep mix does).
+  if (k_.faults.check({"broker.crash", "kill", order, 0, "", 0})) {
+    restart("fault at broker.crash", broker::Broker::Stop::kCrash);
+  }
 }
+
+void BrokerNode::clock() { broker_.advance_time(static_cast<std::uint64_t>(k_.scheduler.now())); }
 
 void BrokerNode::schedule_sync() {
   if (sync_scheduled_) return;
@@ -81,18 +91,35 @@ void BrokerNode::schedule_sync() {
   k_.scheduler.after(options_.fsync_ticks, "broker.sync", [this, generation] {
     if (generation != generation_) return;
     sync_scheduled_ = false;
-    broker_.sync();
+    clock();
+    // Invariant (5): only a sync with a batch of two or more has a choice to make.
+    const bool split = broker_.sync_has_batch() && k_.chooser.below(2) == 1;
+    broker_.sync(split ? broker::Batching::kSplit : broker::Batching::kOne);
   });
 }
 
-void BrokerNode::restart(const std::string& why) {
+void BrokerNode::schedule_timeout_check() {
+  const sim::Tick timeout = options_.consumer_timeout_ticks;
+  const std::uint64_t generation = generation_;
+  k_.scheduler.after(timeout + 1, "broker.consumer_timeout", [this, generation, timeout] {
+    if (generation != generation_) return;
+    clock();
+    broker_.check_timeouts(broker_.now(), static_cast<std::uint64_t>(timeout));
+  });
+}
+
+void BrokerNode::restart(const std::string& why, broker::Broker::Stop stop) {
   if (!up_) return;
+  const bool crash = stop == broker::Broker::Stop::kCrash;
   k_.trace.record("broker", "restart", "", 0,
-                  why + ": durable queues keep their synced persistent messages");
+                  why + ": durable queues keep their synced persistent messages" +
+                      (crash ? "; killed, so every recovered classic message is redelivered"
+                             : ""));
   up_ = false;
   ++generation_;
   sync_scheduled_ = false;
-  broker_.restart();
+  clock();
+  broker_.restart(stop);
   k_.network.abort_all("broker");
   k_.network.detach("broker");
   const std::uint64_t generation = generation_;
@@ -106,6 +133,7 @@ void BrokerNode::restart(const std::string& why) {
 }
 
 void BrokerNode::deliver(const broker::Delivery& d) {
+  if (options_.consumer_timeout_ticks > 0) schedule_timeout_check();
   const std::int64_t order = d.message.order;
   const std::int64_t attempt = ++attempts_[order];
   std::string summary = "deliver tag=" + std::to_string(d.delivery_tag) +

@@ -80,6 +80,10 @@ const std::vector<FaultSite>& fault_sites() {
        "the broker restarts: connections drop, non-durable queues and transient messages "
        "are lost",
        {}, true},
+      {"broker.crash", {"kill"},
+       "the broker is killed (SIGKILL): like broker.restart, and every classic message it "
+       "recovers comes back redelivered=true, delivered before or not",
+       {}, false},
       {"broker.reorder", {"reorder"},
        "the broker reorders its ready messages, as requeues and competing consumers do", {},
        false},
@@ -113,6 +117,7 @@ const std::vector<CatalogEntry>& fault_kinds() {
       {"fail", "a database commit fails with a transient error"},
       {"reorder", "the broker reorders its ready messages"},
       {"restart", "the broker restarts"},
+      {"kill", "the broker is killed (an unclean crash: recovered messages say redelivered)"},
   };
   return list;
 }

@@ -194,6 +194,7 @@ std::string to_toml(const Scenario& s) {
   out << "dead_letter = " << bool_value(b.dead_letter) << "\n";
   out << "durable = " << bool_value(b.durable) << "\n";
   out << "persistent = " << bool_value(b.persistent) << "\n";
+  if (b.consumer_timeout > 0) out << "consumer_timeout = " << b.consumer_timeout << "\n";
 
   write_consumer(out, s.consumer);
 

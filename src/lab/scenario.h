@@ -68,6 +68,9 @@ struct BrokerConfig {
   bool dead_letter = false;
   bool durable = true;     // the queue survives a broker restart
   bool persistent = true;  // messages are published persistent (delivery_mode 2)
+  // Ticks a delivery may stay unacked before the broker closes its channel with 406 and
+  // requeues what the channel held (RabbitMQ's consumer_timeout); 0 = never.
+  std::int64_t consumer_timeout = 0;
   friend bool operator==(const BrokerConfig&, const BrokerConfig&) = default;
 };
 

@@ -359,7 +359,8 @@ bool read_actors(const TableReader& root, Scenario& s) {
     TableReader t(*table, "broker", root.file(), root.error());
     BrokerConfig& b = s.broker;
     if (!t.only_keys({"queue", "prefetch", "delivery_limit", "dead_letter", "durable",
-                      "persistent"}) ||
+                      "persistent", "consumer_timeout"}) ||
+        !t.read_int("consumer_timeout", b.consumer_timeout, 0, kMaxTicks) ||
         !t.read_name("queue", b.queue, queue_types(), "queue type") ||
         !t.read_int("prefetch", b.prefetch, 0, kMaxPrefetch) ||
         !t.read_int("delivery_limit", b.delivery_limit, 0, kMaxCount) ||

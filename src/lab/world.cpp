@@ -132,6 +132,7 @@ bool WorldImpl::build(std::string& error) {
     b.dead_letter_queue = "orders.dlq";
     b.queue.dead_letter_queue = b.dead_letter_queue;
   }
+  b.consumer_timeout_ticks = static_cast<sim::Tick>(s.broker.consumer_timeout);
   broker_ = std::make_unique<BrokerNode>(k, b);
 
   producer::ProducerOptions p;

@@ -384,7 +384,7 @@ TEST_CASE("the catalog is consistent and finds exactly its own names", "[catalog
         std::vector<std::string>{"outbox", "dual-write", "publish-then-commit",
                                  "outbox-no-confirm"});
   CHECK(names_of(lab::fault_kinds()) ==
-        std::vector<std::string>{"drop", "crash", "fail", "reorder", "restart"});
+        std::vector<std::string>{"drop", "crash", "fail", "reorder", "restart", "kill"});
 
   std::set<std::string> sites;
   for (const lab::FaultSite& site : lab::fault_sites()) {
@@ -402,12 +402,13 @@ TEST_CASE("the catalog is consistent and finds exactly its own names", "[catalog
                            "consumer.after_ack", "consumer.process", "relay.after_publish",
                            "relay.after_confirm",
                            "producer.after_commit", "producer.after_publish", "db.commit",
-                           "broker.restart", "broker.reorder", "net.relay->broker",
+                           "broker.restart", "broker.crash", "broker.reorder",
+                           "net.relay->broker",
                            "net.broker->relay", "net.producer->broker",
                            "net.broker->consumer", "net.consumer->broker"}) {
     CHECK(sites.count(name) == 1);
   }
-  CHECK(sites.size() == 18);
+  CHECK(sites.size() == 19);
 
   const lab::FaultSite* acks = lab::find_fault_site("net.consumer->broker");
   REQUIRE(acks);
