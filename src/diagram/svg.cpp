@@ -10,13 +10,7 @@ namespace diagram {
 
 namespace {
 
-// A coordinate with one decimal, the same bytes in every locale.
-std::string num(float value) {
-  char buffer[32];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value,
-                                    std::chars_format::fixed, 1);
-  return std::string(buffer, result.ptr);
-}
+std::string num(float value) { return svg_number(value); }
 
 void line(std::ostream& out, float x1, float y1, float x2, float y2, const char* colour,
           float width, bool dashed, bool head) {
@@ -74,6 +68,13 @@ void draw_label(std::ostream& out, const PlacedLabel& l, bool title_box, bool st
 }
 
 }  // namespace
+
+std::string svg_number(float value) {
+  char buffer[32];
+  const auto result =
+      std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, 1);
+  return std::string(buffer, result.ptr);
+}
 
 std::string xml_escape(const std::string& text) {
   std::string out;

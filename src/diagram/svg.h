@@ -30,6 +30,9 @@ std::string sequence_svg(const std::vector<sim::TraceEvent>& events,
 // The same from a layout already built.
 std::string sequence_svg(const SequenceLayout& layout, const SvgOptions& options);
 
+// A coordinate with one decimal ("12.5"), the same bytes in every locale.
+std::string svg_number(float value);
+
 // Text escaped for XML and HTML element content and attribute values.
 std::string xml_escape(const std::string& text);
 
