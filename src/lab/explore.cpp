@@ -127,7 +127,8 @@ class Search {
 bool run_chunk(const Search& search, const std::vector<Node>& level, std::size_t begin,
                std::vector<NodeRun>& runs, unsigned workers, std::string& error) {
   return parallel_for(
-      runs.size(), workers, [&](std::size_t i) { search.run(level[begin + i], runs[i]); }, error);
+      runs.size(), workers, /*warm=*/true,
+      [&](std::size_t i) { search.run(level[begin + i], runs[i]); }, error);
 }
 
 std::string outcome_key(const Report& r) {

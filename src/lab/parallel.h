@@ -2,6 +2,10 @@
 // Runs fn(0) .. fn(count - 1) on `workers` threads, each taking the next index. Which
 // thread runs which index varies; callers write each result to its own slot and reduce
 // in index order, so what they report never depends on the thread count.
+// With `warm`, each worker thread (the caller's, with one worker) holds a
+// store::WarmScope while it works, unless it already has one: the worlds it builds one
+// after another reuse their connections and prepared statements (store/warm.h) - results
+// are the same either way.
 // REQUIRES: fn(i) touches only state owned by index i (and shared read-only data).
 //
 // A thread the system refuses to start (a process or memory limit) is an error, not a
@@ -10,10 +14,13 @@
 
 #include <atomic>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <thread>
 #include <vector>
+
+#include "src/store/warm.h"
 
 namespace lab {
 
@@ -21,10 +28,12 @@ namespace lab {
 inline constexpr unsigned kMaxJobs = 256;
 
 template <class Fn>
-[[nodiscard]] bool parallel_for(std::size_t count, unsigned workers, Fn fn,
+[[nodiscard]] bool parallel_for(std::size_t count, unsigned workers, bool warm, Fn fn,
                                 std::string& error) {
   std::atomic<std::size_t> next{0};
   auto work = [&] {
+    std::optional<store::WarmUnlessWarm> scope;
+    if (warm) scope.emplace();
     for (std::size_t i = next++; i < count; i = next++) fn(i);
   };
   if (workers <= 1) {

@@ -1,5 +1,7 @@
 #include "src/lab/schema.h"
 
+#include <functional>
+#include <initializer_list>
 #include <map>
 #include <utility>
 
@@ -129,6 +131,63 @@ store::Status clone_ledger_schema(store::Db& db, const std::string& account,
   return clone_from(
       templates[key],
       [&](store::Db& t) { return create_ledger_schema(t, account, initial_balance); }, db);
+}
+
+namespace {
+
+// Runs cached statements in one transaction (preparing them once per connection, not per
+// run as an exec script would); stops at the first failure, which rolls back.
+store::Status empty_tables(store::Db& db, std::initializer_list<const char*> statements,
+                           const std::function<store::Status()>& refill = nullptr) {
+  store::Txn txn(db);
+  if (!txn.status().ok()) return txn.status();
+  for (const char* sql : statements) {
+    store::Status s = db.statement(sql).exec();
+    if (!s.ok()) return s;
+  }
+  if (refill) {
+    store::Status s = refill();
+    if (!s.ok()) return s;
+  }
+  return txn.commit();
+}
+
+}  // namespace
+
+store::Status ready_orders_db(store::Db& db) {
+  if (db.reused() && empty_tables(db, {"DELETE FROM orders", "DELETE FROM outbox",
+                                       "DELETE FROM sqlite_sequence"})
+                         .ok()) {
+    return store::Status::success();
+  }
+  return clone_orders_schema(db);
+}
+
+store::Status ready_ledger_db(store::Db& db, const std::string& account,
+                              int64_t initial_balance) {
+  const auto insert_account = [&] {
+    return db.statement("INSERT INTO accounts(id, balance) VALUES (?1, ?2)")
+        .bind(1, std::string_view(account))
+        .bind(2, initial_balance)
+        .exec();
+  };
+  if (db.reused() &&
+      empty_tables(db,
+                   {"DELETE FROM accounts", "DELETE FROM processed_messages",
+                    "DELETE FROM debits", "DELETE FROM rejections",
+                    "DELETE FROM sqlite_sequence"},
+                   insert_account)
+          .ok()) {
+    return store::Status::success();
+  }
+  return clone_ledger_schema(db, account, initial_balance);
+}
+
+store::Status ready_dedup_db(store::Db& db) {
+  if (db.reused() && empty_tables(db, {"DELETE FROM seen"}).ok()) {
+    return store::Status::success();
+  }
+  return db.exec("CREATE TABLE seen(message_id TEXT PRIMARY KEY)");
 }
 
 }  // namespace lab

@@ -42,4 +42,16 @@ store::Status clone_orders_schema(store::Db& db);
 store::Status clone_ledger_schema(store::Db& db, const std::string& account,
                                   int64_t initial_balance);
 
+// What a World calls: the empty orders (ledger) database of a run. A fresh database gets
+// the template's copy; one that a warm connection kept from the last run
+// (store::Db::reused(), store/warm.h) is emptied in place instead - every row deleted,
+// AUTOINCREMENT counters and the account reset - which keeps every connection's prepared
+// statements valid. Both leave the same rows, with the same rowids, so a run cannot tell
+// them apart; when emptying fails (the last run left no schema) it clones after all.
+store::Status ready_orders_db(store::Db& db);
+store::Status ready_ledger_db(store::Db& db, const std::string& account,
+                              int64_t initial_balance);
+// The same for the separate dedup store's one table (`seen`).
+store::Status ready_dedup_db(store::Db& db);
+
 }  // namespace lab

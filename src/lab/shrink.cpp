@@ -5,6 +5,7 @@
 
 #include "sim/assert.h"
 #include "src/lab/catalog.h"
+#include "src/store/warm.h"
 
 namespace lab {
 
@@ -294,6 +295,7 @@ std::vector<sim::FaultRule> minimize(std::vector<sim::FaultRule> rules, Oracle& 
 ShrinkStatus shrink(const Scenario& scenario, const ShrinkOptions& options,
                     ShrinkResult& out, std::string& error) {
   out = ShrinkResult{};
+  const store::WarmUnlessWarm warm;  // a shrink is dozens of runs of one scenario
   WorldOptions world;
   world.keep_trace = false;
   if (!run_scenario(scenario, world, out.original, nullptr, error)) return ShrinkStatus::kError;

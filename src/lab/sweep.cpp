@@ -53,7 +53,7 @@ unsigned worker_count(unsigned jobs, std::uint64_t runs) {
 
 bool run_block(const Scenario& scenario, const SweepOptions& options, std::uint64_t first,
                std::vector<SeedResult>& results, unsigned workers, std::string& error) {
-  return parallel_for(results.size(), workers, [&](std::size_t i) {
+  return parallel_for(results.size(), workers, options.warm, [&](std::size_t i) {
     SeedResult& r = results[i];
     const Scenario s = sweep_scenario(scenario, options, first + i);
     WorldOptions world;

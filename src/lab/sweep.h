@@ -39,6 +39,9 @@ struct SweepOptions {
   std::optional<std::map<std::string, sim::Ratio>> ratios;
   unsigned jobs = 0;                // worker threads; 0 = every hardware thread
   std::size_t keep_failures = 10;   // how many failing seeds to describe
+  // Workers keep their SQLite connections across runs (store/warm.h). Results are the
+  // same either way; off only to check exactly that.
+  bool warm = true;
   // Called on the calling thread after each block of seeds: (runs done, runs in total).
   std::function<void(std::uint64_t, std::uint64_t)> progress;
 };

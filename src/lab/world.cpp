@@ -28,9 +28,15 @@ namespace {
 // a sweep apart and never influences what a run does.
 std::atomic<std::uint64_t> g_world_counter{0};
 
-DbUris make_uris(const std::string& keep_dir) {
+// Files for --keep-db; else the thread's warm databases when it has them free (a sweep
+// worker's); else fresh in-memory databases of this world's own.
+DbUris make_uris(const std::string& keep_dir, WarmClaim& warm) {
   if (!keep_dir.empty()) {
     return {keep_dir + "/orders.db", keep_dir + "/ledger.db", keep_dir + "/dedup.db"};
+  }
+  if (warm.claim()) {
+    const store::WarmScope& w = *warm.scope();
+    return {w.database_uri("orders"), w.database_uri("ledger"), w.database_uri("dedup")};
   }
   const std::string base = "file:/eosim-" + std::to_string(++g_world_counter) + "-";
   return {base + "orders?vfs=memdb", base + "ledger?vfs=memdb", base + "dedup?vfs=memdb"};
@@ -74,12 +80,12 @@ bool WorldImpl::build(std::string& error) {
   if (!options_.keep_db_dir.empty() && !keep_dir_ready(options_.keep_db_dir, s, error)) {
     return false;
   }
-  uris_ = make_uris(options_.keep_db_dir);
+  uris_ = make_uris(options_.keep_db_dir, warm_);
   store::Status st = store::Db::open(uris_.orders, orders_anchor_);
-  if (st.ok()) st = clone_orders_schema(orders_anchor_);
+  if (st.ok()) st = ready_orders_db(orders_anchor_);
   if (st.ok()) st = store::Db::open(uris_.ledger, ledger_anchor_);
   if (st.ok()) {
-    st = clone_ledger_schema(ledger_anchor_, s.workload.account, s.workload.initial_balance);
+    st = ready_ledger_db(ledger_anchor_, s.workload.account, s.workload.initial_balance);
   }
   if (consumer::find_preset(s.consumer.strategy) == nullptr) {
     error = "unknown strategy " + s.consumer.strategy;
@@ -88,7 +94,7 @@ bool WorldImpl::build(std::string& error) {
   const consumer::Strategy strategy = s.consumer.design();
   if (st.ok() && strategy.choices.dedup == consumer::Dedup::kSeparateStore) {
     st = store::Db::open(uris_.dedup, dedup_anchor_);
-    if (st.ok()) st = dedup_anchor_.exec("CREATE TABLE seen(message_id TEXT PRIMARY KEY)");
+    if (st.ok()) st = ready_dedup_db(dedup_anchor_);
   }
   if (!st.ok()) {
     error = "cannot create the run's databases: " + st.to_string();

@@ -14,6 +14,7 @@
 #include "src/lab/world.h"
 #include "src/producer/producer.h"
 #include "src/store/db.h"
+#include "src/store/warm.h"
 
 namespace lab {
 
@@ -21,10 +22,33 @@ struct DbUris {
   std::string orders, ledger, dedup;
 };
 
+// The thread's warm databases (store/warm.h), held for one world: released when the
+// world is destroyed, after every connection of it has been closed (parked).
+class WarmClaim {
+ public:
+  WarmClaim() = default;
+  ~WarmClaim() {
+    if (scope_ != nullptr) scope_->release();
+  }
+  WarmClaim(const WarmClaim&) = delete;
+  WarmClaim& operator=(const WarmClaim&) = delete;
+  // Claims the calling thread's scope when there is one and it is free.
+  bool claim() {
+    store::WarmScope* scope = store::WarmScope::current();
+    if (scope != nullptr && scope->claim()) scope_ = scope;
+    return scope_ != nullptr;
+  }
+  store::WarmScope* scope() const { return scope_; }
+
+ private:
+  store::WarmScope* scope_ = nullptr;
+};
+
 class WorldImpl {
  public:
   WorldImpl(const Scenario& scenario, const WorldOptions& options)
-      : scenario_(scenario),
+      : warm_(),
+        scenario_(scenario),
         options_(options),
         kernel_(options.tape ? sim::Kernel(scenario.seed, *options.tape, options.tape_end)
                              : sim::Kernel(scenario.seed)) {}
@@ -33,6 +57,7 @@ class WorldImpl {
   void start();
   void fire_timed(const sim::FaultRule& rule);
 
+  WarmClaim warm_;  // first: destroyed last, after every connection below
   Scenario scenario_;
   WorldOptions options_;
   sim::Kernel kernel_;

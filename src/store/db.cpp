@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "sim/assert.h"
+#include "src/store/warm.h"
 
 namespace store {
 
@@ -13,9 +14,15 @@ Db::Conn::~Conn() {
   sqlite3_close_v2(handle);
 }
 
-Db::~Db() = default;
+Db::~Db() { close(); }
 Db::Db(Db&& other) noexcept = default;
-Db& Db::operator=(Db&& other) noexcept = default;
+Db& Db::operator=(Db&& other) noexcept {
+  if (this != &other) {
+    close();  // parks it under a WarmScope, like any other close
+    conn_ = std::move(other.conn_);
+  }
+  return *this;
+}
 
 Status Db::open(const std::string& uri_or_path, Db& out) {
   // SQLite counts every allocation under one process-wide mutex (SQLITE_CONFIG_MEMSTATUS),
@@ -25,6 +32,11 @@ Status Db::open(const std::string& uri_or_path, Db& out) {
   static const int memstatus_off = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
   static_cast<void>(memstatus_off);
   out.close();
+  WarmScope* warm = WarmScope::current();
+  if (warm != nullptr && warm->owns(uri_or_path)) {
+    out.conn_ = warm->take(uri_or_path);
+    if (out.conn_ != nullptr) return Status::success();
+  }
   sqlite3* handle = nullptr;
   const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI |
                     SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE;
@@ -42,6 +54,7 @@ Status Db::open(const std::string& uri_or_path, Db& out) {
   sqlite3_busy_timeout(handle, 0);
   out.conn_ = std::make_unique<Conn>();
   out.conn_->handle = handle;
+  out.conn_->uri = uri_or_path;
   return Status::success();
 }
 
@@ -71,7 +84,15 @@ Stmt& Db::statement(std::string_view sql) {
   return ref;
 }
 
-void Db::close() { conn_.reset(); }
+void Db::close() {
+  if (conn_ == nullptr) return;
+  WarmScope* warm = WarmScope::current();
+  if (warm != nullptr && warm->owns(conn_->uri)) {
+    warm->park(std::move(conn_));  // one it cannot make clean, it closes for real
+    return;
+  }
+  conn_.reset();
+}
 
 int64_t Db::changes() const {
   EOSIM_ASSERT(is_open());

@@ -14,6 +14,9 @@
 //   - close() finalizes every cached statement and closes the connection. A transaction still
 //     open is rolled back by SQLite: this is how eosim models a process crash.
 //   - The fault hook belongs to the open connection: close() drops it.
+//   - Under a store::WarmScope (warm.h), close() of one of the scope's in-memory databases
+//     parks the connection instead (statements reset, transaction rolled back, hook
+//     dropped) and open() of the same name takes it back: the crash model is the same.
 // Caveat (memdb, SQLite 3.40): while one connection holds a write lock (an open BEGIN
 //   IMMEDIATE, or any write), other connections of the same memdb cannot even read — they get
 //   SQLITE_BUSY. A file database lets them read the last committed state instead.
@@ -63,6 +66,9 @@ class Db {
   int64_t changes() const;
   // Rowid of the last successful INSERT on this connection. REQUIRES: is_open().
   int64_t last_insert_rowid() const;
+  // True when open() took this connection back from a WarmScope's park (warm.h): its
+  // database still holds whatever the last run left there. False when closed.
+  bool reused() const { return conn_ != nullptr && conn_->reused; }
   // True inside an explicit transaction (SQLite is not in autocommit mode).
   // False when closed.
   bool in_transaction() const;
@@ -76,9 +82,12 @@ class Db {
 
  private:
   friend class Txn;
+  friend class WarmScope;
 
   struct Conn {
     sqlite3* handle = nullptr;
+    std::string uri;      // as opened
+    bool reused = false;  // handed out again by a WarmScope
     FaultHook hook;
     // std::less<> lets statement() look up a string_view without building a std::string.
     std::map<std::string, std::unique_ptr<Stmt>, std::less<>> statements;

@@ -8,19 +8,13 @@
 #include <map>
 
 #include "src/lab/world.h"
+#include "tests/support/scenario_files.h"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<std::string> scenario_files() {
-  std::vector<std::string> files;
-  for (const auto& entry : fs::directory_iterator(fs::path(EOSIM_SOURCE_DIR) / "scenarios")) {
-    if (entry.path().extension() == ".toml") files.push_back(entry.path().string());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
+using test_support::scenario_files;
 
 lab::Scenario load(const std::string& path) {
   lab::Scenario s;

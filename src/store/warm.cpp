@@ -1,0 +1,74 @@
+#include "src/store/warm.h"
+
+#include <atomic>
+
+#include "sim/assert.h"
+
+namespace store {
+
+namespace {
+
+thread_local WarmScope* g_current = nullptr;
+// Keeps the database names of scopes on different threads apart; never affects a run.
+std::atomic<std::uint64_t> g_scopes{0};
+
+}  // namespace
+
+WarmScope::WarmScope()
+    : previous_(g_current), prefix_("file:/eosim-warm-" + std::to_string(++g_scopes) + "-") {
+  EOSIM_ASSERT(previous_ == nullptr);
+  g_current = this;
+}
+
+WarmScope::~WarmScope() {
+  EOSIM_ASSERT(g_current == this);
+  g_current = previous_;
+  parked_.clear();  // g_current no longer points here, so these really close
+}
+
+WarmScope* WarmScope::current() { return g_current; }
+
+std::string WarmScope::database_uri(const std::string& name) const {
+  return prefix_ + name + "?vfs=memdb";
+}
+
+bool WarmScope::claim() {
+  if (claimed_) return false;
+  claimed_ = true;
+  return true;
+}
+
+void WarmScope::release() {
+  EOSIM_ASSERT(claimed_);
+  claimed_ = false;
+}
+
+bool WarmScope::owns(const std::string& uri) const { return uri.rfind(prefix_, 0) == 0; }
+
+std::unique_ptr<Db::Conn> WarmScope::take(const std::string& uri) {
+  auto it = parked_.find(uri);
+  if (it == parked_.end() || it->second.empty()) {
+    ++opened_;
+    return nullptr;
+  }
+  std::unique_ptr<Db::Conn> conn = std::move(it->second.back());
+  it->second.pop_back();
+  conn->reused = true;
+  ++reused_;
+  return conn;
+}
+
+void WarmScope::park(std::unique_ptr<Db::Conn> conn) {
+  conn->hook = nullptr;
+  // Statements first: one left on a row holds a read lock, one halfway through a write
+  // would keep the ROLLBACK from finishing.
+  for (auto& [sql, stmt] : conn->statements) stmt->reset();
+  if (sqlite3_get_autocommit(conn->handle) == 0) {
+    const int rc = sqlite3_exec(conn->handle, "ROLLBACK", nullptr, nullptr, nullptr);
+    if (rc != SQLITE_OK) return;  // cannot be made clean: let it close for real
+  }
+  const std::string uri = conn->uri;
+  parked_[uri].push_back(std::move(conn));
+}
+
+}  // namespace store

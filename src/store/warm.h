@@ -1,0 +1,85 @@
+#pragma once
+// store::WarmScope — keeps SQLite connections, with their prepared statements, alive
+// across the runs that one thread makes (a sweep worker, an explore worker, a shrink).
+//
+// Opening a connection, reading the schema into it and preparing its statements was most
+// of the fixed cost of a small run. While a WarmScope lives on a thread, Db::close() of a
+// connection to one of the scope's own databases (names from database_uri) does not close
+// it: it resets every statement, rolls back an open transaction, drops the fault hook and
+// parks the connection; the next Db::open() of the same name on this thread takes it back.
+// A parked connection's database therefore survives the run: the caller (lab::World)
+// empties its tables before the next run uses them.
+//
+// Invariants:
+//   (1) Crash semantics are unchanged: whatever closes a connection mid-transaction (an
+//       actor's crash) loses that transaction, exactly as sqlite3_close would — the
+//       ROLLBACK happens before the connection can be handed out again.
+//   (2) Only names made by database_uri are parked; files (--keep-db) and other names
+//       open and close as usual.
+//   (3) Nothing about which parked connection a caller gets can change a result: they
+//       differ only in which statements they have already prepared.
+//   (4) The scope's databases are used by one world at a time: claim() says whether the
+//       caller may use them (false while another holder has them).
+// REQUIRES: at most one WarmScope per thread at a time; every Db opened under it is closed
+//   (or destroyed) on the same thread before the scope ends.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/store/db.h"
+
+namespace store {
+
+class WarmScope {
+ public:
+  WarmScope();
+  ~WarmScope();  // closes every parked connection, which frees the databases
+  WarmScope(const WarmScope&) = delete;
+  WarmScope& operator=(const WarmScope&) = delete;
+
+  // The scope of the calling thread, or nullptr.
+  static WarmScope* current();
+
+  // The in-memory database `name` ("orders", "ledger", ...) of this scope.
+  std::string database_uri(const std::string& name) const;
+
+  // Invariant (4). REQUIRES: release() once done, after closing the connections.
+  bool claim();
+  void release();
+
+  // How many connections were opened for real, and how many were taken back from the
+  // park (for tests and the benchmark).
+  std::uint64_t opened() const { return opened_; }
+  std::uint64_t reused() const { return reused_; }
+
+ private:
+  friend class Db;
+  bool owns(const std::string& uri) const;
+  // A parked connection to `uri`, or nullptr.
+  std::unique_ptr<Db::Conn> take(const std::string& uri);
+  void park(std::unique_ptr<Db::Conn> conn);
+
+  WarmScope* previous_;
+  std::string prefix_;
+  bool claimed_ = false;
+  std::map<std::string, std::vector<std::unique_ptr<Db::Conn>>> parked_;
+  std::uint64_t opened_ = 0, reused_ = 0;
+};
+
+// A WarmScope for the calling thread unless it already has one (then nothing): what a
+// sweep worker or a shrink holds around its runs.
+class WarmUnlessWarm {
+ public:
+  WarmUnlessWarm() {
+    if (WarmScope::current() == nullptr) scope_.emplace();
+  }
+
+ private:
+  std::optional<WarmScope> scope_;
+};
+
+}  // namespace store

@@ -1,0 +1,135 @@
+// store::WarmScope: connections parked across runs keep their statements but never a
+// transaction — a crash (close mid-transaction) loses exactly what it loses without one.
+#include "src/store/warm.h"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <string>
+
+#include "src/lab/world.h"
+#include "src/store/db.h"
+#include "src/store/txn.h"
+
+namespace {
+
+std::int64_t count_rows(store::Db& db) {
+  store::Stmt& st = db.statement("SELECT count(*) FROM t");
+  bool row = false;
+  REQUIRE(st.step(row).ok());
+  REQUIRE(row);
+  const std::int64_t n = st.column_int64(0);
+  st.reset();
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("warm: a closed connection is parked and handed back with its database", "[store][warm]") {
+  store::WarmScope scope;
+  REQUIRE(store::WarmScope::current() == &scope);
+  const std::string uri = scope.database_uri("t");
+  store::Db anchor, actor;
+  REQUIRE(store::Db::open(uri, anchor).ok());
+  CHECK_FALSE(anchor.reused());
+  REQUIRE(anchor.exec("CREATE TABLE t(x INTEGER)").ok());
+  REQUIRE(store::Db::open(uri, actor).ok());
+  REQUIRE(actor.statement("INSERT INTO t VALUES (1)").exec().ok());
+  actor.close();
+  CHECK(scope.opened() == 2);
+  REQUIRE(store::Db::open(uri, actor).ok());
+  CHECK(actor.reused());
+  CHECK(scope.reused() == 1);
+  CHECK(count_rows(actor) == 1);
+}
+
+TEST_CASE("warm: a crash mid-transaction still loses the uncommitted transaction",
+          "[store][warm]") {
+  store::WarmScope scope;
+  const std::string uri = scope.database_uri("crash");
+  store::Db anchor, actor;
+  REQUIRE(store::Db::open(uri, anchor).ok());
+  REQUIRE(anchor.exec("CREATE TABLE t(x INTEGER)").ok());
+  REQUIRE(store::Db::open(uri, actor).ok());
+  {
+    store::Txn committed(actor);
+    REQUIRE(actor.statement("INSERT INTO t VALUES (1)").exec().ok());
+    REQUIRE(committed.commit().ok());
+  }
+  store::Txn open_txn(actor);
+  REQUIRE(open_txn.status().ok());
+  REQUIRE(actor.statement("INSERT INTO t VALUES (2)").exec().ok());
+  // A SELECT left on a row too: its read lock must not survive the park either.
+  bool row = false;
+  REQUIRE(actor.statement("SELECT x FROM t").step(row).ok());
+  REQUIRE(row);
+  actor.close();  // the crash: the process dies holding the write lock
+  CHECK_FALSE(actor.is_open());
+  // Nothing uncommitted is visible, and the write lock is gone: the anchor can write.
+  CHECK(count_rows(anchor) == 1);
+  REQUIRE(anchor.statement("INSERT INTO t VALUES (3)").exec().ok());
+  // The restarted process gets the parked connection back, clean.
+  REQUIRE(store::Db::open(uri, actor).ok());
+  CHECK(actor.reused());
+  CHECK_FALSE(actor.in_transaction());
+  CHECK(count_rows(actor) == 2);
+  CHECK(open_txn.rollback().ok());  // the old guard finds nothing left to undo
+}
+
+TEST_CASE("warm: other names, and files, open and close as usual", "[store][warm]") {
+  store::WarmScope scope;
+  store::Db db;
+  REQUIRE(store::Db::open("file:/eosim-warm-test-other?vfs=memdb", db).ok());
+  REQUIRE(db.exec("CREATE TABLE t(x INTEGER)").ok());
+  db.close();
+  REQUIRE(store::Db::open("file:/eosim-warm-test-other?vfs=memdb", db).ok());
+  CHECK_FALSE(db.reused());
+  CHECK(scope.reused() == 0);
+
+  // --keep-db under a warm thread still writes real files.
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "eosim-warm-keep-db-test";
+  fs::remove_all(dir);
+  lab::Scenario s;
+  s.name = "warm keep-db";
+  s.workload.orders = 2;
+  lab::WorldOptions options;
+  options.keep_db_dir = dir.string();
+  lab::RunSummary run;
+  std::string error;
+  REQUIRE(lab::run_scenario(s, options, run, nullptr, error));
+  CHECK(run.report.verdict == "exactly-once");
+  CHECK(fs::file_size(dir / "ledger.db") > 0);
+  CHECK(fs::file_size(dir / "orders.db") > 0);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("warm: worlds on a warm thread reuse connections and empty the tables",
+          "[store][warm]") {
+  lab::Scenario s;
+  s.name = "warm worlds";
+  s.workload.orders = 3;
+  lab::RunSummary cold, first, second;
+  std::string error;
+  REQUIRE(lab::run_scenario(s, {}, cold, nullptr, error));
+  store::WarmScope scope;
+  REQUIRE(lab::run_scenario(s, {}, first, nullptr, error));
+  const std::uint64_t opened = scope.opened();
+  REQUIRE(lab::run_scenario(s, {}, second, nullptr, error));
+  CHECK(scope.opened() == opened);  // nothing opened for real the second time
+  CHECK(scope.reused() > 0);
+  for (const auto* run : {&first, &second}) {
+    CHECK(run->trace_hash == cold.trace_hash);
+    CHECK(run->report.balance_actual == cold.report.balance_actual);
+    CHECK(run->report.verdict == "exactly-once");  // not debited twice by leftovers
+  }
+  // A second world while the first is alive gets databases of its own.
+  std::string e2;
+  auto a = lab::World::create(s, {}, e2);
+  auto b = lab::World::create(s, {}, e2);
+  REQUIRE(a);
+  REQUIRE(b);
+  a->run();
+  b->run();
+  CHECK(a->summary().trace_hash == cold.trace_hash);
+  CHECK(b->summary().trace_hash == cold.trace_hash);
+}
