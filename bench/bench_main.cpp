@@ -2,7 +2,7 @@
 //
 //   eosim_bench throughput [--scenario FILE] [--runs N] [--jobs J] [--rounds R]
 //       a sweep of FILE without faults and with its random faults, beside the SQLite-only
-//       cost of the same statements (schema parsed per run, and cloned as World does),
+//       cost of the same statements (schema parsed per run, cloned, warm connections),
 //       on J threads; R alternating rounds, the best of each kept (machines are noisy).
 //   eosim_bench anti-patterns [--seeds N]
 //       for every anti-pattern (lab/patterns.h): the first seed of N that shows its
@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -25,6 +26,7 @@
 #include "src/lab/patterns.h"
 #include "src/lab/shrink.h"
 #include "src/lab/sweep.h"
+#include "src/store/warm.h"
 
 namespace {
 
@@ -82,6 +84,8 @@ double sqlite_rate(const lab::Scenario& s, std::uint64_t runs, unsigned jobs,
   std::atomic<std::uint64_t> run_ids{0};
   const auto start = Clock::now();
   auto work = [&] {
+    std::optional<store::WarmScope> warm;
+    if (setup == bench::SchemaSetup::kWarm) warm.emplace();
     for (std::uint64_t i = next++; i < runs; i = next++) {
       const std::int64_t balance =
           bench::sqlite_only_run(s.workload.orders, s.workload.amount,
@@ -117,7 +121,7 @@ int throughput(int argc, char** argv) {
   std::printf("scenario: %s (%lld orders)\n", s.name.c_str(),
               static_cast<long long>(s.workload.orders));
   Rate clean, faulty;
-  double parsed = 0, cloned = 0;
+  double parsed = 0, cloned = 0, warm = 0;
   for (int round = 0; round < rounds; ++round) {
     const Rate c = sweep_rate(s, runs, jobs, false);
     const Rate f = sweep_rate(s, runs, jobs, true);
@@ -125,6 +129,7 @@ int throughput(int argc, char** argv) {
     if (f.runs_per_s > faulty.runs_per_s) faulty = f;
     parsed = std::max(parsed, sqlite_rate(s, runs, jobs, bench::SchemaSetup::kParsed));
     cloned = std::max(cloned, sqlite_rate(s, runs, jobs, bench::SchemaSetup::kCloned));
+    warm = std::max(warm, sqlite_rate(s, runs, jobs, bench::SchemaSetup::kWarm));
   }
   auto per_run_us = [&](double rate) { return rate > 0 ? 1e6 * jobs / rate : 0.0; };
   std::printf("%-44s %9.0f runs/s %10.0f steps/s  %6.0f us/run/core\n",
@@ -136,10 +141,12 @@ int throughput(int argc, char** argv) {
   std::printf("%-44s %9.0f runs/s %21s %6.0f us/run/core\n",
               "sqlite only, schema parsed per run:", parsed, "", per_run_us(parsed));
   std::printf("%-44s %9.0f runs/s %21s %6.0f us/run/core\n",
-              "sqlite only, schema cloned (as World does):", cloned, "", per_run_us(cloned));
-  std::printf("ratio = sweep (no faults) runs/s / sqlite-only runs/s: %.2f (parsed), %.2f "
-              "(cloned); target >= 0.50\n",
-              clean.runs_per_s / parsed, clean.runs_per_s / cloned);
+              "sqlite only, schema cloned (a cold World):", cloned, "", per_run_us(cloned));
+  std::printf("%-44s %9.0f runs/s %21s %6.0f us/run/core\n",
+              "sqlite only, warm connections (the ceiling):", warm, "", per_run_us(warm));
+  std::printf("ratio = sweep runs/s / sqlite-only runs/s on warm connections: %.2f (no "
+              "faults), %.2f (the file's random faults); target >= 0.60 with faults\n",
+              clean.runs_per_s / warm, faulty.runs_per_s / warm);
   return 0;
 }
 

@@ -7,6 +7,7 @@
 #include "src/producer/order_message.h"
 #include "src/store/db.h"
 #include "src/store/txn.h"
+#include "src/store/warm.h"
 
 namespace bench {
 
@@ -92,17 +93,32 @@ std::int64_t check(store::Db& orders, store::Db& ledger) {
 std::int64_t sqlite_only_run(std::int64_t orders, std::int64_t amount,
                              std::int64_t initial_balance, SchemaSetup setup,
                              std::uint64_t run_id) {
+  const store::WarmScope* warm = store::WarmScope::current();
+  EOSIM_ASSERT(setup != SchemaSetup::kWarm || warm != nullptr);
   const std::string base = "file:/eosim-bench-" + std::to_string(run_id) + "-";
-  const std::string orders_uri = base + "orders?vfs=memdb";
-  const std::string ledger_uri = base + "ledger?vfs=memdb";
+  const std::string orders_uri =
+      setup == SchemaSetup::kWarm ? warm->database_uri("orders") : base + "orders?vfs=memdb";
+  const std::string ledger_uri =
+      setup == SchemaSetup::kWarm ? warm->database_uri("ledger") : base + "ledger?vfs=memdb";
   store::Db orders_anchor, ledger_anchor, producer_db, relay_db, consumer_db;
   require(store::Db::open(orders_uri, orders_anchor));
-  require(setup == SchemaSetup::kParsed ? lab::create_orders_schema(orders_anchor)
-                                        : lab::clone_orders_schema(orders_anchor));
+  switch (setup) {
+    case SchemaSetup::kParsed: require(lab::create_orders_schema(orders_anchor)); break;
+    case SchemaSetup::kCloned: require(lab::clone_orders_schema(orders_anchor)); break;
+    case SchemaSetup::kWarm: require(lab::ready_orders_db(orders_anchor)); break;
+  }
   require(store::Db::open(ledger_uri, ledger_anchor));
-  require(setup == SchemaSetup::kParsed
-              ? lab::create_ledger_schema(ledger_anchor, "alice", initial_balance)
-              : lab::clone_ledger_schema(ledger_anchor, "alice", initial_balance));
+  switch (setup) {
+    case SchemaSetup::kParsed:
+      require(lab::create_ledger_schema(ledger_anchor, "alice", initial_balance));
+      break;
+    case SchemaSetup::kCloned:
+      require(lab::clone_ledger_schema(ledger_anchor, "alice", initial_balance));
+      break;
+    case SchemaSetup::kWarm:
+      require(lab::ready_ledger_db(ledger_anchor, "alice", initial_balance));
+      break;
+  }
   require(store::Db::open(ledger_uri, consumer_db));
   require(store::Db::open(orders_uri, producer_db));
   require(store::Db::open(orders_uri, relay_db));

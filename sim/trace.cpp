@@ -1,6 +1,7 @@
 #include "sim/trace.h"
 
 #include <cctype>
+#include <charconv>
 #include <cstdio>
 #include <map>
 #include <ostream>
@@ -20,10 +21,22 @@ std::uint64_t fold(std::uint64_t hash, std::string_view bytes) {
   return hash;
 }
 
+// The decimal text of a number (what std::to_string gives), without allocating.
+template <class Int>
+std::string_view decimal(Int value, char (&buffer)[24]) {
+  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string_view(buffer, static_cast<std::size_t>(end - buffer));
+}
+
 std::uint64_t fold_number(std::uint64_t hash, std::int64_t value) {
   char buffer[24];
-  const int n = std::snprintf(buffer, sizeof buffer, "%lld", static_cast<long long>(value));
-  return fold(hash, std::string_view(buffer, static_cast<std::size_t>(n)));
+  return fold(hash, decimal(value, buffer));
+}
+
+std::string_view part_text(const DetailPart& part, char (&buffer)[24]) {
+  if (!part.is_number) return part.text;
+  return part.is_signed ? decimal(static_cast<std::int64_t>(part.number), buffer)
+                        : decimal(part.number, buffer);
 }
 
 constexpr std::string_view kFieldSep = "\x1f";
@@ -31,17 +44,29 @@ constexpr std::string_view kEventSep = "\x1e";
 
 }  // namespace
 
-std::uint64_t hash_event(std::uint64_t hash, const TraceEvent& e) {
-  hash = fold_number(hash, static_cast<std::int64_t>(e.step));
+namespace {
+
+// The canonical encoding of an event up to its detail (which the caller folds in, whole or
+// in pieces, before kEventSep).
+std::uint64_t hash_head(std::uint64_t hash, std::uint64_t step, Tick time,
+                        std::string_view actor, std::string_view kind, std::string_view target,
+                        std::int64_t order) {
+  hash = fold_number(hash, static_cast<std::int64_t>(step));
   hash = fold(hash, kFieldSep);
-  hash = fold_number(hash, static_cast<std::int64_t>(e.time));
-  for (const std::string* field : {&e.actor, &e.kind, &e.target}) {
+  hash = fold_number(hash, static_cast<std::int64_t>(time));
+  for (const std::string_view field : {actor, kind, target}) {
     hash = fold(hash, kFieldSep);
-    hash = fold(hash, *field);
+    hash = fold(hash, field);
   }
   hash = fold(hash, kFieldSep);
-  hash = fold_number(hash, e.order);
-  hash = fold(hash, kFieldSep);
+  hash = fold_number(hash, order);
+  return fold(hash, kFieldSep);
+}
+
+}  // namespace
+
+std::uint64_t hash_event(std::uint64_t hash, const TraceEvent& e) {
+  hash = hash_head(hash, e.step, e.time, e.actor, e.kind, e.target, e.order);
   hash = fold(hash, e.detail);
   return fold(hash, kEventSep);
 }
@@ -52,12 +77,19 @@ std::string hash_hex(std::uint64_t hash) {
   return buffer;
 }
 
-void Trace::record(std::string actor, std::string kind, std::string target,
-                   std::int64_t order, std::string detail) {
-  TraceEvent event{scheduler_.steps(), scheduler_.now(), std::move(actor), std::move(kind),
-                   std::move(target),  order,            std::move(detail)};
-  hash_ = hash_event(hash_, event);
+void Trace::record(std::string_view actor, std::string_view kind, std::string_view target,
+                   std::int64_t order, std::initializer_list<DetailPart> detail) {
+  const std::uint64_t step = scheduler_.steps();
+  const Tick time = scheduler_.now();
+  std::uint64_t hash = hash_head(hash_, step, time, actor, kind, target, order);
+  char buffer[24];
+  for (const DetailPart& part : detail) hash = fold(hash, part_text(part, buffer));
+  hash_ = fold(hash, kEventSep);
   ++count_;
+  if (!keep_ && sinks_.empty()) return;
+  TraceEvent event{step, time, std::string(actor), std::string(kind), std::string(target),
+                   order, ""};
+  for (const DetailPart& part : detail) event.detail += part_text(part, buffer);
   for (const auto& sink : sinks_) sink(event);
   if (keep_) events_.push_back(std::move(event));
 }

@@ -10,8 +10,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <iosfwd>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "sim/scheduler.h"
@@ -28,12 +31,38 @@ struct TraceEvent {
   std::string detail;  // human-readable, part of the hash
 };
 
+// One piece of an event's detail text: a string or a decimal number. A detail given in
+// pieces is hashed piece by piece (FNV-1a is a stream, so that is the hash of the joined
+// text) and joined into a string only when the event is kept or a sink wants it: a sweep,
+// which keeps no events, formats and allocates nothing for it.
+struct DetailPart {
+  DetailPart(std::string_view piece) : text(piece) {}  // NOLINT: implicit on purpose
+  DetailPart(const std::string& piece) : text(piece) {}
+  DetailPart(const char* piece) : text(piece) {}
+  template <class T>
+    requires std::is_integral_v<T> && (!std::is_same_v<T, bool>) && (!std::is_same_v<T, char>)
+  DetailPart(T value)  // NOLINT: implicit on purpose
+      : is_number(true), is_signed(std::is_signed_v<T>),
+        number(static_cast<std::uint64_t>(value)) {}
+
+  std::string_view text;
+  bool is_number = false;
+  bool is_signed = false;
+  std::uint64_t number = 0;  // the value's bits; read as signed when is_signed
+};
+
 class Trace {
  public:
   explicit Trace(const Scheduler& scheduler) : scheduler_(scheduler) {}
 
-  void record(std::string actor, std::string kind, std::string target, std::int64_t order,
-              std::string detail);
+  // Records one event stamped with the scheduler's step and time. `detail` is the
+  // concatenation of its parts.
+  void record(std::string_view actor, std::string_view kind, std::string_view target,
+              std::int64_t order, std::initializer_list<DetailPart> detail);
+  void record(std::string_view actor, std::string_view kind, std::string_view target,
+              std::int64_t order, std::string_view detail) {
+    record(actor, kind, target, order, {DetailPart(detail)});
+  }
 
   void keep(bool keep_events) { keep_ = keep_events; }
   void add_sink(std::function<void(const TraceEvent&)> sink) {

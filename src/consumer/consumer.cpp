@@ -12,9 +12,9 @@ namespace consumer {
 
 namespace {
 
-std::string describe(const broker::Delivery& d) {
-  return "tag=" + std::to_string(d.delivery_tag) + (d.redelivered ? " redelivered" : "") +
-         " " + (d.message.message_id.empty() ? "(no message_id)" : d.message.message_id);
+std::string_view id_text(const broker::Delivery& d) {
+  return d.message.message_id.empty() ? std::string_view("(no message_id)")
+                                      : std::string_view(d.message.message_id);
 }
 
 }  // namespace
@@ -35,7 +35,7 @@ void Consumer::later(const char* label, Fn fn) {
   });
 }
 
-void Consumer::trace(const std::string& kind, const std::string& detail) {
+void Consumer::trace(std::string_view kind, std::initializer_list<sim::DetailPart> detail) {
   k_.trace.record(name_, kind, "", order(), detail);
 }
 
@@ -181,7 +181,7 @@ void Consumer::finish() {
 
 void Consumer::receive() {
   const broker::Delivery& d = current_->deliver.delivery;
-  trace("handle", describe(d));
+  trace("handle", {"tag=", d.delivery_tag, d.redelivered ? " redelivered" : "", " ", id_text(d)});
   if (fault("consumer.on_deliver")) return;
   const auto body = producer::decode(d.message.body);
   if (d.message.message_id.empty() || !body) {
@@ -215,7 +215,7 @@ void Consumer::receive() {
     if (!st.ok()) return on_db_error(st);
     if (seen) {
       ++stats_.duplicates;
-      trace("duplicate", id + " already seen: ack without effect");
+      trace("duplicate", {id, " already seen: ack without effect"});
       settle("basic.ack");
       finish();
       return;
@@ -226,7 +226,7 @@ void Consumer::receive() {
       const store::Status put =
           dedup_.statement("INSERT INTO seen(message_id) VALUES(?1)").bind(1, id).exec();
       if (!put.ok()) return on_db_error(put);
-      trace("dedup-store", id + " marked seen in the separate store");
+      trace("dedup-store", {id, " marked seen in the separate store"});
       if (fault("consumer.after_dedup_insert")) return;
     }
   }
@@ -258,7 +258,7 @@ void Consumer::transact() {
       txn.rollback();
       if (st.is_unique_violation()) {
         ++stats_.duplicates;
-        trace("duplicate", id + " already processed (unique key): ack without effect");
+        trace("duplicate", {id, " already processed (unique key): ack without effect"});
         settle("basic.ack");
         finish();
       } else {
@@ -328,7 +328,7 @@ void Consumer::transact() {
   }
   ++stats_.applied;
   k_.trace.record(name_, "commit", "ledger", body->order,
-                  "debit " + std::to_string(body->amount) + " " + id);
+                  {"debit ", body->amount, " ", id});
   if (fault("consumer.after_commit")) return;
   if (options_.strategy.choices.ack == AckTiming::kAfterCommit) {
     settle("basic.ack");

@@ -80,7 +80,8 @@ class Consumer {
   void finish();
   template <class Fn>
   void later(const char* label, Fn fn);
-  void trace(const std::string& kind, const std::string& detail);
+  void trace(std::string_view kind, std::initializer_list<sim::DetailPart> detail);
+  void trace(std::string_view kind, std::string_view detail) { trace(kind, {detail}); }
   std::int64_t order() const;
 
   sim::Kernel& k_;

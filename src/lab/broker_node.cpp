@@ -65,8 +65,9 @@ void BrokerNode::on_publish(sim::ConnId conn, const broker::PublishFrame& publis
   const bool persistent = publish.message.persistent ||
                           options_.queue.type == broker::QueueType::kQuorum;
   k_.trace.record("broker", "enqueue", "", order,
-                  publish.message.message_id.empty() ? std::string("(no message_id)")
-                                                     : publish.message.message_id);
+                  publish.message.message_id.empty()
+                      ? std::string_view("(no message_id)")
+                      : std::string_view(publish.message.message_id));
   broker_.publish({conn, kChannel}, publish.routing_key, publish.message, publish.mandatory);
   if (persistent) schedule_sync();
   if (k_.faults.check({"broker.reorder", "reorder", order, 0, "", 0})) {
