@@ -14,6 +14,9 @@ packages=(build-essential cmake pkg-config libboost-dev libsqlite3-dev catch2 li
 # The conformance tests start a private RabbitMQ and talk to it through rabbitmq-c.
 packages+=(rabbitmq-server librabbitmq-dev)
 
+# CI's fuzz run (scripts/fuzz.sh): clang with libFuzzer and the sanitizer runtimes.
+packages+=(clang libclang-rt-14-dev)
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
