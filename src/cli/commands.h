@@ -45,6 +45,8 @@ struct RunOptions {
   std::string producer;               // "" keeps each file's [producer] pattern
   lab::ChoiceFlags choices;           // --ack/--dedup/--errors/--poison
   std::string format = "text";        // text | json | mermaid | jsonl | svg | html
+  std::vector<std::string> fault_rules;  // --fault: replace the file's [[faults.script]]
+  std::optional<std::string> faults;     // --faults: replace the file's [faults.random]
   std::string keep_db;                // "" = in-memory databases
   bool force = false;                 // --keep-db may replace the databases already there
   bool quiet = false;                 // text: one verdict line per scenario
@@ -153,6 +155,16 @@ struct ExploreCommandOptions {
 int explore_command(const ExploreCommandOptions& options, std::ostream& out,
                     std::ostream& err);
 
+// --- eosim matrix ---------------------------------------------------------------------
+struct MatrixCommandOptions {
+  std::string file;
+  std::string seeds = "1..20";  // the random row's seeds: A..B, N, or none
+  std::string faults;           // the random row's ratios; "" = the file's (or the default)
+  unsigned jobs = 0;            // 0 = every hardware thread
+  std::string format = "text";  // text | markdown | json | html
+};
+int matrix_command(const MatrixCommandOptions& options, std::ostream& out, std::ostream& err);
+
 // --- shared by the commands ---------------------------------------------------------
 // Expands FILE...|DIR arguments: a directory stands for its *.toml files (not recursive),
 // sorted by file name; anything else is kept as a file path (a missing one is reported by
@@ -169,6 +181,16 @@ bool scenario_files_in(const std::string& dir, std::vector<std::string>& files,
 // On failure `error` names the bad value and lists the valid names.
 bool check_overrides(const std::string& strategy, const std::string& producer,
                      std::string& error);
+
+// `eosim run --fault RULE... --faults SPEC`: RULEs replace the scenario's scripted faults
+// (`--fault none` alone clears them), SPEC its random ratios (`none` clears them); no
+// --fault / no --faults keeps the file's. False, with `error`, on a bad rule or spec.
+bool apply_fault_options(const std::vector<std::string>& rules,
+                         const std::optional<std::string>& faults, lab::Scenario& scenario,
+                         std::string& error);
+// The same options as command-line words, for a replay line.
+std::vector<std::string> fault_option_args(const std::vector<std::string>& rules,
+                                           const std::optional<std::string>& faults);
 
 // "A..B" or "N" into an inclusive range. False, with `error`, on anything else or A > B.
 bool parse_seed_range(const std::string& text, std::uint64_t& first, std::uint64_t& last,

@@ -2,11 +2,13 @@
 // and whether a --strategy / --producer override names something that exists.
 
 #include <algorithm>
+#include <map>
 #include <filesystem>
 #include <system_error>
 
 #include "src/cli/commands.h"
 #include "src/lab/catalog.h"
+#include "src/lab/scenario.h"
 
 namespace cli {
 
@@ -71,6 +73,34 @@ bool check_overrides(const std::string& strategy, const std::string& producer,
     return false;
   }
   return true;
+}
+
+bool apply_fault_options(const std::vector<std::string>& rules,
+                         const std::optional<std::string>& faults, lab::Scenario& scenario,
+                         std::string& error) {
+  std::vector<sim::FaultRule> script;
+  const bool clear = rules.size() == 1 && rules.front() == "none";
+  for (std::size_t i = 0; i < rules.size() && !clear; ++i) {
+    sim::FaultRule rule;
+    if (!lab::parse_fault_rule(rules[i], scenario, rule, error)) return false;
+    script.push_back(std::move(rule));
+  }
+  std::map<std::string, sim::Ratio> ratios;
+  if (faults && *faults != "none" && !lab::parse_fault_spec(*faults, ratios, error)) {
+    error = "--faults " + *faults + ": " + error;
+    return false;
+  }
+  if (!rules.empty()) scenario.script = std::move(script);
+  if (faults) scenario.random.ratios = std::move(ratios);
+  return true;
+}
+
+std::vector<std::string> fault_option_args(const std::vector<std::string>& rules,
+                                           const std::optional<std::string>& faults) {
+  std::vector<std::string> args;
+  for (const std::string& rule : rules) args.insert(args.end(), {"--fault", rule});
+  if (faults) args.insert(args.end(), {"--faults", *faults});
+  return args;
 }
 
 }  // namespace cli

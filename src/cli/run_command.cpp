@@ -133,6 +133,12 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     scenario = lab::with_overrides(std::move(scenario), options.seed, options.strategy,
                                    options.producer);
     lab::apply_choice_flags(options.choices, scenario);
+    if (!apply_fault_options(options.fault_rules, options.faults, scenario, error)) {
+      err << "eosim: " << file << ": " << error << '\n';
+      exit_code = worse(exit_code, kExitBadInput);
+      rows.push_back({scenario.name, "", false, false});
+      continue;
+    }
 
     lab::WorldOptions world;
     world.keep_trace = wants_trace(options.format) || options.trace;
@@ -157,7 +163,8 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     const std::vector<std::string> unmet = lab::unmet_expectations(scenario, run);
     const lab::RunRecord record{
         scenario, run, unmet,
-        lab::replay_command(file, run.seed, options.strategy, options.producer, options.choices)};
+        lab::replay_command(file, run.seed, options.strategy, options.producer, options.choices,
+                            fault_option_args(options.fault_rules, options.faults))};
     // Quiet text with several files: the suite table alone says it, one line per file.
     const bool table_only = options.quiet && options.format == "text" && files.size() > 1;
     if (!table_only) print_record(options, record, trace, tables, first, out);

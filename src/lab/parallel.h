@@ -12,8 +12,10 @@
 // crash: the threads already running finish the index in hand and stop, and false is
 // returned with the reason in `error`; some indices were then never run.
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -26,6 +28,14 @@ namespace lab {
 
 // The most worker threads a sweep or an explore starts (--jobs is refused above it).
 inline constexpr unsigned kMaxJobs = 256;
+
+// The threads to use for `tasks` independent runs: `jobs` (0 = every hardware thread),
+// never more than there are tasks or kMaxJobs, never fewer than one.
+inline unsigned worker_count(unsigned jobs, std::uint64_t tasks) {
+  const unsigned n = jobs != 0 ? jobs : std::max(1u, std::thread::hardware_concurrency());
+  const std::uint64_t most = std::min<std::uint64_t>({n, tasks, kMaxJobs});
+  return static_cast<unsigned>(std::max<std::uint64_t>(1, most));
+}
 
 template <class Fn>
 [[nodiscard]] bool parallel_for(std::size_t count, unsigned workers, bool warm, Fn fn,

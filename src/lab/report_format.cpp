@@ -79,22 +79,11 @@ bool shell_safe(const std::string& text) {
   if (text.empty()) return false;
   return std::all_of(text.begin(), text.end(), [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '/' || c == '.' || c == '_' || c == '-' || c == '+' || c == ',' || c == ':';
+           c == '/' || c == '.' || c == '_' || c == '-' || c == '+' || c == ',' || c == ':' ||
+           c == '=';
   });
 }
 
-std::string shell_quoted(const std::string& text) {
-  if (shell_safe(text)) return text;
-  std::string out = "'";
-  for (const char c : text) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
-}
 
 // One fired fault; site and action are padded to the given widths so a list aligns.
 std::string fault_text(const sim::FiredFault& fault, std::size_t site_width,
@@ -252,11 +241,27 @@ std::vector<std::string> text_blocks(std::string_view text) {
 std::string replay_command(const std::string& path, std::uint64_t seed,
                            const std::string& strategy_override,
                            const std::string& producer_override,
-                           const ChoiceFlags& choices) {
+                           const ChoiceFlags& choices,
+                           const std::vector<std::string>& extra_args) {
   std::string out = "eosim run " + shell_quoted(path) + " --seed " + std::to_string(seed);
   if (!strategy_override.empty()) out += " --strategy " + shell_quoted(strategy_override);
   if (!producer_override.empty()) out += " --producer " + shell_quoted(producer_override);
-  return out + choice_flags_text(choices);
+  out += choice_flags_text(choices);
+  for (const std::string& arg : extra_args) out += " " + shell_quoted(arg);
+  return out;
+}
+
+std::string shell_quoted(const std::string& text) {
+  if (shell_safe(text)) return text;
+  std::string out = "'";
+  for (const char c : text) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
 }
 
 std::string format_report_text(const RunRecord& record, const TextStyle& style) {

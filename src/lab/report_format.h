@@ -41,13 +41,17 @@ struct TextStyle {
   int width = 88;       // wrap prose at this column
 };
 
-// `eosim run 'FILE' --seed N [--strategy S] [--producer P] [--ack A ...]`; an empty
-// override is left out.
-// The path is shell-quoted when it needs to be, so the line can be pasted as it is.
+// `eosim run 'FILE' --seed N [--strategy S] [--producer P] [--ack A ...] [EXTRA...]`; an
+// empty override is left out. The path and every extra argument are shell-quoted when
+// they need to be, so the line can be pasted as it is.
 std::string replay_command(const std::string& path, std::uint64_t seed,
                            const std::string& strategy_override,
                            const std::string& producer_override,
-                           const ChoiceFlags& choices = {});
+                           const ChoiceFlags& choices = {},
+                           const std::vector<std::string>& extra_args = {});
+
+// `text` as one shell word: unchanged when it is plain, else in single quotes.
+std::string shell_quoted(const std::string& text);
 
 // The full human-readable report of one run, ending with a newline.
 std::string format_report_text(const RunRecord& record, const TextStyle& style);

@@ -317,4 +317,25 @@ bool parse_fault_spec(const std::string& spec, std::map<std::string, sim::Ratio>
   return true;
 }
 
+std::string fault_rule_text(const sim::FaultRule& rule) {
+  std::string text = rule.site;
+  std::vector<std::string> items;
+  const FaultSite* site = find_fault_site(rule.site);
+  if (site == nullptr || site->actions.size() != 1) items.push_back("do=" + rule.action);
+  const auto add = [&items](const char* key, const std::optional<std::int64_t>& value) {
+    if (value) items.push_back(std::string(key) + "=" + std::to_string(*value));
+  };
+  add("order", rule.order);
+  add("attempt", rule.attempt);
+  if (rule.frame) items.push_back("frame=" + *rule.frame);
+  add("nth", rule.nth);
+  add("instance", rule.instance);
+  add("tick", rule.tick);
+  if (rule.times != 1) items.push_back("times=" + std::to_string(rule.times));
+  add("step", rule.step);
+  add("after_step", rule.after_step);
+  for (std::size_t i = 0; i < items.size(); ++i) text += (i == 0 ? ":" : ",") + items[i];
+  return text;
+}
+
 }  // namespace lab

@@ -177,4 +177,16 @@ std::string to_toml(const Scenario& scenario);
 bool parse_fault_spec(const std::string& spec, std::map<std::string, sim::Ratio>& out,
                       std::string& error);
 
+// One [[faults.script]] rule written on a command line (`eosim run --fault`):
+// "SITE[:KEY=VALUE,...]" with the keys of a rule (do, order, attempt, frame, nth,
+// instance, tick, times), e.g. "consumer.after_commit:order=2,attempt=1" or
+// "net.consumer->broker:frame=basic.ack,nth=1". `do` may be left out where the site
+// allows one action. Checked exactly as the loader checks a rule of `scenario` (its order
+// count and consumer instances); on failure `out` is untouched and `error` names the key.
+bool parse_fault_rule(const std::string& spec, const Scenario& scenario, sim::FaultRule& out,
+                      std::string& error);
+
+// The inverse: the shortest spec parse_fault_rule reads back to `rule`.
+std::string fault_rule_text(const sim::FaultRule& rule);
+
 }  // namespace lab

@@ -572,3 +572,93 @@ bool parse_scenario(std::string_view toml_text, const std::string& source_name, 
 }
 
 }  // namespace lab
+
+namespace lab {
+namespace {
+
+// A value of a --fault spec as TOML: digits stay an integer, anything else is a string.
+bool spec_value_toml(std::string_view value, std::string& out) {
+  const bool number = !value.empty() &&
+                      std::all_of(value.begin() + (value[0] == '-' ? 1 : 0), value.end(),
+                                  [](char c) { return c >= '0' && c <= '9'; }) &&
+                      value != "-";
+  if (number) {
+    out = std::string(value);
+    return true;
+  }
+  if (value.find_first_of("\"\\\n") != std::string_view::npos) return false;
+  out = in_quotes(value);
+  return true;
+}
+
+// "SITE:k=v,k=v" as the lines of a TOML table, with `do` filled in where the site allows
+// one action only.
+bool spec_to_toml(const std::string& spec, std::string& toml_text, std::string& error) {
+  const std::size_t colon = spec.find(':');
+  const std::string site = spec.substr(0, colon);
+  std::string value;
+  if (find_fault_site(site) == nullptr || !spec_value_toml(site, value)) {
+    error = "unknown fault site `" + site + "` (expected one of: " + join_names(fault_sites()) +
+            ")";
+    return false;
+  }
+  toml_text = "at = " + value + "\n";
+  bool has_do = false;
+  std::string_view rest =
+      colon == std::string::npos ? "" : std::string_view(spec).substr(colon + 1);
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    const std::string_view item = rest.substr(0, comma);
+    rest.remove_prefix(comma == std::string_view::npos ? rest.size() : comma + 1);
+    const std::size_t equals = item.find('=');
+    if (equals == std::string_view::npos || equals == 0) {
+      error = "expected SITE[:KEY=VALUE,...], got `" + std::string(item) + "`";
+      return false;
+    }
+    const std::string_view key = item.substr(0, equals);
+    const bool plain_key = std::all_of(key.begin(), key.end(),
+                                       [](char c) { return (c >= 'a' && c <= 'z') || c == '_'; });
+    if (!plain_key || !spec_value_toml(item.substr(equals + 1), value)) {
+      error = "bad item `" + std::string(item) + "`";
+      return false;
+    }
+    has_do = has_do || key == "do";
+    toml_text += std::string(key) + " = " + value + "\n";
+  }
+  const FaultSite& known = *find_fault_site(site);
+  if (!has_do && known.actions.size() == 1) {
+    toml_text += "do = " + in_quotes(known.actions.front()) + "\n";
+  }
+  return true;
+}
+
+}  // namespace
+
+bool parse_fault_rule(const std::string& spec, const Scenario& scenario, sim::FaultRule& out,
+                      std::string& error) {
+  const std::string source = "--fault " + spec;
+  std::string toml_text;
+  if (!spec_to_toml(spec, toml_text, error)) {
+    error = source + ": " + error;
+    return false;
+  }
+  toml::table root;
+  try {
+    root = toml::parse(toml_text, source);
+  } catch (const toml::parse_error& e) {
+    error = source + ": " + std::string(e.description());
+    return false;
+  }
+  LoadError load_error;
+  TableReader reader(root, "", source, load_error);
+  sim::FaultRule rule;
+  if (!read_rule(reader, scenario, rule)) {
+    error = source + ": " + (load_error.key.empty() ? "" : "key `" + load_error.key + "`: ") +
+            load_error.message;
+    return false;
+  }
+  out = std::move(rule);
+  return true;
+}
+
+}  // namespace lab

@@ -46,11 +46,6 @@ std::uint64_t digest_term(std::uint64_t seed, std::uint64_t trace_hash) {
   return mix(trace_hash ^ mix(seed + 0x9e3779b97f4a7c15ULL));
 }
 
-unsigned worker_count(unsigned jobs, std::uint64_t runs) {
-  unsigned n = jobs != 0 ? jobs : std::max(1u, std::thread::hardware_concurrency());
-  return static_cast<unsigned>(std::min<std::uint64_t>({n, runs, kMaxJobs}));
-}
-
 bool run_block(const Scenario& scenario, const SweepOptions& options, std::uint64_t first,
                std::vector<SeedResult>& results, unsigned workers, std::string& error) {
   return parallel_for(results.size(), workers, options.warm, [&](std::size_t i) {
