@@ -165,6 +165,18 @@ struct MatrixCommandOptions {
 };
 int matrix_command(const MatrixCommandOptions& options, std::ostream& out, std::ostream& err);
 
+// --- eosim lesson ---------------------------------------------------------------------
+struct LessonCommandOptions {
+  std::string lesson;                  // "" = list them; a number, or a lesson file
+  std::string dir = "scenarios/lessons";
+  std::optional<std::int64_t> answer;  // --answer K: no prompt
+  bool colour = false;                 // ANSI colours (main decides: stdout is a TTY)
+};
+// Exit codes: 0 the answer was right (or the list was printed), 1 it was not, 2 bad input
+// (a lesson file, an answer out of range, no answer on stdin), 3 internal error.
+int lesson_command(const LessonCommandOptions& options, std::istream& in, std::ostream& out,
+                   std::ostream& err);
+
 // --- shared by the commands ---------------------------------------------------------
 // Expands FILE...|DIR arguments: a directory stands for its *.toml files (not recursive),
 // sorted by file name; anything else is kept as a file path (a missing one is reported by

@@ -466,6 +466,33 @@ CLI::App* add_matrix_command(CLI::App& app, cli::MatrixCommandOptions& o) {
   return matrix;
 }
 
+CLI::App* add_lesson_command(CLI::App& app, cli::LessonCommandOptions& o,
+                             CLI::Option*& answer_option, std::int64_t& answer) {
+  CLI::App* lesson = app.add_subcommand(
+      "lesson", "The course: a question, your answer, then the run that settles it");
+  lesson->add_option("lesson", o.lesson, "Lesson number (or file); none = list them")
+      ->type_name("N");
+  lesson->add_option("--dir", o.dir, "Where the lessons are")
+      ->type_name("DIR")
+      ->capture_default_str();
+  answer_option = lesson->add_option("--answer", answer, "Answer K without a prompt")
+                      ->type_name("K");
+  lesson->footer(
+      "Each lesson states a claim about exactly-once processing, tells what its run does\n"
+      "(not how it ends) and asks a question. Answer by number; then eosim runs the\n"
+      "scenario and shows the sequence diagram, the report with every order's outcome,\n"
+      "and the explanation. Whether an answer is right is decided by the run itself.\n"
+      "\n"
+      "Examples:\n"
+      "  eosim lesson\n"
+      "  eosim lesson 2\n"
+      "  eosim lesson 2 --answer 1\n"
+      "\n"
+      "Exit codes: 0 right (or the list), 1 not what the run shows, 2 bad input, 3 internal "
+      "error.");
+  return lesson;
+}
+
 bool colour_wanted() {
   // ANSI colours only on a terminal; NO_COLOR (https://no-color.org) turns them off.
   const char* no_colour = std::getenv("NO_COLOR");
@@ -506,6 +533,10 @@ int main_with_args(int argc, char** argv) {
   CLI::App* explore = add_explore_command(app, explore_options);
   cli::MatrixCommandOptions matrix_options;
   CLI::App* matrix = add_matrix_command(app, matrix_options);
+  cli::LessonCommandOptions lesson_options;
+  CLI::Option* answer_option = nullptr;
+  std::int64_t answer = 0;
+  CLI::App* lesson = add_lesson_command(app, lesson_options, answer_option, answer);
 
   try {
     app.parse(argc, argv);
@@ -533,6 +564,11 @@ int main_with_args(int argc, char** argv) {
     return cli::explore_command(explore_options, std::cout, std::cerr);
   }
   if (matrix->parsed()) return cli::matrix_command(matrix_options, std::cout, std::cerr);
+  if (lesson->parsed()) {
+    if (answer_option->count() > 0) lesson_options.answer = answer;
+    lesson_options.colour = colour_wanted();
+    return cli::lesson_command(lesson_options, std::cin, std::cout, std::cerr);
+  }
   if (generals->parsed()) {
     return cli::generals_command(generals_options, std::cout, std::cerr);
   }

@@ -12,7 +12,7 @@
 
 #include "src/lab/catalog.h"
 #include "src/lab/scenario.h"
-#include "src/lab/toml_guard.h"
+#include "src/lab/toml_reader.h"
 
 namespace lab {
 namespace {
@@ -27,229 +27,10 @@ constexpr std::int64_t kMaxPrefetch = 65535;  // AMQP's prefetch-count is 16 bit
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
 constexpr std::int64_t kInt64Min = std::numeric_limits<std::int64_t>::min();
 
-std::int64_t line_of(const toml::node& node) {
-  return static_cast<std::int64_t>(node.source().begin.line);
-}
-
-std::string type_name(const toml::node& node) {
-  switch (node.type()) {
-    case toml::node_type::string: return "a string";
-    case toml::node_type::integer: return "an integer";
-    case toml::node_type::floating_point: return "a floating-point number";
-    case toml::node_type::boolean: return "a boolean";
-    case toml::node_type::table: return "a table";
-    case toml::node_type::array: return "an array";
-    case toml::node_type::date:
-    case toml::node_type::time:
-    case toml::node_type::date_time: return "a date/time";
-    case toml::node_type::none: break;
-  }
-  return "nothing";
-}
-
-std::string in_quotes(std::string_view text) { return "\"" + std::string(text) + "\""; }
-
-
-// Reads one TOML table. Keys in error messages are dotted paths from the document root.
-class TableReader {
- public:
-  TableReader(const toml::table& table, std::string prefix, const std::string& file,
-              LoadError& error)
-      : table_(table), prefix_(std::move(prefix)), file_(file), error_(error) {}
-
-  std::string path(std::string_view key) const {
-    return prefix_.empty() ? std::string(key) : prefix_ + "." + std::string(key);
-  }
-  std::int64_t table_line() const { return line_of(table_); }
-
-  bool fail(std::int64_t line, std::string key, std::string message) const {
-    error_ = LoadError{file_, line, std::move(key), std::move(message)};
-    return false;
-  }
-  bool fail_at(std::string_view key, std::string message) const {
-    const toml::node* node = table_.get(key);
-    return fail(node ? line_of(*node) : table_line(), path(key), std::move(message));
-  }
-
-  // Every key of the table must be one of `known`.
-  bool only_keys(std::initializer_list<std::string_view> known) const {
-    for (const auto& [key, node] : table_) {
-      if (std::find(known.begin(), known.end(), key.str()) != known.end()) continue;
-      std::string allowed;
-      for (std::string_view name : known) {
-        allowed += (allowed.empty() ? "" : ", ") + std::string(name);
-      }
-      return fail(static_cast<std::int64_t>(key.source().begin.line), path(key.str()),
-                  "unknown key (expected one of: " + allowed + ")");
-    }
-    return true;
-  }
-
-  bool has(std::string_view key) const { return table_.contains(key); }
-
-  // A missing key has no line of its own: point at the table's header, or at no line for
-  // the root table (whose "header" would be a misleading line 1).
-  bool require(std::string_view key) const {
-    return has(key) ||
-           fail(prefix_.empty() ? 0 : table_line(), path(key), "required key is missing");
-  }
-
-  bool wrong_type(std::string_view key, const toml::node& node, std::string_view expected) const {
-    return fail(line_of(node), path(key),
-                "expected " + std::string(expected) + ", found " + type_name(node));
-  }
-
-  bool read_int(std::string_view key, std::int64_t& out, std::int64_t min,
-                std::int64_t max) const {
-    const toml::node* node = table_.get(key);
-    if (!node) return true;
-    std::int64_t value = 0;
-    if (!int_value(key, *node, min, max, value)) return false;
-    out = value;
-    return true;
-  }
-
-  bool read_int(std::string_view key, std::optional<std::int64_t>& out, std::int64_t min,
-                std::int64_t max) const {
-    std::int64_t value = 0;
-    if (!has(key)) return true;
-    if (!read_int(key, value, min, max)) return false;
-    out = value;
-    return true;
-  }
-
-  bool read_bool(std::string_view key, bool& out) const {
-    const toml::node* node = table_.get(key);
-    if (!node) return true;
-    if (!node->is_boolean()) return wrong_type(key, *node, "a boolean (true or false)");
-    out = node->as_boolean()->get();
-    return true;
-  }
-
-  bool read_string(std::string_view key, std::string& out, bool allow_empty) const {
-    const toml::node* node = table_.get(key);
-    if (!node) return true;
-    if (!node->is_string()) return wrong_type(key, *node, "a string");
-    std::string value = node->as_string()->get();
-    if (!allow_empty && value.empty()) return fail(line_of(*node), path(key), "must not be empty");
-    out = std::move(value);
-    return true;
-  }
-
-  // A string that must name an entry of a catalog list.
-  template <typename Entry>
-  bool read_name(std::string_view key, std::string& out, const std::vector<Entry>& list,
-                 std::string_view what) const {
-    std::string value = out;
-    if (!read_string(key, value, true)) return false;
-    if (!has(key)) return true;
-    const bool known = std::any_of(list.begin(), list.end(),
-                                   [&](const Entry& entry) { return entry.name == value; });
-    if (!known) {
-      return fail_at(key, "unknown " + std::string(what) + " " + in_quotes(value) +
-                              " (expected one of: " + join_names(list) + ")");
-    }
-    out = std::move(value);
-    return true;
-  }
-
-  // A string naming a value of enum E (sim::enum_names<E>); absent leaves `out` alone.
-  template <class E>
-  bool read_choice(std::string_view key, std::optional<E>& out) const {
-    if (!has(key)) return true;
-    std::string value;
-    if (!read_string(key, value, true)) return false;
-    const std::optional<E> named = sim::value_named<E>(value);
-    if (!named) {
-      return fail_at(key, "unknown value " + in_quotes(value) +
-                              " (expected one of: " + sim::names_list<E>() + ")");
-    }
-    out = named;
-    return true;
-  }
-
-  template <class E>
-  bool read_choice(std::string_view key, E& out) const {
-    std::optional<E> value;
-    if (!read_choice(key, value)) return false;
-    if (value) out = *value;
-    return true;
-  }
-
-  bool read_bool(std::string_view key, std::optional<bool>& out) const {
-    if (!has(key)) return true;
-    bool value = false;
-    if (!read_bool(key, value)) return false;
-    out = value;
-    return true;
-  }
-
-  // An array of order numbers in [min, max], returned sorted, each at most once.
-  bool read_order_list(std::string_view key, std::vector<std::int64_t>& out,
-                       std::int64_t max_order) const {
-    const toml::node* node = table_.get(key);
-    if (!node) return true;
-    const toml::array* array = node->as_array();
-    if (!array) return wrong_type(key, *node, "an array of order numbers");
-    std::vector<std::int64_t> values;
-    for (const toml::node& element : *array) {
-      std::int64_t value = 0;
-      if (!int_value(key, element, 1, max_order, value)) return false;
-      if (std::find(values.begin(), values.end(), value) != values.end()) {
-        return fail(line_of(element), path(key), "lists order " + std::to_string(value) + " twice");
-      }
-      values.push_back(value);
-    }
-    std::sort(values.begin(), values.end());
-    out = std::move(values);
-    return true;
-  }
-
-  bool read_order_list(std::string_view key, std::optional<std::vector<std::int64_t>>& out,
-                       std::int64_t max_order) const {
-    if (!has(key)) return true;
-    std::vector<std::int64_t> values;
-    if (!read_order_list(key, values, max_order)) return false;
-    out = std::move(values);
-    return true;
-  }
-
-  // A sub-table, or nullptr when the key is absent. `ok` turns false on a wrong type.
-  const toml::table* sub_table(std::string_view key, bool& ok) const {
-    const toml::node* node = table_.get(key);
-    if (!node) return nullptr;
-    if (!node->is_table()) {
-      ok = wrong_type(key, *node, "a table ([" + path(key) + "])");
-      return nullptr;
-    }
-    return node->as_table();
-  }
-
-  const toml::node* get(std::string_view key) const { return table_.get(key); }
-  const std::string& file() const { return file_; }
-  LoadError& error() const { return error_; }
-
- private:
-  bool int_value(std::string_view key, const toml::node& node, std::int64_t min,
-                 std::int64_t max, std::int64_t& out) const {
-    if (!node.is_integer()) return wrong_type(key, node, "an integer");
-    const std::int64_t value = node.as_integer()->get();
-    if (value < min || value > max) {
-      std::string range = max == kInt64Max ? "at least " + std::to_string(min)
-                                           : "between " + std::to_string(min) + " and " +
-                                                 std::to_string(max);
-      return fail(line_of(node), path(key),
-                  "must be " + range + ", got " + std::to_string(value));
-    }
-    out = value;
-    return true;
-  }
-
-  const toml::table& table_;
-  std::string prefix_;
-  const std::string& file_;
-  LoadError& error_;
-};
+using toml_io::in_quotes;
+using toml_io::line_of;
+using toml_io::TableReader;
+using toml_io::type_name;
 
 bool read_top(const TableReader& top, Scenario& s) {
   if (!top.only_keys({"name", "about", "seed", "max_steps", "workload", "producer", "broker",
@@ -550,20 +331,8 @@ bool read_document(const toml::table& root, const std::string& file, Scenario& s
 
 bool parse_scenario(std::string_view toml_text, const std::string& source_name, Scenario& out,
                     LoadError& error) {
-  std::int64_t bad_line = 0;
-  std::string why;
-  if (!check_toml_text(toml_text, bad_line, why)) {  // toml++ 3.3.0 must not see it
-    error = LoadError{source_name, bad_line, "", why};
-    return false;
-  }
   toml::table root;
-  try {
-    root = toml::parse(toml_text, source_name);
-  } catch (const toml::parse_error& e) {
-    error = LoadError{source_name, static_cast<std::int64_t>(e.source().begin.line), "",
-                      std::string(e.description())};
-    return false;
-  }
+  if (!toml_io::parse_toml(toml_text, source_name, root, error)) return false;
   Scenario scenario;
   scenario.path = source_name;
   if (!read_document(root, source_name, scenario, error)) return false;
@@ -643,10 +412,9 @@ bool parse_fault_rule(const std::string& spec, const Scenario& scenario, sim::Fa
     return false;
   }
   toml::table root;
-  try {
-    root = toml::parse(toml_text, source);
-  } catch (const toml::parse_error& e) {
-    error = source + ": " + std::string(e.description());
+  LoadError parse_error;
+  if (!toml_io::parse_toml(toml_text, source, root, parse_error)) {
+    error = source + ": " + parse_error.message;
     return false;
   }
   LoadError load_error;

@@ -1,0 +1,138 @@
+// `eosim lesson`: list the lessons, or play one in the terminal. The question comes first,
+// with nothing of the run's outcome; the run's report, its diagram and the explanation
+// only after an answer. Whether the answer is right comes from the run itself
+// (lab::answers_shown), not from the lesson file's key.
+
+#include <algorithm>
+#include <iostream>
+
+#include "src/cli/commands.h"
+#include "src/diagram/sequence.h"
+#include "src/diagram/text.h"
+#include "src/lab/lesson.h"
+#include "src/lab/report_format.h"
+
+namespace cli {
+namespace {
+
+constexpr int kWidth = 88;
+
+bool all_digits(const std::string& text) {
+  return !text.empty() && text.size() < 6 &&
+         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+int list_lessons(const std::vector<std::string>& files, std::ostream& out, std::ostream& err) {
+  int code = kExitOk;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    lab::Lesson lesson;
+    lab::LoadError error;
+    if (!lab::load_lesson(files[i], lesson, error)) {
+      err << error.to_string() << '\n';
+      code = kExitBadInput;
+      continue;
+    }
+    out << (i + 1 < 10 ? " " : "") << i + 1 << "  " << lesson.title << '\n';
+  }
+  out << "\nRun one with `eosim lesson N` (add --answer K to answer without a prompt).\n";
+  return code;
+}
+
+void print_question(const lab::Lesson& lesson, std::size_t number, std::ostream& out) {
+  out << "Lesson " << number << ": " << lesson.title << "\n\n"
+      << lab::wrap_text(lesson.claim, kWidth, "  ") << "\nWhat happens:\n"
+      << lab::wrap_text(lesson.setup, kWidth, "  ") << "\nQuestion: "
+      << lab::wrap_text(lesson.question, kWidth - 10, "");
+  for (std::size_t i = 0; i < lesson.answers.size(); ++i) {
+    out << "  " << i + 1 << ") " << lesson.answers[i].text << '\n';
+  }
+}
+
+// The learner's answer: --answer, or a number read from `in`. 0 when none was given.
+std::int64_t read_answer(const LessonCommandOptions& options, std::size_t count,
+                         std::istream& in, std::ostream& out) {
+  if (options.answer) return *options.answer;
+  std::string line;
+  while (true) {
+    out << "Your answer (1-" << count << "): " << std::flush;
+    if (!std::getline(in, line)) return 0;
+    if (all_digits(line) && std::stoi(line) >= 1 && static_cast<std::size_t>(std::stoi(line)) <= count) {
+      return std::stoi(line);
+    }
+  }
+}
+
+void print_runs(const lab::Lesson& lesson, const std::vector<lab::LessonRunResult>& results,
+                const LessonCommandOptions& options, std::ostream& out) {
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const lab::LessonRun& run = lesson.runs[i];
+    const std::vector<std::string> unmet = lab::unmet_expectations(run.scenario, results[i].summary);
+    const lab::RunRecord record{run.scenario, results[i].summary, unmet,
+                                lab::lesson_replay(lesson, i)};
+    out << "\n" << std::string(kWidth, '-') << "\nThe run" << (results.size() > 1 ? " " + std::to_string(i + 1) : "")
+        << ":\n\n";
+    diagram::SequenceLayout layout;
+    layout.reset(lab::diagram_lanes(run.scenario));
+    layout.update(results[i].trace, 1);
+    out << diagram::format_text_diagram(layout, {}) << '\n';
+    std::string report = lab::format_report_text(record, lab::TextStyle{options.colour, kWidth});
+    out << report;
+  }
+}
+
+}  // namespace
+
+int lesson_command(const LessonCommandOptions& options, std::istream& in, std::ostream& out,
+                   std::ostream& err) {
+  std::vector<std::string> files;
+  std::string error;
+  if (!scenario_files_in(options.dir, files, error)) {
+    err << "eosim: " << error << '\n';
+    return kExitBadInput;
+  }
+  if (options.lesson.empty()) return list_lessons(files, out, err);
+  std::string file = options.lesson;
+  std::size_t number = 0;
+  if (all_digits(options.lesson)) {
+    number = static_cast<std::size_t>(std::stoul(options.lesson));
+    if (number < 1 || number > files.size()) {
+      err << "eosim: no lesson " << options.lesson << " in " << options.dir << " (1-"
+          << files.size() << "; `eosim lesson` lists them)\n";
+      return kExitBadInput;
+    }
+    file = files[number - 1];
+  }
+  lab::Lesson lesson;
+  lab::LoadError load_error;
+  if (!lab::load_lesson(file, lesson, load_error)) {
+    err << load_error.to_string() << '\n';
+    return kExitBadInput;
+  }
+  if (options.answer && (*options.answer < 1 ||
+                         *options.answer > static_cast<std::int64_t>(lesson.answers.size()))) {
+    err << "eosim: --answer must be 1-" << lesson.answers.size() << '\n';
+    return kExitBadInput;
+  }
+  std::vector<lab::LessonRunResult> results;
+  if (!lab::run_lesson(lesson, results, error)) {
+    err << "eosim: internal error: " << error << '\n';
+    return kExitInternal;
+  }
+  print_question(lesson, number, out);
+  const std::int64_t answer = read_answer(options, lesson.answers.size(), in, out);
+  if (answer == 0) {
+    err << "\neosim: no answer given\n";
+    return kExitBadInput;
+  }
+  const std::vector<std::int64_t> shown = lab::answers_shown(lesson, results);
+  const bool right = shown.size() == 1 && shown.front() == answer;
+  out << "\nYou answered " << answer << ": " << (right ? "right." : "not what the run shows.");
+  if (!right && shown.size() == 1) out << " The run shows answer " << shown.front() << '.';
+  out << '\n';
+  print_runs(lesson, results, options, out);
+  out << "\nWhy:\n" << lab::wrap_text(lesson.explanation, kWidth, "  ") << "\nTry next:\n"
+      << lab::wrap_text(lesson.try_next, kWidth, "  ");
+  return right ? kExitOk : kExitExpectFailed;
+}
+
+}  // namespace cli

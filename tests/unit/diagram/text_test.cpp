@@ -1,0 +1,63 @@
+#include "src/diagram/text.h"
+
+#include <catch2/catch.hpp>
+#include <sstream>
+
+#include "src/lab/world.h"
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("text diagram: lanes stay in their columns and every labelled row is drawn",
+          "[diagram]") {
+  lab::Scenario s;
+  s.name = "text diagram";
+  s.workload.orders = 2;
+  s.consumer.strategy = "no-dedup";
+  sim::FaultRule crash;
+  crash.site = "consumer.after_commit";
+  crash.action = "crash";
+  crash.order = 1;
+  s.script = {crash};
+  lab::RunSummary run;
+  std::vector<sim::TraceEvent> trace;
+  std::string error;
+  REQUIRE(lab::run_scenario(s, lab::WorldOptions{}, run, &trace, error));
+  diagram::SequenceLayout layout;
+  layout.reset(lab::diagram_lanes(s));
+  layout.update(trace, 1);
+  const diagram::TextDiagramOptions options{10, 0};
+  const std::vector<std::string> lines = lines_of(diagram::format_text_diagram(layout, options));
+
+  std::size_t labelled = 0;
+  for (const auto& row : layout.rows()) labelled += row.label.text.empty() ? 0 : 1;
+  REQUIRE(lines.size() == labelled + 1);  // a header, then one line per labelled row
+  const std::size_t lanes = layout.lanes().size();
+  bool crossed_down = false;
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    for (std::size_t lane = 0; lane < lanes; ++lane) {
+      const std::size_t x = 7 + lane * 10 + 5;  // " step  " then the lane's centre
+      REQUIRE(lines[i].size() > x);
+      const char c = lines[i][x];
+      CHECK((c == '|' || c == ':' || c == '*' || c == '<' || c == '>' || c == '-'));
+      crossed_down = crossed_down || c == ':';
+    }
+  }
+  CHECK(crossed_down);  // the crashed consumer's lifeline is drawn broken
+  const std::string all = diagram::format_text_diagram(layout, options);
+  CHECK(all.find("CRASH") != std::string::npos);
+  CHECK(all.find("AGAIN commit: debit") != std::string::npos);  // the double debit
+
+  const diagram::TextDiagramOptions short_one{10, 5};
+  const std::vector<std::string> cut = lines_of(diagram::format_text_diagram(layout, short_one));
+  CHECK(cut.size() == 7);
+  CHECK(cut.back().find(std::to_string(labelled - 5) + " more rows") != std::string::npos);
+}

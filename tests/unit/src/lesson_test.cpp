@@ -1,0 +1,129 @@
+#include "src/lab/lesson.h"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <set>
+
+#include "src/lab/catalog.h"
+
+namespace {
+
+const std::string kLessons = std::string(EOSIM_SOURCE_DIR) + "/scenarios/lessons";
+
+std::vector<std::string> lesson_files() {
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(kLessons)) {
+    if (entry.path().extension() == ".toml") files.push_back(entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Parses a lesson as if it were a file in scenarios/lessons (its runs resolve there).
+bool parse(const std::string& text, lab::Lesson& out, lab::LoadError& error) {
+  return lab::parse_lesson(text, kLessons + "/test.toml", out, error);
+}
+
+const std::string kGood = R"(title = "t"
+claim = "c"
+setup = "s"
+question = "q"
+right = 2
+explanation = "e"
+try_next = "n"
+
+[[runs]]
+scenario = "../02-crash-between-commit-and-ack.toml"
+strategy = "no-dedup"
+
+[[answers]]
+text = "once"
+shows = { order = 2, debits = 1 }
+
+[[answers]]
+text = "twice"
+shows = { order = 2, debits = 2 }
+)";
+
+}  // namespace
+
+TEST_CASE("lessons: every lesson's right answer is the one its run shows", "[lesson]") {
+  const std::vector<std::string> files = lesson_files();
+  REQUIRE(files.size() >= 10);
+  std::set<std::string> scenarios;
+  for (const std::string& file : files) {
+    INFO(file);
+    lab::Lesson lesson;
+    lab::LoadError error;
+    INFO(error.to_string());
+    REQUIRE(lab::load_lesson(file, lesson, error));
+    std::vector<lab::LessonRunResult> runs;
+    std::string run_error;
+    REQUIRE(lab::run_lesson(lesson, runs, run_error));
+    // The statements are checked against the runs: exactly one holds, and it is the one
+    // the lesson calls right. Every other answer is shown false by the same runs.
+    CHECK(lab::answers_shown(lesson, runs) == std::vector<std::int64_t>{lesson.right});
+    for (const auto& run : lesson.runs) scenarios.insert(run.scenario.name);
+  }
+  CHECK(scenarios.size() >= 10);  // the course runs many different stories
+}
+
+TEST_CASE("lessons: a statement about a run can be false", "[lesson]") {
+  lab::Lesson lesson;
+  lab::LoadError error;
+  REQUIRE(parse(kGood, lesson, error));
+  std::vector<lab::LessonRunResult> runs;
+  std::string run_error;
+  REQUIRE(lab::run_lesson(lesson, runs, run_error));
+  CHECK(lab::answers_shown(lesson, runs) == std::vector<std::int64_t>{2});
+  lab::LessonShows shows;
+  shows.verdict = "exactly-once";
+  CHECK_FALSE(lab::shows_holds(shows, runs));
+  shows.verdict = "duplicated";
+  CHECK(lab::shows_holds(shows, runs));
+  shows.redelivered = false;
+  CHECK_FALSE(lab::shows_holds(shows, runs));
+  CHECK(lab::lesson_replay(lesson, 0).find("--strategy no-dedup") != std::string::npos);
+}
+
+TEST_CASE("lessons: the loader is strict and names file, line and key", "[lesson]") {
+  struct Case {
+    std::string from, to, key;
+    std::int64_t line;
+  };
+  const Case cases[] = {
+      {"title = \"t\"\n", "title = \"t\"\ncolour = 1\n", "colour", 2},
+      {"right = 2", "right = 3", "right", 5},
+      {"strategy = \"no-dedup\"", "strategy = \"no-dedupe\"", "runs[1].strategy", 11},
+      {"../02-crash", "../99-crash", "runs[1].scenario", 10},
+      {"{ order = 2, debits = 2 }", "{ order = 4, debits = 2 }", "answers[2].shows.order", 19},
+      {"{ order = 2, debits = 1 }", "{ debits = 1 }", "answers[1].shows.order", 15},
+      {"{ order = 2, debits = 1 }", "{ run = 2, order = 2 }", "answers[1].shows.run", 15},
+      {"{ order = 2, debits = 1 }", "{ outcome = \"gone\", order = 1 }",
+       "answers[1].shows.outcome", 15},
+      {"question = \"q\"\n", "", "question", 0},
+  };
+  for (const Case& c : cases) {
+    std::string text = kGood;
+    const std::size_t at = text.find(c.from);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, c.from.size(), c.to);
+    INFO(text);
+    lab::Lesson lesson;
+    lab::LoadError error;
+    CHECK_FALSE(parse(text, lesson, error));
+    CHECK(error.key == c.key);
+    CHECK(error.line == c.line);
+    CHECK(error.file == kLessons + "/test.toml");
+    CHECK(lesson.title.empty());  // untouched on failure
+  }
+  // A bad --fault spec in a run names the run's key.
+  std::string text = kGood;
+  text.replace(text.find("strategy = \"no-dedup\""), 21,
+               "faults = [\"consumer.after_commit:order=9\"]");
+  lab::Lesson lesson;
+  lab::LoadError error;
+  CHECK_FALSE(parse(text, lesson, error));
+  CHECK(error.key == "runs[1].faults");
+  CHECK(error.message.find("order") != std::string::npos);
+}
