@@ -72,6 +72,7 @@ bool App::init(const AppOptions& options, std::string& error) {
   scenarios_dir_ =
       options.scenarios_dir.empty() ? default_scenarios_dir(options.file) : options.scenarios_dir;
   load_scenario_list(scenarios_dir_);
+  lessons_.load(scenarios_dir_ + "/lessons");
   std::string file = options.file;
   if (file.empty()) {
     for (const auto& e : scenarios_) {
@@ -186,6 +187,10 @@ void App::frame() {
     begin_panel("Two Generals", ImVec2(0, top), ImVec2(d.x, height));
     draw_generals(model_, view_, queued_);
     end_panel();
+    return;
+  }
+  if (view_.mode == Mode::kLessons) {
+    lessons_.frame(top, view_);
     return;
   }
   draw_explore(top, height);
@@ -355,6 +360,7 @@ void App::update(float delta_seconds, double budget_ms) {
   last_ = std::move(queued_);
   queued_.clear();
   for (const Command& c : last_) apply(c);
+  lessons_.update(view_);
 
   lab::Session& driven = view_.mode == Mode::kCompare ? compare_[0] : main_;
   if (view_.playing && view_.mode != Mode::kGenerals && driven.is_open()) {

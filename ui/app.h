@@ -21,6 +21,7 @@
 #include "ui/model.h"
 #include "src/diagram/placement.h"
 #include "src/diagram/sequence.h"
+#include "ui/lessons_mode.h"
 #include "ui/view_state.h"
 
 namespace generals {
@@ -67,6 +68,7 @@ class App {
   const diagram::SequenceLayout& layout(int slot) const { return layouts_[slot]; }
   const diagram::Placement& placement(int slot) const { return placements_[slot]; }
   const generals::TwoGenerals* generals() const { return generals_.get(); }
+  LessonsMode& lessons() { return lessons_; }  // the Lessons mode (ui/lessons_mode.h)
   // `eosim generals ...` replaying the exchange, captures by hand included (app_generals.cpp).
   std::string generals_replay() const;
   // Applies one command now (update() does this for the queued ones).
@@ -96,6 +98,7 @@ class App {
   ViewState view_;
   Commands queued_, last_;
   std::unique_ptr<generals::TwoGenerals> generals_;
+  LessonsMode lessons_;
   std::vector<int> generals_captures_;
   std::string layout_file_;  // couriers captured by hand, in order
 };

@@ -25,7 +25,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: eosim-gui [FILE.toml] [options]\n"
     "  --step N            start at step N\n"
-    "  --mode M            explore (default), compare or generals\n"
+    "  --mode M            explore (default), compare, generals or lessons\n"
     "  --seed N            replace the file's seed\n"
     "  --strategy S        replace the consumer strategy (eosim list strategies)\n"
     "  --max-steps N       replace the file's step bound (e.g. a 10,000-step poison loop)\n"
@@ -77,9 +77,10 @@ int parse(int argc, char** argv, Options& o) {
     } else if (arg == "--step") {
       ok = value(v) && parse_number(v, o.app.step);
     } else if (arg == "--mode") {
-      ok = value(v) && (v == "explore" || v == "compare" || v == "generals");
+      ok = value(v) && (v == "explore" || v == "compare" || v == "generals" || v == "lessons");
       o.app.mode = v == "compare"    ? ui::Mode::kCompare
                    : v == "generals" ? ui::Mode::kGenerals
+                   : v == "lessons"  ? ui::Mode::kLessons
                                      : ui::Mode::kExplore;
     } else if (arg == "--seed") {
       ok = value(v) && parse_number(v, n);

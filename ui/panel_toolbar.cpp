@@ -95,6 +95,7 @@ void draw_toolbar(const Model& model, ViewState& view, Commands& commands) {
   mode_button("Explore", Mode::kExplore, view);
   mode_button("Compare", Mode::kCompare, view);
   mode_button("Two Generals", Mode::kGenerals, view);
+  mode_button("Lessons", Mode::kLessons, view);
   ImGui::TextUnformatted("|");
   ImGui::SameLine();
   if (model.main.valid()) {
@@ -106,6 +107,11 @@ void draw_toolbar(const Model& model, ViewState& view, Commands& commands) {
   if (!view.status.empty()) {
     ImGui::SameLine();
     text_colored(view.status_is_error ? palette::kBad : palette::kGood, "   " + view.status);
+  }
+  if (view.mode == Mode::kLessons) {
+    // The lesson's own panel steps its run; the end stays hidden until the answer.
+    ImGui::TextDisabled("Lessons: answer the question, then step through the run.");
+    return;
   }
   if (view.mode == Mode::kGenerals) {
     ImGui::TextDisabled(

@@ -10,7 +10,7 @@
 
 namespace ui {
 
-enum class Mode { kExplore, kCompare, kGenerals };
+enum class Mode { kExplore, kCompare, kGenerals, kLessons };
 
 struct ViewState {
   Mode mode = Mode::kExplore;

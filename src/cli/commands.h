@@ -171,11 +171,17 @@ struct LessonCommandOptions {
   std::string dir = "scenarios/lessons";
   std::optional<std::int64_t> answer;  // --answer K: no prompt
   bool colour = false;                 // ANSI colours (main decides: stdout is a TTY)
+  bool course = false;                 // --course: every lesson as one Markdown page
+  std::string pictures;                // --pictures DIR: the course's SVGs go there
+  bool force = false;                  // --pictures may replace different files
 };
 // Exit codes: 0 the answer was right (or the list was printed), 1 it was not, 2 bad input
 // (a lesson file, an answer out of range, no answer on stdin), 3 internal error.
 int lesson_command(const LessonCommandOptions& options, std::istream& in, std::ostream& out,
                    std::ostream& err);
+// `eosim lesson --course` over the lesson files `files` (course_command.cpp).
+int course_command(const LessonCommandOptions& options, const std::vector<std::string>& files,
+                   std::ostream& out, std::ostream& err);
 
 // --- shared by the commands ---------------------------------------------------------
 // Expands FILE...|DIR arguments: a directory stands for its *.toml files (not recursive),

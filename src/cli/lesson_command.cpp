@@ -90,6 +90,7 @@ int lesson_command(const LessonCommandOptions& options, std::istream& in, std::o
     err << "eosim: " << error << '\n';
     return kExitBadInput;
   }
+  if (options.course) return course_command(options, files, out, err);
   if (options.lesson.empty()) return list_lessons(files, out, err);
   std::string file = options.lesson;
   std::size_t number = 0;

@@ -477,6 +477,10 @@ CLI::App* add_lesson_command(CLI::App& app, cli::LessonCommandOptions& o,
       ->capture_default_str();
   answer_option = lesson->add_option("--answer", answer, "Answer K without a prompt")
                       ->type_name("K");
+  lesson->add_flag("--course", o.course, "Print every lesson as one Markdown page");
+  lesson->add_option("--pictures", o.pictures, "--course: write each run's SVG diagram to DIR")
+      ->type_name("DIR");
+  lesson->add_flag("--force", o.force, "--pictures may replace files that differ");
   lesson->footer(
       "Each lesson states a claim about exactly-once processing, tells what its run does\n"
       "(not how it ends) and asks a question. Answer by number; then eosim runs the\n"
@@ -487,6 +491,7 @@ CLI::App* add_lesson_command(CLI::App& app, cli::LessonCommandOptions& o,
       "  eosim lesson\n"
       "  eosim lesson 2\n"
       "  eosim lesson 2 --answer 1\n"
+      "  eosim lesson --course --pictures docs/course > docs/course.md   (scripts/course.sh)\n"
       "\n"
       "Exit codes: 0 right (or the list), 1 not what the run shows, 2 bad input, 3 internal "
       "error.");

@@ -31,7 +31,7 @@ const std::vector<CatalogEntry>& order_outcomes() {
 }
 
 bool read_run(const TableReader& t, const std::string& folder, LessonRun& run) {
-  if (!t.only_keys({"scenario", "strategy", "producer", "seed", "faults"}) ||
+  if (!t.only_keys({"scenario", "strategy", "producer", "seed", "max_steps", "faults"}) ||
       !t.require("scenario") || !t.read_string("scenario", run.file, false) ||
       !t.read_name("strategy", run.strategy, strategies(), "strategy") ||
       !t.read_name("producer", run.producer, producers(), "producer pattern") ||
@@ -47,6 +47,8 @@ bool read_run(const TableReader& t, const std::string& folder, LessonRun& run) {
   std::optional<std::int64_t> seed;
   if (!t.read_int("seed", seed, 0, toml_io::kIntMax)) return false;
   if (seed) run.scenario.seed = static_cast<std::uint64_t>(*seed);
+  // A shorter step bound keeps a looping run (a poison message) small enough to draw.
+  if (!t.read_int("max_steps", run.scenario.max_steps, 1, run.scenario.max_steps)) return false;
   run.scenario = with_overrides(std::move(run.scenario), std::nullopt, run.strategy,
                                 run.producer);
   if (!t.has("faults")) return true;

@@ -50,6 +50,8 @@ struct LessonRun {
   std::string strategy;  // overrides as `eosim run` takes them ("" = the file's)
   std::string producer;
   std::vector<std::string> faults;  // --fault specs replacing the file's script
+  // `max_steps` (optional) lowers the file's step bound so a looping run stays small
+  // enough to draw; lesson_replay() cannot carry it (eosim run has no such option).
   Scenario scenario;     // loaded, with the overrides applied
 };
 

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "tests/support/cli_runner.h"
@@ -64,4 +65,46 @@ TEST_CASE("eosim lesson: answers from stdin, bad input exits 2", "[cli][lesson]"
   out = cli_runner::run("lesson 99" + dir(), "2>&1");
   CHECK(out.exit_code == 2);
   CHECK(contains(out.text, "no lesson 99"));
+}
+
+TEST_CASE("docs/course.md and its pictures are what eosim lesson --course makes now",
+          "[cli][lesson]") {
+  namespace fs = std::filesystem;
+  const fs::path source(EOSIM_SOURCE_DIR);
+  const fs::path pictures = fs::temp_directory_path() / "eosim-course-test" / "course";
+  fs::remove_all(pictures.parent_path());
+  // Run from the source folder, so the page names files as scripts/course.sh does.
+  const fs::path here = fs::current_path();
+  fs::current_path(source);
+  const auto out = cli_runner::run(
+      "lesson --course --dir scenarios/lessons --pictures " + quoted(pictures.string()),
+      "2>&1");
+  fs::current_path(here);
+  REQUIRE(out.exit_code == 0);
+  std::ifstream in(source / "docs/course.md");
+  std::stringstream page;
+  page << in.rdbuf();
+  INFO("regenerate with: bash scripts/course.sh");
+  CHECK(out.text == page.str());
+  std::size_t pictures_seen = 0;
+  for (const auto& entry : fs::directory_iterator(pictures)) {
+    std::ifstream made(entry.path()), kept(source / "docs/course" / entry.path().filename());
+    std::stringstream a, b;
+    a << made.rdbuf();
+    b << kept.rdbuf();
+    CHECK(a.str() == b.str());
+    CHECK(contains(a.str(), "<svg"));
+    ++pictures_seen;
+  }
+  CHECK(pictures_seen >= 10);
+  // Pictures that differ are not replaced without --force.
+  std::ofstream(pictures / "01-run1.svg") << "mine";
+  fs::current_path(source);
+  const auto again = cli_runner::run(
+      "lesson --course --dir scenarios/lessons --pictures " + quoted(pictures.string()),
+      "2>&1");
+  fs::current_path(here);
+  CHECK(again.exit_code == 2);
+  CHECK(contains(again.text, "--force"));
+  fs::remove_all(pictures.parent_path());
 }

@@ -1,0 +1,155 @@
+// `eosim lesson --course`: every lesson as one Markdown page (docs/course.md, written by
+// scripts/course.sh), the question first and the answer, the run's picture and the
+// explanation folded away. With --pictures DIR each run's sequence diagram is written to
+// DIR as an SVG (the renderer `eosim run --format svg` uses) and the page shows it;
+// without, the page carries the diagram as Mermaid.
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "src/cli/commands.h"
+#include "src/diagram/svg.h"
+#include "src/lab/lesson.h"
+#include "src/lab/report_format.h"
+
+namespace cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string prose(const std::string& text) { return lab::wrap_text(text, 92, ""); }
+
+std::string verdict_line(const lab::Report& r) {
+  std::string line = "verdict **" + r.verdict + "**";
+  const std::pair<const char*, const std::vector<std::int64_t>*> lists[] = {
+      {"lost", &r.lost},   {"duplicated", &r.duplicated}, {"phantom", &r.phantom},
+      {"stuck", &r.stuck}, {"dead-lettered", &r.dead_lettered}};
+  for (const auto& [name, list] : lists) {
+    if (list->empty()) continue;
+    line += ", " + std::string(name);
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      line += (i == 0 ? " " : ", ") + std::to_string((*list)[i]);
+    }
+  }
+  return line + "; balance " + std::to_string(r.balance_actual) + " (expected " +
+         std::to_string(r.balance_expected) + ")";
+}
+
+// Writes `text` to `path` unless a different file is there and --force was not given.
+bool write_picture(const fs::path& path, const std::string& text, bool force,
+                   std::string& error) {
+  std::error_code ec;
+  if (fs::exists(path, ec) && !force) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream old;
+    old << in.rdbuf();
+    if (old.str() == text) return true;
+    error = path.string() + " exists and differs; add --force to replace it";
+    return false;
+  }
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) error = path.string() + ": cannot write the file";
+  return static_cast<bool>(out);
+}
+
+struct Picture {
+  std::string dir;  // "" = Mermaid in the page
+  bool force = false;
+};
+
+bool write_run(std::ostream& out, const lab::Lesson& lesson, std::size_t number,
+               std::size_t index, const lab::LessonRunResult& result, const Picture& picture,
+               std::string& error) {
+  const lab::LessonRun& run = lesson.runs[index];
+  const std::vector<std::string> unmet = lab::unmet_expectations(run.scenario, result.summary);
+  const lab::RunRecord record{run.scenario, result.summary, unmet,
+                              lab::lesson_replay(lesson, index)};
+  out << "The run, `" << record.replay << "`: " << verdict_line(result.summary.report)
+      << ".\n\n";
+  if (picture.dir.empty()) {
+    out << "```mermaid\n";
+    lab::write_report_mermaid(out, record, result.trace);
+    out << "```\n\n";
+    return true;
+  }
+  const std::string name = (number < 10 ? "0" : "") + std::to_string(number) + "-run" +
+                           std::to_string(index + 1) + ".svg";
+  diagram::SvgOptions options;
+  options.title = lesson.title;
+  const std::string svg =
+      diagram::sequence_svg(result.trace, lab::diagram_lanes(run.scenario), options);
+  if (!write_picture(fs::path(picture.dir) / name, svg, picture.force, error)) return false;
+  out << "![the run of lesson " << number << "](" << fs::path(picture.dir).filename().string()
+      << "/" << name << ")\n\n";
+  return true;
+}
+
+bool write_lesson(std::ostream& out, const lab::Lesson& lesson, std::size_t number,
+                  const std::vector<lab::LessonRunResult>& results, const Picture& picture,
+                  std::string& error) {
+  out << "<a id=\"lesson-" << number << "\"></a>\n\n## " << number << ". " << lesson.title
+      << "\n\n"
+      << prose(lesson.claim) << "\n**What happens.** " << prose(lesson.setup) << "\n**"
+      << lesson.question << "**\n\n";
+  for (std::size_t i = 0; i < lesson.answers.size(); ++i) {
+    out << i + 1 << ". " << lesson.answers[i].text << "\n";
+  }
+  const auto right = static_cast<std::size_t>(lesson.right);
+  out << "\n<details><summary>The answer, the run and why</summary>\n\n**Answer " << right
+      << ":** " << lesson.answers[right - 1].text << "\n\n"
+      << prose(lesson.explanation) << "\n";
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    if (!write_run(out, lesson, number, i, results[i], picture, error)) return false;
+  }
+  out << "**Try next.** " << prose(lesson.try_next) << "\n</details>\n\n";
+  return true;
+}
+
+}  // namespace
+
+int course_command(const LessonCommandOptions& options, const std::vector<std::string>& files,
+                   std::ostream& out, std::ostream& err) {
+  std::vector<lab::Lesson> lessons(files.size());
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    lab::LoadError error;
+    if (!lab::load_lesson(files[i], lessons[i], error)) {
+      err << error.to_string() << '\n';
+      return kExitBadInput;
+    }
+  }
+  std::error_code ec;
+  if (!options.pictures.empty()) fs::create_directories(options.pictures, ec);
+  std::ostringstream page;
+  page << "# The eosim course\n\n"
+       << prose("Generated by `scripts/course.sh` from scenarios/lessons/; "
+                "tests/scenarios/cli_lesson_test.cpp checks that it is current. Each lesson "
+                "states a claim, tells what its run does and asks what will happen. Answer "
+                "before you open the fold: it holds the answer the run shows, the run's "
+                "sequence diagram and the explanation. `eosim lesson N` asks the same "
+                "question in a terminal, and the GUI's Lessons mode steps through the run.")
+       << "\n";
+  for (std::size_t i = 0; i < lessons.size(); ++i) {
+    page << i + 1 << ". [" << lessons[i].title << "](#lesson-" << i + 1 << ")\n";
+  }
+  page << "\n";
+  const Picture picture{options.pictures, options.force};
+  for (std::size_t i = 0; i < lessons.size(); ++i) {
+    std::vector<lab::LessonRunResult> results;
+    std::string error;
+    if (!lab::run_lesson(lessons[i], results, error)) {
+      err << "eosim: internal error: " << error << '\n';
+      return kExitInternal;
+    }
+    if (!write_lesson(page, lessons[i], i + 1, results, picture, error)) {
+      err << "eosim: " << error << '\n';
+      return kExitBadInput;
+    }
+  }
+  out << page.str();
+  return kExitOk;
+}
+
+}  // namespace cli
