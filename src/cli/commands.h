@@ -52,6 +52,7 @@ struct RunOptions {
   bool quiet = false;                 // text: one verdict line per scenario
   bool trace = false;                 // text: print every trace event before the report
   bool colour = false;                // ANSI colours (main decides: stdout is a TTY)
+  bool fixed = false;                 // also run each file's fixed twin, side by side
 };
 int run_command(const RunOptions& options, std::ostream& out, std::ostream& err);
 

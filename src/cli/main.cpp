@@ -117,6 +117,9 @@ CLI::App* add_run_command(CLI::App& app, cli::RunOptions& o, CLI::Option*& seed_
       ->type_name("DIR");
   run->add_flag("--force", o.force, "--keep-db may replace databases already in DIR");
   run->add_flag("-q,--quiet", o.quiet, "Text: only the verdict (one line per scenario)");
+  run->add_flag("--fixed", o.fixed,
+                "Also run each file's fixed twin (its `fixed` key) on the same seed and show "
+                "both side by side");
   run->add_flag("-t,--trace", o.trace,
                 "Text: print the whole exchange, one event per line, before the report");
   run->footer(
@@ -132,6 +135,9 @@ CLI::App* add_run_command(CLI::App& app, cli::RunOptions& o, CLI::Option*& seed_
       "--keep-db DIR keeps orders.db, ledger.db (and dedup.db when the strategy uses one)\n"
       "in DIR; with several files each run gets its own DIR/<file stem>/ (stem-2, ... when\n"
       "names repeat). Databases already there are never replaced without --force.\n"
+      "--fixed runs a broken scenario's corrected design (the file's `fixed` key) on the\n"
+      "same seed after it and prints both verdicts side by side; the twin must be\n"
+      "exactly-once (exit 1 otherwise).\n"
       "--ack/--dedup/--errors/--poison replace one of the four choices of the consumer's\n"
       "preset (the file's, or --strategy's); `eosim list strategies` shows every value.\n"
       "--fault SITE[:KEY=VALUE,...] is one [[faults.script]] rule (keys: do, order,\n"
@@ -143,6 +149,7 @@ CLI::App* add_run_command(CLI::App& app, cli::RunOptions& o, CLI::Option*& seed_
       "  eosim run scenarios/02-crash-between-commit-and-ack.toml --seed 7 --strategy no-dedup\n"
       "  eosim run scenarios/ --quiet\n"
       "  eosim run scenarios/04-ack-lost-on-the-wire.toml --trace\n"
+      "  eosim run scenarios/31-side-effect-before-commit.toml --fixed\n"
       "  eosim run scenarios/02-crash-between-commit-and-ack.toml --dedup separate-store\n"
       "  eosim run scenarios/ --format json | jq .verdict\n"
       "  eosim run FILE --format mermaid > run.mmd\n"

@@ -97,6 +97,38 @@ void print_record(const RunOptions& options, const lab::RunRecord& record,
   out.flush();
 }
 
+// --fixed: runs the scenario's fixed twin on the same seed and prints the two side by
+// side (JSON: the twin's summary as one more line). Returns the exit code it adds.
+int run_fixed_twin(const RunOptions& options, const std::string& file,
+                   const lab::RunRecord& written, std::vector<lab::SuiteRow>& rows,
+                   std::ostream& out, std::ostream& err) {
+  lab::Scenario twin;
+  lab::LoadError load_error;
+  if (!lab::fixed_twin(written.scenario, twin, load_error)) {
+    err << load_error.to_string() << '\n';
+    return kExitBadInput;
+  }
+  twin.seed = written.run.seed;
+  lab::RunSummary run;
+  std::string error;
+  if (!lab::run_scenario(twin, lab::WorldOptions{}, run, nullptr, error)) {
+    err << "eosim: " << file << ": cannot build the fixed twin's world: " << error << '\n';
+    return kExitInternal;
+  }
+  const std::vector<std::string> unmet = lab::unmet_expectations(twin, run);
+  const lab::RunRecord record{twin, run, unmet, written.replay + " --fixed"};
+  if (options.format == "json") {
+    out << lab::report_json_line(record) << '\n';
+  } else if (options.format == "text" && !options.quiet) {
+    out << lab::format_side_by_side(written, record, lab::TextStyle{options.colour, 88});
+    if (!unmet.empty()) {
+      out << "fixed twin: expectation NOT met: " << unmet.front() << '\n';
+    }
+  }
+  rows.push_back({twin.name, run.report.verdict, true, unmet.empty()});
+  return unmet.empty() ? kExitOk : kExitExpectFailed;
+}
+
 }  // namespace
 
 int run_command(const RunOptions& options, std::ostream& out, std::ostream& err) {
@@ -121,6 +153,7 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
   std::vector<lab::SuiteRow> rows;
   KeepDbDirs keep_db(options.keep_db, files.size() > 1, options.force);
   bool first = true;
+  int twins = 0;
   for (const auto& file : files) {
     lab::Scenario scenario;
     lab::LoadError load_error;
@@ -171,6 +204,15 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     first = false;
     if (!unmet.empty()) exit_code = worse(exit_code, kExitExpectFailed);
     rows.push_back({scenario.name, run.report.verdict, true, unmet.empty()});
+    if (options.fixed && !scenario.fixed.empty()) {
+      ++twins;
+      exit_code = worse(exit_code, run_fixed_twin(options, file, record, rows, out, err));
+    }
+  }
+  if (options.fixed && twins == 0) {
+    err << "eosim: --fixed: no scenario given has a `fixed` key (a fixed twin); `eosim list "
+           "scenarios` marks the ones that do\n";
+    exit_code = worse(exit_code, kExitBadInput);
   }
 
   // The suite table is for people; machine formats stay one kind of line each.

@@ -5,8 +5,15 @@
 //
 // Handling a delivery takes a few steps of virtual time (receive, then the transaction,
 // then the ack), so other actors - and faults - can act between them. Fault sites, in
-// order: consumer.on_deliver, consumer.after_dedup_insert, consumer.before_commit,
-// db.commit (fail), consumer.after_commit, consumer.after_ack.
+// order: consumer.on_deliver, consumer.after_dedup_insert, consumer.after_side_effect
+// (side_effect = before-commit), consumer.before_commit, db.commit (fail),
+// consumer.after_commit (with mark = after-commit: before the mark),
+// consumer.after_side_effect (side_effect = after-commit), consumer.after_ack.
+// The work itself (receive, transact and their parts) is in consumer_work.cpp.
+//
+// The effect outside the database (side_effect) is a row in the mail server's own SQLite
+// file (effects_uri), written in autocommit: no transaction of the consumer covers it, so
+// a rollback or a crash never takes it back.
 //
 // Invariants:
 //  (1) Deliveries are handled one at a time, in arrival order.
@@ -24,13 +31,15 @@
 #include "src/broker/frames.h"
 #include "src/consumer/strategy.h"
 #include "src/store/db.h"
+#include "src/store/txn.h"
 
 namespace consumer {
 
 struct ConsumerOptions {
   int instance = 1;
   std::string ledger_uri;     // shared by every consumer
-  std::string dedup_uri;      // the separate "Redis" store (separate-dedup-store only)
+  std::string dedup_uri;      // the separate store (dedup = separate-store only)
+  std::string effects_uri;    // the mail server's log (side_effect != none only)
   Strategy strategy;
   std::string queue = "orders";
   std::uint32_t prefetch = 5;
@@ -73,7 +82,17 @@ class Consumer {
   void open_databases();
   void next();
   void receive();      // step 1: on_deliver, early ack, dedup outside the transaction
-  void transact();     // step 2: the business transaction
+  void transact();     // step 2: the business transaction, then what follows the commit
+  void after_commit(std::int64_t order, const std::string& id);
+  void reject_unidentified(bool readable);
+  bool expire_dedup_keys();                 // false when it failed (already handled)
+  bool check_outside(const std::string& id, bool& seen);  // separate store / check-then-act
+  bool mark_seen(const std::string& id, std::int64_t order);
+  bool key_last() const;  // dedup_order = effect-first: the key is inserted after the work
+  bool insert_key(store::Txn& txn, const std::string& id, std::int64_t order);
+  void refuse(store::Txn& txn, std::int64_t order, const std::string& id);
+  void send_effect(std::int64_t order, const std::string& id);
+  void on_duplicate(const std::string& why);
   void on_db_error(const store::Status& status);
   bool fault(const char* site, const char* kind = "crash");
   void settle(const char* kind, bool requeue = true);
@@ -89,6 +108,7 @@ class Consumer {
   std::string name_;
   store::Db ledger_;
   store::Db dedup_;
+  store::Db effects_;
   sim::ConnId conn_ = 0;
   bool up_ = false;
   bool acked_ = false;           // the current delivery was already acked (or auto-acked)
@@ -97,5 +117,13 @@ class Consumer {
   std::optional<Work> current_;
   ConsumerStats stats_;
 };
+
+template <class Fn>
+void Consumer::later(const char* label, Fn fn) {
+  const std::uint64_t generation = generation_;
+  k_.scheduler.after(options_.work_ticks, label, [this, generation, fn] {
+    if (generation == generation_) fn();
+  });
+}
 
 }  // namespace consumer

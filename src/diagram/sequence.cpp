@@ -74,12 +74,13 @@ bool starts_with(const std::string& text, const char* prefix) { return text.rfin
 }  // namespace
 
 bool is_store(const std::string& actor) {
-  return actor == "orders" || actor == "ledger" || actor == "dedup";
+  return actor == "orders" || actor == "ledger" || actor == "dedup" || actor == "mail";
 }
 
 std::string lane_title(const std::string& actor) {
   if (actor == "orders" || actor == "ledger") return actor + " DB";
   if (actor == "dedup") return "dedup store";
+  if (actor == "mail") return "mail server";
   if (actor.empty()) return actor;
   std::size_t digits = actor.size();
   while (digits > 0 && actor[digits - 1] >= '0' && actor[digits - 1] <= '9') --digits;

@@ -1,6 +1,6 @@
 #pragma once
-// The Two Generals exchange read as a broker delivering to a consumer (the article's
-// parallel): General A is the broker, General B the consumer, courier 1 is basic.deliver,
+// The Two Generals exchange read as a broker delivering to a consumer (the
+// classic parallel): General A is the broker, General B the consumer, courier 1 is basic.deliver,
 // courier 2 is basic.ack. Kept as data so the CLI and the GUI print the same table.
 //
 // Invariants:

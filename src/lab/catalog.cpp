@@ -53,9 +53,17 @@ const std::vector<FaultSite>& fault_sites() {
        false},
       {"consumer.before_commit", {"crash"},
        "the consumer crashes with the debit written but not committed", {}, false},
+      {"consumer.after_side_effect", {"crash"},
+       "the consumer crashes right after sending its email (side_effect): before the commit "
+       "(before-commit: the ledger rolls back, the email stays) or before the ack "
+       "(after-commit)",
+       {}, false},
       {"consumer.after_commit", {"crash"},
-       "the consumer crashes after the commit, before the ack: the broker redelivers", {},
-       false},
+       "the consumer crashes after the commit, before the ack: the broker redelivers (with "
+       "mark = after-commit, also before the separate store's mark; with dedup_retention, "
+       "the redelivery comes after the heartbeat timeout and the restart, which may outlast "
+       "the retention)",
+       {}, false},
       {"consumer.after_ack", {"crash"}, "the consumer crashes right after sending the ack",
        {}, false},
       {"consumer.process", {"crash"},

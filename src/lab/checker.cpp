@@ -1,5 +1,6 @@
 #include "src/lab/checker.h"
 
+#include <algorithm>
 #include <map>
 #include <utility>
 
@@ -17,6 +18,7 @@ struct Facts {
   int64_t debits = 0;
   int64_t rejections = 0;
   int64_t dead_letters = 0;
+  int64_t dedup_rows = 0;
   int64_t leftovers = 0;  // ready + unacked copies
   bool unsent_outbox = false;
 };
@@ -58,8 +60,15 @@ store::Status read_ledger_db(store::Db& db, FactsByOrder& facts) {
         f.min_debit_amount = st.column_int64(2);
       });
   if (!s.ok()) return s;
-  return for_each_row(db, "SELECT order_id, count(*) FROM rejections GROUP BY order_id",
-                      [&](store::Stmt& st) { facts[st.column_int64(0)].rejections = st.column_int64(1); });
+  s = for_each_row(db, "SELECT order_id, count(*) FROM rejections GROUP BY order_id",
+                   [&](store::Stmt& st) { facts[st.column_int64(0)].rejections = st.column_int64(1); });
+  if (!s.ok()) return s;
+  // Dedup rows are shown beside the outcome; they never make an order appear by themselves.
+  return for_each_row(db, "SELECT order_id, count(*) FROM processed_messages GROUP BY order_id",
+                      [&](store::Stmt& st) {
+                        const auto it = facts.find(st.column_int64(0));
+                        if (it != facts.end()) it->second.dedup_rows = st.column_int64(1);
+                      });
 }
 
 store::Status read_balance(store::Db& db, const std::string& account, int64_t& balance) {
@@ -92,6 +101,7 @@ OrderOutcome classify_order(int64_t order, const Facts& f) {
   o.debits = f.debits;
   o.rejections = f.rejections;
   o.dead_letters = f.dead_letters;
+  o.dedup_rows = f.dedup_rows;
   o.stuck = f.leftovers > 0 || f.unsent_outbox;
   const int64_t outcomes = f.debits + f.rejections + f.dead_letters;
   const bool duplicated = f.debits >= 2 || (f.debits >= 1 && f.rejections >= 1);
@@ -111,6 +121,16 @@ OrderOutcome classify_order(int64_t order, const Facts& f) {
     o.outcome = "lost";
   }
   return o;
+}
+
+// Precedence of violations (DESIGN.md): the earlier is the worse.
+int severity(const std::string& verdict) {
+  const char* const order[] = {"duplicated", "lost", "phantom", "stuck"};
+  for (int i = 0; i < 4; ++i) {
+    if (verdict == order[i]) return 4 - i;
+  }
+  EOSIM_ASSERT(verdict == "exactly-once");
+  return 0;
 }
 
 const char* verdict_of(const Report& r) {
@@ -156,6 +176,39 @@ store::Status check(store::Db& orders_db, store::Db& ledger_db, const BrokerLeft
   out.balance_expected = initial_balance - debited_total;
   out.balance_negative = out.balance_actual < 0;
   out.verdict = verdict_of(out);
+  out.ledger_verdict = out.verdict;
+  return store::Status::success();
+}
+
+store::Status check_effects(store::Db& effects_db, Report& report) {
+  std::map<int64_t, int64_t> emails;
+  const store::Status s = for_each_row(
+      effects_db, "SELECT order_id, count(*) FROM emails GROUP BY order_id",
+      [&](store::Stmt& st) { emails[st.column_int64(0)] = st.column_int64(1); });
+  if (!s.ok()) return s;
+  report.effects_checked = true;
+  for (OrderOutcome& o : report.orders) {
+    const auto it = emails.find(o.order);
+    o.effects = it == emails.end() ? 0 : it->second;
+    if (o.effects >= 2) report.effect_duplicated.push_back(o.order);
+    if (o.debits >= 1 && o.effects == 0 && !o.stuck) report.effect_lost.push_back(o.order);
+    if (o.debits == 0 && o.effects >= 1) report.effect_phantom.push_back(o.order);
+  }
+  // An email for an order number the ledger never heard of is a phantom too.
+  for (const auto& [order, count] : emails) {
+    const bool known =
+        std::any_of(report.orders.begin(), report.orders.end(),
+                    [order = order](const OrderOutcome& o) { return o.order == order; });
+    if (!known) report.effect_phantom.push_back(order);
+  }
+  std::sort(report.effect_phantom.begin(), report.effect_phantom.end());
+  report.effect_verdict = !report.effect_duplicated.empty() ? "duplicated"
+                          : !report.effect_lost.empty()     ? "lost"
+                          : !report.effect_phantom.empty()  ? "phantom"
+                                                            : "exactly-once";
+  if (severity(report.effect_verdict) > severity(report.verdict)) {
+    report.verdict = report.effect_verdict;
+  }
   return store::Status::success();
 }
 

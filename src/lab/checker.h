@@ -29,6 +29,11 @@
 //   balance_negative = actual < 0 (only the final balance is observable in the tables).
 // Verdict: "exactly-once" when lost, duplicated, phantom and stuck are all empty, otherwise
 //   the first non-empty of duplicated, lost, phantom, stuck.
+// External effects (check_effects, only for a design with a side effect): per order, the
+//   emails in effects.db `emails`. Every order with a debit should have exactly one:
+//   effect_duplicated(n): emails >= 2; effect_lost(n): debited, not stuck, no email;
+//   effect_phantom(n): an email but no debit. The effect verdict is the first non-empty of
+//   those three; the run's verdict becomes the worse of the ledger's and the effects'.
 // REQUIRES: both databases have the lab schema (src/lab/schema.h) and no other connection
 //   holds a write lock on them (the run has quiesced).
 
@@ -53,6 +58,8 @@ struct OrderOutcome {
   int64_t debits = 0;
   int64_t rejections = 0;
   int64_t dead_letters = 0;
+  int64_t dedup_rows = 0;  // ledger.processed_messages rows for the order
+  int64_t effects = 0;     // emails in the mail server's log (check_effects)
   bool stuck = false;
   // "debited" | "rejected" | "dead-lettered" | "duplicated" | "lost" | "stuck" | "phantom"
   std::string outcome;
@@ -70,11 +77,20 @@ struct Report {
   bool balance_negative = false;
   // "exactly-once" | "duplicated" | "lost" | "phantom" | "stuck"
   std::string verdict;
+  // Filled by check_effects; effects_checked stays false for a design without side effect.
+  bool effects_checked = false;
+  std::vector<int64_t> effect_duplicated, effect_lost, effect_phantom;
+  std::string ledger_verdict;  // the verdict of the ledger alone
+  std::string effect_verdict;  // the verdict of the external effects alone
 };
 
 // Fills `out` (replacing what it held). Fails, as a value, on an SQLite error or when
 // `account` is missing from ledger.accounts; `out` is then incomplete.
 store::Status check(store::Db& orders_db, store::Db& ledger_db, const BrokerLeftovers& leftovers,
                     const std::string& account, int64_t initial_balance, Report& out);
+
+// Adds the external effects of effects.db (table `emails`) to a report check() filled, and
+// makes its verdict the worse of the ledger's and the effects'.
+store::Status check_effects(store::Db& effects_db, Report& report);
 
 }  // namespace lab

@@ -1,5 +1,5 @@
 #pragma once
-// The anti-patterns of the article as experiments: each strategy or producer pattern that
+// The anti-patterns as experiments: each strategy or producer pattern that
 // breaks exactly-once, the kind of violation it teaches, and a small workload on which a
 // random sweep shows it. The property tests and the benchmark sweep exactly these.
 //

@@ -50,6 +50,12 @@ std::string number_list(const std::vector<std::int64_t>& numbers) {
 
 // The report's list that a non-exactly-once verdict is named after.
 const std::vector<std::int64_t>* list_of_verdict(const Report& report) {
+  if (report.effects_checked && report.verdict != report.ledger_verdict) {
+    // The verdict comes from the external effects.
+    if (report.verdict == "duplicated") return &report.effect_duplicated;
+    if (report.verdict == "lost") return &report.effect_lost;
+    return &report.effect_phantom;
+  }
   if (report.verdict == "duplicated") return &report.duplicated;
   if (report.verdict == "lost") return &report.lost;
   if (report.verdict == "phantom") return &report.phantom;
@@ -59,8 +65,9 @@ const std::vector<std::int64_t>* list_of_verdict(const Report& report) {
 
 // "exactly-once", or "DUPLICATED (orders 2, 3)": shouting marks a violation. A run the
 // step bound ended says so: "INCOMPLETE (step bound N, K orders never produced)", or the
-// verdict followed by "- the step bound (N) ended the run".
-std::string verdict_text(const RunSummary& run) {
+// verdict followed by "- the step bound (N) ended the run". A verdict that comes from the
+// emails rather than the ledger says that too (`brief`: in a few words).
+std::string verdict_text(const RunSummary& run, bool brief = false) {
   const Report& report = run.report;
   const std::string bound = std::to_string(run.step_bound);
   if (report.verdict == "incomplete") {
@@ -70,6 +77,10 @@ std::string verdict_text(const RunSummary& run) {
   std::string out = report.verdict == "exactly-once" ? report.verdict : upper(report.verdict);
   if (const auto* list = list_of_verdict(report); list != nullptr && !list->empty()) {
     out += " (orders " + number_list(*list) + ")";
+  }
+  if (report.effects_checked && report.verdict != report.ledger_verdict) {
+    out += brief ? " in emails"
+                 : " in the emails sent; the ledger alone is " + report.ledger_verdict;
   }
   if (run.step_bound_hit) out += " - the step bound (" + bound + ") ended the run";
   return out;
@@ -155,13 +166,25 @@ void write_faults(std::ostream& out, const RunSummary& run) {
   }
 }
 
+// "emails x2  <- DUPLICATE EFFECT": the external effect of one order, against the one
+// email every debited order should have sent.
+std::string email_text(const OrderOutcome& order) {
+  std::string out = "emails x" + std::to_string(order.effects);
+  if (order.effects >= 2) return out + "  <- DUPLICATE EFFECT";
+  if (order.debits >= 1 && order.effects == 0 && !order.stuck) return out + "  <- LOST EFFECT";
+  if (order.debits == 0 && order.effects >= 1) return out + "  <- PHANTOM EFFECT";
+  return out;
+}
+
 void write_orders(std::ostream& out, const Report& report) {
   out << "\norders:\n";
-  out << "  order  amount  outcome        effect\n";
+  out << "  order  amount  outcome        dedup rows  effect\n";
   for (const auto& order : report.orders) {
     out << "  " << padded_left(std::to_string(order.order), 5) << "  "
         << padded_left(std::to_string(order.amount), 6) << "  " << padded(order.outcome, 13)
-        << "  " << effect_text(order) << outcome_marker(order) << "\n";
+        << "  " << padded_left(std::to_string(order.dedup_rows), 10) << "  "
+        << effect_text(order) << outcome_marker(order) << "\n";
+    if (report.effects_checked) out << std::string(41, ' ') << email_text(order) << "\n";
   }
 }
 
@@ -175,6 +198,12 @@ void write_lists(std::ostream& out, const RunSummary& run) {
   };
   for (const auto& [label, list] : lists) {
     out << padded(label, 15) << " " << number_list(*list) << "\n";
+  }
+  if (report.effects_checked) {
+    out << padded("effects:", 15) << " " << report.effect_verdict << " (duplicated "
+        << number_list(report.effect_duplicated) << "; lost " << number_list(report.effect_lost)
+        << "; phantom " << number_list(report.effect_phantom) << ")\n";
+    out << padded("ledger:", 15) << " " << report.ledger_verdict << "\n";
   }
   out << padded("balance:", 15) << " initial " << report.balance_initial << ", expected "
       << report.balance_expected << ", actual " << report.balance_actual;
@@ -277,6 +306,71 @@ std::string format_report_text(const RunRecord& record, const TextStyle& style) 
   return out.str();
 }
 
+namespace {
+
+// "debited x1, emails x2": one order's effects in one cell.
+std::string order_cell(const Report& report, std::int64_t order) {
+  for (const OrderOutcome& o : report.orders) {
+    if (o.order != order) continue;
+    std::string cell = effect_text(o) + outcome_marker(o);
+    if (report.effects_checked) cell += ", " + email_text(o);
+    return cell;
+  }
+  return "-";
+}
+
+std::string one_line(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  while (!text.empty() && (text.front() == '\n' || text.front() == ' ')) text.erase(0, 1);
+  std::string out;
+  for (const char c : text) out += c == '\n' ? std::string("; ") : std::string(1, c);
+  return out;
+}
+
+}  // namespace
+
+std::string format_side_by_side(const RunRecord& written, const RunRecord& fixed,
+                                const TextStyle& style) {
+  const Report& a = written.run.report;
+  const Report& b = fixed.run.report;
+  std::ostringstream out;
+  constexpr std::size_t kColumn = 44;
+  const auto row = [&](const std::string& label, const std::string& left,
+                       const std::string& right) {
+    out << "  " << padded(label, 10) << "  " << padded(left, kColumn) << "  " << right << "\n";
+  };
+  out << "\nas written vs fixed, same seed " << written.run.seed << ":\n";
+  row("", "as written", "fixed");
+  row("design", written.run.strategy + " / " + written.run.producer,
+      fixed.run.strategy + " / " + fixed.run.producer);
+  row("change", "", one_line(written.scenario.fixed));
+  const auto verdict = [&](const RunSummary& r, std::size_t width) {
+    const bool good = r.report.verdict == "exactly-once";
+    const std::string text = verdict_text(r, true);
+    // Padding goes outside the colour, so escape codes do not upset the columns.
+    return painted(text, good ? kGreen : kRed, style) +
+           std::string(text.size() < width ? width - text.size() : 0, ' ');
+  };
+  out << "  " << padded("verdict", 10) << "  " << verdict(written.run, kColumn) << "  "
+      << verdict(fixed.run, 0)
+      << "\n";
+  std::vector<std::int64_t> orders;
+  for (const Report* r : {&a, &b}) {
+    for (const OrderOutcome& o : r->orders) {
+      if (std::find(orders.begin(), orders.end(), o.order) == orders.end()) {
+        orders.push_back(o.order);
+      }
+    }
+  }
+  std::sort(orders.begin(), orders.end());
+  for (const std::int64_t order : orders) {
+    row("order " + std::to_string(order), order_cell(a, order), order_cell(b, order));
+  }
+  row("balance", std::to_string(a.balance_actual), std::to_string(b.balance_actual));
+  out << "replay: " << written.replay << " --fixed\n";
+  return out.str();
+}
+
 std::string format_verdict_line(const RunRecord& record, const TextStyle& style) {
   const bool good = record.run.report.verdict == "exactly-once";
   return printable(record.scenario.name) + ": " +
@@ -304,6 +398,8 @@ nlohmann::ordered_json report_json(const RunRecord& record) {
                       {"debits", o.debits},
                       {"rejections", o.rejections},
                       {"dead_letters", o.dead_letters},
+                      {"dedup_rows", o.dedup_rows},
+                      {"effects", o.effects},
                       {"stuck", o.stuck}});
   }
   nlohmann::ordered_json j;
@@ -320,6 +416,15 @@ nlohmann::ordered_json report_json(const RunRecord& record) {
                    {"poison", sim::name_of(choices.poison)},
                    {"overrides", record.scenario.consumer.overrides()}};
   j["verdict"] = report.verdict;
+  j["ledger_verdict"] = report.ledger_verdict;
+  if (report.effects_checked) {
+    j["effects"] = {{"verdict", report.effect_verdict},
+                    {"duplicated", report.effect_duplicated},
+                    {"lost", report.effect_lost},
+                    {"phantom", report.effect_phantom}};
+  } else {
+    j["effects"] = nullptr;  // the design has no effect outside the ledger
+  }
   j["lost"] = report.lost;
   j["duplicated"] = report.duplicated;
   j["phantom"] = report.phantom;

@@ -75,6 +75,11 @@ void write_report_jsonl(std::ostream& out, const RunRecord& record,
 void write_report_mermaid(std::ostream& out, const RunRecord& record,
                           const std::vector<sim::TraceEvent>& events);
 
+// A broken scenario and its fixed twin, run on the same seed, side by side: the design,
+// the change, the verdict, each order's effects and the balance, in two columns.
+std::string format_side_by_side(const RunRecord& written, const RunRecord& fixed,
+                                const TextStyle& style);
+
 // One row of the suite table printed after several scenario files.
 struct SuiteRow {
   std::string name;     // scenario name, or the file when it could not be run

@@ -93,6 +93,7 @@ std::vector<std::string> diagram_lanes(const Scenario& scenario) {
     lanes.push_back("dedup");
   }
   lanes.push_back("ledger");
+  if (scenario.consumer.side_effect != consumer::SideEffect::kNone) lanes.push_back("mail");
   return lanes;
 }
 

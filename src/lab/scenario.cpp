@@ -171,6 +171,9 @@ std::string to_toml(const Scenario& s) {
     out << "seed = " << s.seed << "\n";
   }
   if (s.max_steps != 0) out << "max_steps = " << s.max_steps << "\n";
+  if (!s.fixed.empty()) {
+    out << "fixed = \"\"\"\n" << escaped(s.fixed, true) << "\"\"\"\n";
+  }
 
   const Workload& w = s.workload;
   out << "\n[workload]\n";

@@ -130,6 +130,9 @@ struct Scenario {
   std::string path;  // where it was read from (not part of the file's content)
   std::string name;
   std::string about;
+  // The corrected design, as TOML assignments that replace the file's keys (for example
+  // `consumer.strategy = "atomic"`); "" when the scenario has no fixed twin.
+  std::string fixed;
   std::uint64_t seed = 1;
   Workload workload;
   ProducerConfig producer;
@@ -168,6 +171,14 @@ bool parse_scenario(std::string_view toml_text, const std::string& source_name, 
 // (a folder, FIFO, device: never blocks on one) or is over kMaxScenarioBytes.
 constexpr std::int64_t kMaxScenarioBytes = 1 << 20;
 bool read_scenario_file(const std::string& path, std::string& text, std::string& error);
+
+// The fixed twin of a scenario with a `fixed` key: the same file with those assignments
+// applied (a new consumer.strategy or producer.pattern drops the keys given beside the old
+// preset, as --strategy does), named "NAME (fixed)", expecting exactly-once unless the
+// assignments set [expect] themselves. False, with `error` on key `fixed`, when the
+// assignments are not TOML or do not make a valid scenario.
+// REQUIRES: !scenario.fixed.empty().
+bool fixed_twin(const Scenario& scenario, Scenario& out, LoadError& error);
 
 // A scenario file that load_scenario reads back to the same Scenario (all but `path`).
 std::string to_toml(const Scenario& scenario);

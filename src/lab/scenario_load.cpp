@@ -33,12 +33,13 @@ using toml_io::TableReader;
 using toml_io::type_name;
 
 bool read_top(const TableReader& top, Scenario& s) {
-  if (!top.only_keys({"name", "about", "seed", "max_steps", "workload", "producer", "broker",
-                      "consumer", "network", "faults", "expect"})) {
+  if (!top.only_keys({"name", "about", "fixed", "seed", "max_steps", "workload", "producer",
+                      "broker", "consumer", "network", "faults", "expect"})) {
     return false;
   }
   if (!top.require("name") || !top.read_string("name", s.name, false)) return false;
   if (!top.read_string("about", s.about, true)) return false;
+  if (!top.read_string("fixed", s.fixed, false)) return false;
   if (const toml::node* seed = top.get("seed")) {
     // TOML integers stop at 2^63-1, so larger seeds are written as decimal strings.
     if (const auto* text = seed->as_string()) {
@@ -115,17 +116,47 @@ bool read_producer(const TableReader& t, Scenario& s) {
   return true;
 }
 
+// A variation that only means something with another choice: a key that would silently
+// do nothing is an error instead.
+bool check_variations(const TableReader& t, const ConsumerConfig& c) {
+  const consumer::Dedup dedup = c.choices().dedup;
+  if (t.has("mark") && dedup != consumer::Dedup::kSeparateStore) {
+    return t.fail_at("mark", "applies only to dedup = \"separate-store\" (the design has " +
+                                 in_quotes(sim::name_of(dedup)) + ")");
+  }
+  if (t.has("dedup_order") && dedup != consumer::Dedup::kSameTxn) {
+    return t.fail_at("dedup_order", "applies only to dedup = \"same-transaction\" (the "
+                                    "design has " + in_quotes(sim::name_of(dedup)) + ")");
+  }
+  if (c.idempotency_key && c.side_effect == consumer::SideEffect::kNone) {
+    return t.fail_at("idempotency_key", "needs a side_effect to carry the key");
+  }
+  if (c.dedup_retention > 0 && dedup == consumer::Dedup::kNone) {
+    return t.fail_at("dedup_retention", "needs dedup keys to expire (the design has "
+                                        "dedup = \"none\")");
+  }
+  return true;
+}
+
 // [consumer]: a preset `strategy`, the four choices that may replace its values, and the
 // variations no preset fixes.
 bool read_consumer(const TableReader& t, Scenario& s) {
   ConsumerConfig& c = s.consumer;
-  return t.only_keys({"strategy", "ack", "dedup", "errors", "poison", "instances",
-                      "work_ticks"}) &&
-         t.read_name("strategy", c.strategy, strategies(), "strategy") &&
-         t.read_choice("ack", c.ack) && t.read_choice("dedup", c.dedup) &&
-         t.read_choice("errors", c.errors) && t.read_choice("poison", c.poison) &&
-         t.read_int("instances", c.instances, 1, kMaxInstances) &&
-         t.read_int("work_ticks", c.work_ticks, 1, 1000);
+  if (!t.only_keys({"strategy", "ack", "dedup", "errors", "poison", "mark", "dedup_order",
+                    "side_effect", "idempotency_key", "dedup_retention", "instances",
+                    "work_ticks"}) ||
+      !t.read_name("strategy", c.strategy, strategies(), "strategy") ||
+      !t.read_choice("ack", c.ack) || !t.read_choice("dedup", c.dedup) ||
+      !t.read_choice("errors", c.errors) || !t.read_choice("poison", c.poison) ||
+      !t.read_choice("mark", c.mark) || !t.read_choice("dedup_order", c.dedup_order) ||
+      !t.read_choice("side_effect", c.side_effect) ||
+      !t.read_bool("idempotency_key", c.idempotency_key) ||
+      !t.read_int("dedup_retention", c.dedup_retention, 0, kMaxTicks) ||
+      !t.read_int("instances", c.instances, 1, kMaxInstances) ||
+      !t.read_int("work_ticks", c.work_ticks, 1, 1000)) {
+    return false;
+  }
+  return check_variations(t, c);
 }
 
 bool read_actors(const TableReader& root, Scenario& s) {
@@ -327,7 +358,61 @@ bool read_document(const toml::table& root, const std::string& file, Scenario& s
   return ok && read_actors(top, s) && read_faults(top, s) && read_expect(top, s);
 }
 
+// `from`'s keys replace `into`'s; tables merge key by key.
+void merge(toml::table& into, const toml::table& from) {
+  for (const auto& [key, value] : from) {
+    toml::table* inner = into[key].as_table();
+    if (value.is_table() && inner != nullptr) {
+      merge(*inner, *value.as_table());
+    } else {
+      into.insert_or_assign(key, value);
+    }
+  }
+}
+
+// A new preset replaces the whole design: the keys given beside the old one go.
+void drop_choices_replaced(toml::table& root, const toml::table& change) {
+  const std::pair<const char*, std::vector<const char*>> presets[] = {
+      {"consumer", {"strategy", "ack", "dedup", "errors", "poison", "mark", "dedup_order"}},
+      {"producer", {"pattern", "delivery", "confirms", "order"}}};
+  for (const auto& [table, keys] : presets) {
+    const toml::table* changed = change[table].as_table();
+    toml::table* base = root[table].as_table();
+    if (changed == nullptr || base == nullptr || !changed->contains(keys.front())) continue;
+    for (const char* key : keys) base->erase(key);
+  }
+}
+
 }  // namespace
+
+bool fixed_twin(const Scenario& scenario, Scenario& out, LoadError& error) {
+  const auto fail = [&](std::string message) {
+    error = LoadError{scenario.path, 0, "fixed", std::move(message)};
+    return false;
+  };
+  toml::table change;
+  try {
+    change = toml::parse(scenario.fixed, scenario.path);
+  } catch (const toml::parse_error& e) {
+    return fail("not TOML assignments: " + std::string(e.description()));
+  }
+  toml::table root = toml::parse(to_toml(scenario), scenario.path);  // invariant (4)
+  root.erase("fixed");
+  root.erase("expect");
+  drop_choices_replaced(root, change);
+  merge(root, change);
+  if (!change.contains("expect")) root.insert("expect", toml::table{{"verdict", "exactly-once"}});
+  root.insert_or_assign("name", scenario.name + " (fixed)");
+  Scenario twin;
+  LoadError inner;
+  if (!read_document(root, scenario.path, twin, inner)) {
+    return fail("the fixed design is not a valid scenario: key `" + inner.key + "`: " +
+                inner.message);
+  }
+  twin.path = scenario.path;
+  out = std::move(twin);
+  return true;
+}
 
 bool parse_scenario(std::string_view toml_text, const std::string& source_name, Scenario& out,
                     LoadError& error) {
@@ -336,6 +421,14 @@ bool parse_scenario(std::string_view toml_text, const std::string& source_name, 
   Scenario scenario;
   scenario.path = source_name;
   if (!read_document(root, source_name, scenario, error)) return false;
+  if (!scenario.fixed.empty()) {
+    // A twin that cannot be built is an error of this file, found when it loads.
+    Scenario twin;
+    if (!fixed_twin(scenario, twin, error)) {
+      error.line = line_of(*root.get("fixed"));
+      return false;
+    }
+  }
   out = std::move(scenario);
   return true;
 }

@@ -57,6 +57,25 @@ CREATE TABLE rejections(
 );
 )sql";
 
+const char* const kDedupStoreSchema = R"sql(
+CREATE TABLE seen(
+  message_id TEXT    PRIMARY KEY,
+  order_id   INTEGER NOT NULL,
+  tick       INTEGER NOT NULL
+);
+)sql";
+
+const char* const kEffectsSchema = R"sql(
+CREATE TABLE emails(
+  id              INTEGER PRIMARY KEY AUTOINCREMENT,
+  order_id        INTEGER NOT NULL,
+  message_id      TEXT    NOT NULL,
+  idempotency_key TEXT    UNIQUE,
+  consumer        INTEGER NOT NULL,
+  tick            INTEGER NOT NULL
+);
+)sql";
+
 store::Status create_orders_schema(store::Db& db) {
   store::Txn txn(db);
   if (!txn.status().ok()) return txn.status();

@@ -13,6 +13,11 @@
 //                        transaction as the effect (the atomic consumer).
 //   debits               one row per applied debit (duplicates are what the checker finds).
 //   rejections           one row per order refused by a business rule (e.g. no funds).
+// dedup.db (dedup = separate-store only): seen, one key per message marked done, with the
+//   order and the tick it was marked at (a retention cleanup deletes old keys).
+// effects.db (side_effect != none): emails, the mail server's log of every email it
+//   accepted; outside every transaction of the consumers. idempotency_key is UNIQUE where
+//   set, so the server ignores a repeat of a key it has seen.
 // There is deliberately no CHECK(balance >= 0): a strategy that overdraws must be able to,
 // so the checker can report it.
 // REQUIRES: the database is empty (CREATE TABLE fails on an existing table).
@@ -27,6 +32,8 @@ namespace lab {
 
 extern const char* const kOrdersSchema;
 extern const char* const kLedgerSchema;
+extern const char* const kDedupStoreSchema;
+extern const char* const kEffectsSchema;
 
 // Creates orders and outbox, in one transaction.
 store::Status create_orders_schema(store::Db& db);

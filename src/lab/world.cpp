@@ -15,9 +15,12 @@ namespace lab {
 
 std::vector<std::string> database_files(const Scenario& scenario) {
   std::vector<std::string> names = {"orders.db", "ledger.db"};
-  if (consumer::find_preset(scenario.consumer.strategy) != nullptr &&
-      scenario.consumer.choices().dedup == consumer::Dedup::kSeparateStore) {
+  if (consumer::find_preset(scenario.consumer.strategy) == nullptr) return names;
+  if (scenario.consumer.choices().dedup == consumer::Dedup::kSeparateStore) {
     names.push_back("dedup.db");
+  }
+  if (scenario.consumer.side_effect != consumer::SideEffect::kNone) {
+    names.push_back("effects.db");
   }
   return names;
 }
@@ -32,14 +35,18 @@ std::atomic<std::uint64_t> g_world_counter{0};
 // worker's); else fresh in-memory databases of this world's own.
 DbUris make_uris(const std::string& keep_dir, WarmClaim& warm) {
   if (!keep_dir.empty()) {
-    return {keep_dir + "/orders.db", keep_dir + "/ledger.db", keep_dir + "/dedup.db"};
+    return {keep_dir + "/orders.db", keep_dir + "/ledger.db", keep_dir + "/dedup.db",
+            keep_dir + "/effects.db"};
   }
   if (warm.claim()) {
+    // The mail server's log is never warm: it is opened only by designs with an email.
     const store::WarmScope& w = *warm.scope();
-    return {w.database_uri("orders"), w.database_uri("ledger"), w.database_uri("dedup")};
+    return {w.database_uri("orders"), w.database_uri("ledger"), w.database_uri("dedup"),
+            "file:/eosim-" + std::to_string(++g_world_counter) + "-effects?vfs=memdb"};
   }
   const std::string base = "file:/eosim-" + std::to_string(++g_world_counter) + "-";
-  return {base + "orders?vfs=memdb", base + "ledger?vfs=memdb", base + "dedup?vfs=memdb"};
+  return {base + "orders?vfs=memdb", base + "ledger?vfs=memdb", base + "dedup?vfs=memdb",
+          base + "effects?vfs=memdb"};
 }
 
 // Creates the folder; refuses a database file that holds anything, because opening it
@@ -75,11 +82,10 @@ std::string actor_of(const sim::FiredFault& f) {
 
 }  // namespace
 
-bool WorldImpl::build(std::string& error) {
+// The run's databases, each with its schema: orders and ledger always, the separate
+// dedup store and the mail server's log when the design has them.
+bool WorldImpl::create_databases(const consumer::Strategy& strategy, std::string& error) {
   const Scenario& s = scenario_;
-  if (!options_.keep_db_dir.empty() && !keep_dir_ready(options_.keep_db_dir, s, error)) {
-    return false;
-  }
   uris_ = make_uris(options_.keep_db_dir, warm_);
   store::Status st = store::Db::open(uris_.orders, orders_anchor_);
   if (st.ok()) st = ready_orders_db(orders_anchor_);
@@ -87,14 +93,9 @@ bool WorldImpl::build(std::string& error) {
   if (st.ok()) {
     st = ready_ledger_db(ledger_anchor_, s.workload.account, s.workload.initial_balance);
   }
-  if (consumer::find_preset(s.consumer.strategy) == nullptr) {
-    error = "unknown strategy " + s.consumer.strategy;
-    return false;
-  }
-  const consumer::Strategy strategy = s.consumer.design();
   if (st.ok() && strategy.choices.dedup == consumer::Dedup::kSeparateStore) {
     st = store::Db::open(uris_.dedup, dedup_anchor_);
-    if (st.ok()) st = ready_dedup_db(dedup_anchor_);
+  uris_ = make_uris(options_.keep_db_dir, warm_);
   }
   if (!st.ok()) {
     error = "cannot create the run's databases: " + st.to_string();
@@ -105,6 +106,20 @@ bool WorldImpl::build(std::string& error) {
     // what is being simulated.
     for (store::Db* db : {&orders_anchor_, &ledger_anchor_}) db->exec("PRAGMA synchronous=OFF");
   }
+  return true;
+}
+
+bool WorldImpl::build(std::string& error) {
+  const Scenario& s = scenario_;
+  if (!options_.keep_db_dir.empty() && !keep_dir_ready(options_.keep_db_dir, s, error)) {
+    return false;
+  }
+  if (consumer::find_preset(s.consumer.strategy) == nullptr) {
+    error = "unknown strategy " + s.consumer.strategy;
+    return false;
+  }
+  const consumer::Strategy strategy = s.consumer.design();
+  if (!create_databases(strategy, error)) return false;
 
   sim::Kernel& k = kernel_;
   k.trace.keep(options_.keep_trace);
@@ -166,6 +181,7 @@ bool WorldImpl::build(std::string& error) {
     c.instance = static_cast<int>(i);
     c.ledger_uri = uris_.ledger;
     c.dedup_uri = uris_.dedup;
+    c.effects_uri = uris_.effects;
     c.strategy = strategy;
     c.prefetch = static_cast<std::uint32_t>(s.broker.prefetch);
     c.dead_letter = s.broker.dead_letter;
@@ -259,6 +275,10 @@ RunSummary World::summary() {
       check(w.orders_anchor_, w.ledger_anchor_, w.broker_->leftovers(),
             w.scenario_.workload.account, w.scenario_.workload.initial_balance, r.report);
   EOSIM_ASSERT(st.ok());  // between steps no transaction is open: reading cannot be busy
+  if (w.effects_anchor_.is_open()) {
+    const store::Status effects = check_effects(w.effects_anchor_, r.report);
+    EOSIM_ASSERT(effects.ok());  // the mail server's log is written in autocommit only
+  }
   r.faults = w.kernel_.faults.fired();
   r.redeliveries = static_cast<std::int64_t>(w.broker_->model().counters().redelivered);
   r.steps = w.kernel_.scheduler.steps();

@@ -19,7 +19,7 @@
 namespace lab {
 
 struct DbUris {
-  std::string orders, ledger, dedup;
+  std::string orders, ledger, dedup, effects;
 };
 
 // The thread's warm databases (store/warm.h), held for one world: released when the
@@ -54,6 +54,7 @@ class WorldImpl {
                              : sim::Kernel(scenario.seed)) {}
 
   bool build(std::string& error);
+  bool create_databases(const consumer::Strategy& strategy, std::string& error);
   void start();
   void fire_timed(const sim::FaultRule& rule);
 
@@ -62,7 +63,7 @@ class WorldImpl {
   WorldOptions options_;
   sim::Kernel kernel_;
   DbUris uris_;
-  store::Db orders_anchor_, ledger_anchor_, dedup_anchor_;
+  store::Db orders_anchor_, ledger_anchor_, dedup_anchor_, effects_anchor_;
   std::unique_ptr<BrokerNode> broker_;
   std::unique_ptr<producer::OrderService> producer_;
   std::vector<std::unique_ptr<consumer::Consumer>> consumers_;

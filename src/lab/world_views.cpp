@@ -53,6 +53,9 @@ std::vector<DbTable> World::tables() const {
     out.push_back(read_table(w.ledger_anchor_, "ledger.db", table));
   }
   if (w.dedup_anchor_.is_open()) out.push_back(read_table(w.dedup_anchor_, "dedup.db", "seen"));
+  if (w.effects_anchor_.is_open()) {
+    out.push_back(read_table(w.effects_anchor_, "effects.db", "emails"));
+  }
   return out;
 }
 

@@ -11,6 +11,9 @@
 // row sent only once its confirm arrives; after a lost confirm or connection it republishes
 // every unsent row, with the message id fixed in the row, so duplicates are detectable.
 //
+// With message_id = at-publish the relay makes a new id at each publish instead, so a
+// republish is not recognisable as the same message.
+//
 // Fault sites: producer.after_commit, producer.after_publish, relay.after_publish,
 // relay.after_confirm (all crash).
 
@@ -99,6 +102,7 @@ class Relay {
   std::uint64_t generation_ = 0;
   std::map<std::uint64_t, InFlight> in_flight_;  // publish seq -> outbox row
   std::set<std::uint64_t> returned_;             // seqs that came back unroutable
+  std::uint64_t ids_made_ = 0;  // message_id = at-publish: ids made so far (never reused)
 };
 
 class OrderService {

@@ -77,6 +77,11 @@ void Relay::pump() {
     if (pending) continue;
     broker::Message m;
     m.message_id = row.message_id;
+    if (options_.message_id == MessageIdSource::kAtPublish) {
+      // A fresh id per publish, as a client that generates ids when it sends would do:
+      // a republish of the same row can no longer be recognised downstream.
+      m.message_id += "/p" + std::to_string(++ids_made_);
+    }
     for (const auto missing : options_.without_message_id) {
       if (missing == row.order) m.message_id.clear();
     }
@@ -87,7 +92,11 @@ void Relay::pump() {
     if (!seq) return;  // the connection is known dead; on_disconnect starts over
     if (options_.pattern == Pattern::kOutbox) in_flight_[*seq] = {row.id, row.order};
     if (fault("relay.after_publish", row.order)) return;
-    if (options_.pattern == Pattern::kOutboxNoConfirm) mark_sent(row.id);
+    if (options_.pattern == Pattern::kOutboxNoConfirm) {
+      mark_sent(row.id);
+      k_.trace.record("relay", "sent", "", row.order,
+                      "outbox row marked sent at publish, without waiting for a confirm");
+    }
   }
 }
 

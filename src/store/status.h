@@ -6,7 +6,7 @@
 //     SQLITE_CONSTRAINT), or SQLITE_OK for success.
 //   - `kind == classify(code)` (build errors with Status::error()): the kind is derived from
 //     the code, never from message text.
-//     Guessing "duplicate" from a message (or, as in the article's sketch, answering "yes" to
+//     Guessing "duplicate" from a message (or answering "yes" to
 //     every error) turns a transient failure into a silently dropped message; eosim's
 //     `naive-errors` strategy teaches exactly that bug, so this layer must be exact.
 

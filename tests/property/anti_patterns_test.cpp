@@ -1,4 +1,4 @@
-// Every anti-pattern of the article is found by a random sweep within a bounded number of
+// Every anti-pattern is found by a random sweep within a bounded number of
 // seeds, with a violation of the kind it teaches, and shrinking turns the first such run
 // into a scenario of at most two faults that `eosim run` reproduces.
 #include "tests/property/property_support.h"

@@ -63,10 +63,11 @@ TEST_CASE("design: every consumer preset runs exactly as its four choices, on ev
   for (const lab::Scenario& file : every_scenario()) {
     for (const consumer::Preset& preset : consumer::presets()) {
       INFO(file.name << " / " << preset.name);
-      const lab::Scenario named = lab::with_overrides(file, std::nullopt, std::string(preset.name), "");
+      const lab::Scenario named =
+          lab::with_overrides(file, std::nullopt, std::string(preset.name), "");
       // The same design spelled as choices on top of a preset that differs.
-      lab::Scenario spelled =
-          lab::with_overrides(file, std::nullopt, preset.name == "atomic" ? "no-dedup" : "atomic", "");
+      const char* other = preset.name == "atomic" ? "no-dedup" : "atomic";
+      lab::Scenario spelled = lab::with_overrides(file, std::nullopt, other, "");
       spelled.consumer.ack = preset.choices.ack;
       spelled.consumer.dedup = preset.choices.dedup;
       spelled.consumer.errors = preset.choices.errors;
@@ -86,7 +87,8 @@ TEST_CASE("design: every producer pattern runs exactly as its choices, on every 
   for (const lab::Scenario& file : every_scenario()) {
     for (const producer::PatternPreset& preset : producer::patterns()) {
       INFO(file.name << " / " << preset.name);
-      const lab::Scenario named = lab::with_overrides(file, std::nullopt, "", std::string(preset.name));
+      const lab::Scenario named =
+          lab::with_overrides(file, std::nullopt, "", std::string(preset.name));
       lab::Scenario spelled = lab::with_overrides(
           file, std::nullopt, "", preset.name == "outbox" ? "dual-write" : "outbox");
       spelled.producer.delivery = preset.choices.delivery;
@@ -155,4 +157,84 @@ TEST_CASE("design: command-line choice flags are checked, applied and replayed",
   CHECK_FALSE(lab::check_choice_flags(flags, error));
   CHECK(error == "unknown value `eventually` for --ack; valid values: after-commit, "
                  "before-commit, auto");
+}
+
+TEST_CASE("design: the variation keys load, round-trip, and refuse what would do nothing",
+          "[design]") {
+  const lab::Scenario s = parse(
+      "name = 'x'\n[consumer]\nstrategy = 'separate-dedup-store'\nmark = 'after-commit'\n"
+      "side_effect = 'after-commit'\nidempotency_key = true\ndedup_retention = 40\n"
+      "[producer]\nmessage_id = 'at-publish'\n");
+  CHECK(s.consumer.mark == consumer::Mark::kAfterCommit);
+  CHECK(s.consumer.side_effect == consumer::SideEffect::kAfterCommit);
+  CHECK(s.consumer.idempotency_key);
+  CHECK(s.consumer.dedup_retention == 40);
+  CHECK(s.producer.message_id == producer::MessageIdSource::kAtPublish);
+  lab::Scenario again;
+  lab::LoadError error;
+  REQUIRE(lab::parse_scenario(lab::to_toml(s), "again.toml", again, error));
+  again.path = s.path;
+  CHECK(again == s);
+
+  CHECK(parse_bad("name = 'x'\n[consumer]\nmark = 'after-commit'\n").key == "consumer.mark");
+  CHECK(parse_bad("name = 'x'\n[consumer]\nstrategy = 'no-dedup'\ndedup_order = "
+                  "'effect-first'\n").key == "consumer.dedup_order");
+  CHECK(parse_bad("name = 'x'\n[consumer]\nidempotency_key = true\n").key ==
+        "consumer.idempotency_key");
+  CHECK(parse_bad("name = 'x'\n[consumer]\nstrategy = 'no-dedup'\ndedup_retention = 5\n").key ==
+        "consumer.dedup_retention");
+  CHECK(parse_bad("name = 'x'\n[consumer]\nside_effect = 'sometimes'\n").message.find(
+            "none, before-commit, after-commit") != std::string::npos);
+}
+
+TEST_CASE("design: a fixed twin applies its assignments to the same scenario", "[design]") {
+  const lab::Scenario s = parse(
+      "name = 'x'\nseed = 9\nfixed = \"consumer.strategy = 'atomic'\"\n[consumer]\n"
+      "strategy = 'separate-dedup-store'\nmark = 'after-commit'\n[expect]\nverdict = "
+      "'duplicated'\n");
+  lab::Scenario twin;
+  lab::LoadError error;
+  REQUIRE(lab::fixed_twin(s, twin, error));
+  CHECK(twin.name == "x (fixed)");
+  CHECK(twin.seed == 9);
+  CHECK(twin.fixed.empty());
+  CHECK(twin.consumer.choices() == consumer::find_preset("atomic")->choices);
+  // The new preset replaced the whole design: the old preset's `mark` went with it.
+  CHECK(twin.consumer.mark == consumer::Mark::kBeforeCommit);
+  CHECK(twin.expect.verdict == std::optional<std::string>("exactly-once"));
+
+  lab::LoadError e = parse_bad("name = 'x'\n\nfixed = 'consumer.strategy = '\n");
+  CHECK(e.key == "fixed");
+  CHECK(e.line == 3);
+  e = parse_bad("name = 'x'\nfixed = \"consumer.strategy = 'optimistic'\"\n");
+  CHECK(e.key == "fixed");
+  CHECK(e.message.find("consumer.strategy") != std::string::npos);
+}
+
+TEST_CASE("design: the checker counts emails apart from debits, and dedup rows", "[design]") {
+  lab::Scenario s;
+  lab::LoadError error;
+  const std::string dir = std::string(EOSIM_SOURCE_DIR) + "/scenarios/";
+  REQUIRE(lab::load_scenario(dir + "31-side-effect-before-commit.toml", s, error));
+  lab::RunSummary r = run(s);
+  CHECK(r.report.effects_checked);
+  CHECK(r.report.ledger_verdict == "exactly-once");
+  CHECK(r.report.effect_verdict == "duplicated");
+  CHECK(r.report.verdict == "duplicated");
+  CHECK(r.report.effect_duplicated == std::vector<std::int64_t>{2});
+  for (const lab::OrderOutcome& o : r.report.orders) {
+    CHECK(o.debits == 1);
+    CHECK(o.dedup_rows == 1);
+    CHECK(o.effects == (o.order == 2 ? 2 : 1));
+  }
+  REQUIRE(lab::load_scenario(dir + "32-side-effect-after-commit-no-key.toml", s, error));
+  r = run(s);
+  CHECK(r.report.ledger_verdict == "exactly-once");
+  CHECK(r.report.verdict == "lost");
+  CHECK(r.report.effect_lost == std::vector<std::int64_t>{2});
+  // Without a side effect nothing is counted and the verdict is the ledger's.
+  REQUIRE(lab::load_scenario(dir + "03-crash-between-commit-and-ack-no-dedup.toml", s, error));
+  r = run(s);
+  CHECK_FALSE(r.report.effects_checked);
+  CHECK(r.report.ledger_verdict == r.report.verdict);
 }

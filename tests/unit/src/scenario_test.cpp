@@ -398,7 +398,8 @@ TEST_CASE("the catalog is consistent and finds exactly its own names", "[catalog
     CHECK(lab::find_fault_site(site.name) == &site);
   }
   for (const char* name : {"consumer.on_deliver", "consumer.after_dedup_insert",
-                           "consumer.before_commit", "consumer.after_commit",
+                           "consumer.after_side_effect", "consumer.before_commit",
+                           "consumer.after_commit",
                            "consumer.after_ack", "consumer.process", "relay.after_publish",
                            "relay.after_confirm",
                            "producer.after_commit", "producer.after_publish", "db.commit",

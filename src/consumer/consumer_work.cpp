@@ -1,0 +1,292 @@
+// The consumer's work on one delivery, step by step (see consumer.h for the fault sites in
+// order). Each part returns early when a fault crashed the consumer or a database error
+// settled the delivery; `current_` is then already reset.
+
+#include <sqlite3.h>
+
+#include <string>
+
+#include "sim/assert.h"
+#include "src/consumer/consumer.h"
+#include "src/producer/order_message.h"
+
+namespace consumer {
+
+namespace {
+
+std::string describe(const broker::Delivery& d) {
+  return "tag=" + std::to_string(d.delivery_tag) + (d.redelivered ? " redelivered" : "") +
+         " " + (d.message.message_id.empty() ? "(no message_id)" : d.message.message_id);
+}
+
+}  // namespace
+
+bool Consumer::key_last() const {
+  return options_.strategy.choices.dedup == Dedup::kSameTxn &&
+         options_.strategy.dedup_order == DedupOrder::kEffectFirst;
+}
+
+void Consumer::receive() {
+  const broker::Delivery& d = current_->deliver.delivery;
+  trace("handle", describe(d));
+  if (fault("consumer.on_deliver")) return;
+  const auto body = producer::decode(d.message.body);
+  if (d.message.message_id.empty() || !body) return reject_unidentified(body.has_value());
+  const Choices& c = options_.strategy.choices;
+  if (c.ack == AckTiming::kBeforeCommit) {
+    settle("basic.ack");
+    if (fault("consumer.after_ack")) return;
+  }
+  if (!expire_dedup_keys()) return;
+  const std::string& id = d.message.message_id;
+  if (c.dedup == Dedup::kSeparateStore || c.dedup == Dedup::kCheckThenAct) {
+    bool seen = false;
+    if (!check_outside(id, seen)) return;
+    if (seen) return on_duplicate(id + " already seen: ack without effect");
+    if (c.dedup == Dedup::kSeparateStore && options_.strategy.mark == Mark::kBeforeCommit) {
+      // Written first and on its own: if the business transaction fails now, the key
+      // says "done" although nothing was done.
+      if (!mark_seen(id, body->order)) return;
+      if (fault("consumer.after_dedup_insert")) return;
+    }
+  }
+  later("consumer.transact", [this] { transact(); });
+}
+
+void Consumer::reject_unidentified(bool readable) {
+  // Without a stable id a duplicate cannot be recognised: refuse it, never requeue it.
+  const broker::Delivery& d = current_->deliver.delivery;
+  settle("basic.reject", false);
+  ledger_.statement("INSERT INTO rejections(order_id, message_id, reason, tick) "
+                    "VALUES(?1, NULL, ?2, ?3)")
+      .bind(1, d.message.order)
+      .bind(2, readable ? "missing message_id" : "unreadable body")
+      .bind(3, static_cast<std::int64_t>(k_.scheduler.now()))
+      .exec();
+  trace("rejected", "no message_id: rejected without requeue");
+  finish();
+}
+
+// A cleanup job that deletes dedup keys older than the retention window, run before each
+// delivery is looked up (where its absence matters).
+bool Consumer::expire_dedup_keys() {
+  const std::int64_t retention = options_.strategy.dedup_retention;
+  const Dedup dedup = options_.strategy.choices.dedup;
+  if (retention == 0 || dedup == Dedup::kNone) return true;
+  const bool separate = dedup == Dedup::kSeparateStore;
+  store::Db& db = separate ? dedup_ : ledger_;
+  const std::int64_t cutoff = static_cast<std::int64_t>(k_.scheduler.now()) - retention;
+  const store::Status st =
+      db.statement(separate ? "DELETE FROM seen WHERE tick < ?1"
+                            : "DELETE FROM processed_messages WHERE tick < ?1")
+          .bind(1, cutoff)
+          .exec();
+  if (!st.ok()) {
+    on_db_error(st);
+    return false;
+  }
+  if (db.changes() > 0) {
+    trace("dedup-expired", std::to_string(db.changes()) + " dedup key(s) older than " +
+                               std::to_string(retention) + " ticks deleted");
+  }
+  return true;
+}
+
+bool Consumer::check_outside(const std::string& id, bool& seen) {
+  const bool separate = options_.strategy.choices.dedup == Dedup::kSeparateStore;
+  store::Db& db = separate ? dedup_ : ledger_;
+  store::Stmt& check = db.statement(separate
+                                        ? "SELECT 1 FROM seen WHERE message_id = ?1"
+                                        : "SELECT 1 FROM processed_messages WHERE message_id = ?1")
+                           .bind(1, id);
+  const store::Status st = check.step(seen);
+  check.reset();
+  if (!st.ok()) on_db_error(st);
+  return st.ok();
+}
+
+bool Consumer::mark_seen(const std::string& id, std::int64_t order) {
+  const store::Status st =
+      dedup_.statement("INSERT INTO seen(message_id, order_id, tick) VALUES(?1, ?2, ?3)")
+          .bind(1, id)
+          .bind(2, order)
+          .bind(3, static_cast<std::int64_t>(k_.scheduler.now()))
+          .exec();
+  if (!st.ok()) {
+    on_db_error(st);
+    return false;
+  }
+  trace("dedup-store", id + (options_.strategy.mark == Mark::kBeforeCommit
+                                 ? " marked seen in the separate store"
+                                 : " marked seen in the separate store, after the commit"));
+  return true;
+}
+
+// The dedup key inside the business transaction. False when the delivery is settled:
+// a duplicate (unique key) or a database error.
+bool Consumer::insert_key(store::Txn& txn, const std::string& id, std::int64_t order) {
+  const Dedup dedup = options_.strategy.choices.dedup;
+  // check-then-act already looked; it records with OR IGNORE because it "knows".
+  const char* sql = dedup == Dedup::kSameTxn
+                        ? "INSERT INTO processed_messages(message_id, order_id, tick) "
+                          "VALUES(?1, ?2, ?3)"
+                        : "INSERT OR IGNORE INTO processed_messages(message_id, order_id, "
+                          "tick) VALUES(?1, ?2, ?3)";
+  const store::Status st = ledger_.statement(sql)
+                               .bind(1, id)
+                               .bind(2, order)
+                               .bind(3, static_cast<std::int64_t>(k_.scheduler.now()))
+                               .exec();
+  if (st.ok()) return true;
+  txn.rollback();
+  if (!st.is_unique_violation()) {
+    on_db_error(st);
+  } else if (options_.strategy.dedup_order == DedupOrder::kKeyFirst) {
+    on_duplicate(id + " already processed (unique key): ack without effect");
+  } else {
+    on_duplicate(id + " already processed (unique key, inserted last): the work is rolled "
+                      "back, ack");
+  }
+  return false;
+}
+
+void Consumer::transact() {
+  const broker::Delivery& d = current_->deliver.delivery;
+  const auto body = producer::decode(d.message.body);
+  EOSIM_ASSERT(body.has_value());
+  const std::string id = d.message.message_id;
+  const std::int64_t now = static_cast<std::int64_t>(k_.scheduler.now());
+  store::Txn txn(ledger_);
+  if (!txn.status().ok()) return on_db_error(txn.status());
+  const Dedup dedup = options_.strategy.choices.dedup;
+  if ((dedup == Dedup::kSameTxn && !key_last()) || dedup == Dedup::kCheckThenAct) {
+    if (!insert_key(txn, id, body->order)) return;
+    if (dedup == Dedup::kSameTxn && fault("consumer.after_dedup_insert")) return;
+  }
+  store::Status st = ledger_
+                         .statement("UPDATE accounts SET balance = balance - ?1 "
+                                    "WHERE id = ?2 AND balance >= ?1")
+                         .bind(1, body->amount)
+                         .bind(2, body->account)
+                         .exec();
+  if (!st.ok()) {
+    txn.rollback();
+    return on_db_error(st);
+  }
+  // A business rule said no (insufficient funds): a poison message if requeued.
+  if (ledger_.changes() == 0) return refuse(txn, body->order, id);
+  st = ledger_
+           .statement("INSERT INTO debits(order_id, message_id, amount, consumer, tick) "
+                      "VALUES(?1, ?2, ?3, ?4, ?5)")
+           .bind(1, body->order).bind(2, id).bind(3, body->amount)
+           .bind(4, options_.instance).bind(5, now).exec();
+  if (!st.ok()) {
+    txn.rollback();
+    return on_db_error(st);
+  }
+  if (options_.strategy.side_effect == SideEffect::kBeforeCommit) {
+    send_effect(body->order, id);
+    if (fault("consumer.after_side_effect")) return;
+  }
+  if (key_last() && !insert_key(txn, id, body->order)) return;
+  if (fault("consumer.before_commit")) return;
+  st = txn.commit();
+  if (!st.ok()) {
+    txn.rollback();
+    return on_db_error(st);
+  }
+  ++stats_.applied;
+  k_.trace.record(name_, "commit", "ledger", body->order,
+                  "debit " + std::to_string(body->amount) + " " + id);
+  after_commit(body->order, id);
+}
+
+void Consumer::after_commit(std::int64_t order, const std::string& id) {
+  if (fault("consumer.after_commit")) return;
+  const Strategy& s = options_.strategy;
+  if (s.choices.dedup == Dedup::kSeparateStore && s.mark == Mark::kAfterCommit) {
+    if (!mark_seen(id, order)) return;
+  }
+  if (s.side_effect == SideEffect::kAfterCommit) {
+    send_effect(order, id);
+    if (fault("consumer.after_side_effect")) return;
+  }
+  if (s.choices.ack == AckTiming::kAfterCommit) {
+    settle("basic.ack");
+    if (fault("consumer.after_ack")) return;
+  }
+  finish();
+}
+
+void Consumer::refuse(store::Txn& txn, std::int64_t order, const std::string& id) {
+  const PoisonPolicy poison = options_.strategy.choices.poison;
+  if (poison == PoisonPolicy::kRequeue) {
+    txn.rollback();
+    trace("refused", "insufficient funds: nack, requeue");
+    settle("basic.nack", true);
+  } else if (poison == PoisonPolicy::kDeadLetter && options_.dead_letter) {
+    txn.rollback();
+    trace("refused", "insufficient funds: reject to the dead-letter queue");
+    settle("basic.reject", false);
+  } else {
+    // A recorded refusal is a processed message too: with the key inserted last it has
+    // not been inserted yet, and a duplicate is only recognised here.
+    if (key_last() && !insert_key(txn, id, order)) return;
+    store::Status st = ledger_
+                           .statement("INSERT INTO rejections(order_id, message_id, reason, "
+                                      "tick) VALUES(?1, ?2, 'insufficient funds', ?3)")
+                           .bind(1, order)
+                           .bind(2, id)
+                           .bind(3, static_cast<std::int64_t>(k_.scheduler.now()))
+                           .exec();
+    if (st.ok()) st = txn.commit();
+    if (!st.ok()) {
+      txn.rollback();
+      return on_db_error(st);
+    }
+    trace("refused", "insufficient funds: recorded and acked");
+    settle("basic.ack");
+  }
+  finish();
+}
+
+// The email, through the mail server: its own database, in autocommit, outside every
+// transaction of the ledger. With an idempotency key the server keeps the first request
+// for a key and ignores any repeat.
+void Consumer::send_effect(std::int64_t order, const std::string& id) {
+  const bool keyed = options_.strategy.idempotency_key;
+  const char* sql = keyed ? "INSERT OR IGNORE INTO emails(order_id, message_id, "
+                            "idempotency_key, consumer, tick) VALUES(?1, ?2, ?2, ?3, ?4)"
+                          : "INSERT INTO emails(order_id, message_id, idempotency_key, "
+                            "consumer, tick) VALUES(?1, ?2, NULL, ?3, ?4)";
+  const store::Status st = effects_.statement(sql)
+                               .bind(1, order)
+                               .bind(2, id)
+                               .bind(3, options_.instance)
+                               .bind(4, static_cast<std::int64_t>(k_.scheduler.now()))
+                               .exec();
+  EOSIM_ASSERT(st.ok());  // the mail server's log has no faults of its own
+  if (effects_.changes() == 0) {
+    k_.trace.record(name_, "effect", "mail", order,
+                    "email for " + id + " ignored: the mail server has seen its key");
+  } else {
+    k_.trace.record(name_, "effect", "mail", order,
+                    "email sent for " + id + (keyed ? " (idempotency key)" : ""));
+  }
+}
+
+void Consumer::on_duplicate(const std::string& why) {
+  ++stats_.duplicates;
+  trace("duplicate", why);
+  const Strategy& s = options_.strategy;
+  // A commit followed by a crash before the email: the ledger says "done", so only a
+  // resend (harmless with a key) can still deliver the email.
+  if (s.side_effect == SideEffect::kAfterCommit && s.idempotency_key) {
+    const broker::Message& m = current_->deliver.delivery.message;
+    send_effect(m.order, m.message_id);
+  }
+  settle("basic.ack");
+  finish();
+}
+
+}  // namespace consumer

@@ -1,0 +1,87 @@
+// Every broken teaching scenario has a fixed twin (its `fixed` key) that is exactly-once on
+// every seed from 1 to 200, and the variation scenarios (30 and up) meet their [expect]
+// on every one of those seeds, so their stories do not depend on a lucky seed.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "src/lab/scenario.h"
+#include "src/lab/world.h"
+
+namespace {
+
+std::vector<lab::Scenario> scenarios() {
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(EOSIM_SOURCE_DIR) + "/scenarios")) {
+    if (entry.path().extension() == ".toml") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<lab::Scenario> out;
+  for (const auto& file : files) {
+    lab::Scenario s;
+    lab::LoadError error;
+    INFO(error.to_string());
+    REQUIRE(lab::load_scenario(file.string(), s, error));
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+std::vector<std::string> unmet_on(lab::Scenario s, std::uint64_t seed) {
+  s.seed = seed;
+  lab::RunSummary run;
+  std::string error;
+  INFO(error);
+  REQUIRE(lab::run_scenario(s, lab::WorldOptions{}, run, nullptr, error));
+  return lab::unmet_expectations(s, run);
+}
+
+bool broken(const lab::Scenario& s) {
+  return s.expect.verdict && *s.expect.verdict != "exactly-once";
+}
+
+}  // namespace
+
+TEST_CASE("fixed twins: every broken scenario has one, exactly-once on seeds 1..200",
+          "[scenarios][design]") {
+  int twins = 0;
+  for (const lab::Scenario& s : scenarios()) {
+    INFO(s.path);
+    if (!broken(s)) {
+      CHECK(s.fixed.empty());  // a twin of a correct design would teach nothing
+      continue;
+    }
+    REQUIRE_FALSE(s.fixed.empty());
+    lab::Scenario twin;
+    lab::LoadError error;
+    INFO(error.to_string());
+    REQUIRE(lab::fixed_twin(s, twin, error));
+    ++twins;
+    for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+      const std::vector<std::string> unmet = unmet_on(twin, seed);
+      INFO("seed " << seed << ": " << (unmet.empty() ? "" : unmet.front()));
+      CHECK(unmet.empty());
+    }
+  }
+  CHECK(twins >= 16);
+}
+
+TEST_CASE("variation scenarios meet their [expect] on seeds 1..200", "[scenarios][design]") {
+  int variations = 0;
+  for (const lab::Scenario& s : scenarios()) {
+    const std::string file = std::filesystem::path(s.path).filename().string();
+    if (file.substr(0, 1) != "3") continue;
+    INFO(file);
+    ++variations;
+    for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+      const std::vector<std::string> unmet = unmet_on(s, seed);
+      INFO("seed " << seed << ": " << (unmet.empty() ? "" : unmet.front()));
+      CHECK(unmet.empty());
+    }
+  }
+  CHECK(variations >= 7);
+}
