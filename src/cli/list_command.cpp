@@ -138,7 +138,8 @@ int list_scenarios(const std::string& dir, std::ostream& out, std::ostream& err)
       exit_code = kExitBadInput;
       continue;
     }
-    out << "  " << lab::printable(name) << "  " << lab::printable(scenario.name) << '\n';
+    out << "  " << lab::printable(name) << "  " << lab::printable(scenario.name)
+        << (scenario.fixed.empty() ? "" : "  [fixed twin: run --fixed]") << '\n';
     const std::string about = scenario.about.substr(0, scenario.about.find('\n'));
     if (!about.empty()) out << lab::wrap_text(about, kWidth, "      ");
   }

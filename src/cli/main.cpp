@@ -47,7 +47,9 @@ constexpr const char* kMainFooter =
     "\n"
     "Exit codes: 0 expectations met, 1 an expectation failed, 2 bad input, 3 internal "
     "error.\n"
-    "Run `eosim COMMAND --help` for the options of a command.";
+    "Run `eosim COMMAND --help` for the options of a command. The words (ack, nack,\n"
+    "confirm, redelivered, prefetch, dead-letter queue, outbox, dedup, ...) are explained\n"
+    "in docs/glossary.md.";
 
 // A decimal unsigned integer from `min` to `max`. CLI11 alone would wrap "-1" to the
 // largest value and saturate a number that is too large, silently running something else.
