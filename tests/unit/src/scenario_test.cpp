@@ -409,7 +409,7 @@ TEST_CASE("the catalog is consistent and finds exactly its own names", "[catalog
                            "net.broker->consumer", "net.consumer->broker"}) {
     CHECK(sites.count(name) == 1);
   }
-  CHECK(sites.size() == 19);
+  CHECK(sites.size() == 20);
 
   const lab::FaultSite* acks = lab::find_fault_site("net.consumer->broker");
   REQUIRE(acks);
