@@ -206,7 +206,7 @@ store::Status ready_dedup_db(store::Db& db) {
   if (db.reused() && empty_tables(db, {"DELETE FROM seen"}).ok()) {
     return store::Status::success();
   }
-  return db.exec("CREATE TABLE seen(message_id TEXT PRIMARY KEY)");
+  return db.exec(kDedupStoreSchema);
 }
 
 }  // namespace lab

@@ -95,7 +95,11 @@ bool WorldImpl::create_databases(const consumer::Strategy& strategy, std::string
   }
   if (st.ok() && strategy.choices.dedup == consumer::Dedup::kSeparateStore) {
     st = store::Db::open(uris_.dedup, dedup_anchor_);
-  uris_ = make_uris(options_.keep_db_dir, warm_);
+    if (st.ok()) st = ready_dedup_db(dedup_anchor_);
+  }
+  if (st.ok() && strategy.side_effect != consumer::SideEffect::kNone) {
+    st = store::Db::open(uris_.effects, effects_anchor_);
+    if (st.ok()) st = effects_anchor_.exec(kEffectsSchema);
   }
   if (!st.ok()) {
     error = "cannot create the run's databases: " + st.to_string();
