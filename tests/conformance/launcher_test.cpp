@@ -1,6 +1,8 @@
 // The private broker's launcher: a missing installation is one clear line, and an
 // interrupted test leaves no broker or epmd behind. Each interruption test starts a broker
-// of its own in a child process (tag [launcher], its own ctest entry).
+// of its own in a child process (tag [launcher], its own ctest entry). The interrupted child
+// cannot remove its broker's data folder (SIGKILL runs no code), so the test removes it,
+// also when one of its checks fails.
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -9,6 +11,9 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <string>
 #include <thread>
 
 #include "src/live/endpoint.h"
@@ -26,9 +31,52 @@ bool gone(pid_t pid) {
   return false;
 }
 
-// A child process starts a broker, reports its node and epmd PIDs, then waits to be
-// signalled. Returns {node, epmd} (0, 0 if the start failed).
-std::pair<pid_t, pid_t> broker_in_child(pid_t& child) {
+// What the child reports through its pipe: the PIDs to watch and the folder to remove.
+struct ChildReport {
+  pid_t node = 0;  // 0 if the start failed
+  pid_t epmd = 0;
+  char data_dir[256] = {};
+};
+
+// Removes the broker's data folder when the test ends, however it ends (a failed REQUIRE
+// unwinds through here).
+class DataDirGuard {
+ public:
+  explicit DataDirGuard(std::string dir) : dir_(std::move(dir)) {}
+  ~DataDirGuard() {
+    if (dir_.empty()) return;
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  DataDirGuard(const DataDirGuard&) = delete;
+  DataDirGuard& operator=(const DataDirGuard&) = delete;
+
+ private:
+  std::string dir_;
+};
+
+// Kills the child (and so its broker) if the test ends before it was signalled and reaped.
+class ChildGuard {
+ public:
+  ChildGuard(pid_t child, pid_t node) : child_(child), node_(node) {}
+  ~ChildGuard() {
+    if (child_ <= 0 || ::waitpid(child_, nullptr, WNOHANG) != 0) return;
+    ::kill(child_, SIGKILL);
+    ::waitpid(child_, nullptr, 0);
+    if (node_ > 0) gone(node_);
+  }
+  void reaped() { child_ = 0; }
+  ChildGuard(const ChildGuard&) = delete;
+  ChildGuard& operator=(const ChildGuard&) = delete;
+
+ private:
+  pid_t child_;
+  pid_t node_;
+};
+
+// A child process starts a broker, reports its PIDs and data folder, then waits to be
+// signalled.
+ChildReport broker_in_child(pid_t& child) {
   int fds[2];
   REQUIRE(::pipe(fds) == 0);
   child = ::fork();
@@ -36,35 +84,53 @@ std::pair<pid_t, pid_t> broker_in_child(pid_t& child) {
   if (child == 0) {
     ::close(fds[0]);
     std::unique_ptr<live::PrivateBroker> broker;
-    pid_t pids[2] = {0, 0};
+    ChildReport report;
     if (live::PrivateBroker::start({}, broker).ok()) {
-      pids[0] = broker->node_pid();
-      pids[1] = broker->epmd_pid();
+      report.node = broker->node_pid();
+      report.epmd = broker->epmd_pid();
+      const std::string& dir = broker->data_dir();
+      if (dir.size() < sizeof report.data_dir) {
+        std::memcpy(report.data_dir, dir.data(), dir.size());
+      }
     }
-    if (::write(fds[1], pids, sizeof pids) != sizeof pids) ::_exit(3);
+    if (::write(fds[1], &report, sizeof report) != sizeof report) ::_exit(3);
     for (;;) ::pause();
   }
   ::close(fds[1]);
-  pid_t pids[2] = {0, 0};
-  const auto n = ::read(fds[0], pids, sizeof pids);
+  ChildReport report;
+  const auto n = ::read(fds[0], &report, sizeof report);
   ::close(fds[0]);
-  REQUIRE(n == static_cast<ssize_t>(sizeof pids));
-  return {pids[0], pids[1]};
+  if (n != static_cast<ssize_t>(sizeof report)) {
+    ::kill(child, SIGKILL);
+    ::waitpid(child, nullptr, 0);
+  }
+  REQUIRE(n == static_cast<ssize_t>(sizeof report));
+  return report;
 }
 
 void check_interruption(int signal) {
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);  // so the broker's orphans are ours to reap
   pid_t child = 0;
-  const auto [node, epmd] = broker_in_child(child);
-  REQUIRE(node > 0);
-  REQUIRE(epmd > 0);
-  REQUIRE(::kill(node, 0) == 0);
-  ::kill(child, signal);
-  int status = 0;
-  REQUIRE(::waitpid(child, &status, 0) == child);
-  CHECK(WIFSIGNALED(status));
-  CHECK(gone(node));
-  CHECK(gone(epmd));
+  const ChildReport report = broker_in_child(child);
+  const std::string data_dir = report.data_dir;
+  {
+    DataDirGuard dir_guard(data_dir);
+    // Destroyed first: the processes end, then the folder goes.
+    ChildGuard child_guard(child, report.node);
+    REQUIRE(report.node > 0);
+    REQUIRE(report.epmd > 0);
+    REQUIRE(!data_dir.empty());
+    CHECK(std::filesystem::is_directory(data_dir));
+    REQUIRE(::kill(report.node, 0) == 0);
+    ::kill(child, signal);
+    int status = 0;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    child_guard.reaped();
+    CHECK(WIFSIGNALED(status));
+    CHECK(gone(report.node));
+    CHECK(gone(report.epmd));
+  }
+  CHECK_FALSE(std::filesystem::exists(data_dir));
 }
 
 }  // namespace
