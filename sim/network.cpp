@@ -18,6 +18,13 @@ std::int64_t node_instance(const NodeId& node) {
   return std::stoll(node.substr(role.size()));
 }
 
+std::optional<Tick> LinkOptions::detect_after(bool server) const {
+  const std::optional<Tick>& own = server ? server_detect : client_detect;
+  if (!own) return heartbeat_timeout;
+  if (*own == 0) return std::nullopt;
+  return *own;
+}
+
 Network::Network(Scheduler& scheduler, Chooser& chooser, FaultPlan& faults, Trace& trace)
     : scheduler_(scheduler), chooser_(chooser), faults_(faults), trace_(trace) {}
 
@@ -86,6 +93,7 @@ bool Network::send(ConnId conn, const NodeId& from, Frame frame) {
   const int d = side_of(c, from);
   Direction& dir = c.dir[d];
   if (!dir.alive) return false;
+  if (c.frozen) return send_frozen(c, d, frame);
   ++frames_sent_;
   const std::string site = site_of(from, dir.to, "net.");
   const std::int64_t instance =
@@ -106,7 +114,8 @@ bool Network::send(ConnId conn, const NodeId& from, Frame frame) {
                                                                 options_.latency_max),
                                 dir.last_arrival);
   dir.last_arrival = arrival;
-  dir.queue.push_back({std::move(frame)});
+  const bool freeze_after = fault && *fault == "freeze";
+  dir.queue.push_back({std::move(frame), freeze_after});
   scheduler_.at(arrival, "net.deliver", [this, conn, d] { deliver_head(conn, d); });
   return true;
 }
@@ -128,6 +137,7 @@ void Network::deliver_head(ConnId conn, int d) {
     return;
   }
   trace_.record(dir.to, "recv", dir.from, item.frame.order, item.frame.summary);
+  if (item.freeze_after) freeze(conn, "frozen after " + item.frame.summary);
   if (node->second.on_frame) node->second.on_frame(conn, item.frame);
 }
 
@@ -140,11 +150,19 @@ void Network::lose_queue(Direction& dir, const char* why) {
 }
 
 void Network::notify(ConnId conn, int side, Tick delay) {
-  scheduler_.after(delay, "net.closed", [this, conn, side] {
+  scheduler_.after(delay, "net.closed", [this, conn, side, delay] {
     Connection& c = connections_.at(conn);
     if (c.notified[side]) return;
     c.notified[side] = true;
     const NodeId& self = c.dir[side].from;
+    if (c.frozen) {
+      // Nothing came through for its whole detection time: it closes its socket, and its
+      // own sends fail from now on. The peer, behind the frozen link, sees none of this.
+      c.dir[side].alive = false;
+      trace_.record(self, "silent-peer", c.dir[side].to, 0,
+                    "heard nothing for " + std::to_string(delay) +
+                        " ticks (missed heartbeats): closes connection " + std::to_string(conn));
+    }
     trace_.record(self, "disconnected", c.dir[side].to, 0, "connection " + std::to_string(conn));
     const auto node = nodes_.find(self);
     if (node != nodes_.end() && node->second.on_disconnect) node->second.on_disconnect(conn);
@@ -163,7 +181,38 @@ void Network::break_connection(ConnId conn, const NodeId& noticer, const std::st
   const int first = side_of(c, noticer);
   trace_.record(noticer, "broken", c.dir[first].to, 0, why);
   notify(conn, first, options_.reset_notice);
-  notify(conn, 1 - first, options_.heartbeat_timeout);
+  notify_by_detection(conn, 1 - first);
+}
+
+void Network::notify_by_detection(ConnId conn, int side) {
+  const std::optional<Tick> after = options_.detect_after(side == 1);
+  if (!after) return;  // this end never notices: whatever it holds stays held
+  notify(conn, side, *after);
+}
+
+void Network::freeze(ConnId conn, const std::string& why) {
+  auto it = connections_.find(conn);
+  if (it == connections_.end()) return;
+  Connection& c = it->second;
+  if (c.frozen || !c.dir[0].alive || !c.dir[1].alive) return;
+  c.frozen = true;
+  trace_.record(c.dir[0].from, "frozen", c.dir[0].to, 0,
+                why + ": connection " + std::to_string(conn) + " carries nothing either way");
+  for (auto& dir : c.dir) lose_queue(dir, "connection frozen");
+  for (int side = 0; side < 2; ++side) notify_by_detection(conn, side);
+}
+
+bool Network::is_frozen(ConnId conn) const {
+  const auto it = connections_.find(conn);
+  return it != connections_.end() && it->second.frozen;
+}
+
+bool Network::send_frozen(Connection& c, int d, const Frame& frame) {
+  ++frames_sent_;
+  ++frames_lost_;
+  trace_.record(c.dir[d].from, "lost", c.dir[d].to, frame.order,
+                frame.summary + " (connection frozen)");
+  return true;  // nothing tells the sender: no error, no reset, just silence
 }
 
 void Network::abort(ConnId conn, const NodeId& by) {
@@ -179,6 +228,8 @@ void Network::abort(ConnId conn, const NodeId& by) {
   lose_queue(in, "receiver crashed");
   if (out.alive) {
     out.alive = false;
+    // A frozen link carries no FIN either: the peer notices by its own detection, if ever.
+    if (c.frozen) return;
     // The FIN follows what was already sent, so the peer sees those frames first.
     const Tick fin = std::max(scheduler_.now() + options_.latency_min, out.last_arrival);
     notify(conn, 1 - mine, fin - scheduler_.now());

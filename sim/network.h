@@ -6,10 +6,18 @@
 // AMQP runs over TCP, so a frame cannot simply vanish: a dropped frame *breaks the
 // connection*, and every frame in flight on it (behind it, and the other way) is lost too.
 // The end whose frame was lost notices after `reset_notice` ticks; the other end only
-// after `heartbeat_timeout` ticks. A crashed process instead *aborts* its connections:
+// when its failure detection says so (`detect_after`). A crashed process instead *aborts* its connections:
 // frames it already sent still arrive, then the peer sees the close; frames towards it
 // are lost. Partitions are windows of virtual time in which frames between two nodes are
 // dropped and new connections refused.
+//
+// A *frozen* connection (a peer gone silent: a stopped process, a stuck proxy) carries
+// nothing any more, in either direction, and sends no FIN either; frames sent on it are
+// lost, though the sender cannot tell. Each end notices only by its own failure detection
+// (heartbeats): the server after `server_detect` ticks, the client after `client_detect`,
+// each 0 = never. Without per-side detection both ends use `heartbeat_timeout`. An end
+// that notices closes its socket (it is told, and its sends fail from then on); the other
+// end, behind the frozen link, learns nothing of it. A frozen connection never thaws.
 //
 // Fault sites are named "net.<role>-><role>" where a node's role is its name without the
 // trailing instance number ("consumer2" has role "consumer" and instance 2).
@@ -18,12 +26,15 @@
 //  (1) Frames on one direction of one connection arrive in the order they were sent.
 //  (2) No frame is delivered on a connection after its receiver was told it closed.
 //  (3) Every frame sent either arrives once or is traced as "lost".
+//  (4) Without a freeze and without per-side detection, nothing differs from the
+//      symmetric model (one heartbeat_timeout for the far end of a broken connection).
 
 #include <any>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +61,14 @@ struct LinkOptions {
   Tick latency_max = 3;
   Tick heartbeat_timeout = 30;  // the far end of a broken connection notices after this
   Tick reset_notice = 1;        // the end whose frame was lost notices after this
+  // Failure detection per side (heartbeats), replacing heartbeat_timeout for that side;
+  // 0 = that side never notices a silent peer. Unset = heartbeat_timeout for both.
+  std::optional<Tick> server_detect;
+  std::optional<Tick> client_detect;
+
+  // After how many ticks of silence the server (server = true) or the client end notices
+  // its peer is gone; nullopt = never.
+  std::optional<Tick> detect_after(bool server) const;
 };
 
 struct NodeHandlers {
@@ -88,6 +107,10 @@ class Network {
   void abort_all(const NodeId& node);
   // Breaks a connection as if a frame from `noticer` was lost (a fault button).
   void break_connection(ConnId conn, const NodeId& noticer, const std::string& why);
+  // The connection goes silent both ways (see the header comment); each end notices by
+  // its own detection, or never. Frames in flight on it are lost.
+  void freeze(ConnId conn, const std::string& why);
+  bool is_frozen(ConnId conn) const;
 
   bool is_open(ConnId conn) const;
   NodeId peer(ConnId conn, const NodeId& self) const;
@@ -108,6 +131,7 @@ class Network {
  private:
   struct InFlight {
     Frame frame;
+    bool freeze_after = false;  // a freeze rule matched it: the link freezes as it arrives
   };
   struct Direction {
     NodeId from;
@@ -119,6 +143,7 @@ class Network {
   struct Connection {
     Direction dir[2];  // [0] client->server, [1] server->client
     bool notified[2] = {false, false};  // [0] client told, [1] server told
+    bool frozen = false;
   };
   struct Window {
     NodeId a;
@@ -132,6 +157,9 @@ class Network {
   void deliver_head(ConnId conn, int d);
   void lose_queue(Direction& dir, const char* why);
   void notify(ConnId conn, int side, Tick delay);
+  // The far end of a dead or frozen connection: told after its detection time, if ever.
+  void notify_by_detection(ConnId conn, int side);
+  bool send_frozen(Connection& c, int d, const Frame& frame);
   std::string site_of(const NodeId& from, const NodeId& to, const char* prefix) const;
 
   Scheduler& scheduler_;

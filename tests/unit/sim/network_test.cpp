@@ -113,6 +113,107 @@ TEST_CASE("network: a crashed end's frames still arrive, then the peer sees the 
   CHECK(p.client_down.empty());  // a dead process is told nothing
 }
 
+namespace {
+
+// A Pair with fixed latency 2 and the given per-side detection; the server's deliver of
+// order 1 freezes the link as it arrives (at tick 2).
+void freeze_on_first_deliver(Pair& p, std::optional<sim::Tick> server_detect,
+                             std::optional<sim::Tick> client_detect) {
+  sim::LinkOptions options = p.k.network.options();
+  options.latency_min = 2;
+  options.latency_max = 2;
+  options.server_detect = server_detect;
+  options.client_detect = client_detect;
+  p.k.network.set_options(options);
+  sim::FaultRule freeze;
+  freeze.site = "net.server->client";
+  freeze.action = "freeze";
+  freeze.frame = "basic.deliver";
+  freeze.order = 1;
+  p.k.faults.set_rules({freeze});
+}
+
+}  // namespace
+
+TEST_CASE("network: a frozen link carries nothing; the server notices, the client never",
+          "[network]") {
+  Pair p(4);
+  freeze_on_first_deliver(p, 15, 0);
+  const ConnId c = p.k.network.connect("client1", "server");
+  p.k.scheduler.at(0, "deliver", [&] {
+    p.k.network.send(c, "server", frame("basic.deliver", 1));
+    p.k.network.send(c, "server", frame("basic.deliver", 2));  // behind it: frozen in flight
+  });
+  bool ack_accepted = false;
+  bool late_deliver_accepted = true;
+  p.k.scheduler.at(5, "ack", [&] {
+    CHECK(p.k.network.is_frozen(c));
+    ack_accepted = p.k.network.send(c, "client1", frame("basic.ack", 1));
+  });
+  p.k.scheduler.at(20, "after the server gave up", [&] {
+    late_deliver_accepted = p.k.network.send(c, "server", frame("basic.deliver", 3));
+    CHECK(p.k.network.send(c, "client1", frame("basic.ack", 1)));  // the client still cannot tell
+  });
+  p.k.scheduler.run(1000);
+  CHECK(p.at_client == std::vector<std::int64_t>{1});  // the frame that froze it arrived
+  CHECK(p.at_server.empty());
+  CHECK(ack_accepted);              // the sender cannot tell: no reset, only silence
+  CHECK_FALSE(late_deliver_accepted);  // the server closed its socket: its sends fail
+  CHECK(p.server_down == std::vector<sim::Tick>{2 + 15});
+  CHECK(p.client_down.empty());  // client detection 0: never
+  // deliver 2 (in flight), ack 1 and the second ack; deliver 3 was refused, not lost.
+  CHECK(p.k.network.frames_lost() == 3);
+}
+
+TEST_CASE("network: on a frozen link each end notices after its own detection time",
+          "[network]") {
+  SECTION("per side: the server first, the client later") {
+    Pair p(6);
+    freeze_on_first_deliver(p, 6, 14);
+    const ConnId c = p.k.network.connect("client1", "server");
+    p.k.scheduler.at(0, "deliver", [&] { p.k.network.send(c, "server", frame("basic.deliver", 1)); });
+    p.k.scheduler.run(1000);
+    CHECK(p.server_down == std::vector<sim::Tick>{2 + 6});
+    CHECK(p.client_down == std::vector<sim::Tick>{2 + 14});
+  }
+  SECTION("without per-side detection: both after heartbeat_timeout") {
+    Pair p(6);
+    freeze_on_first_deliver(p, std::nullopt, std::nullopt);
+    const ConnId c = p.k.network.connect("client1", "server");
+    p.k.scheduler.at(0, "deliver", [&] { p.k.network.send(c, "server", frame("basic.deliver", 1)); });
+    p.k.scheduler.run(1000);
+    CHECK(p.server_down == std::vector<sim::Tick>{2 + 30});
+    CHECK(p.client_down == std::vector<sim::Tick>{2 + 30});
+  }
+  SECTION("a crashed client sends no FIN through a frozen link") {
+    Pair p(6);
+    freeze_on_first_deliver(p, 0, 0);
+    const ConnId c = p.k.network.connect("client1", "server");
+    p.k.scheduler.at(0, "deliver", [&] { p.k.network.send(c, "server", frame("basic.deliver", 1)); });
+    p.k.scheduler.at(5, "crash", [&] { p.k.network.abort_all("client1"); });
+    p.k.scheduler.run(1000);
+    CHECK(p.server_down.empty());  // server detection 0: what it holds stays held
+  }
+}
+
+TEST_CASE("network: a broken link's far end is told by its own detection, or never",
+          "[network]") {
+  Pair p(3);
+  sim::LinkOptions options = p.k.network.options();
+  options.server_detect = 0;
+  options.client_detect = 12;
+  p.k.network.set_options(options);
+  const ConnId c = p.k.network.connect("client1", "server");
+  p.k.scheduler.at(0, "break", [&] { p.k.network.break_connection(c, "client1", "test"); });
+  p.k.scheduler.at(1, "break the other way", [&] {
+    const ConnId d = p.k.network.connect("client1", "server");
+    p.k.network.break_connection(d, "server", "test");
+  });
+  p.k.scheduler.run(1000);
+  CHECK(p.client_down == std::vector<sim::Tick>{2, 1 + 12});  // reset notice, then detection
+  CHECK(p.server_down == std::vector<sim::Tick>{1 + 2});     // only the reset it saw itself
+}
+
 TEST_CASE("network: partitions are windows of virtual time", "[network]") {
   Pair p(9);
   p.k.network.partition("client1", "server", 10, 20);
