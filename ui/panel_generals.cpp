@@ -1,6 +1,8 @@
 // Two Generals mode: General A and General B exchange couriers that can be captured (by
 // the button, or at random), the "who knows what" ladder after each courier, and next to
 // it the same shape in broker -> consumer -> ack, read from the explored session's trace.
+// Left half: the exchange, its ladder and how it maps onto a broker; right half: one
+// delivery of the explored run, step by step.
 
 #include <string>
 
@@ -117,14 +119,18 @@ void courier_diagram(const generals::TwoGenerals& g) {
 void ladder(const generals::TwoGenerals& g) {
   heading("Who knows what");
   if (!ImGui::BeginTable("ladder", 4, kTable)) return;
-  for (const char* c : {"level", "fact", "holds?", "taught by"}) ImGui::TableSetupColumn(c);
+  // The long columns wrap, so a narrow half never cuts them.
+  ImGui::TableSetupColumn("level", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("fact", ImGuiTableColumnFlags_WidthStretch, 1.6f);
+  ImGui::TableSetupColumn("holds?", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("taught by", ImGuiTableColumnFlags_WidthStretch, 1.0f);
   ImGui::TableHeadersRow();
   for (const generals::Rung& r : g.ladder()) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::Text("%d", r.level);
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(r.text.c_str());
+    ImGui::TextWrapped("%s", r.text.c_str());
     ImGui::TableNextColumn();
     text_colored(r.known ? palette::kGood : palette::kMuted, r.known ? "yes" : "no");
     ImGui::TableNextColumn();
@@ -134,7 +140,10 @@ void ladder(const generals::TwoGenerals& g) {
       std::string text =
           "courier " + std::to_string(r.courier) + ": " + generals::status_name(r.status);
       if (r.known) text += r.confirmed ? ", confirmed" : ", not confirmed";
-      text_colored(r.known && !r.confirmed ? palette::kWarn : status_color(r.status), text);
+      ImGui::PushStyleColor(ImGuiCol_Text,
+                            r.known && !r.confirmed ? palette::kWarn : status_color(r.status));
+      ImGui::TextWrapped("%s", text.c_str());
+      ImGui::PopStyleColor();
     }
   }
   ImGui::EndTable();
@@ -158,8 +167,17 @@ void broker_shape(const Model& model, ViewState& view) {
                                  ? static_cast<std::size_t>(view.generals_delivery)
                                  : automatic;
   const generals::Delivery& d = list[chosen];
-  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 90);
-  if (ImGui::BeginCombo("delivery", d.label().c_str())) {
+  // The label says why the delivery went wrong and can be longer than the half is wide:
+  // cut to fit (never clipped mid-glyph), whole on hover and in the list.
+  const float width = ImGui::GetContentRegionAvail().x - 90;
+  const std::string preview =
+      fit_text(d.label(), width - ImGui::GetFrameHeight() - 2 * ImGui::GetStyle().FramePadding.x);
+  ImGui::SetNextItemWidth(width);
+  const bool open = ImGui::BeginCombo("delivery", preview.c_str());
+  if (!open && preview != d.label() && ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("%s", d.label().c_str());
+  }
+  if (open) {
     for (std::size_t i = 0; i < list.size(); ++i) {
       if (ImGui::Selectable(list[i].label().c_str(), i == chosen)) {
         view.generals_delivery = static_cast<int>(i);
@@ -218,10 +236,17 @@ void broker_shape(const Model& model, ViewState& view) {
     }
     ImGui::EndTable();
   }
-  ImGui::Spacing();
+}
+
+// How the exchange on the left reads in a broker: under the ladder, so the left half
+// carries the general story and the right half the one delivery.
+void mapping_table() {
+  heading("The same two generals: a broker and its consumer");
   if (!ImGui::BeginTable("mapping", 3, kTable)) return;
-  for (const char* c : {"Two Generals", "broker and consumer", "why it matters"})
-    ImGui::TableSetupColumn(c);
+  // Weights by how much each column says, so that the rows wrap as little as they can.
+  ImGui::TableSetupColumn("Two Generals", ImGuiTableColumnFlags_WidthStretch, 0.8f);
+  ImGui::TableSetupColumn("broker and consumer", ImGuiTableColumnFlags_WidthStretch, 1.1f);
+  ImGui::TableSetupColumn("why it matters", ImGuiTableColumnFlags_WidthStretch, 1.9f);
   ImGui::TableHeadersRow();
   for (const generals::MappingRow& row : generals::broker_mapping()) {
     ImGui::TableNextRow();
@@ -241,7 +266,8 @@ void draw_generals(const Model& model, ViewState& view, Commands& commands) {
   controls(model, view, commands);
   const generals::TwoGenerals* g = model.generals;
   if (g == nullptr) return;
-  const float half = ImGui::GetContentRegionAvail().x * 0.5f - 4;
+  // The left half holds more (exchange, ladder, mapping), so it gets a little more width.
+  const float half = ImGui::GetContentRegionAvail().x * 0.56f - 4;
   ImGui::BeginChild("exchange", ImVec2(half, 0), true);
   courier_diagram(*g);
   const bool unconfirmed = g->last_courier_unconfirmed();
@@ -262,6 +288,8 @@ void draw_generals(const Model& model, ViewState& view, Commands& commands) {
   ImGui::TextDisabled("replay: %s", model.generals_replay.c_str());
   ImGui::Spacing();
   ladder(*g);
+  ImGui::Spacing();
+  mapping_table();
   ImGui::EndChild();
   ImGui::SameLine();
   ImGui::BeginChild("broker shape", ImVec2(0, 0), true);

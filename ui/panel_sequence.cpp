@@ -27,17 +27,6 @@ struct Screen {
   float line_y(std::size_t row) const { return origin.y + canvas->line_y(row); }
 };
 
-diagram::Metrics imgui_metrics() {
-  diagram::Metrics m;
-  m.text_width = [](std::string_view text) {
-    return ImGui::CalcTextSize(text.data(), text.data() + text.size()).x;
-  };
-  m.line_height = ImGui::GetTextLineHeight();
-  m.font_id = reinterpret_cast<std::uintptr_t>(ImGui::GetFont()) ^
-              static_cast<std::uint64_t>(ImGui::GetFontSize() * 64);
-  return m;
-}
-
 void dashed_line(ImDrawList* draw, ImVec2 a, ImVec2 b, ImU32 color, float thickness) {
   const float dx = b.x - a.x, dy = b.y - a.y;
   const float length = std::sqrt(dx * dx + dy * dy);

@@ -24,6 +24,21 @@ std::string verdict_so_far(const std::string& verdict, bool over) {
   return "in progress";
 }
 
+diagram::Metrics imgui_metrics() {
+  diagram::Metrics m;
+  m.text_width = [](std::string_view text) {
+    return ImGui::CalcTextSize(text.data(), text.data() + text.size()).x;
+  };
+  m.line_height = ImGui::GetTextLineHeight();
+  m.font_id = reinterpret_cast<std::uintptr_t>(ImGui::GetFont()) ^
+              static_cast<std::uint64_t>(ImGui::GetFontSize() * 64);
+  return m;
+}
+
+std::string fit_text(const std::string& text, float width) {
+  return diagram::shorten(text, width, imgui_metrics());
+}
+
 void probe_last_item(const char* label) {
   auto* probe = static_cast<ItemProbe*>(ImGui::GetIO().UserData);
   if (probe == nullptr) return;

@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 
+#include "src/diagram/placement.h"
 #include "src/diagram/sequence.h"
 
 namespace ui {
@@ -33,6 +34,11 @@ ImU32 effect_color(long long effects);
 std::string verdict_so_far(const std::string& verdict, bool over);
 // Colour of a diagram tone (panel_sequence.cpp); the SVG writer has its own for paper.
 ImU32 tone_color(diagram::Tone tone);
+
+// The current font's measures, for the GUI-free layout code (src/diagram/placement.h).
+diagram::Metrics imgui_metrics();
+// `text` as it fits in `width` pixels of the current font: whole, or cut with "...".
+std::string fit_text(const std::string& text, float width);
 
 // Headless tests set ImGui::GetIO().UserData to an ItemProbe: every widget drawn through
 // these helpers records its rectangle under its label, so a test can click it with the
