@@ -202,7 +202,10 @@ void App::draw_explore(float top, float height) {
   const float width = ImGui::GetIO().DisplaySize.x;
   // The diagram's panel is as wide as its lanes want (placement of the last frame).
   const float wants = placements_[0].min_width() + style.ScrollbarSize + 2 * style.WindowPadding.x + 2;
-  const Columns c = columns(view_.panels, width, wants);
+  // The left column as wide as the export file's name (Faults by hand), within limits.
+  const float left_wants = ImGui::CalcTextSize(view_.export_path).x +
+                           2 * (style.FramePadding.x + style.WindowPadding.x) + 2;
+  const Columns c = columns(view_.panels, width, wants, left_wants);
   const float browser = height * view_.panels.browser;
   begin_panel("Scenarios", ImVec2(0, top), ImVec2(c.left, browser));
   draw_browser(model_, view_, queued_);

@@ -20,9 +20,11 @@ float fraction(const std::string& text, float fallback) {
 
 }  // namespace
 
-Columns columns(const PanelLayout& layout, float width, float diagram_wants) {
+Columns columns(const PanelLayout& layout, float width, float diagram_wants, float left_wants) {
   Columns c;
-  c.left = layout.left > 0 ? layout.left * width : std::clamp(width * 0.23f, 280.0f, 420.0f);
+  const float automatic =
+      std::max(std::clamp(width * 0.23f, 280.0f, kMaxAutoLeft), std::min(left_wants, kMaxAutoLeft));
+  c.left = layout.left > 0 ? layout.left * width : automatic;
   if (layout.right > 0) {
     c.right = layout.right * width;
   } else {

@@ -29,8 +29,12 @@ struct Columns {
   float left = 0, center = 0, right = 0;
 };
 
-// `diagram_wants`: the width that shows every lane of the diagram (0 = unknown).
-Columns columns(const PanelLayout& layout, float width, float diagram_wants);
+// `diagram_wants`: the width that shows every lane of the diagram (0 = unknown);
+// `left_wants`: the width the left column's longest line needs (0 = unknown), given up to
+// kMaxAutoLeft when the layout is automatic.
+constexpr float kMaxAutoLeft = 420;
+Columns columns(const PanelLayout& layout, float width, float diagram_wants,
+                float left_wants = 0);
 
 // $XDG_CONFIG_HOME/eosim/gui-layout.ini, else $HOME/.config/eosim/gui-layout.ini; "" when
 // neither variable is set.

@@ -162,20 +162,35 @@ void print_bench(std::vector<double> ms, const char* what) {
               ms.size(), sum / static_cast<double>(ms.size()), at(0.5), at(0.95), ms.back());
 }
 
-// The diagram's placement as drawn in this window, against placement.h's invariants.
-bool check_layout(const ui::App& app) {
-  const diagram::Placement& p = app.placement(0);
-  const std::size_t rows = app.layout(0).rows().size();
+// One diagram's placement as drawn in this window, against placement.h's invariants.
+bool check_placement(const ui::App& app, int slot) {
+  const diagram::Placement& p = app.placement(slot);
+  const std::size_t rows = app.layout(slot).rows().size();
   const auto problems = diagram::placement_problems(p, rows);
   for (const std::string& problem : problems) {
-    std::fprintf(stderr, "eosim-gui: layout: %s\n", problem.c_str());
+    std::fprintf(stderr, "eosim-gui: layout of diagram %d: %s\n", slot, problem.c_str());
   }
   const bool spaced = p.canvas().spacing >= p.min_spacing();
   if (!spaced) std::fprintf(stderr, "eosim-gui: layout: lanes closer than their minimum\n");
-  std::printf("layout: %zu labels over %zu rows, lanes %.0f px apart, canvas %.0f px: %s\n",
-              p.labels().size(), rows, static_cast<double>(p.canvas().spacing),
-              static_cast<double>(p.canvas().width), problems.empty() && spaced ? "ok" : "BROKEN");
-  return problems.empty() && spaced && rows > 0;
+  const bool ok = problems.empty() && spaced && rows > 0;
+  std::printf("layout of diagram %d: %zu labels over %zu rows, lanes %.0f px apart, "
+              "canvas %.0f px: %s\n",
+              slot, p.labels().size(), rows, static_cast<double>(p.canvas().spacing),
+              static_cast<double>(p.canvas().width), ok ? "ok" : "BROKEN");
+  return ok;
+}
+
+// Every diagram drawn in this window (explore: one; compare: two; Two Generals: none).
+bool check_layout(const ui::App& app) {
+  bool ok = true;
+  int drawn = 0;
+  for (int slot = 0; slot < 3; ++slot) {
+    if (app.placement(slot).canvas().width <= 0) continue;  // never placed: not on screen
+    ++drawn;
+    ok = check_placement(app, slot) && ok;
+  }
+  if (drawn == 0) std::printf("layout: no sequence diagram in this view, nothing to check\n");
+  return ok;
 }
 
 }  // namespace

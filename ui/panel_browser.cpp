@@ -64,7 +64,9 @@ void draw_browser(const Model& model, ViewState& view, Commands& commands) {
     const ScenarioEntry& e = scenarios[i];
     const std::string label = e.error.empty() ? e.name : e.file + " (does not load)";
     const bool selected = e.path == loaded;
-    if (ImGui::Selectable((label + "##" + e.file).c_str(), selected)) {
+    // A name wider than the list is cut with "..." (the tooltip has all of it).
+    const std::string shown = fit_text(label, ImGui::GetContentRegionAvail().x);
+    if (ImGui::Selectable((shown + "##" + e.file).c_str(), selected)) {
       view.selected_scenario = static_cast<int>(i);
       commands.push_back(LoadCmd{e.path});
     }

@@ -102,11 +102,10 @@ void draw_faults(const Model& model, ViewState& view, Commands& commands) {
     ImGui::TextUnformatted(lab::describe_rule(session.hand_rules()[i]).c_str());
   }
   ImGui::Separator();
-  // Room on the right for the button and its "(?)".
-  ImGui::SetNextItemWidth(-(ImGui::CalcTextSize("Export (?)").x + 4 * ImGui::GetStyle().ItemSpacing.x +
-                            2 * ImGui::GetStyle().FramePadding.x));
+  // The file name on a line of its own, as wide as the panel: names of scenario files are
+  // long, and a field that scrolls its text hides the part that differs.
+  ImGui::SetNextItemWidth(-1);
   ImGui::InputText("##export", view.export_path, sizeof view.export_path);
-  ImGui::SameLine();
   if (button("Export")) commands.push_back(ExportCmd{view.export_path});
   help_marker(
       "Writes the session as a scenario file: the faults made by hand become "

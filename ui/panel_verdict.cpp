@@ -138,7 +138,7 @@ void draw_verdict(const SessionModel& m, bool show_end) {
     for (const auto& f : now.faults) named = named || f.order == o.order;
     std::string why = "order " + std::to_string(o.order) + " is " + o.outcome + ": ";
     why += named ? "the fault marked > names it" : "no fault names it (see the diagram)";
-    text_colored(outcome_color(o.outcome), why);
+    text_wrapped_colored(outcome_color(o.outcome), why);
   }
 }
 

@@ -103,8 +103,16 @@ void text_colored(ImU32 color, const std::string& text) {
   ImGui::PopStyleColor();
 }
 
+void text_wrapped_colored(ImU32 color, const std::string& text) {
+  ImGui::PushTextWrapPos(0.0f);
+  text_colored(color, text);
+  ImGui::PopTextWrapPos();
+}
+
 void help_marker(const char* text) {
   ImGui::SameLine();
+  // On the next line when the rest of this one is too short: never cut at the edge.
+  if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize("(?)").x) ImGui::NewLine();
   ImGui::TextDisabled("(?)");
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();

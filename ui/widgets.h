@@ -61,7 +61,10 @@ void end_panel();
 ImVec2 splitter(const char* id, const ImVec2& pos, const ImVec2& size, bool& released);
 
 void text_colored(ImU32 color, const std::string& text);
-void help_marker(const char* text);  // a "(?)" with a tooltip
+// Wrapped at the window's edge.
+void text_wrapped_colored(ImU32 color, const std::string& text);
+// A "(?)" with a tooltip, on the same line when it fits, else on the next.
+void help_marker(const char* text);
 // A section header: the second font of the atlas (bold) when there is one, else the
 // default font drawn twice, a pixel apart.
 void heading(const char* text);

@@ -48,6 +48,11 @@ class Headless {
     frame(app);
   }
   bool has(const std::string& label) const { return probe_.rects.count(label) > 0; }
+  // The middle of the widget drawn with `label` in the last frame (x), -1 if none was.
+  float center_x(const std::string& label) const {
+    const auto it = probe_.rects.find(label);
+    return it == probe_.rects.end() ? -1.0f : (it->second.x + it->second.z) * 0.5f;
+  }
   // Moves the mouse onto the widget drawn with `label` in the last frame, presses and
   // releases it over three frames. `fraction` picks the x position across the widget
   // (a slider's value); 0.5 is the middle.

@@ -23,6 +23,10 @@ TEST_CASE("columns add up to the window and keep their minimum", "[ui][layout]")
   // The diagram gets what its lanes want when there is room for it.
   const ui::Columns fit = ui::columns(ui::PanelLayout{}, 1600, 800);
   CHECK(fit.center >= 800);
+  // The left column widens for its longest line, up to a limit.
+  CHECK(ui::columns(ui::PanelLayout{}, 1600, 800, 390).left == Approx(390));
+  CHECK(ui::columns(ui::PanelLayout{}, 1600, 800, 900).left == Approx(ui::kMaxAutoLeft));
+  CHECK(ui::columns(ui::PanelLayout{}, 1600, 800, 100).left == Approx(1600 * 0.23f));
   // A dragged layout wins over the automatic one.
   ui::PanelLayout dragged;
   dragged.left = 0.25f;
@@ -67,9 +71,11 @@ TEST_CASE("dragging a splitter resizes the panels and remembers it", "[ui][layou
   h.settle(app);
   h.frame(app);
   REQUIRE(h.has("##split left"));
-  const float before = ui::columns(app.view().panels, 1600, 0).left;
+  // The bar sits on the border: its middle is where the left column ends.
+  const float before = h.center_x("##split left");
   REQUIRE(h.drag(app, "##split left", 60, 0));
   CHECK(app.view().panels.left * 1600 == Approx(before + 60).margin(2));
+  CHECK(h.center_x("##split left") == Approx(before + 60).margin(2));
   REQUIRE(std::filesystem::exists(path));
   CHECK(ui::load_layout(path).left == Approx(app.view().panels.left));
   REQUIRE(h.drag(app, "##split verdict", 0, 40));
