@@ -29,11 +29,11 @@
 //  (4) Without a freeze and without per-side detection, nothing differs from the
 //      symmetric model (one heartbeat_timeout for the far end of a broken connection).
 
-#include <any>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,13 +48,39 @@ namespace sim {
 using NodeId = std::string;
 using ConnId = std::uint64_t;
 
+// What a protocol puts in a frame. The network moves it and never looks inside; each
+// protocol boxes one message type of its own (AMQP: a std::variant of methods, see
+// src/broker/frames.h) and reads it back with payload_as, so its receivers can handle
+// every method with std::visit.
+struct Payload {
+  virtual ~Payload() = default;
+};
+
+template <class T>
+struct Boxed final : Payload {
+  explicit Boxed(T v) : value(std::move(v)) {}
+  T value;
+};
+
 struct Frame {
   std::string kind;          // "basic.publish", "basic.deliver", "basic.ack", "confirm.ack", ...
   std::int64_t order = 0;    // the order this frame is about (0 = none): fault rules, traces
   std::int64_t attempt = 0;  // delivery attempt it carries (0 = n/a)
   std::string summary;       // what a person reads in the trace: "deliver tag=3 redelivered"
-  std::any payload;          // the protocol's own struct; the network never looks inside
+  std::shared_ptr<const Payload> payload;  // the protocol's message (immutable once sent)
 };
+
+template <class T>
+void set_payload(Frame& frame, T value) {
+  frame.payload = std::make_shared<const Boxed<T>>(std::move(value));
+}
+
+// The frame's payload if it holds a T, else nullptr.
+template <class T>
+const T* payload_as(const Frame& frame) {
+  const auto* boxed = dynamic_cast<const Boxed<T>*>(frame.payload.get());
+  return boxed ? &boxed->value : nullptr;
+}
 
 struct LinkOptions {
   Tick latency_min = 1;

@@ -26,7 +26,7 @@ struct Ring {
     f.kind = "token";
     f.order = token;
     f.summary = "token";
-    f.payload = token;
+    set_payload(f, token);
     if (!k.network.send(out[from], name(from), std::move(f))) {
       // The link is known dead: reconnect and try again a little later.
       ++reconnects;
@@ -52,7 +52,7 @@ SyntheticResult run_synthetic(Kernel& kernel, const SyntheticOptions& options) {
   for (int i = 0; i < options.nodes; ++i) {
     NodeHandlers h;
     h.on_frame = [ring, i](ConnId, const Frame& f) {
-      ring->pass(i, std::any_cast<std::int64_t>(f.payload));
+      ring->pass(i, *payload_as<std::int64_t>(f));
     };
     // Tokens lost with a broken connection are replaced, so the ring keeps its load.
     h.on_disconnect = [ring, i](ConnId conn) {

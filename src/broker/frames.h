@@ -1,12 +1,16 @@
 #pragma once
-// AMQP 0-9-1 methods as they travel on the simulated network: the payloads of sim::Frame.
+// AMQP 0-9-1 methods as they travel between the actors and the broker: two closed sets,
+// one per direction, each a std::variant. A receiver handles its set with std::visit, so
+// a method it forgets to handle is a compile error rather than a frame dropped in silence.
 // Each client connection carries one channel (channel 1), opened when it connects, so
 // channel.open and connection.* methods are elided. The frame kind strings are the ones
 // fault rules name (`frame = "basic.ack"`).
 
 #include <cstdint>
 #include <string>
+#include <variant>
 
+#include "sim/assert.h"
 #include "sim/network.h"
 #include "src/broker/message.h"
 #include "src/broker/output.h"
@@ -25,17 +29,54 @@ struct RejectFrame { std::uint64_t tag = 0; bool requeue = true; };
 // carries the attempt number the world counted for its order.
 struct DeliverFrame { Delivery delivery; std::int64_t attempt = 0; };
 
+// What a client sends the broker.
+using ClientMethod = std::variant<QosFrame, ConsumeFrame, ConfirmSelectFrame, PublishFrame,
+                                  AckFrame, NackFrame, RejectFrame>;
+// What the broker sends a client.
+using BrokerMethod = std::variant<DeliverFrame, Confirm, Returned, ChannelClosed>;
+
+// One lambda per method for std::visit.
+template <class... Fs>
+struct Overloaded : Fs... {
+  using Fs::operator()...;
+};
+template <class... Fs>
+Overloaded(Fs...) -> Overloaded<Fs...>;
+
 // Builds a network frame; `order` and `attempt` feed fault rules and the trace.
-template <class Payload>
-sim::Frame make_frame(std::string kind, Payload payload, std::int64_t order,
-                      std::int64_t attempt, std::string summary) {
+template <class Method>
+  requires std::is_same_v<Method, ClientMethod> || std::is_same_v<Method, BrokerMethod>
+sim::Frame make_frame_of(std::string kind, Method method, std::int64_t order,
+                         std::int64_t attempt, std::string summary) {
   sim::Frame frame;
   frame.kind = std::move(kind);
   frame.order = order;
   frame.attempt = attempt;
   frame.summary = std::move(summary);
-  frame.payload = std::move(payload);
+  sim::set_payload(frame, std::move(method));
   return frame;
+}
+
+inline sim::Frame make_frame(std::string kind, ClientMethod method, std::int64_t order,
+                             std::int64_t attempt, std::string summary) {
+  return make_frame_of(std::move(kind), std::move(method), order, attempt, std::move(summary));
+}
+inline sim::Frame make_frame(std::string kind, BrokerMethod method, std::int64_t order,
+                             std::int64_t attempt, std::string summary) {
+  return make_frame_of(std::move(kind), std::move(method), order, attempt, std::move(summary));
+}
+
+// The method a frame carries. REQUIRES: the frame travels in that direction (only the
+// broker receives client methods, only clients receive broker methods).
+inline const ClientMethod& client_method(const sim::Frame& frame) {
+  const auto* method = sim::payload_as<ClientMethod>(frame);
+  EOSIM_ASSERT(method != nullptr);
+  return *method;
+}
+inline const BrokerMethod& broker_method(const sim::Frame& frame) {
+  const auto* method = sim::payload_as<BrokerMethod>(frame);
+  EOSIM_ASSERT(method != nullptr);
+  return *method;
 }
 
 }  // namespace broker

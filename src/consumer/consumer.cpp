@@ -71,16 +71,24 @@ void Consumer::connect() {
 
 void Consumer::on_frame(sim::ConnId conn, const sim::Frame& frame) {
   if (!up_) return;
-  if (const auto* d = std::any_cast<broker::DeliverFrame>(&frame.payload)) {
-    ++stats_.deliveries;
-    inbox_.push_back({conn, *d});
-    if (!current_) next();
-  } else if (std::any_cast<broker::ChannelClosed>(&frame.payload)) {
-    // A channel error: the client library closes the connection and we start over.
-    trace("channel-error", frame.summary);
-    k_.network.abort(conn, name_);
-    on_disconnect(conn);
-  }
+  std::visit(broker::Overloaded{
+                 [&](const broker::DeliverFrame& d) {
+                   ++stats_.deliveries;
+                   inbox_.push_back({conn, d});
+                   if (!current_) next();
+                 },
+                 [&](const broker::ChannelClosed&) {
+                   // A channel error: the client library closes the connection and we
+                   // start over.
+                   trace("channel-error", frame.summary);
+                   k_.network.abort(conn, name_);
+                   on_disconnect(conn);
+                 },
+                 // A consumer publishes nothing, so nothing is confirmed or returned to it.
+                 [](const broker::Confirm&) {},
+                 [](const broker::Returned&) {},
+             },
+             broker::broker_method(frame));
 }
 
 void Consumer::on_disconnect(sim::ConnId conn) {

@@ -41,22 +41,20 @@ void BrokerNode::attach() {
 
 void BrokerNode::on_frame(sim::ConnId conn, const sim::Frame& frame) {
   const broker::ChannelRef ch{conn, kChannel};
-  const std::any& p = frame.payload;
-  if (const auto* f = std::any_cast<broker::PublishFrame>(&p)) {
-    on_publish(conn, *f);
-  } else if (const auto* a = std::any_cast<broker::AckFrame>(&p)) {
-    broker_.ack(ch, a->tag, a->multiple);
-  } else if (const auto* n = std::any_cast<broker::NackFrame>(&p)) {
-    broker_.nack(ch, n->tag, n->multiple, n->requeue);
-  } else if (const auto* r = std::any_cast<broker::RejectFrame>(&p)) {
-    broker_.reject(ch, r->tag, r->requeue);
-  } else if (const auto* q = std::any_cast<broker::QosFrame>(&p)) {
-    broker_.basic_qos(ch, q->prefetch);
-  } else if (const auto* c = std::any_cast<broker::ConsumeFrame>(&p)) {
-    broker_.basic_consume(ch, c->queue, c->consumer_tag, c->auto_ack);
-  } else if (std::any_cast<broker::ConfirmSelectFrame>(&p)) {
-    broker_.confirm_select(ch);
-  }
+  std::visit(broker::Overloaded{
+                 [&](const broker::PublishFrame& f) { on_publish(conn, f); },
+                 [&](const broker::AckFrame& a) { broker_.ack(ch, a.tag, a.multiple); },
+                 [&](const broker::NackFrame& n) {
+                   broker_.nack(ch, n.tag, n.multiple, n.requeue);
+                 },
+                 [&](const broker::RejectFrame& r) { broker_.reject(ch, r.tag, r.requeue); },
+                 [&](const broker::QosFrame& q) { broker_.basic_qos(ch, q.prefetch); },
+                 [&](const broker::ConsumeFrame& c) {
+                   broker_.basic_consume(ch, c.queue, c.consumer_tag, c.auto_ack);
+                 },
+                 [&](const broker::ConfirmSelectFrame&) { broker_.confirm_select(ch); },
+             },
+             broker::client_method(frame));
 }
 
 void BrokerNode::on_publish(sim::ConnId conn, const broker::PublishFrame& publish) {

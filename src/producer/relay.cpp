@@ -111,11 +111,16 @@ void Relay::mark_sent(std::int64_t row) {
 
 void Relay::on_frame(sim::ConnId conn, const sim::Frame& frame) {
   if (!up_ || conn != publisher_.conn()) return;
-  if (const auto* c = std::any_cast<broker::Confirm>(&frame.payload)) {
-    on_confirm(*c);
-  } else if (const auto* r = std::any_cast<broker::Returned>(&frame.payload)) {
-    returned_.insert(r->seq);  // the ack that follows does not mean "enqueued"
-  }
+  std::visit(broker::Overloaded{
+                 [&](const broker::Confirm& c) { on_confirm(c); },
+                 // The ack that follows a return does not mean "enqueued".
+                 [&](const broker::Returned& r) { returned_.insert(r.seq); },
+                 // The relay never consumes; a channel error closes the connection, which
+                 // on_disconnect handles when the network reports it.
+                 [](const broker::DeliverFrame&) {},
+                 [](const broker::ChannelClosed&) {},
+             },
+             broker::broker_method(frame));
 }
 
 void Relay::on_confirm(const broker::Confirm& confirm) {

@@ -16,7 +16,7 @@ Frame frame(const std::string& kind, std::int64_t n) {
   f.kind = kind;
   f.order = n;
   f.summary = kind + " " + std::to_string(n);
-  f.payload = n;
+  sim::set_payload(f, n);
   return f;
 }
 
@@ -30,12 +30,12 @@ struct Pair {
   explicit Pair(std::uint64_t seed) : k(seed) {
     sim::NodeHandlers server;
     server.on_frame = [this](ConnId, const Frame& f) {
-      at_server.push_back(std::any_cast<std::int64_t>(f.payload));
+      at_server.push_back(*sim::payload_as<std::int64_t>(f));
     };
     server.on_disconnect = [this](ConnId) { server_down.push_back(k.scheduler.now()); };
     sim::NodeHandlers client;
     client.on_frame = [this](ConnId, const Frame& f) {
-      at_client.push_back(std::any_cast<std::int64_t>(f.payload));
+      at_client.push_back(*sim::payload_as<std::int64_t>(f));
     };
     client.on_disconnect = [this](ConnId) { client_down.push_back(k.scheduler.now()); };
     k.network.attach("server", server);
@@ -241,7 +241,7 @@ TEST_CASE("network: couriers may be captured, duplicated and overtake each other
   std::vector<std::int64_t> got;
   sim::NodeHandlers b;
   b.on_datagram = [&](const sim::NodeId&, const Frame& f) {
-    got.push_back(std::any_cast<std::int64_t>(f.payload));
+    got.push_back(*sim::payload_as<std::int64_t>(f));
   };
   k.network.attach("generalB", b);
   sim::RandomFaultOptions random;

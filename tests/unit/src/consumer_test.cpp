@@ -30,7 +30,9 @@ struct FakeBroker {
     h.on_accept = [this](sim::ConnId c, const sim::NodeId&) { conn = c; next_tag = 0; };
     h.on_frame = [this](sim::ConnId, const sim::Frame& f) {
       received.push_back(f.kind);
-      if (const auto* a = std::any_cast<broker::AckFrame>(&f.payload)) acked_tags.push_back(a->tag);
+      if (const auto* a = std::get_if<broker::AckFrame>(&broker::client_method(f))) {
+        acked_tags.push_back(a->tag);
+      }
     };
     h.on_disconnect = [](sim::ConnId) {};
     k.network.attach("broker", h);

@@ -28,8 +28,9 @@ struct FakeBroker {
       if (who == "relay") relay_conn = c;
     };
     h.on_frame = [this](sim::ConnId, const sim::Frame& f) {
-      if (std::any_cast<broker::ConfirmSelectFrame>(&f.payload)) confirm_mode = true;
-      if (const auto* p = std::any_cast<broker::PublishFrame>(&f.payload)) {
+      const broker::ClientMethod& method = broker::client_method(f);
+      if (std::holds_alternative<broker::ConfirmSelectFrame>(method)) confirm_mode = true;
+      if (const auto* p = std::get_if<broker::PublishFrame>(&method)) {
         published.push_back(p->message.message_id);
       }
     };
