@@ -10,6 +10,7 @@
 #include "src/generals/generals.h"
 #include "src/generals/report.h"
 #include "src/lab/catalog.h"
+#include "src/lab/scenario.h"
 #include "ui/panels.h"
 #include "ui/widgets.h"
 
@@ -44,12 +45,9 @@ App::~App() = default;
 void App::load_scenario_list(const std::string& dir) {
   namespace fs = std::filesystem;
   scenarios_.clear();
-  std::error_code ec;
   std::vector<std::string> files;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    if (entry.path().extension() == ".toml") files.push_back(entry.path().string());
-  }
-  std::sort(files.begin(), files.end());
+  std::string unreadable;  // an unreadable folder: the browser is empty, the run still opens
+  lab::scenario_files_in(dir, files, unreadable);
   for (const std::string& path : files) {
     ScenarioEntry e;
     e.path = path;

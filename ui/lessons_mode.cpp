@@ -3,22 +3,18 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <filesystem>
 
+#include "src/lab/scenario.h"
 #include "ui/panels.h"
 #include "ui/widgets.h"
 
 namespace ui {
 
 void LessonsMode::load(const std::string& dir) {
-  namespace fs = std::filesystem;
   lessons_.clear();
-  std::error_code ec;
   std::vector<std::string> files;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    if (entry.path().extension() == ".toml") files.push_back(entry.path().string());
-  }
-  std::sort(files.begin(), files.end());
+  std::string unreadable;  // an unreadable folder: no lessons to pick
+  lab::scenario_files_in(dir, files, unreadable);
   for (const std::string& path : files) {
     LessonEntry e;
     e.path = path;
@@ -93,9 +89,13 @@ void LessonsMode::draw_list(float width, float height) {
     const LessonEntry& e = lessons_[i];
     const std::string label = std::to_string(i + 1) + ". " +
                               (e.error.empty() ? e.lesson.title : e.path + " (does not load)");
-    if (ImGui::Selectable(label.c_str(), selected_ == static_cast<int>(i))) {
+    // A title wider than the list is cut with "..." and shown whole on hover.
+    const std::string shown = fit_text(label, ImGui::GetContentRegionAvail().x);
+    const std::string id = "##lesson" + std::to_string(i + 1);
+    if (ImGui::Selectable((shown + id).c_str(), selected_ == static_cast<int>(i))) {
       queued_.push_back(Pick{static_cast<int>(i)});
     }
+    if (shown != label && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", label.c_str());
     probe_last_item(("lesson " + std::to_string(i + 1)).c_str());
   }
   ImGui::EndChild();

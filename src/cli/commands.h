@@ -192,10 +192,6 @@ int course_command(const LessonCommandOptions& options, const std::vector<std::s
 bool expand_inputs(const std::vector<std::string>& inputs, std::vector<std::string>& files,
                    std::string& error);
 
-// The *.toml files directly in `dir`, sorted by file name.
-bool scenario_files_in(const std::string& dir, std::vector<std::string>& files,
-                       std::string& error);
-
 // Checks --strategy / --producer against lab/catalog.h. "" is always valid (no override).
 // On failure `error` names the bad value and lists the valid names.
 bool check_overrides(const std::string& strategy, const std::string& producer,

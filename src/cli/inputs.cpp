@@ -14,34 +14,6 @@ namespace cli {
 
 namespace fs = std::filesystem;
 
-bool scenario_files_in(const std::string& dir, std::vector<std::string>& files,
-                       std::string& error) {
-  std::error_code ec;
-  fs::directory_iterator it(dir, ec);
-  if (ec) {
-    error = dir + ": cannot open the directory: " + ec.message();
-    return false;
-  }
-  std::vector<fs::path> found;
-  for (const fs::directory_iterator end; it != end; it.increment(ec)) {
-    if (ec) break;
-    const fs::path& path = it->path();
-    std::error_code type_ec;
-    if (path.extension() == ".toml" && !fs::is_directory(path, type_ec)) found.push_back(path);
-  }
-  if (ec) {
-    error = dir + ": cannot read the directory: " + ec.message();
-    return false;
-  }
-  // Sorted by file name (not by directory order, which differs between file systems), so a
-  // suite always runs and prints in the same order.
-  std::sort(found.begin(), found.end(), [](const fs::path& a, const fs::path& b) {
-    return a.filename().string() < b.filename().string();
-  });
-  for (const auto& path : found) files.push_back(path.string());
-  return true;
-}
-
 bool expand_inputs(const std::vector<std::string>& inputs, std::vector<std::string>& files,
                    std::string& error) {
   for (const auto& input : inputs) {
@@ -51,7 +23,7 @@ bool expand_inputs(const std::vector<std::string>& inputs, std::vector<std::stri
       continue;
     }
     const std::size_t before = files.size();
-    if (!scenario_files_in(input, files, error)) return false;
+    if (!lab::scenario_files_in(input, files, error)) return false;
     if (files.size() == before) {
       error = input + ": the directory holds no *.toml scenario file";
       return false;

@@ -86,7 +86,7 @@ int lesson_command(const LessonCommandOptions& options, std::istream& in, std::o
                    std::ostream& err) {
   std::vector<std::string> files;
   std::string error;
-  if (!scenario_files_in(options.dir, files, error)) {
+  if (!lab::scenario_files_in(options.dir, files, error)) {
     err << "eosim: " << error << '\n';
     return kExitBadInput;
   }

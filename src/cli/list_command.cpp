@@ -117,7 +117,7 @@ void list_producers(std::ostream& out) {
 int list_scenarios(const std::string& dir, std::ostream& out, std::ostream& err) {
   std::vector<std::string> files;
   std::string error;
-  if (!scenario_files_in(dir, files, error)) {
+  if (!lab::scenario_files_in(dir, files, error)) {
     err << "eosim: " << error << '\n';
     return kExitBadInput;
   }

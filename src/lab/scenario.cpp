@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include <algorithm>
+#include <filesystem>
 #include <limits>
 #include <sstream>
 #include <utility>
@@ -234,6 +235,35 @@ bool load_scenario(const std::string& path, Scenario& out, LoadError& error) {
     return false;
   }
   return parse_scenario(text, path, out, error);
+}
+
+bool scenario_files_in(const std::string& dir, std::vector<std::string>& files,
+                       std::string& error) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::directory_iterator it(dir, ec);
+  if (ec) {
+    error = dir + ": cannot open the directory: " + ec.message();
+    return false;
+  }
+  std::vector<fs::path> found;
+  for (const fs::directory_iterator end; it != end; it.increment(ec)) {
+    if (ec) break;
+    const fs::path& path = it->path();
+    std::error_code type_ec;
+    if (path.extension() == ".toml" && !fs::is_directory(path, type_ec)) found.push_back(path);
+  }
+  if (ec) {
+    error = dir + ": cannot read the directory: " + ec.message();
+    return false;
+  }
+  // Sorted by file name (not by directory order, which differs between file systems), so a
+  // suite always runs and prints in the same order.
+  std::sort(found.begin(), found.end(), [](const fs::path& a, const fs::path& b) {
+    return a.filename().string() < b.filename().string();
+  });
+  for (const auto& path : found) files.push_back(path.string());
+  return true;
 }
 
 bool read_scenario_file(const std::string& path, std::string& text, std::string& error) {

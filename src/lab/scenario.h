@@ -172,6 +172,12 @@ bool parse_scenario(std::string_view toml_text, const std::string& source_name, 
 constexpr std::int64_t kMaxScenarioBytes = 1 << 20;
 bool read_scenario_file(const std::string& path, std::string& text, std::string& error);
 
+// Appends the *.toml files directly in `dir` (scenarios or lessons; sub-folders are not
+// read) to `files`, sorted by file name. False, with `error` naming `dir` and the OS's
+// reason, when the folder cannot be read. The CLI and the GUI list folders through this.
+bool scenario_files_in(const std::string& dir, std::vector<std::string>& files,
+                       std::string& error);
+
 // The fixed twin of a scenario with a `fixed` key: the same file with those assignments
 // applied (a new consumer.strategy or producer.pattern drops the keys given beside the old
 // preset, as --strategy does), named "NAME (fixed)", expecting exactly-once unless the
