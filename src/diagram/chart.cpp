@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "src/diagram/svg.h"
+#include "src/lab/printable.h"
 
 namespace diagram {
 
@@ -41,16 +42,16 @@ void axes(std::ostream& out, const Chart& chart) {
     out << "<line x1=\"" << num(x) << "\" y1=\"" << num(kHeight - kBottom) << "\" x2=\""
         << num(x) << "\" y2=\"" << num(kHeight - kBottom + 5) << "\" stroke=\"#6b7280\"/>\n"
         << "<text class=\"tick\" x=\"" << num(x) << "\" y=\"" << num(kHeight - kBottom + 20)
-        << "\" text-anchor=\"middle\">" << xml_escape(chart.x_ticks[i]) << "</text>\n";
+        << "\" text-anchor=\"middle\">" << lab::xml_escape(chart.x_ticks[i]) << "</text>\n";
   }
   out << "<line x1=\"" << num(kLeft) << "\" y1=\"" << num(kHeight - kBottom) << "\" x2=\""
       << num(kWidth - kRight) << "\" y2=\"" << num(kHeight - kBottom)
       << "\" stroke=\"#374151\"/>\n";
   out << "<text x=\"" << num((kLeft + kWidth - kRight) * 0.5f) << "\" y=\""
       << num(kHeight - kBottom + 44) << "\" text-anchor=\"middle\">"
-      << xml_escape(chart.x_label) << "</text>\n";
+      << lab::xml_escape(chart.x_label) << "</text>\n";
   out << "<text transform=\"translate(16," << num((kTop + kHeight - kBottom) * 0.5f)
-      << ") rotate(-90)\" text-anchor=\"middle\">" << xml_escape(chart.y_label) << "</text>\n";
+      << ") rotate(-90)\" text-anchor=\"middle\">" << lab::xml_escape(chart.y_label) << "</text>\n";
 }
 
 }  // namespace
@@ -62,7 +63,7 @@ std::string chart_svg(const Chart& chart) {
       << num(kHeight) << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" "
       << "font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
   out << "<text x=\"" << num(kLeft) << "\" y=\"26\" font-size=\"15\" font-weight=\"bold\">"
-      << xml_escape(chart.title) << "</text>\n";
+      << lab::xml_escape(chart.title) << "</text>\n";
   axes(out, chart);
   for (std::size_t s = 0; s < chart.series.size(); ++s) {
     const Series& series = chart.series[s];
@@ -82,10 +83,10 @@ std::string chart_svg(const Chart& chart) {
     out << "<line x1=\"" << num(kWidth - kRight + 16) << "\" y1=\"" << num(y - 4) << "\" x2=\""
         << num(kWidth - kRight + 40) << "\" y2=\"" << num(y - 4) << "\" stroke=\"" << colour
         << "\" stroke-width=\"3\"/>\n<text class=\"legend\" x=\"" << num(kWidth - kRight + 46)
-        << "\" y=\"" << num(y) << "\">" << xml_escape(series.name) << "</text>\n";
+        << "\" y=\"" << num(y) << "\">" << lab::xml_escape(series.name) << "</text>\n";
   }
   out << "<text x=\"" << num(kLeft) << "\" y=\"" << num(kHeight - 10)
-      << "\" fill=\"#6b7280\" font-size=\"11\">" << xml_escape(chart.caption) << "</text>\n";
+      << "\" fill=\"#6b7280\" font-size=\"11\">" << lab::xml_escape(chart.caption) << "</text>\n";
   out << "</svg>\n";
   return out.str();
 }

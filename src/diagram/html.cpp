@@ -3,6 +3,8 @@
 
 #include <sstream>
 
+#include "src/lab/printable.h"
+
 namespace diagram {
 
 namespace {
@@ -36,7 +38,7 @@ void write_orders(std::ostream& out, const lab::Report& report) {
         << (o.committed ? "yes" : "no") << "</td><td class=\""
         << (o.debits == 1 ? "good" : o.debits == 0 ? "warn" : "bad") << "\">" << o.debits
         << "</td><td>" << o.rejections << "</td><td>" << o.dead_letters << "</td><td class=\""
-        << outcome_class(o.outcome) << "\">" << xml_escape(o.outcome) << "</td></tr>\n";
+        << outcome_class(o.outcome) << "\">" << lab::xml_escape(o.outcome) << "</td></tr>\n";
   }
   out << "</table>\n";
 }
@@ -47,8 +49,8 @@ void write_faults(std::ostream& out, const lab::RunSummary& run) {
   out << "<table class=\"faults\"><tr><th>step</th><th>site</th><th>action</th><th>order</th>"
          "<th>attempt</th></tr>\n";
   for (const sim::FiredFault& f : run.faults) {
-    out << "<tr><td>" << f.step << "</td><td>" << xml_escape(f.site) << "</td><td>"
-        << xml_escape(f.action) << "</td><td>" << (f.order > 0 ? std::to_string(f.order) : "-")
+    out << "<tr><td>" << f.step << "</td><td>" << lab::xml_escape(f.site) << "</td><td>"
+        << lab::xml_escape(f.action) << "</td><td>" << (f.order > 0 ? std::to_string(f.order) : "-")
         << "</td><td>" << (f.attempt > 0 ? std::to_string(f.attempt) : "-")
         << "</td></tr>\n";
   }
@@ -58,15 +60,15 @@ void write_faults(std::ostream& out, const lab::RunSummary& run) {
 void write_tables(std::ostream& out, const std::vector<lab::DbTable>& tables) {
   out << "<h2>Database tables at the end of the run</h2>\n";
   for (const lab::DbTable& t : tables) {
-    out << "<h3>" << xml_escape(t.database) << " <code>" << xml_escape(t.name) << "</code> ("
+    out << "<h3>" << lab::xml_escape(t.database) << " <code>" << lab::xml_escape(t.name) << "</code> ("
         << t.rows.size() << (t.rows.size() == 1 ? " row" : " rows") << ")</h3>\n";
     if (t.rows.empty()) continue;
     out << "<table class=\"db\"><tr>";
-    for (const std::string& c : t.columns) out << "<th>" << xml_escape(c) << "</th>";
+    for (const std::string& c : t.columns) out << "<th>" << lab::xml_escape(c) << "</th>";
     out << "</tr>\n";
     for (const auto& row : t.rows) {
       out << "<tr>";
-      for (const std::string& cell : row) out << "<td>" << xml_escape(cell) << "</td>";
+      for (const std::string& cell : row) out << "<td>" << lab::xml_escape(cell) << "</td>";
       out << "</tr>\n";
     }
     out << "</table>\n";
@@ -81,25 +83,25 @@ std::string run_html(const lab::RunRecord& record, const std::vector<sim::TraceE
   const lab::Report& report = run.report;
   std::ostringstream out;
   out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>"
-      << xml_escape(record.scenario.name) << " - eosim</title>\n" << kStyle << "</head><body>\n";
-  out << "<h1>" << xml_escape(record.scenario.name) << "</h1>\n";
-  out << "<p>seed " << run.seed << " &middot; producer <code>" << xml_escape(run.producer)
-      << "</code> &middot; consumer <code>" << xml_escape(run.strategy) << "</code> &middot; "
+      << lab::xml_escape(record.scenario.name) << " - eosim</title>\n" << kStyle << "</head><body>\n";
+  out << "<h1>" << lab::xml_escape(record.scenario.name) << "</h1>\n";
+  out << "<p>seed " << run.seed << " &middot; producer <code>" << lab::xml_escape(run.producer)
+      << "</code> &middot; consumer <code>" << lab::xml_escape(run.strategy) << "</code> &middot; "
       << run.steps << " steps &middot; trace <code>" << sim::hash_hex(run.trace_hash)
       << "</code></p>\n";
   if (!record.scenario.about.empty()) {
-    out << "<p class=\"about\">" << xml_escape(record.scenario.about) << "</p>\n";
+    out << "<p class=\"about\">" << lab::xml_escape(record.scenario.about) << "</p>\n";
   }
   out << "<p class=\"verdict " << outcome_class(report.verdict) << "\">verdict: "
-      << xml_escape(report.verdict) << "</p>\n";
+      << lab::xml_escape(report.verdict) << "</p>\n";
   out << "<p>balance: initial " << report.balance_initial << ", expected "
       << report.balance_expected << ", actual <span class=\""
       << (report.balance_expected == report.balance_actual ? "good" : "bad") << "\">"
       << report.balance_actual << "</span> &middot; redeliveries " << run.redeliveries << "</p>\n";
   for (const std::string& unmet : record.unmet) {
-    out << "<p class=\"bad\">expectation failed: " << xml_escape(unmet) << "</p>\n";
+    out << "<p class=\"bad\">expectation failed: " << lab::xml_escape(unmet) << "</p>\n";
   }
-  if (!record.replay.empty()) out << "<p>replay: <code>" << xml_escape(record.replay) << "</code></p>\n";
+  if (!record.replay.empty()) out << "<p>replay: <code>" << lab::xml_escape(record.replay) << "</code></p>\n";
   write_orders(out, report);
   write_faults(out, run);
   out << "<h2>Sequence diagram</h2>\n<div class=\"diagram\">\n"

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "src/lab/printable.h"
+
 namespace diagram {
 
 namespace {
@@ -63,8 +65,8 @@ void draw_label(std::ostream& out, const PlacedLabel& l, bool title_box, bool st
   out << "<text class=\"" << (title_box ? "lane" : "label") << "\" x=\"" << num(l.box.x0 + 3)
       << "\" y=\"" << num(l.box.y1 - height * 0.25f) << "\" fill=\""
       << (title_box ? "#1f2430" : tone_hex(l.tone)) << "\">";
-  if (l.shortened) out << "<title>" << xml_escape(l.full) << "</title>";
-  out << xml_escape(l.text) << "</text>\n";
+  if (l.shortened) out << "<title>" << lab::xml_escape(l.full) << "</title>";
+  out << lab::xml_escape(l.text) << "</text>\n";
 }
 
 }  // namespace
@@ -74,22 +76,6 @@ std::string svg_number(float value) {
   const auto result =
       std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, 1);
   return std::string(buffer, result.ptr);
-}
-
-std::string xml_escape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
 }
 
 const char* tone_hex(Tone tone) {
@@ -128,7 +114,7 @@ std::string sequence_svg(const SequenceLayout& layout, const SvgOptions& options
       << "\" height=\"" << num(height) << "\" viewBox=\"0 0 " << num(c.width) << ' '
       << num(height) << "\" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\" "
       << "font-size=\"" << num(options.font_px) << "\">\n";
-  if (!options.title.empty()) out << "<title>" << xml_escape(options.title) << "</title>\n";
+  if (!options.title.empty()) out << "<title>" << lab::xml_escape(options.title) << "</title>\n";
   out << "<rect width=\"100%\" height=\"100%\" fill=\"#fbfbfd\"/>\n";
   for (std::size_t r = 0; r < rows; ++r) {
     if (layout.rows()[r].first_of_step && r > 0) {

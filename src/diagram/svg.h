@@ -33,9 +33,6 @@ std::string sequence_svg(const SequenceLayout& layout, const SvgOptions& options
 // A coordinate with one decimal ("12.5"), the same bytes in every locale.
 std::string svg_number(float value);
 
-// Text escaped for XML and HTML element content and attribute values.
-std::string xml_escape(const std::string& text);
-
 // A colour for `tone` on a light background ("#1a7f37").
 const char* tone_hex(Tone tone);
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "src/lab/printable.h"
 #include "src/lab/report_format.h"
 
 namespace lab {
@@ -53,21 +54,6 @@ bool violates(const MatrixCell& cell) {
 
 std::string padded(const std::string& text, std::size_t width) {
   return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
-}
-
-std::string html_escaped(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
 }
 
 std::string intro(const Matrix& m) {
@@ -273,25 +259,25 @@ details code { display: block; font-size: 11px; text-align: left; white-space: p
 
 std::string format_matrix_html(const Matrix& m) {
   std::ostringstream out;
-  out << kHtmlHead << "<h1>eosim matrix</h1>\n<p>" << html_escaped(intro(m))
+  out << kHtmlHead << "<h1>eosim matrix</h1>\n<p>" << xml_escape(intro(m))
       << " Hover a cell for the command that reproduces it.</p>\n<table>\n<tr><th>fault</th>";
   for (const MatrixDesign& d : m.designs) {
-    out << "<th title=\"strategy " << html_escaped(d.strategy) << ", producer "
-        << html_escaped(d.producer) << "\">" << html_escaped(d.label) << "</th>";
+    out << "<th title=\"strategy " << xml_escape(d.strategy) << ", producer "
+        << xml_escape(d.producer) << "\">" << xml_escape(d.label) << "</th>";
   }
   out << "</tr>\n";
   for (const RowView& row : row_views(m)) {
-    out << "<tr><th class=\"row\">" << html_escaped(row.label) << "</th>";
+    out << "<tr><th class=\"row\">" << xml_escape(row.label) << "</th>";
     for (std::size_t d = 0; d < row.texts.size(); ++d) {
       const std::string command =
           row.cells.empty() ? (*row.random)[d].command : row.cells[d]->command;
       const std::string cls = row.cells.empty()
                                   ? ((*row.random)[d].violations > 0 ? "rnd-bad" : "rnd-ok")
                                   : css_class(*row.cells[d]);
-      out << "<td class=\"" << cls << "\" title=\"" << html_escaped(command) << "\">"
-          << html_escaped(row.texts[d]);
+      out << "<td class=\"" << cls << "\" title=\"" << xml_escape(command) << "\">"
+          << xml_escape(row.texts[d]);
       if (!command.empty()) {
-        out << "<details><summary>run</summary><code>" << html_escaped(command)
+        out << "<details><summary>run</summary><code>" << xml_escape(command)
             << "</code></details>";
       }
       out << "</td>";
