@@ -88,6 +88,17 @@ void FaultPlan::record(const FaultPoint& point, std::string action, bool scripte
   log(point, std::move(action), nth, scripted);
 }
 
+void FaultPlan::record_rule(std::size_t index, const FaultPoint& point) {
+  EOSIM_ASSERT(index < rules_.size());
+  ++rule_fired_[index];
+  record(point, rules_[index].action, true);
+}
+
+std::int64_t FaultPlan::times_fired(std::size_t index) const {
+  EOSIM_ASSERT(index < rule_fired_.size());
+  return rule_fired_[index];
+}
+
 const FiredFault& FaultPlan::log(const FaultPoint& point, std::string action,
                                  std::int64_t nth, bool scripted) {
   FiredFault fault;

@@ -18,6 +18,8 @@
 //  (5) With log_opportunities(true), every call of check() is appended to opportunities()
 //      (before any rule or draw), in the shape of a FiredFault whose action is the point's
 //      kind. Off by default: then it costs one branch per opportunity.
+//  (6) times_fired(i) counts every firing of rules()[i], whether matched by check or
+//      fired by the world through record_rule.
 
 #include <cstdint>
 #include <functional>
@@ -58,6 +60,9 @@ struct FaultRule {
   // rule in its file takes the same steps as the run the rule was made in.
   std::optional<std::int64_t> step;        // timed sites: fire right after step N (the world)
   std::optional<std::int64_t> after_step;  // armed only once step N is done (matched by check)
+  // Not an expectation: the report still lists the rule if it never fired, but a run
+  // where it did not fire meets its expectations. (The plan itself never reads it.)
+  bool optional = false;
   friend bool operator==(const FaultRule&, const FaultRule&) = default;
 };
 
@@ -97,6 +102,11 @@ class FaultPlan {
   std::optional<std::string> check(const FaultPoint& point);
   // A fault decided outside check (a GUI button, a timed rule) is still logged here.
   void record(const FaultPoint& point, std::string action, bool scripted);
+  // Rule `index` (of rules()) fired at a moment the world chose (`tick`, `step`): logged
+  // like record, and counted as that rule's firing.
+  void record_rule(std::size_t index, const FaultPoint& point);
+  // How often rule `index` has fired so far (0 = never: the report says so).
+  std::int64_t times_fired(std::size_t index) const;
 
   const std::vector<FiredFault>& fired() const { return fired_; }
   // Exhaustive search wants every place a fault could have happened (invariant 5).

@@ -66,11 +66,11 @@ void draw_faults(const Model& model, ViewState& view, Commands& commands) {
   }
   probe_last_item("link");
   view.frame_index = std::clamp(view.frame_index, 0, static_cast<int>(link.frames.size()) - 1);
-  const std::string frame(link.frames[static_cast<std::size_t>(view.frame_index)]);
+  const std::string frame(link.frames[static_cast<std::size_t>(view.frame_index)].kind);
   ImGui::SetNextItemWidth(-50);
   if (ImGui::BeginCombo("frame", frame.c_str())) {
     for (std::size_t i = 0; i < link.frames.size(); ++i) {
-      if (ImGui::Selectable(std::string(link.frames[i]).c_str(),
+      if (ImGui::Selectable(std::string(link.frames[i].kind).c_str(),
                             view.frame_index == static_cast<int>(i))) {
         view.frame_index = static_cast<int>(i);
       }

@@ -183,6 +183,7 @@ ImU32 tone_color(diagram::Tone tone) {
     case diagram::Tone::kInfo: return palette::kInfo;
     case diagram::Tone::kConfirm: return IM_COL32(120, 190, 150, 255);
     case diagram::Tone::kDuplicate: return IM_COL32(255, 220, 90, 255);
+    case diagram::Tone::kSkipped: return IM_COL32(230, 120, 230, 255);
     case diagram::Tone::kRestart: return IM_COL32(170, 200, 255, 255);
     case diagram::Tone::kTrouble: return IM_COL32(255, 150, 110, 255);
     case diagram::Tone::kNote: break;

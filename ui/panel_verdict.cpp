@@ -132,6 +132,10 @@ void draw_verdict(const SessionModel& m, bool show_end) {
       help_marker(std::string(site->meaning).c_str());
     }
   }
+  // Whether a rule fires is known once the run is over: the whole run's list.
+  for (const lab::UnfiredRule& u : end.unfired) {
+    text_colored(palette::kBad, "WARNING: " + lab::unfired_text(u));
+  }
   for (const auto& o : r.orders) {
     if (!went_wrong(o.outcome, over)) continue;
     bool named = false;

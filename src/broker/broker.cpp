@@ -38,7 +38,7 @@ void Broker::open_channel(ChannelRef ref) {
 
 void Broker::close_channel(ChannelRef ref) {
   if (find_channel(ref) == nullptr) return;
-  drop_channel(ref);
+  drop_channel(ref, RequeueReason::kChannelClosed);
   dispatch_all();
 }
 
@@ -50,7 +50,7 @@ void Broker::connection_lost(ConnId conn) {
        it != channels_.end() && it->first.conn == conn; ++it) {
     refs.push_back(it->first);
   }
-  for (ChannelRef ref : refs) drop_channel(ref);
+  for (ChannelRef ref : refs) drop_channel(ref, RequeueReason::kConnectionLost);
   dispatch_all();
 }
 
@@ -123,7 +123,7 @@ void Broker::settle(ChannelRef ref, uint64_t tag, bool multiple, Settle how) {
         ++counters_.acked;
         break;
       case Settle::kRequeue:
-        return_to_queue(unacked.queue, std::move(unacked.entry), Return::kSettled);
+        return_to_queue(unacked.queue, std::move(unacked.entry), RequeueReason::kNack);
         break;
       case Settle::kReject:
         // Item 12: requeue=false dead-letters with reason "rejected" (or discards).
@@ -151,10 +151,10 @@ void Broker::release(ChannelRef ref, const Unacked& unacked) {
 void Broker::fail_channel(ChannelRef ref, int code, const std::string& text) {
   ++counters_.channel_errors;
   out_.channel_closed(ChannelClosed{ref, code, text});
-  drop_channel(ref);
+  drop_channel(ref, RequeueReason::kChannelError);
 }
 
-void Broker::drop_channel(ChannelRef ref) {
+void Broker::drop_channel(ChannelRef ref, RequeueReason why) {
   auto it = channels_.find(ref);
   EOSIM_ASSERT(it != channels_.end());
   // Remove the consumers first, so that nothing requeued below goes back to this channel.
@@ -162,7 +162,7 @@ void Broker::drop_channel(ChannelRef ref) {
   std::vector<Unacked> unacked = it->second.take_all_unacked();
   channels_.erase(it);  // unconfirmed publishes die with the channel: no confirm ever comes
   for (Unacked& u : unacked) {
-    return_to_queue(u.queue, std::move(u.entry), Return::kChannelGone);  // item 5
+    return_to_queue(u.queue, std::move(u.entry), why);  // item 5
   }
 }
 

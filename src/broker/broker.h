@@ -114,13 +114,11 @@ class Broker {
   enum class Settle { kAck, kRequeue, kReject };
   void settle(ChannelRef ref, uint64_t tag, bool multiple, Settle how);
   void release(ChannelRef ref, const Unacked& unacked);  // frees the consumer's prefetch slot
-  // Why a delivery goes back: a consumer's nack/reject(requeue), or its channel gone.
-  enum class Return { kSettled, kChannelGone };
-  void return_to_queue(const std::string& queue_name, QueuedMessage message, Return why);
+  void return_to_queue(const std::string& queue_name, QueuedMessage message, RequeueReason why);
   bool deliverable(const Queue& queue) const;
   void dead_letter(const Queue& from, Message message, const std::string& reason);
   void fail_channel(ChannelRef ref, int code, const std::string& text);  // sends channel.close
-  void drop_channel(ChannelRef ref);  // consumers removed, unacked requeued; no dispatch
+  void drop_channel(ChannelRef ref, RequeueReason why);  // consumers removed, unacked requeued; no dispatch
   void send_confirms(const std::vector<Confirm>& frames);
 
   Output& out_;

@@ -75,7 +75,7 @@ void Broker::sync(Batching batching) {
 }
 
 void Broker::return_to_queue(const std::string& queue_name, QueuedMessage message,
-                             Return why) {
+                             RequeueReason why) {
   Queue* q = find_queue(queue_name);
   EOSIM_ASSERT(q != nullptr);  // queues are only deleted by restart, which drops channels first
   message.redelivered = true;  // item 4
@@ -91,11 +91,12 @@ void Broker::return_to_queue(const std::string& queue_name, QueuedMessage messag
     message.message.x_delivery_count = count;
   }
   ++counters_.requeued;
+  out_.requeued(message.message, queue_name, why);
   // Conformance row 4: without a delivery limit a quorum queue puts a nacked or rejected
   // message at the tail, so a poison message does not block later ones; a channel that
   // died returns its messages to the head all the same.
   const bool to_tail = q->is_quorum() && q->options().delivery_limit == 0 &&
-                       why == Return::kSettled;
+                       why == RequeueReason::kNack;
   q->requeue(std::move(message), to_tail);  // item 3 (classic) / item 11 (quorum)
 }
 
@@ -143,7 +144,7 @@ void Broker::restart(Stop stop) {
       continue;
     }
     // redelivered=true, back in seq order
-    return_to_queue(u.queue, std::move(u.entry), Return::kChannelGone);
+    return_to_queue(u.queue, std::move(u.entry), RequeueReason::kRestart);
   }
   // No consumers exist after a restart, so there is nothing to dispatch.
 }

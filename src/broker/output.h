@@ -48,6 +48,26 @@ struct ChannelClosed {
   std::string text;
 };
 
+// Why an unacked message went back to its queue (item 5 / item 4).
+enum class RequeueReason {
+  kConnectionLost,  // the connection died (heartbeat timeout, reset, a crashed client)
+  kChannelClosed,   // the client closed the channel
+  kChannelError,    // the broker closed the channel on an error (e.g. 406)
+  kNack,            // basic.nack or basic.reject with requeue=true
+  kRestart,         // the broker restarted; the message was on disk
+};
+
+inline const char* requeue_reason_text(RequeueReason why) {
+  switch (why) {
+    case RequeueReason::kConnectionLost: return "connection lost";
+    case RequeueReason::kChannelClosed: return "channel closed";
+    case RequeueReason::kChannelError: return "channel error";
+    case RequeueReason::kNack: return "nack";
+    case RequeueReason::kRestart: return "broker restart";
+  }
+  return "?";
+}
+
 class Output {
  public:
   virtual ~Output() = default;
@@ -61,6 +81,9 @@ class Output {
                              const std::string& /*reason*/) {}
   virtual void discarded(const Message& /*message*/, const std::string& /*from_queue*/,
                          const std::string& /*reason*/) {}
+  // An unacked message is back in `queue`'s ready list (it will be redelivered).
+  virtual void requeued(const Message& /*message*/, const std::string& /*queue*/,
+                        RequeueReason /*why*/) {}
 };
 
 }  // namespace broker

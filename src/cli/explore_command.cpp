@@ -73,7 +73,11 @@ void write_text(const ExploreCommandOptions& o, const lab::Scenario& s,
   out << "schedules explored: " << r.runs << " (" << r.distinct << " distinct executions, "
       << r.duplicates << " duplicates not expanded)\n";
   for (std::size_t k = 0; k < r.runs_by_faults.size(); ++k) {
-    out << "  with " << k << " fault(s): " << r.runs_by_faults[k] << "\n";
+    out << "  with " << k << " added fault(s): " << r.runs_by_faults[k] << "\n";
+  }
+  if (!s.script.empty()) {
+    // The file's own rules are in every run; a written counterexample counts them too.
+    out << "  (every run also has the file's " << s.script.size() << " scripted fault(s))\n";
   }
   if (r.truncated) {
     out << "  TRUNCATED at --max-runs: the tree is larger; raise --max-runs or lower "

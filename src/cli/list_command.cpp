@@ -11,6 +11,7 @@
 #include "src/producer/design.h"
 #include "src/lab/catalog.h"
 #include "src/lab/printable.h"
+#include "src/lab/scenario_doc.h"
 #include "src/lab/report_format.h"
 #include "src/lab/scenario.h"
 
@@ -41,26 +42,43 @@ std::string joined(const std::vector<std::string_view>& names) {
   return lab::join_names(names);
 }
 
+// What a site's rule may match on, and who ever passes it (lab/fault_sites.h).
+std::string site_keys_text(const lab::FaultSite& site) {
+  std::vector<std::string_view> keys;
+  if (site.takes(lab::kKeyOrder)) keys.push_back("order");
+  if (site.takes(lab::kKeyAttempt)) keys.push_back("attempt");
+  if (site.takes(lab::kKeyFrame)) keys.push_back("frame");
+  if (site.takes(lab::kKeyNth)) keys.push_back("nth");
+  if (site.takes(lab::kKeyInstance)) keys.push_back("instance");
+  std::string text = "takes " + (keys.empty() ? std::string("no match key") : joined(keys));
+  if (site.timed) text += site.moment_only ? "; fires only at `tick` / `step`"
+                                           : "; also at `tick` / `step`";
+  return text + "; passed by " + lab::passed_by_text(site, nullptr) + ".";
+}
+
 void list_faults(std::ostream& out) {
   out << "Fault sites: where a [[faults.script]] rule fires (`at`) and what it may `do`.\n"
-         "Network sites also take `frame` (and `nth`); a rule with `order`/`attempt` fires\n"
-         "for that order's delivery attempt. Any rule may wait for `after_step = N` (armed\n"
-         "once step N is done); sites marked below also fire at a virtual time (`tick`) or\n"
-         "right after a step (`step`), which is how the GUI's fault buttons are written.\n\n";
-  std::size_t site_width = 0, action_width = 0;
-  for (const auto& site : lab::fault_sites()) {
-    site_width = std::max(site_width, site.name.size());
-    action_width = std::max(action_width, joined(site.actions).size());
-  }
-  out << "  " << padded("site (at)", site_width) << "  " << padded("do", action_width)
-      << "  frames / when\n";
+         "A rule fires at every opportunity its keys match (up to `times`); `attempt`\n"
+         "counts what each site says. Any rule may wait for `after_step = N` (armed once\n"
+         "step N is done); timed sites also fire at a virtual time (`tick`) or right after a\n"
+         "step (`step`), which is how the GUI's fault buttons are written. A rule that can\n"
+         "never match under the scenario's producer and strategy is refused at load; one\n"
+         "that could but did not fire is reported (and fails the run unless `optional`).\n"
+         "Full reference: docs/scenario-format.md.\n\n";
+  std::size_t site_width = 0;
+  for (const auto& site : lab::fault_sites()) site_width = std::max(site_width, site.name.size());
+  out << "  " << padded("site (at)", site_width) << "  " << padded("do", 7)
+      << "  frames\n";
   for (const auto& site : lab::fault_sites()) {
     std::string line = "  " + padded(std::string(site.name), site_width) + "  " +
-                       padded(joined(site.actions), action_width);
-    if (site.is_network()) line += "  " + joined(site.frames);
-    if (site.timed) line += "  also at `tick` / `step`";
+                       padded(std::string(lab::action_name(site.action)), 7);
+    if (site.is_network()) line += "  " + joined(site.frame_names());
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out << line << '\n' << lab::wrap_text(site.meaning, kWidth, "      ");
+    out << lab::wrap_text(site_keys_text(site), kWidth, "      ");
+    if (!site.attempt_means.empty()) {
+      out << lab::wrap_text("attempt = " + std::string(site.attempt_means), kWidth, "      ");
+    }
   }
   out << "\nRandom fault kinds: [faults.random] ratios such as drop = \"1/20\" (also sweep "
          "--faults).\n\n";
@@ -114,6 +132,17 @@ void list_producers(std::ostream& out) {
   print_choice<producer::MessageIdSource>("message_id", out);
 }
 
+// The about text's first sentence, over as many lines as it takes (not its first line,
+// which may stop mid-sentence).
+std::string first_sentence(const std::string& about) {
+  std::string text;
+  for (const char c : about) text += c == '\n' ? ' ' : c;
+  const std::size_t end = text.find(". ");
+  text = end == std::string::npos ? text : text.substr(0, end + 1);
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  return text;
+}
+
 int list_scenarios(const std::string& dir, std::ostream& out, std::ostream& err) {
   std::vector<std::string> files;
   std::string error;
@@ -140,7 +169,7 @@ int list_scenarios(const std::string& dir, std::ostream& out, std::ostream& err)
     }
     out << "  " << lab::printable(name) << "  " << lab::printable(scenario.name)
         << (scenario.fixed.empty() ? "" : "  [fixed twin: run --fixed]") << '\n';
-    const std::string about = scenario.about.substr(0, scenario.about.find('\n'));
+    const std::string about = first_sentence(scenario.about);
     if (!about.empty()) out << lab::wrap_text(about, kWidth, "      ");
   }
   return exit_code;
@@ -150,7 +179,8 @@ int list_scenarios(const std::string& dir, std::ostream& out, std::ostream& err)
 
 const std::vector<std::string>& list_topics() {
   static const std::vector<std::string> topics = {
-      "strategies", "producers", "faults", "scenarios", "frames", "queues", "verdicts"};
+      "strategies", "producers", "faults", "scenarios", "frames", "queues", "verdicts",
+      "format"};
   return topics;
 }
 
@@ -170,6 +200,9 @@ int list_command(const ListOptions& options, std::ostream& out, std::ostream& er
   } else if (topic == "queues") {
     out << "Queue types ([broker] queue):\n";
     print_entries(lab::queue_types(), out);
+  } else if (topic == "format") {
+    // The generated part of docs/scenario-format.md, as Markdown.
+    out << lab::scenario_format_reference();
   } else if (topic == "verdicts") {
     out << "Verdicts ([expect] verdict), in order of precedence after exactly-once:\n";
     print_entries(lab::verdicts(), out);

@@ -122,7 +122,7 @@ int merge_command(const MergeCommandOptions& options, std::ostream& out, std::os
     write_sweep_text(merged, out);
   }
   out.flush();
-  return met ? kExitOk : kExitExpectFailed;
+  return met && merged.summary.unfired_runs == 0 ? kExitOk : kExitExpectFailed;
 }
 
 }  // namespace cli

@@ -125,7 +125,7 @@ int run_fixed_twin(const RunOptions& options, const std::string& file,
       out << "fixed twin: expectation NOT met: " << unmet.front() << '\n';
     }
   }
-  rows.push_back({twin.name, run.report.verdict, true, unmet.empty()});
+  rows.push_back({twin.name, run.report.verdict, true, unmet.empty(), lab::set_aside_text(run.report)});
   return unmet.empty() ? kExitOk : kExitExpectFailed;
 }
 
@@ -172,6 +172,17 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
       rows.push_back({scenario.name, "", false, false});
       continue;
     }
+    if (!lab::check_script(scenario, load_error)) {
+      err << load_error.to_string() << '\n';
+      exit_code = worse(exit_code, kExitBadInput);
+      rows.push_back({scenario.name, "", false, false});
+      continue;
+    }
+    if (options.seed && scenario.seed_sensitive) {
+      err << "eosim: note: " << file << " is seed_sensitive: its lesson shows only for some "
+          << "seeds (its about text says why), so seed " << *options.seed
+          << " may not show it\n";
+    }
 
     lab::WorldOptions world;
     world.keep_trace = wants_trace(options.format) || options.trace;
@@ -203,7 +214,8 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     if (!table_only) print_record(options, record, trace, tables, first, out);
     first = false;
     if (!unmet.empty()) exit_code = worse(exit_code, kExitExpectFailed);
-    rows.push_back({scenario.name, run.report.verdict, true, unmet.empty()});
+    rows.push_back({scenario.name, run.report.verdict, true, unmet.empty(),
+                    lab::set_aside_text(run.report)});
     if (options.fixed && !scenario.fixed.empty()) {
       ++twins;
       exit_code = worse(exit_code, run_fixed_twin(options, file, record, rows, out, err));

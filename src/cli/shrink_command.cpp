@@ -27,6 +27,10 @@ void write_report(const ShrinkCommandOptions& o, const lab::Scenario& run,
   out << "  strategy " << run.consumer.label() << ", producer " << run.producer.label()
       << ", random faults "
       << (run.random.ratios.empty() ? "none" : lab::fault_spec_text(run.random.ratios)) << "\n";
+  // The minimal file keeps only faults that fired; say which of the file's did not.
+  for (const lab::UnfiredRule& u : r.original.unfired) {
+    out << "WARNING: " << lab::unfired_text(u) << " in the original run\n";
+  }
   out << "original run: " << original.verdict << " with " << r.original.faults.size()
       << " fault(s):\n";
   for (const auto& rule : r.candidates) out << "  - " << lab::story_line(rule) << "\n";

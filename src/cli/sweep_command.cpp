@@ -84,6 +84,10 @@ bool load_for_seeds(const std::string& file, const std::string& strategy,
   }
   scenario = lab::with_overrides(std::move(scenario), std::nullopt, strategy, producer);
   lab::apply_choice_flags(choices, scenario);
+  if (!lab::check_script(scenario, load_error)) {
+    err << load_error.to_string() << '\n';
+    return false;
+  }
   return true;
 }
 
@@ -191,7 +195,8 @@ int sweep_command(const SweepCommandOptions& options, std::ostream& out, std::os
     if (plotted != kExitOk) return plotted;
     err << "eosim: wrote " << options.plot << '\n';
   }
-  return met ? kExitOk : kExitExpectFailed;
+  // A run whose scripted fault never fired fails as `eosim run` would, --expect or not.
+  return met && report.summary.unfired_runs == 0 ? kExitOk : kExitExpectFailed;
 }
 
 }  // namespace cli

@@ -57,6 +57,11 @@ void write_counts_text(const lab::SweepSummary& s, std::int64_t max_steps, std::
     sep = ", ";
   }
   out << (s.faults_by_action.empty() ? "" : ")") << "\n";
+  if (s.unfired_runs > 0) {
+    out << "WARNING: in " << s.unfired_runs << " of " << s.runs
+        << " runs a scripted fault never fired (first: seed " << s.first_unfired_seed << ", "
+        << s.first_unfired << ")\n";
+  }
   if (s.step_bound_hits > 0) {
     out << "runs that hit max_steps (" << max_steps << "): " << s.step_bound_hits << "\n";
   }
@@ -127,6 +132,11 @@ void summary_from_json(const nlohmann::json& j, SweepReport& r) {
   s.faults_by_action = j.at("faults_by_action").get<std::map<std::string, std::uint64_t>>();
   s.steps = j.at("steps").get<std::uint64_t>();
   s.step_bound_hits = j.at("step_bound_hits").get<std::uint64_t>();
+  s.unfired_runs = j.at("unfired_runs").get<std::uint64_t>();
+  if (!j.at("first_unfired").is_null()) {
+    s.first_unfired_seed = j.at("first_unfired").at("seed").get<std::uint64_t>();
+    s.first_unfired = j.at("first_unfired").at("text").get<std::string>();
+  }
   s.digest = hash_from_hex(j.at("digest").get<std::string>());
   r.expect = j.at("expect").is_null() ? "" : j.at("expect").get<std::string>();
   s.jobs = j.at("jobs").get<unsigned>();
@@ -201,6 +211,10 @@ void write_sweep_json(const SweepReport& r, std::ostream& out) {
   j["faults_by_action"] = s.faults_by_action;
   j["steps"] = s.steps;
   j["step_bound_hits"] = s.step_bound_hits;
+  j["unfired_runs"] = s.unfired_runs;
+  j["first_unfired"] = s.unfired_runs == 0 ? Json(nullptr)
+                                           : Json{{"seed", s.first_unfired_seed},
+                                                  {"text", s.first_unfired}};
   j["digest"] = sim::hash_hex(s.digest);
   j["expect"] = r.expect.empty() ? Json(nullptr) : Json(r.expect);
   std::string unused;

@@ -52,7 +52,8 @@ struct ConsumerOptions {
 struct ConsumerStats {
   std::int64_t deliveries = 0;
   std::int64_t applied = 0;     // commits that debited
-  std::int64_t duplicates = 0;  // deliveries recognised (rightly or not) as already done
+  std::int64_t duplicates = 0;  // deliveries recognised as already done
+  std::int64_t skipped = 0;     // marked seen in the separate store, yet never applied
   std::int64_t crashes = 0;
 };
 
@@ -93,7 +94,10 @@ class Consumer {
   void refuse(store::Txn& txn, std::int64_t order, const std::string& id);
   void send_effect(std::int64_t order, const std::string& id);
   void on_duplicate(const std::string& why);
+  void on_skipped(const std::string& id);  // separate store: seen, yet never applied
   void on_db_error(const store::Status& status);
+  // separate-dedup-store: the store marks `id` seen but the ledger holds no debit for it.
+  bool separate_mark_without_effect(const std::string& id);
   bool fault(const char* site, const char* kind = "crash");
   void settle(const char* kind, bool requeue = true);
   void finish();

@@ -42,7 +42,12 @@ void Consumer::receive() {
   if (c.dedup == Dedup::kSeparateStore || c.dedup == Dedup::kCheckThenAct) {
     bool seen = false;
     if (!check_outside(id, seen)) return;
+    if (seen && separate_mark_without_effect(id)) return on_skipped(id);
     if (seen) return on_duplicate(id + " already seen: ack without effect");
+    if (c.dedup == Dedup::kCheckThenAct) {
+      // The look that races: nothing found now says nothing about a moment from now.
+      trace("checked", id + " not in processed_messages: will act in a later transaction");
+    }
     if (c.dedup == Dedup::kSeparateStore && options_.strategy.mark == Mark::kBeforeCommit) {
       // Written first and on its own: if the business transaction fails now, the key
       // says "done" although nothing was done.
@@ -273,6 +278,26 @@ void Consumer::send_effect(std::int64_t order, const std::string& id) {
     k_.trace.record(name_, "effect", "mail", order,
                     "email sent for " + id + (keyed ? " (idempotency key)" : ""));
   }
+}
+
+bool Consumer::separate_mark_without_effect(const std::string& id) {
+  if (options_.strategy.choices.dedup != Dedup::kSeparateStore) return false;
+  // The trace looks at the ledger as an observer would; the consumer's own logic does not.
+  store::Stmt& debit = ledger_.statement("SELECT 1 FROM debits WHERE message_id = ?1").bind(1, id);
+  bool applied = false;
+  const store::Status st = debit.step(applied);
+  debit.reset();
+  return st.ok() && !applied;
+}
+
+void Consumer::on_skipped(const std::string& id) {
+  // The store says "done" but the ledger has no debit for it: not a duplicate caught, an
+  // effect skipped (the anti-pattern's loss, made visible).
+  ++stats_.skipped;
+  trace("skipped", id + " marked seen in the separate store but never applied: ack without "
+                        "effect");
+  settle("basic.ack");
+  finish();
 }
 
 void Consumer::on_duplicate(const std::string& why) {

@@ -31,6 +31,7 @@ struct KindOfNote {
 constexpr KindOfNote kNoteKinds[] = {{"crash", NoteKind::kCrash},
                                      {"fault", NoteKind::kFault},
                                      {"duplicate", NoteKind::kDuplicate},
+                                     {"skipped", NoteKind::kSkipped},
                                      {"restart", NoteKind::kRestart},
                                      {"up", NoteKind::kRestart},
                                      {"enqueue", NoteKind::kEnqueue},
@@ -59,6 +60,7 @@ std::string note_text(const sim::TraceEvent& e) {
     case NoteKind::kCrash:
     case NoteKind::kFault:
     case NoteKind::kDuplicate:
+    case NoteKind::kSkipped:
     case NoteKind::kRestart:
       for (char& c : label) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 32 : c);
       break;
@@ -122,6 +124,8 @@ Tone note_tone(NoteKind kind) {
       return Tone::kWarn;
     case NoteKind::kDuplicate:
       return Tone::kDuplicate;
+    case NoteKind::kSkipped:
+      return Tone::kSkipped;
     case NoteKind::kRestart:
       return Tone::kRestart;
     case NoteKind::kCommit:

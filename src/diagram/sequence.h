@@ -32,7 +32,8 @@ namespace diagram {
 
 // What a colour means; each renderer maps a tone to its own colour.
 enum class Tone {
-  kText, kMuted, kGood, kBad, kWarn, kInfo, kConfirm, kDuplicate, kRestart, kTrouble, kNote
+  kText, kMuted, kGood, kBad, kWarn, kInfo, kConfirm, kDuplicate, kSkipped, kRestart,
+  kTrouble, kNote
 };
 
 struct Lane {
@@ -42,7 +43,9 @@ struct Lane {
 };
 
 enum class ArrowKind { kDelivered, kLost, kInFlight, kCommit, kConnect, kBroken };
-enum class NoteKind { kPlain, kCommit, kCrash, kFault, kDuplicate, kRestart, kEnqueue, kWarn };
+enum class NoteKind {
+  kPlain, kCommit, kCrash, kFault, kDuplicate, kSkipped, kRestart, kEnqueue, kWarn
+};
 
 struct Arrow {
   std::size_t from_row = 0, to_row = 0;

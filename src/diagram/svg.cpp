@@ -88,6 +88,7 @@ const char* tone_hex(Tone tone) {
     case Tone::kInfo: return "#1d5fbf";
     case Tone::kConfirm: return "#3a8a63";
     case Tone::kDuplicate: return "#8a6d00";
+    case Tone::kSkipped: return "#a21caf";
     case Tone::kRestart: return "#4a5fc1";
     case Tone::kTrouble: return "#c2410c";
     case Tone::kNote: break;

@@ -42,7 +42,7 @@ void BrokerNode::attach() {
 void BrokerNode::on_frame(sim::ConnId conn, const sim::Frame& frame) {
   const broker::ChannelRef ch{conn, kChannel};
   std::visit(broker::Overloaded{
-                 [&](const broker::PublishFrame& f) { on_publish(conn, f); },
+                 [&](const broker::PublishFrame& f) { on_publish(conn, f, frame.attempt); },
                  [&](const broker::AckFrame& a) { broker_.ack(ch, a.tag, a.multiple); },
                  [&](const broker::NackFrame& n) {
                    broker_.nack(ch, n.tag, n.multiple, n.requeue);
@@ -57,7 +57,8 @@ void BrokerNode::on_frame(sim::ConnId conn, const sim::Frame& frame) {
              broker::client_method(frame));
 }
 
-void BrokerNode::on_publish(sim::ConnId conn, const broker::PublishFrame& publish) {
+void BrokerNode::on_publish(sim::ConnId conn, const broker::PublishFrame& publish,
+                            std::int64_t attempt) {
   const std::int64_t order = publish.message.order;
   // A quorum queue logs every message, and delivers it only once committed (row 11).
   const bool persistent = publish.message.persistent ||
@@ -68,11 +69,11 @@ void BrokerNode::on_publish(sim::ConnId conn, const broker::PublishFrame& publis
                       : std::string_view(publish.message.message_id));
   broker_.publish({conn, kChannel}, publish.routing_key, publish.message, publish.mandatory);
   if (persistent) schedule_sync();
-  if (k_.faults.check({"broker.reorder", "reorder", order, 0, "", 0})) {
+  if (k_.faults.check({"broker.reorder", "reorder", order, attempt, "", 0})) {
     broker_.reorder_to_front(options_.queue.name);
     k_.trace.record("broker", "reorder", "", order, "newest ready message moved to the head");
   }
-  if (k_.faults.check({"broker.restart", "restart", order, 0, "", 0})) {
+  if (k_.faults.check({"broker.restart", "restart", order, attempt, "", 0})) {
     restart("fault at broker.restart");
   }
   // Random only when a ratio names "kill" (no default sweep mix does).
@@ -171,6 +172,14 @@ void BrokerNode::dead_lettered(const broker::Message& m, const std::string& from
   // disk at the next sync, which must therefore come (invariant 1). Without this it waited
   // for the next publish, and a restart before one lost it.
   if (m.persistent) schedule_sync();
+}
+
+void BrokerNode::requeued(const broker::Message& m, const std::string& queue,
+                          broker::RequeueReason why) {
+  // Without this event a redelivery would seem to come from nowhere in the trace.
+  k_.trace.record("broker", "requeue", "", m.order,
+                  (m.message_id.empty() ? std::string("(no message_id)") : m.message_id) +
+                      " back to " + queue + ": " + broker::requeue_reason_text(why));
 }
 
 void BrokerNode::discarded(const broker::Message& m, const std::string& from_queue,

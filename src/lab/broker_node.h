@@ -57,11 +57,14 @@ class BrokerNode : public broker::Output {
                      const std::string& reason) override;
   void discarded(const broker::Message& m, const std::string& from_queue,
                  const std::string& reason) override;
+  void requeued(const broker::Message& m, const std::string& queue,
+                broker::RequeueReason why) override;
 
  private:
   void attach();
   void on_frame(sim::ConnId conn, const sim::Frame& frame);
-  void on_publish(sim::ConnId conn, const broker::PublishFrame& publish);
+  // `attempt`: the how-manyth publish of the message's order (the frame carries it).
+  void on_publish(sim::ConnId conn, const broker::PublishFrame& publish, std::int64_t attempt);
   void declare();
   // Persistent messages reach disk fsync_ticks from now (one sync for all of them).
   void schedule_sync();

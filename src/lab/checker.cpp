@@ -157,7 +157,7 @@ store::Status check(store::Db& orders_db, store::Db& ledger_db, const BrokerLeft
   if (!s.ok()) return s;
   read_leftovers(leftovers, facts);
 
-  int64_t debited_total = 0;
+  int64_t intended = initial_balance;  // the business rule over the committed orders
   // std::map iterates in order, so every list below comes out sorted and unique.
   for (const auto& [order, f] : facts) {
     OrderOutcome o = classify_order(order, f);
@@ -170,10 +170,10 @@ store::Status check(store::Db& orders_db, store::Db& ledger_db, const BrokerLeft
     if (o.stuck) out.stuck.push_back(order);
     if (f.rejections > 0) out.rejected.push_back(order);
     if (f.dead_letters > 0) out.dead_lettered.push_back(order);
-    if (f.committed && f.debits > 0) debited_total += f.amount;
+    if (f.committed && f.amount <= intended) intended -= f.amount;
     out.orders.push_back(std::move(o));
   }
-  out.balance_expected = initial_balance - debited_total;
+  out.balance_expected = intended;
   out.balance_negative = out.balance_actual < 0;
   out.verdict = verdict_of(out);
   out.ledger_verdict = out.verdict;

@@ -24,9 +24,13 @@
 //   "dead-lettered", "lost". Several rejections of one order are "rejected", not duplicated:
 //   a rejection changes no balance (DESIGN.md: duplicated = debited twice, or debited and
 //   rejected).
-// Balance: expected = initial - sum of `orders.amount` over committed orders with >= 1 debit
-//   (each counted once, so a double debit shows as a mismatch); actual = accounts.balance;
-//   balance_negative = actual < 0 (only the final balance is observable in the tables).
+// Balance: expected = what the business intended, from orders.db and the business rule, never
+//   from what was debited: start at the initial balance and walk the committed orders in
+//   order-number order; each is accepted when the running balance covers its amount (the
+//   consumer's rule: insufficient funds refuse it) and then subtracted. So a lost order, a
+//   double debit or an order refused for another reason (no message_id) shows as a
+//   mismatch. actual = accounts.balance; balance_negative = actual < 0 (only the final
+//   balance is observable in the tables). kBalanceRule says this in words for reports.
 // Verdict: "exactly-once" when lost, duplicated, phantom and stuck are all empty, otherwise
 //   the first non-empty of duplicated, lost, phantom, stuck.
 // External effects (check_effects, only for a design with a side effect): per order, the
@@ -64,6 +68,10 @@ struct OrderOutcome {
   // "debited" | "rejected" | "dead-lettered" | "duplicated" | "lost" | "stuck" | "phantom"
   std::string outcome;
 };
+
+// How balance_expected is computed, in one sentence for people (the text report prints it).
+inline constexpr const char* kBalanceRule =
+    "expected = initial - each committed order the business accepts, funds allowing";
 
 struct Report {
   // Sorted by order number: every committed order, plus every uncommitted order number that

@@ -61,7 +61,7 @@ std::vector<MatrixFault> fault_rows(const std::vector<std::vector<sim::FiredFaul
   std::vector<MatrixFault> rows;
   for (const FaultSite& site : fault_sites()) {
     std::vector<std::string> frames;
-    for (const auto frame : site.frames) frames.emplace_back(frame);
+    for (const SiteFrame& frame : site.frames) frames.emplace_back(frame.kind);
     if (frames.empty()) frames.emplace_back();
     for (const std::string& frame : frames) {
       const bool passed = std::any_of(seen.begin(), seen.end(), [&](const auto& list) {

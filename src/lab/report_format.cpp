@@ -48,6 +48,21 @@ std::string number_list(const std::vector<std::int64_t>& numbers) {
   return out;
 }
 
+}  // namespace
+
+std::string set_aside_text(const Report& report) {
+  std::string out;
+  const auto add = [&out](std::size_t count, const char* what) {
+    if (count == 0) return;
+    out += (out.empty() ? "" : ", ") + std::to_string(count) + " " + what;
+  };
+  add(report.dead_lettered.size(), "dead-lettered");
+  add(report.rejected.size(), "rejected");
+  return out;
+}
+
+namespace {
+
 // The report's list that a non-exactly-once verdict is named after.
 const std::vector<std::int64_t>* list_of_verdict(const Report& report) {
   if (report.effects_checked && report.verdict != report.ledger_verdict) {
@@ -81,6 +96,9 @@ std::string verdict_text(const RunSummary& run, bool brief = false) {
   if (report.effects_checked && report.verdict != report.ledger_verdict) {
     out += brief ? " in emails"
                  : " in the emails sent; the ledger alone is " + report.ledger_verdict;
+  }
+  if (const std::string aside = set_aside_text(report); !aside.empty()) {
+    out += report.verdict == "exactly-once" ? " (" + aside + ")" : ", " + aside;
   }
   if (run.step_bound_hit) out += " - the step bound (" + bound + ") ended the run";
   return out;
@@ -148,7 +166,9 @@ void write_header(std::ostream& out, const RunRecord& r, const TextStyle& style)
 }
 
 void write_faults(std::ostream& out, const RunSummary& run) {
-  out << "\nfaults fired: ";
+  out << "\n";
+  for (const UnfiredRule& u : run.unfired) out << "WARNING: " << unfired_text(u) << "\n";
+  out << "faults fired: ";
   if (run.faults.empty()) {
     out << "none\n";
     return;
@@ -209,7 +229,7 @@ void write_lists(std::ostream& out, const RunSummary& run) {
       << report.balance_expected << ", actual " << report.balance_actual;
   if (report.balance_expected != report.balance_actual) out << "  <- MISMATCH";
   if (report.balance_negative) out << "  <- NEGATIVE";
-  out << "\n";
+  out << "\n" << padded("", 15) << " (" << kBalanceRule << ")\n";
   out << padded("redeliveries:", 15) << " " << run.redeliveries << "\n";
   out << padded("steps:", 15) << " " << run.steps << " (virtual time " << run.time
       << " ticks)";
@@ -425,6 +445,13 @@ nlohmann::ordered_json report_json(const RunRecord& record) {
   } else {
     j["effects"] = nullptr;  // the design has no effect outside the ledger
   }
+  j["verdict_text"] = verdict_text(run);
+  j["counts"] = {{"lost", report.lost.size()},
+                 {"duplicated", report.duplicated.size()},
+                 {"phantom", report.phantom.size()},
+                 {"stuck", report.stuck.size()},
+                 {"dead_lettered", report.dead_lettered.size()},
+                 {"rejected", report.rejected.size()}};
   j["lost"] = report.lost;
   j["duplicated"] = report.duplicated;
   j["phantom"] = report.phantom;
@@ -437,6 +464,14 @@ nlohmann::ordered_json report_json(const RunRecord& record) {
   j["balance_negative"] = report.balance_negative;
   j["redeliveries"] = run.redeliveries;
   j["faults_fired"] = std::move(faults);
+  nlohmann::ordered_json unfired = nlohmann::ordered_json::array();
+  for (const UnfiredRule& u : run.unfired) {
+    unfired.push_back({{"rule", u.number},
+                       {"at", u.rule.site},
+                       {"optional", u.rule.optional},
+                       {"text", unfired_text(u)}});
+  }
+  j["unfired"] = std::move(unfired);
   j["steps"] = run.steps;
   j["time"] = run.time;
   j["step_bound_hit"] = run.step_bound_hit;
@@ -485,6 +520,14 @@ std::string format_suite_text(const std::vector<SuiteRow>& rows, const TextStyle
     }
     width = std::max(width, printable(row.name).size());
   }
+  const auto shown = [](const SuiteRow& row) {
+    const bool good = row.verdict == "exactly-once";
+    std::string text = good ? row.verdict : upper(row.verdict);
+    if (!row.aside.empty()) text += good ? " (" + row.aside + ")" : ", " + row.aside;
+    return text;
+  };
+  std::size_t verdict_width = 12;
+  for (const auto& row : rows) verdict_width = std::max(verdict_width, shown(row).size());
   std::ostringstream out;
   out << rows.size() << " scenarios: " << passed << " passed expectations, " << failed
       << " failed";
@@ -497,8 +540,7 @@ std::string format_suite_text(const std::vector<SuiteRow>& rows, const TextStyle
       continue;
     }
     const bool good = row.verdict == "exactly-once";
-    out << painted(padded(good ? row.verdict : upper(row.verdict), 12), good ? kGreen : kRed,
-                   style)
+    out << painted(padded(shown(row), verdict_width), good ? kGreen : kRed, style)
         << "  expect "
         << (row.expect_ok ? painted("ok", kGreen, style) : painted("FAILED", kRed, style))
         << "\n";

@@ -86,7 +86,12 @@ struct SuiteRow {
   std::string verdict;  // "" when the file could not be run
   bool ran = false;
   bool expect_ok = false;
+  std::string aside;    // set_aside_text of the run: "1 dead-lettered", "" for none
 };
+
+// "1 dead-lettered, 1 rejected": the orders that took an outcome other than a debit. Not a
+// violation, but a summary that said only "exactly-once" would hide them; "" for none.
+std::string set_aside_text(const Report& report);
 
 // "N scenarios: X passed expectations, Y failed[, Z not run]" and one line per row.
 std::string format_suite_text(const std::vector<SuiteRow>& rows, const TextStyle& style);

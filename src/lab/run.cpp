@@ -120,6 +120,29 @@ void expect_list(const char* name, const std::optional<std::vector<std::int64_t>
 
 }  // namespace
 
+std::string unfired_text(const UnfiredRule& unfired) {
+  const sim::FaultRule& r = unfired.rule;
+  std::string keys = r.site;
+  const auto add = [&keys](const char* key, const std::string& value) {
+    keys += ", " + std::string(key) + " " + value;
+  };
+  if (r.frame) add("frame", *r.frame);
+  if (r.order) add("order", std::to_string(*r.order));
+  if (r.attempt) add("attempt", std::to_string(*r.attempt));
+  if (r.nth) add("nth", std::to_string(*r.nth));
+  if (r.instance) add("instance", std::to_string(*r.instance));
+  if (r.tick) add("tick", std::to_string(*r.tick));
+  if (r.step) add("step", std::to_string(*r.step));
+  if (r.after_step) add("after_step", std::to_string(*r.after_step));
+  return "scripted fault #" + std::to_string(unfired.number) + " (" + keys + ") never fired" +
+         (r.optional ? " (optional)" : "");
+}
+
+std::size_t required_unfired(const RunSummary& run) {
+  return static_cast<std::size_t>(std::count_if(
+      run.unfired.begin(), run.unfired.end(), [](const UnfiredRule& u) { return !u.rule.optional; }));
+}
+
 std::vector<std::string> unmet_expectations(const Scenario& scenario, const RunSummary& run) {
   std::vector<std::string> unmet;
   const Expect& e = scenario.expect;
@@ -144,6 +167,9 @@ std::vector<std::string> unmet_expectations(const Scenario& scenario, const RunS
   expect_list("stuck", e.stuck, r.stuck, unmet);
   expect_list("dead_lettered", e.dead_lettered, r.dead_lettered, unmet);
   expect_list("rejected", e.rejected, r.rejected, unmet);
+  for (const UnfiredRule& u : run.unfired) {
+    if (!u.rule.optional) unmet.push_back(unfired_text(u));
+  }
   return unmet;
 }
 

@@ -122,6 +122,7 @@ void write_rule(std::ostringstream& out, const sim::FaultRule& rule) {
   if (rule.times != 1) out << "times = " << rule.times << "\n";
   if (rule.step) out << "step = " << *rule.step << "\n";
   if (rule.after_step) out << "after_step = " << *rule.after_step << "\n";
+  if (rule.optional) out << "optional = true\n";
 }
 
 void write_expect(std::ostringstream& out, const Expect& e) {
@@ -171,6 +172,7 @@ std::string to_toml(const Scenario& s) {
   } else {
     out << "seed = " << s.seed << "\n";
   }
+  if (s.seed_sensitive) out << "seed_sensitive = true\n";
   if (s.max_steps != 0) out << "max_steps = " << s.max_steps << "\n";
   if (!s.fixed.empty()) {
     out << "fixed = \"\"\"\n" << escaped(s.fixed, true) << "\"\"\"\n";
@@ -312,6 +314,27 @@ bool read_scenario_file(const std::string& path, std::string& text, std::string&
   return true;
 }
 
+std::string rule_never_passed(const Scenario& s, const sim::FaultRule& rule) {
+  const FaultSite* site = find_fault_site(rule.site);
+  EOSIM_ASSERT(site != nullptr);  // invariant (1)
+  const SiteFrame* frame = rule.frame ? site->frame(*rule.frame) : nullptr;
+  return never_passed(*site, frame, s.producer.choices(), s.producer.label(), s.consumer.design(),
+                      s.consumer.label());
+}
+
+bool check_script(const Scenario& s, LoadError& error) {
+  for (std::size_t i = 0; i < s.script.size(); ++i) {
+    const std::string never = rule_never_passed(s, s.script[i]);
+    if (never.empty()) continue;
+    error = LoadError{s.path, 0,
+                      "faults.script[" + std::to_string(i + 1) + "]." +
+                          (s.script[i].frame ? "frame" : "at"),
+                      never + " (after the command line's design options)"};
+    return false;
+  }
+  return true;
+}
+
 bool parse_fault_spec(const std::string& spec, std::map<std::string, sim::Ratio>& out,
                       std::string& error) {
   std::map<std::string, sim::Ratio> ratios;
@@ -354,7 +377,7 @@ std::string fault_rule_text(const sim::FaultRule& rule) {
   std::string text = rule.site;
   std::vector<std::string> items;
   const FaultSite* site = find_fault_site(rule.site);
-  if (site == nullptr || site->actions.size() != 1) items.push_back("do=" + rule.action);
+  if (site == nullptr || !site->allows(rule.action)) items.push_back("do=" + rule.action);
   const auto add = [&items](const char* key, const std::optional<std::int64_t>& value) {
     if (value) items.push_back(std::string(key) + "=" + std::to_string(*value));
   };

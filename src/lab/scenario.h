@@ -142,6 +142,9 @@ struct Scenario {
   RandomFaults random;
   std::vector<sim::FaultRule> script;
   Expect expect;
+  // The lesson shows only for some seeds; `about` must say why. The seeds test skips it
+  // and `eosim run --seed` prints a note.
+  bool seed_sensitive = false;
   std::int64_t max_steps = 0;  // the step bound; 0 = step_bound()'s default for the workload
   friend bool operator==(const Scenario&, const Scenario&) = default;
 };
@@ -185,6 +188,14 @@ bool scenario_files_in(const std::string& dir, std::vector<std::string>& files,
 // assignments are not TOML or do not make a valid scenario.
 // REQUIRES: !scenario.fixed.empty().
 bool fixed_twin(const Scenario& scenario, Scenario& out, LoadError& error);
+// Checks every scripted rule against the scenario's producer pattern and consumer strategy
+// again, for after the command line changed them (--strategy, --producer): a rule at a
+// site the new pattern or strategy never passes is an error naming the rule's key (the
+// file's line is not known any more). load_scenario already checked the file's own.
+bool check_script(const Scenario& scenario, LoadError& error);
+// Why `rule` can never fire under the scenario's producer and consumer design, or "".
+// REQUIRES: rule.site (and rule.frame, if set) are in the fault-site catalog.
+std::string rule_never_passed(const Scenario& scenario, const sim::FaultRule& rule);
 
 // A scenario file that load_scenario reads back to the same Scenario (all but `path`).
 std::string to_toml(const Scenario& scenario);

@@ -12,6 +12,7 @@
 
 #include "src/lab/catalog.h"
 #include "src/lab/scenario.h"
+#include "src/lab/scenario_keys.h"
 #include "src/lab/toml_reader.h"
 
 namespace lab {
@@ -33,8 +34,7 @@ using toml_io::TableReader;
 using toml_io::type_name;
 
 bool read_top(const TableReader& top, Scenario& s) {
-  if (!top.only_keys({"name", "about", "fixed", "seed", "max_steps", "workload", "producer",
-                      "broker", "consumer", "network", "faults", "expect"})) {
+  if (!top.only_keys(keys_of(""))) {
     return false;
   }
   if (!top.require("name") || !top.read_string("name", s.name, false)) return false;
@@ -59,12 +59,12 @@ bool read_top(const TableReader& top, Scenario& s) {
       s.seed = static_cast<std::uint64_t>(value);
     }
   }
-  return top.read_int("max_steps", s.max_steps, 1, kMaxTicks);
+  return top.read_bool("seed_sensitive", s.seed_sensitive) &&
+         top.read_int("max_steps", s.max_steps, 1, kMaxTicks);
 }
 
 bool read_workload(const TableReader& t, Workload& w) {
-  if (!t.only_keys({"orders", "amount", "initial_balance", "account", "amounts",
-                    "without_message_id", "interval_ticks"}) ||
+  if (!t.only_keys(keys_of("workload")) ||
       !t.read_int("orders", w.orders, 1, kMaxOrders) ||
       !t.read_int("amount", w.amount, 0, kMaxMoney) ||
       !t.read_int("initial_balance", w.initial_balance, 0, kMaxMoney) ||
@@ -100,7 +100,7 @@ bool read_workload(const TableReader& t, Workload& w) {
 // [producer]: a preset `pattern` and the choices that may replace its values.
 bool read_producer(const TableReader& t, Scenario& s) {
   ProducerConfig& p = s.producer;
-  if (!t.only_keys({"pattern", "delivery", "confirms", "order", "message_id"}) ||
+  if (!t.only_keys(keys_of("producer")) ||
       !t.read_name("pattern", p.pattern, producers(), "producer pattern") ||
       !t.read_choice("delivery", p.delivery) || !t.read_bool("confirms", p.confirms) ||
       !t.read_choice("order", p.order) || !t.read_choice("message_id", p.message_id)) {
@@ -142,9 +142,7 @@ bool check_variations(const TableReader& t, const ConsumerConfig& c) {
 // variations no preset fixes.
 bool read_consumer(const TableReader& t, Scenario& s) {
   ConsumerConfig& c = s.consumer;
-  if (!t.only_keys({"strategy", "ack", "dedup", "errors", "poison", "mark", "dedup_order",
-                    "side_effect", "idempotency_key", "dedup_retention", "instances",
-                    "work_ticks"}) ||
+  if (!t.only_keys(keys_of("consumer")) ||
       !t.read_name("strategy", c.strategy, strategies(), "strategy") ||
       !t.read_choice("ack", c.ack) || !t.read_choice("dedup", c.dedup) ||
       !t.read_choice("errors", c.errors) || !t.read_choice("poison", c.poison) ||
@@ -170,8 +168,7 @@ bool read_actors(const TableReader& root, Scenario& s) {
   if (const toml::table* table = root.sub_table("broker", ok)) {
     TableReader t(*table, "broker", root.file(), root.error());
     BrokerConfig& b = s.broker;
-    if (!t.only_keys({"queue", "prefetch", "delivery_limit", "dead_letter", "durable",
-                      "persistent", "consumer_timeout"}) ||
+    if (!t.only_keys(keys_of("broker")) ||
         !t.read_int("consumer_timeout", b.consumer_timeout, 0, kMaxTicks) ||
         !t.read_name("queue", b.queue, queue_types(), "queue type") ||
         !t.read_int("prefetch", b.prefetch, 0, kMaxPrefetch) ||
@@ -197,7 +194,7 @@ bool read_actors(const TableReader& root, Scenario& s) {
   if (const toml::table* table = root.sub_table("network", ok)) {
     TableReader t(*table, "network", root.file(), root.error());
     NetworkConfig& n = s.network;
-    if (!t.only_keys({"latency_min", "latency_max", "heartbeat_timeout", "reconnect_delay"}) ||
+    if (!t.only_keys(keys_of("network")) ||
         !t.read_int("latency_min", n.latency_min, 0, kMaxTicks) ||
         !t.read_int("latency_max", n.latency_max, 0, kMaxTicks) ||
         !t.read_int("heartbeat_timeout", n.heartbeat_timeout, 1, kMaxTicks) ||
@@ -214,38 +211,16 @@ bool read_actors(const TableReader& root, Scenario& s) {
   return ok;
 }
 
-bool read_rule(const TableReader& t, const Scenario& s, sim::FaultRule& rule) {
-  if (!t.only_keys({"at", "do", "order", "attempt", "frame", "nth", "instance", "tick",
-                    "times", "step", "after_step"}) ||
-      !t.require("at") || !t.require("do") ||
-      !t.read_name("at", rule.site, fault_sites(), "fault site") ||
-      !t.read_name("do", rule.action, fault_kinds(), "action")) {
-    return false;
-  }
-  const FaultSite& site = *find_fault_site(rule.site);
-  if (!site.allows(rule.action)) {
-    return t.fail_at("do", "action " + in_quotes(rule.action) + " is not allowed at " + rule.site +
-                               " (allowed: " + join_names(site.actions) + ")");
-  }
-  if (t.has("frame")) {
-    std::string frame;
-    if (!t.read_name("frame", frame, frame_kinds(), "frame kind")) return false;
-    if (!site.is_network()) {
-      return t.fail_at("frame", "applies only to network sites (net.*), not " + rule.site);
-    }
-    if (!site.carries(frame)) {
-      return t.fail_at("frame", in_quotes(frame) + " never travels on " + rule.site +
-                                    " (it carries: " + join_names(site.frames) + ")");
-    }
-    rule.frame = std::move(frame);
-  }
+// The moment a rule fires at: `tick`/`step` are for timed sites, at most one trigger.
+bool check_triggers(const TableReader& t, const FaultSite& site) {
   for (const std::string_view moment : {"tick", "step"}) {
     if (!t.has(moment) || site.timed) continue;
     std::vector<std::string_view> timed;
     for (const FaultSite& each : fault_sites()) {
       if (each.timed) timed.push_back(each.name);
     }
-    return t.fail_at(moment, "applies only to " + join_names(timed) + ", not " + rule.site);
+    return t.fail_at(moment,
+                     "applies only to " + join_names(timed) + ", not " + std::string(site.name));
   }
   // At most one trigger in time: a rule fires at a tick, right after a step, or at an
   // opportunity (from the start, or once `after_step` is done).
@@ -256,20 +231,124 @@ bool read_rule(const TableReader& t, const Scenario& s, sim::FaultRule& rule) {
     return t.fail_at(key, "a rule takes at most one of tick, step and after_step");
   }
   if (site.moment_only && triggers == 0) {
-    return t.fail_at("at", rule.site + " has no opportunities of its own: give it `step` or "
-                                       "`tick`");
+    return t.fail_at("at", std::string(site.name) +
+                               " has no opportunities of its own: give it `step` or `tick`");
   }
   if (site.moment_only && t.has("after_step")) {
-    return t.fail_at("after_step", rule.site + " takes `step` or `tick`, not after_step");
+    return t.fail_at("after_step",
+                     std::string(site.name) + " takes `step` or `tick`, not after_step");
   }
+  return true;
+}
+
+std::string rule_site(const FaultSite& site) { return std::string(site.name); }
+
+// Every match key must be one the site can match on (lab/fault_sites.h); a key it cannot
+// match would make the rule silently never fire.
+bool check_match_keys(const TableReader& t, const FaultSite& site, const SiteFrame* frame) {
+  struct KeyName {
+    SiteKey key;
+    std::string_view name;
+  };
+  constexpr KeyName kKeys[] = {{kKeyOrder, "order"},
+                               {kKeyAttempt, "attempt"},
+                               {kKeyFrame, "frame"},
+                               {kKeyNth, "nth"},
+                               {kKeyInstance, "instance"}};
+  const bool at_moment = t.has("tick") || t.has("step");
+  std::vector<std::string_view> takes;
+  for (const KeyName& k : kKeys) {
+    if (site.takes(k.key)) takes.push_back(k.name);
+  }
+  for (const KeyName& k : kKeys) {
+    if (!t.has(k.name)) continue;
+    if (at_moment && k.key != kKeyInstance) {
+      return t.fail_at(k.name, "a rule with `tick` or `step` fires at that moment, so `" +
+                                   std::string(k.name) + "` cannot apply (only `instance` does)");
+    }
+    if (!site.takes(k.key)) {
+      return t.fail_at(k.name, std::string(site.name) + " cannot match on `" +
+                                   std::string(k.name) + "` (it takes: " +
+                                   (takes.empty() ? std::string("none") : join_names(takes)) +
+                                   ")");
+    }
+  }
+  if (!site.is_network()) return true;
+  // On a link only some frames name an order; the rule must be able to meet one.
+  for (const bool attempt : {false, true}) {
+    const std::string_view key = attempt ? "attempt" : "order";
+    if (!t.has(key)) continue;
+    bool some = false;
+    for (const SiteFrame& f : site.frames) {
+      const bool names = attempt ? f.names_attempt : f.names_order;
+      some = some || (names && (!frame || frame == &f));
+    }
+    if (!some) {
+      std::vector<std::string_view> naming;
+      for (const SiteFrame& f : site.frames) {
+        if (attempt ? f.names_attempt : f.names_order) naming.push_back(f.kind);
+      }
+      const std::string that_do =
+          naming.empty() ? std::string("none") : join_names(naming);
+      return t.fail_at(key, frame ? std::string(frame->kind) + " carries no " +
+                                        std::string(key) + " (frames on " + rule_site(site) +
+                                        " that do: " + that_do + ")"
+                                  : "no frame on " + rule_site(site) + " carries an " +
+                                        std::string(key));
+    }
+  }
+  return true;
+}
+
+// `attempt` can only reach so high at some sites (the order service never retries).
+bool check_attempt_bound(const TableReader& t, const FaultSite& site,
+                         const sim::FaultRule& rule) {
+  if (!rule.attempt || site.max_attempt == 0 || *rule.attempt <= site.max_attempt) return true;
+  return t.fail_at("attempt", "at " + std::string(site.name) + " `attempt` is " +
+                                  std::string(site.attempt_means) + ", so " +
+                                  std::to_string(*rule.attempt) + " never happens");
+}
+
+bool read_rule(const TableReader& t, const Scenario& s, sim::FaultRule& rule) {
+  if (!t.only_keys(keys_of("faults.script")) ||
+      !t.require("at") || !t.require("do") ||
+      !t.read_name("at", rule.site, fault_sites(), "fault site") ||
+      !t.read_name("do", rule.action, fault_kinds(), "action")) {
+    return false;
+  }
+  const FaultSite& site = *find_fault_site(rule.site);
+  if (!site.allows(rule.action)) {
+    return t.fail_at("do", "action " + in_quotes(rule.action) + " is not allowed at " +
+                               rule.site + " (allowed: " +
+                               std::string(action_name(site.action)) + ")");
+  }
+  const SiteFrame* frame = nullptr;
+  if (t.has("frame")) {
+    std::string kind;
+    if (!t.read_name("frame", kind, frame_kinds(), "frame kind")) return false;
+    if (!site.is_network()) {
+      return t.fail_at("frame", "applies only to network sites (net.*), not " + rule.site);
+    }
+    frame = site.frame(kind);
+    if (!frame) {
+      return t.fail_at("frame", in_quotes(kind) + " never travels on " + rule.site +
+                                    " (it carries: " + join_names(site.frame_names()) + ")");
+    }
+    rule.frame = std::move(kind);
+  }
+  if (!check_triggers(t, site) || !check_match_keys(t, site, frame)) return false;
+  const std::string never = rule_never_passed(s, rule);
+  if (!never.empty()) return t.fail_at(frame ? "frame" : "at", never);
   return t.read_int("order", rule.order, 1, s.workload.orders) &&
          t.read_int("attempt", rule.attempt, 1, kMaxCount) &&
+         check_attempt_bound(t, site, rule) &&
          t.read_int("nth", rule.nth, 1, kInt64Max) &&
          t.read_int("instance", rule.instance, 1, s.consumer.instances) &&
          t.read_int("tick", rule.tick, 0, kMaxTicks) &&
          t.read_int("times", rule.times, 1, kMaxCount) &&
          t.read_int("step", rule.step, 0, kMaxTicks) &&
-         t.read_int("after_step", rule.after_step, 0, kMaxTicks);
+         t.read_int("after_step", rule.after_step, 0, kMaxTicks) &&
+         t.read_bool("optional", rule.optional);
 }
 
 bool read_faults(const TableReader& root, Scenario& s) {
@@ -277,7 +356,7 @@ bool read_faults(const TableReader& root, Scenario& s) {
   const toml::table* table = root.sub_table("faults", ok);
   if (!table) return ok;
   TableReader t(*table, "faults", root.file(), root.error());
-  if (!t.only_keys({"budget", "horizon", "random", "script"}) ||
+  if (!t.only_keys(keys_of("faults")) ||
       !t.read_int("budget", s.random.budget, 0, kMaxCount) ||
       !t.read_int("horizon", s.random.horizon, 0, kMaxTicks)) {
     return false;
@@ -327,8 +406,7 @@ bool read_expect(const TableReader& root, Scenario& s) {
   TableReader t(*table, "expect", root.file(), root.error());
   Expect& e = s.expect;
   const std::int64_t orders = s.workload.orders;
-  if (!t.only_keys({"verdict", "balance", "lost", "duplicated", "phantom", "stuck",
-                    "dead_lettered", "rejected"})) {
+  if (!t.only_keys(keys_of("expect"))) {
     return false;
   }
   if (t.has("verdict")) {
@@ -488,9 +566,7 @@ bool spec_to_toml(const std::string& spec, std::string& toml_text, std::string& 
     toml_text += std::string(key) + " = " + value + "\n";
   }
   const FaultSite& known = *find_fault_site(site);
-  if (!has_do && known.actions.size() == 1) {
-    toml_text += "do = " + in_quotes(known.actions.front()) + "\n";
-  }
+  if (!has_do) toml_text += "do = " + in_quotes(action_name(known.action)) + "\n";
   return true;
 }
 

@@ -294,10 +294,18 @@ std::string Session::export_toml() {
   out.expect.verdict = run.report.verdict;
   out.expect.balance = run.report.balance_actual;
   if (!hand_.empty()) {
-    out.about += (out.about.empty() || out.about.back() == '\n' ? "" : "\n");
-    out.about += "Exported from eosim-gui with " + std::to_string(hand_.size()) +
-                 " fault(s) made by hand; replays to trace hash " + sim::hash_hex(run.trace_hash) +
-                 ".\n";
+    // The original name and text describe the run before the hand faults; say what changed.
+    const std::string faults = std::to_string(hand_.size()) +
+                               (hand_.size() == 1 ? " fault" : " faults") + " by hand";
+    out.name = scenario_.name + " + " + faults;
+    out.about = "\"" + scenario_.name + "\" with " + faults + " in eosim-gui:\n";
+    for (const sim::FaultRule& rule : hand_) out.about += "- " + describe_rule(rule) + "\n";
+    out.about += "It replays to trace hash " + sim::hash_hex(run.trace_hash) + ".\n";
+    // A hand fault armed for a moment that never came would fail the file's run.
+    for (const UnfiredRule& u : run.unfired) {
+      const auto index = static_cast<std::size_t>(u.number - 1);
+      if (index >= out.script.size() - hand_.size()) out.script[index].optional = true;
+    }
   }
   return to_toml(out);
 }

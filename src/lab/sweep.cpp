@@ -67,6 +67,14 @@ void reduce(const SeedResult& r, std::uint64_t seed, std::size_t keep, SweepSumm
   for (const auto& f : r.run.faults) ++out.faults_by_action[f.action];
   out.step_bound_hits += r.run.step_bound_hit ? 1 : 0;
   out.digest += digest_term(seed, r.run.trace_hash);
+  if (required_unfired(r.run) > 0) {
+    if (out.unfired_runs++ == 0) {
+      out.first_unfired_seed = seed;
+      for (const UnfiredRule& u : r.run.unfired) {
+        if (!u.rule.optional && out.first_unfired.empty()) out.first_unfired = unfired_text(u);
+      }
+    }
+  }
   if (report.verdict == "exactly-once") return;
   ++out.failing_runs;
   if (out.failures.size() >= keep) return;
@@ -101,7 +109,9 @@ bool SweepSummary::same_result(const SweepSummary& o) const {
          verdicts == o.verdicts && failing_runs == o.failing_runs && failures == o.failures &&
          steps == o.steps && faults_fired == o.faults_fired &&
          faults_by_action == o.faults_by_action &&
-         step_bound_hits == o.step_bound_hits && digest == o.digest;
+         step_bound_hits == o.step_bound_hits && unfired_runs == o.unfired_runs &&
+         first_unfired_seed == o.first_unfired_seed && first_unfired == o.first_unfired &&
+         digest == o.digest;
 }
 
 Scenario sweep_scenario(const Scenario& scenario, const SweepOptions& options,
@@ -183,6 +193,11 @@ void add_counts(const SweepSummary& part, SweepSummary& out) {
   out.faults_fired += part.faults_fired;
   for (const auto& [action, count] : part.faults_by_action) out.faults_by_action[action] += count;
   out.step_bound_hits += part.step_bound_hits;
+  if (out.unfired_runs == 0 && part.unfired_runs > 0) {  // parts come in seed order
+    out.first_unfired_seed = part.first_unfired_seed;
+    out.first_unfired = part.first_unfired;
+  }
+  out.unfired_runs += part.unfired_runs;
   out.digest += part.digest;
   out.seconds += part.seconds;
   out.jobs += part.jobs;
@@ -200,6 +215,8 @@ bool merge_sweeps(std::vector<SweepSummary> parts, std::size_t keep_failures,
             [](const SweepSummary& a, const SweepSummary& b) { return a.first_seed < b.first_seed; });
   out = parts.front();
   out.runs = out.failing_runs = out.steps = out.faults_fired = out.step_bound_hits = 0;
+  out.unfired_runs = out.first_unfired_seed = 0;
+  out.first_unfired.clear();
   out.digest = 0;
   out.seconds = 0;
   out.jobs = 0;
@@ -248,6 +265,12 @@ bool valid_sweep_expectation(const std::string& expect) {
 bool sweep_expectation_met(const SweepSummary& summary, const std::string& expect,
                            std::string& why) {
   EOSIM_ASSERT(valid_sweep_expectation(expect));
+  if (summary.unfired_runs > 0) {
+    why = std::to_string(summary.unfired_runs) + " of " + std::to_string(summary.runs) +
+          " runs did not fire every scripted fault (first: seed " +
+          std::to_string(summary.first_unfired_seed) + ", " + summary.first_unfired + ")";
+    return false;
+  }
   const auto count_of = [&summary](const char* verdict) {
     const auto it = summary.verdicts.find(verdict);
     return it == summary.verdicts.end() ? std::uint64_t{0} : it->second;

@@ -73,6 +73,11 @@ struct SweepSummary {
   std::uint64_t faults_fired = 0;  // over all runs
   std::map<std::string, std::uint64_t> faults_by_action;  // "crash" -> how often, ...
   std::uint64_t step_bound_hits = 0;
+  // Runs in which a scripted rule (not `optional`) never fired, and the first of them:
+  // as with `eosim run`, such a run did not test what the file says it tests.
+  std::uint64_t unfired_runs = 0;
+  std::uint64_t first_unfired_seed = 0;
+  std::string first_unfired;  // unfired_text of that run's first such rule
   std::uint64_t digest = 0;
   // Wall-clock time, filled in by the caller that measured it (the CLI, the benchmark):
   // src/lab reads no clock. The one field that varies between equal sweeps.
@@ -114,7 +119,8 @@ std::string fault_spec_text(const std::map<std::string, sim::Ratio>& ratios);
 
 // What `--expect V` demands of a sweep (DESIGN.md): "exactly-once" = every run has it;
 // "violation" = at least one run does not; any other verdict = at least one run has it.
-// Returns whether it holds, with a one-line explanation in `why`.
+// Returns whether it holds, with a one-line explanation in `why`. A sweep with unfired
+// runs (SweepSummary::unfired_runs) meets no expectation.
 bool sweep_expectation_met(const SweepSummary& summary, const std::string& expect,
                            std::string& why);
 // Whether `expect` is a value sweep_expectation_met understands.

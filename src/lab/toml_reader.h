@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <initializer_list>
 #include <limits>
 #include <optional>
 #include <string>
@@ -19,6 +18,7 @@
 #include <vector>
 
 #include "src/lab/catalog.h"
+#include "src/lab/fault_sites.h"
 #include "src/lab/scenario.h"
 #include "src/lab/toml_guard.h"
 
@@ -71,7 +71,7 @@ class TableReader {
   }
 
   // Every key of the table must be one of `known`.
-  bool only_keys(std::initializer_list<std::string_view> known) const {
+  bool only_keys(const std::vector<std::string_view>& known) const {
     for (const auto& [key, node] : table_) {
       if (std::find(known.begin(), known.end(), key.str()) != known.end()) continue;
       std::string allowed;
@@ -136,14 +136,14 @@ class TableReader {
   }
 
   // A string that must name an entry of a catalog list.
-  template <typename Entry>
-  bool read_name(std::string_view key, std::string& out, const std::vector<Entry>& list,
+  template <typename List>
+  bool read_name(std::string_view key, std::string& out, const List& list,
                  std::string_view what) const {
     std::string value = out;
     if (!read_string(key, value, true)) return false;
     if (!has(key)) return true;
     const bool known = std::any_of(list.begin(), list.end(),
-                                   [&](const Entry& entry) { return entry.name == value; });
+                                   [&](const auto& entry) { return entry.name == value; });
     if (!known) {
       return fail_at(key, "unknown " + std::string(what) + " " + in_quotes(value) +
                               " (expected one of: " + join_names(list) + ")");

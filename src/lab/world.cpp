@@ -198,9 +198,9 @@ bool WorldImpl::build(std::string& error) {
 
 // A rule with a `tick` fires at that time: a broker restart, or a connection that breaks
 // (the first end named in the site notices at once, the other after the heartbeat).
-void WorldImpl::fire_timed(const sim::FaultRule& rule) {
+void WorldImpl::fire_timed(const sim::FaultRule& rule, std::size_t index) {
   const std::int64_t instance = rule.instance.value_or(0);
-  kernel_.faults.record({rule.site, rule.action, 0, 0, "", instance}, rule.action, true);
+  kernel_.faults.record_rule(index, {rule.site, rule.action, 0, 0, "", instance});
   const std::string when = " at tick " + std::to_string(*rule.tick);
   if (rule.site == "broker.restart") {
     broker_->restart("scripted restart" + when);
@@ -231,9 +231,11 @@ void WorldImpl::start() {
   for (auto& c : consumers_) c->start();
   producer_->start();
   if (auto* relay = producer_->relay()) relay->start();
-  for (const auto& rule : kernel_.faults.timed_rules()) {
-    kernel_.scheduler.at(static_cast<sim::Tick>(*rule.tick), "fault.timed",
-                         [this, rule] { fire_timed(rule); });
+  const std::vector<sim::FaultRule>& rules = kernel_.faults.rules();
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    if (!rules[i].tick) continue;
+    kernel_.scheduler.at(static_cast<sim::Tick>(*rules[i].tick), "fault.timed",
+                         [this, rule = rules[i], i] { fire_timed(rule, i); });
   }
 }
 
@@ -284,6 +286,12 @@ RunSummary World::summary() {
     EOSIM_ASSERT(effects.ok());  // the mail server's log is written in autocommit only
   }
   r.faults = w.kernel_.faults.fired();
+  const std::vector<sim::FaultRule>& rules = w.kernel_.faults.rules();
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    if (w.kernel_.faults.times_fired(i) == 0) {
+      r.unfired.push_back({static_cast<std::int64_t>(i + 1), rules[i]});
+    }
+  }
   r.redeliveries = static_cast<std::int64_t>(w.broker_->model().counters().redelivered);
   r.steps = w.kernel_.scheduler.steps();
   r.time = w.kernel_.scheduler.now();

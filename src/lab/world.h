@@ -40,6 +40,12 @@ struct WorldOptions {
   sim::TapeEnd tape_end = sim::TapeEnd::kRandom;
 };
 
+// A scripted rule that never fired in the run.
+struct UnfiredRule {
+  std::int64_t number = 0;  // 1-based place in the fault plan ([[faults.script]] order)
+  sim::FaultRule rule;
+};
+
 struct RunSummary {
   std::string scenario;  // its name
   std::uint64_t seed = 0;
@@ -47,6 +53,7 @@ struct RunSummary {
   std::string producer;
   Report report;
   std::vector<sim::FiredFault> faults;
+  std::vector<UnfiredRule> unfired;  // scripted rules that could have fired and did not
   std::int64_t redeliveries = 0;  // deliveries with redelivered=true
   std::uint64_t steps = 0;
   sim::Tick time = 0;
@@ -142,7 +149,13 @@ Scenario with_overrides(Scenario scenario, std::optional<std::uint64_t> seed,
 // only), ledger DB.
 std::vector<std::string> diagram_lanes(const Scenario& scenario);
 
-// The scenario's [expect] block against a run: one line per expectation that failed.
+// The scenario's [expect] block against a run: one line per expectation that failed. A
+// scripted rule that never fired is one too, unless it says `optional = true`.
 std::vector<std::string> unmet_expectations(const Scenario& scenario, const RunSummary& run);
+
+// "scripted fault #2 (relay.after_publish, order 2, attempt 3) never fired".
+std::string unfired_text(const UnfiredRule& unfired);
+// How many of the run's unfired rules are not optional.
+std::size_t required_unfired(const RunSummary& run);
 
 }  // namespace lab

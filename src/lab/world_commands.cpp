@@ -11,10 +11,10 @@ namespace lab {
 namespace {
 
 // A rule with `step` fires as a timed fault would, at the current virtual time.
-void fire_now(WorldImpl& w, const sim::FaultRule& rule) {
+void fire_now(WorldImpl& w, const sim::FaultRule& rule, std::size_t index) {
   sim::FaultRule at = rule;
   at.tick = w.kernel_.scheduler.now();
-  w.fire_timed(at);
+  w.fire_timed(at, index);
 }
 
 }  // namespace
@@ -27,7 +27,7 @@ void World::add_fault(const sim::FaultRule& rule) {
   impl_->kernel_.faults.add_rule(rule);
   // A world that has the rule from the start fires it at the end of this same step
   // (fire_step_rules after the step's event): firing it now is the same moment.
-  if (rule.step) fire_now(*impl_, rule);
+  if (rule.step) fire_now(*impl_, rule, impl_->kernel_.faults.rules().size() - 1);
 }
 
 // Called right after each step (and once after start, for step 0). The scheduler never
@@ -37,8 +37,8 @@ void World::fire_step_rules() {
   if (!faults.has_step_rules()) return;
   const auto now = static_cast<std::int64_t>(steps());
   const std::vector<sim::FaultRule> rules = faults.rules();  // firing may log, never add
-  for (const sim::FaultRule& rule : rules) {
-    if (rule.step && *rule.step == now) fire_now(*impl_, rule);
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    if (rules[i].step && *rules[i].step == now) fire_now(*impl_, rules[i], i);
   }
 }
 

@@ -56,7 +56,8 @@ class WorldImpl {
   bool build(std::string& error);
   bool create_databases(const consumer::Strategy& strategy, std::string& error);
   void start();
-  void fire_timed(const sim::FaultRule& rule);
+  // `index`: the rule's place in the fault plan, so its firing is counted.
+  void fire_timed(const sim::FaultRule& rule, std::size_t index);
 
   WarmClaim warm_;  // first: destroyed last, after every connection below
   Scenario scenario_;

@@ -55,7 +55,8 @@ broker::Message OrderService::message_for(std::int64_t order) const {
 }
 
 bool OrderService::fault(const char* site, std::int64_t order) {
-  const auto action = k_.faults.check({site, "crash", order, 0, "", 0});
+  // The order service makes one try per order: its attempt is always 1.
+  const auto action = k_.faults.check({site, "crash", order, 1, "", 0});
   if (!action) return false;
   crash(std::string("fault at ") + site);
   return true;
@@ -68,7 +69,7 @@ void OrderService::create(std::int64_t order) {
   const bool outbox =
       options_.pattern == Pattern::kOutbox || options_.pattern == Pattern::kOutboxNoConfirm;
   if (options_.pattern == Pattern::kPublishThenCommit) {
-    if (publisher_.ensure_connected()) publisher_.publish(options_.queue, message_for(order));
+    if (publisher_.ensure_connected()) publisher_.publish(options_.queue, message_for(order), 1);
     if (fault("producer.after_publish", order)) return;
   }
   {
@@ -97,7 +98,7 @@ void OrderService::create(std::int64_t order) {
   if (outbox) {
     relay_->kick();
   } else if (options_.pattern == Pattern::kDualWrite) {
-    if (publisher_.ensure_connected()) publisher_.publish(options_.queue, message_for(order));
+    if (publisher_.ensure_connected()) publisher_.publish(options_.queue, message_for(order), 1);
     if (fault("producer.after_publish", order)) return;
   }
 }

@@ -57,8 +57,10 @@ class Publisher {
   // Connects if needed. False when the broker refused the connection.
   bool ensure_connected();
   // The publish sequence number (0 outside confirm mode); nullopt when the connection is
-  // known dead and nothing was sent.
-  std::optional<std::uint64_t> publish(const std::string& queue, broker::Message message);
+  // known dead and nothing was sent. `attempt` is the how-manyth publish of this order it
+  // is: the frame carries it, for fault rules.
+  std::optional<std::uint64_t> publish(const std::string& queue, broker::Message message,
+                                       std::int64_t attempt);
   void drop();  // forget the connection (crash / disconnect)
   sim::ConnId conn() const { return conn_; }
   const std::string& node() const { return node_; }
@@ -85,12 +87,13 @@ class Relay {
   void on_disconnect(sim::ConnId conn);
   void on_confirm(const broker::Confirm& confirm);
   void mark_sent(std::int64_t row);
-  bool fault(const char* site, std::int64_t order);
+  bool fault(const char* site, std::int64_t order, std::int64_t attempt);
   void after(sim::Tick delay, const char* label, std::function<void()> fn);
 
   struct InFlight {
     std::int64_t row = 0;
     std::int64_t order = 0;
+    std::int64_t attempt = 0;  // the how-manyth publish of the row this was
   };
 
   sim::Kernel& k_;
@@ -103,6 +106,9 @@ class Relay {
   std::map<std::uint64_t, InFlight> in_flight_;  // publish seq -> outbox row
   std::set<std::uint64_t> returned_;             // seqs that came back unroutable
   std::uint64_t ids_made_ = 0;  // message_id = at-publish: ids made so far (never reused)
+  // Publishes of each order's row so far, over the whole run (a restart keeps counting):
+  // the `attempt` of relay fault sites.
+  std::map<std::int64_t, std::int64_t> publishes_;
 };
 
 class OrderService {

@@ -18,7 +18,8 @@ bool Publisher::ensure_connected() {
   return true;
 }
 
-std::optional<std::uint64_t> Publisher::publish(const std::string& queue, broker::Message message) {
+std::optional<std::uint64_t> Publisher::publish(const std::string& queue, broker::Message message,
+                                                std::int64_t attempt) {
   const std::int64_t order = message.order;
   const std::string summary =
       "publish " + (message.message_id.empty() ? "(no message_id)" : message.message_id) +
@@ -26,7 +27,7 @@ std::optional<std::uint64_t> Publisher::publish(const std::string& queue, broker
   const bool sent = k_.network.send(
       conn_, node_,
       broker::make_frame("basic.publish", broker::PublishFrame{queue, std::move(message), true},
-                         order, 0, summary));
+                         order, attempt, summary));
   if (!sent) return std::nullopt;
   return confirms_ ? ++next_seq_ : 0;
 }

@@ -37,8 +37,8 @@ void Relay::kick() {
   });
 }
 
-bool Relay::fault(const char* site, std::int64_t order) {
-  const auto action = k_.faults.check({site, "crash", order, 0, "", 0});
+bool Relay::fault(const char* site, std::int64_t order, std::int64_t attempt) {
+  const auto action = k_.faults.check({site, "crash", order, attempt, "", 0});
   if (!action) return false;
   crash(std::string("fault at ") + site);
   return true;
@@ -88,10 +88,12 @@ void Relay::pump() {
     m.body = row.body;
     m.order = row.order;
     m.persistent = options_.persistent;
-    const auto seq = publisher_.publish(options_.queue, std::move(m));
+    const std::int64_t attempt = publishes_[row.order] + 1;
+    const auto seq = publisher_.publish(options_.queue, std::move(m), attempt);
     if (!seq) return;  // the connection is known dead; on_disconnect starts over
-    if (options_.pattern == Pattern::kOutbox) in_flight_[*seq] = {row.id, row.order};
-    if (fault("relay.after_publish", row.order)) return;
+    publishes_[row.order] = attempt;
+    if (options_.pattern == Pattern::kOutbox) in_flight_[*seq] = {row.id, row.order, attempt};
+    if (fault("relay.after_publish", row.order, attempt)) return;
     if (options_.pattern == Pattern::kOutboxNoConfirm) {
       mark_sent(row.id);
       k_.trace.record("relay", "sent", "", row.order,
@@ -134,7 +136,7 @@ void Relay::on_confirm(const broker::Confirm& confirm) {
       kick();  // nacked or unroutable: try again later
       continue;
     }
-    if (fault("relay.after_confirm", f.order)) return;
+    if (fault("relay.after_confirm", f.order, f.attempt)) return;
     mark_sent(f.row);
     k_.trace.record("relay", "sent", "", f.order, "outbox row marked sent after confirm");
   }

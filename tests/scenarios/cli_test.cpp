@@ -428,3 +428,35 @@ TEST_CASE("cli: --dedup and friends compose a consumer; run and sweep report it"
   CHECK(contains(o.text, "no-dedup              ack=after-commit dedup=none errors=classify "
                          "poison=dead-letter"));
 }
+
+TEST_CASE("cli: a scripted fault that never fires is a warning and exit 1", "[cli][unfired]") {
+  const Output text = eosim("run " + data("cli/unfired/nth-99.toml"));
+  CHECK(text.exit_code == 1);
+  CHECK(contains(text.text,
+                 "WARNING: scripted fault #1 (consumer.after_commit, nth 99) never fired"));
+  CHECK(contains(text.text, "expect: FAILED: scripted fault #1"));
+  const Output json = eosim_stdout("run " + data("cli/unfired/nth-99.toml") + " --format json");
+  CHECK(json.exit_code == 1);
+  const auto j = nlohmann::json::parse(json.text);
+  REQUIRE(j.at("unfired").size() == 1);
+  CHECK(j.at("unfired")[0].at("rule") == 1);
+  CHECK(j.at("unfired")[0].at("at") == "consumer.after_commit");
+  CHECK(j.at("expect_ok") == false);
+  const Output sweep = eosim("sweep " + data("cli/unfired/nth-99.toml") + " --seeds 1..3");
+  CHECK(sweep.exit_code == 1);
+  CHECK(contains(sweep.text, "WARNING: in 3 of 3 runs a scripted fault never fired"));
+}
+
+TEST_CASE("cli: a relay attempt rule fires and changes the verdict", "[cli][unfired]") {
+  const Output out = eosim("run " + data("cli/unfired/relay-attempt.toml"));
+  CHECK(out.exit_code == 0);
+  CHECK(contains(out.text, "net.relay->broker  drop  order 2  attempt 1"));
+  CHECK_FALSE(contains(out.text, "WARNING"));
+}
+
+TEST_CASE("cli: --strategy that never passes a scripted site is bad input", "[cli][unfired]") {
+  const Output out = eosim("run " + quoted(source_path("scenarios/14-relay-crash-duplicate-publish.toml")) +
+                           " --producer dual-write");
+  CHECK(out.exit_code == 2);
+  CHECK(contains(out.text, "key `faults.script[1].at`: relay.after_publish is never passed"));
+}

@@ -154,7 +154,9 @@ TEST_CASE("checker: a committed order with no outcome is lost", "[checker]") {
   CHECK(outcome_of(r, 2).outcome == "lost");
   CHECK(outcome_of(r, 2).debits + outcome_of(r, 2).rejections + outcome_of(r, 2).dead_letters ==
         0);
-  CHECK(r.balance_expected == r.balance_actual);
+  // The business meant to charge all three: the lost order shows as a mismatch.
+  CHECK(r.balance_expected == kInitial - 300);
+  CHECK(r.balance_actual == kInitial - 200);
 }
 
 TEST_CASE("checker: an outcome for an order never committed is a phantom", "[checker]") {
@@ -220,7 +222,8 @@ TEST_CASE("checker: messages left in the broker or unsent outbox rows are stuck"
     CHECK(outcome_of(r, 4).outcome == "stuck");
     CHECK(outcome_of(r, 4).debits == 1);
     CHECK(outcome_of(r, 2).outcome == "debited");
-    CHECK(r.balance_expected == r.balance_actual);
+    // Order 3 is committed but still queued: the business meant to charge it.
+    CHECK(r.balance_expected == r.balance_actual - 100);
   }
 }
 
@@ -250,7 +253,8 @@ TEST_CASE("checker: a dead-lettered order is an outcome, not a loss", "[checker]
   CHECK(r.dead_lettered == Orders{2});
   CHECK(outcome_of(r, 2).outcome == "dead-lettered");
   CHECK(outcome_of(r, 2).dead_letters == 1);
-  CHECK(r.balance_expected == r.balance_actual);
+  // The funds covered order 2: parked for a person, it is money the business has not had.
+  CHECK(r.balance_expected == r.balance_actual - 100);
 }
 
 TEST_CASE("checker: verdict precedence is duplicated, lost, phantom, stuck", "[checker]") {
@@ -294,7 +298,7 @@ TEST_CASE("checker: a negative balance is flagged", "[checker]") {
 
   const lab::Report r = lab.check();
   CHECK(r.balance_actual == kInitial - 1600);
-  CHECK(r.balance_expected == kInitial - 1600);
+  CHECK(r.balance_expected == kInitial - 800);  // the business rule refuses order 2: funds
   CHECK(r.balance_negative);
   CHECK(r.verdict == "exactly-once");  // each order once; the overdraft is reported apart
 }
@@ -343,4 +347,19 @@ TEST_CASE("schema: the dedup and outbox keys reject duplicates as unique violati
   fresh.reset();
   // create_*_schema on a database that already has the tables fails as a value.
   CHECK_FALSE(lab::create_orders_schema(orders).ok());
+}
+
+TEST_CASE("checker: the expected balance follows the business rule over committed orders",
+          "[checker]") {
+  Lab lab("intent");
+  lab.commit_order(1, 600);
+  lab.commit_order(2, 500);  // 400 left: insufficient funds, refused
+  lab.commit_order(3, 300);
+  lab.debit(1, 600);
+  lab.reject(2);
+  // Order 3 was never debited: intent says 100 should be left, the table says 400.
+  const lab::Report r = lab.check();
+  CHECK(r.balance_expected == kInitial - 900);
+  CHECK(r.balance_actual == kInitial - 600);
+  CHECK(r.lost == Orders{3});
 }

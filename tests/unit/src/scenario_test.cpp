@@ -391,9 +391,8 @@ TEST_CASE("the catalog is consistent and finds exactly its own names", "[catalog
     INFO(site.name);
     CHECK(sites.insert(std::string(site.name)).second);
     CHECK_FALSE(site.meaning.empty());
-    REQUIRE_FALSE(site.actions.empty());
-    for (std::string_view action : site.actions) CHECK(lab::find_fault_kind(action));
-    for (std::string_view frame : site.frames) CHECK(lab::find_frame_kind(frame));
+    CHECK(lab::find_fault_kind(lab::action_name(site.action)));
+    for (const lab::SiteFrame& frame : site.frames) CHECK(lab::find_frame_kind(frame.kind));
     CHECK(site.is_network() == (site.name.substr(0, 4) == "net."));
     CHECK(lab::find_fault_site(site.name) == &site);
   }
@@ -429,4 +428,80 @@ TEST_CASE("the catalog is consistent and finds exactly its own names", "[catalog
   CHECK(lab::find_verdict("exactly-once") != nullptr);
   CHECK(lab::find_verdict("") == nullptr);
   CHECK(lab::join_names(lab::queue_types()) == "classic, quorum");
+}
+
+TEST_CASE("a rule that can never fire is refused with its key, line and who passes the site",
+          "[scenario][fault_sites]") {
+  struct Case {
+    const char* text;
+    std::int64_t line;
+    const char* key;
+    const char* message_part;
+  };
+  const Case c = GENERATE(values<Case>({
+      {"name = 'x'\n[[faults.script]]\nat = 'producer.after_publish'\ndo = 'crash'\n", 3,
+       "faults.script[1].at", "passed by: producer patterns dual-write, publish-then-commit"},
+      {"name = 'x'\n[[faults.script]]\nat = 'net.producer->broker'\ndo = 'drop'\n", 3,
+       "faults.script[1].at", "never passed under producer outbox"},
+      {"name = 'x'\n[producer]\npattern = 'dual-write'\n[[faults.script]]\n"
+       "at = 'relay.after_publish'\ndo = 'crash'\n",
+       5, "faults.script[1].at", "passed by: producer patterns outbox, outbox-no-confirm"},
+      {"name = 'x'\n[consumer]\nstrategy = 'no-dedup'\n[[faults.script]]\n"
+       "at = 'consumer.after_dedup_insert'\ndo = 'crash'\n",
+       5, "faults.script[1].at", "never passed under consumer no-dedup"},
+      {"name = 'x'\n[consumer]\nstrategy = 'auto-ack'\n[[faults.script]]\n"
+       "at = 'net.consumer->broker'\nframe = 'basic.ack'\ndo = 'drop'\n",
+       6, "faults.script[1].frame", "basic.ack on net.consumer->broker is never passed"},
+      {"name = 'x'\n[producer]\npattern = 'dual-write'\n[[faults.script]]\n"
+       "at = 'producer.after_commit'\norder = 2\nattempt = 2\ndo = 'crash'\n",
+       7, "faults.script[1].attempt", "always 1"},
+      {"name = 'x'\n[[faults.script]]\nat = 'net.broker->relay'\nframe = 'confirm.ack'\n"
+       "order = 1\ndo = 'drop'\n",
+       5, "faults.script[1].order", "confirm.ack carries no order"},
+      {"name = 'x'\n[[faults.script]]\nat = 'net.broker->relay'\nattempt = 1\ndo = 'drop'\n",
+       4, "faults.script[1].attempt", "cannot match on `attempt`"},
+      {"name = 'x'\n[[faults.script]]\nat = 'relay.after_publish'\ninstance = 1\n"
+       "do = 'crash'\n",
+       4, "faults.script[1].instance", "cannot match on `instance`"},
+      {"name = 'x'\n[[faults.script]]\nat = 'broker.restart'\ntick = 20\norder = 2\n"
+       "do = 'restart'\n",
+       5, "faults.script[1].order", "fires at that moment"},
+      {"name = 'x'\n[[faults.script]]\nat = 'consumer.process'\nstep = 4\nnth = 1\n"
+       "do = 'crash'\n",
+       5, "faults.script[1].nth", "fires at that moment"},
+  }));
+  const lab::LoadError e = parse_bad(c.text);
+  INFO(e.to_string());
+  CHECK(e.file == "inline.toml");
+  CHECK(e.line == c.line);
+  CHECK(e.key == c.key);
+  CHECK(e.message.find(c.message_part) != std::string::npos);
+}
+
+TEST_CASE("check_script refuses a rule the command line's strategy never passes",
+          "[scenario][fault_sites]") {
+  lab::Scenario s;
+  lab::LoadError error;
+  REQUIRE(lab::parse_scenario("name = 'x'\n[[faults.script]]\n"
+                              "at = 'consumer.after_dedup_insert'\ndo = 'crash'\n",
+                              "f.toml", s, error));
+  CHECK(lab::check_script(s, error));
+  s.consumer.strategy = "check-then-act";
+  REQUIRE_FALSE(lab::check_script(s, error));
+  CHECK(error.file == "f.toml");
+  CHECK(error.key == "faults.script[1].at");
+  CHECK(error.message.find("consumer check-then-act") != std::string::npos);
+}
+
+TEST_CASE("optional = true loads, and to_toml writes it back", "[scenario]") {
+  lab::Scenario s;
+  lab::LoadError error;
+  REQUIRE(lab::parse_scenario("name = 'x'\n[[faults.script]]\nat = 'consumer.after_commit'\n"
+                              "nth = 9\noptional = true\ndo = 'crash'\n",
+                              "f.toml", s, error));
+  REQUIRE(s.script.size() == 1);
+  CHECK(s.script[0].optional);
+  lab::Scenario back;
+  REQUIRE(lab::parse_scenario(lab::to_toml(s), "f.toml", back, error));
+  CHECK(back.script == s.script);
 }

@@ -1,0 +1,72 @@
+// Every teaching scenario in scenarios/ meets its [expect] block for every seed in 1..200,
+// unless it declares `seed_sensitive = true` and says why in its `about` text: `--seed` is
+// an invitation, and a lesson that holds only for the file's own seed teaches by accident.
+// New scenario files are picked up here without any change to this test.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "src/lab/world.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::uint64_t kLastSeed = 200;
+
+std::vector<std::string> scenario_files() {
+  std::vector<std::string> files;
+  for (const auto& entry : fs::directory_iterator(fs::path(EOSIM_SOURCE_DIR) / "scenarios")) {
+    if (entry.path().extension() == ".toml") files.push_back(entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// The seeds (of 1..kLastSeed) whose run misses the expectations, with the first miss.
+std::vector<std::uint64_t> failing_seeds(const lab::Scenario& scenario, std::string& first) {
+  std::vector<std::uint64_t> failing;
+  lab::WorldOptions options;
+  options.keep_trace = false;
+  for (std::uint64_t seed = 1; seed <= kLastSeed; ++seed) {
+    lab::Scenario s = scenario;
+    s.seed = seed;
+    lab::RunSummary run;
+    std::string error;
+    const bool built = lab::run_scenario(s, options, run, nullptr, error);
+    INFO(error);
+    REQUIRE(built);
+    const std::vector<std::string> unmet = lab::unmet_expectations(s, run);
+    if (unmet.empty()) continue;
+    if (failing.empty()) first = "seed " + std::to_string(seed) + ": " + unmet.front();
+    failing.push_back(seed);
+  }
+  return failing;
+}
+
+}  // namespace
+
+TEST_CASE("scenarios: every file meets its expectations for seeds 1..200, or says why not",
+          "[scenarios][seeds]") {
+  const auto files = scenario_files();
+  REQUIRE(files.size() >= 19);
+  for (const auto& path : files) {
+    INFO(path);
+    lab::Scenario scenario;
+    lab::LoadError error;
+    INFO(error.to_string());
+    REQUIRE(lab::load_scenario(path, scenario, error));
+    if (scenario.seed_sensitive) {
+      // The reason is for people: the about text must be there to say it.
+      CHECK(scenario.about.find("seed") != std::string::npos);
+      continue;
+    }
+    std::string first;
+    const std::vector<std::uint64_t> failing = failing_seeds(scenario, first);
+    INFO(failing.size() << " of " << kLastSeed << " seeds miss the expectations; " << first);
+    CHECK(failing.empty());
+  }
+}
