@@ -85,7 +85,8 @@ constexpr std::array<FaultSite, kSiteCount> kSites = {{
      kDeliveryAttempt},
     {S::kConsumerAfterDedupInsert, "consumer.after_dedup_insert", A::kCrash,
      "the consumer crashes after writing the dedup mark, before the debit commits",
-     kConsumerKeys, kDeliveryAttempt, 0, nullptr, writes_dedup_mark},
+     kConsumerKeys, kDeliveryAttempt, 0, nullptr, writes_dedup_mark, {}, false, false,
+     "dedup_order = key-first (same-transaction) or mark = before-commit (separate-store)"},
     {S::kConsumerBeforeCommit, "consumer.before_commit", A::kCrash,
      "the consumer crashes with the debit written but not committed", kConsumerKeys,
      kDeliveryAttempt},
@@ -93,7 +94,8 @@ constexpr std::array<FaultSite, kSiteCount> kSites = {{
      "the consumer crashes right after sending its email (side_effect): before the commit "
      "(before-commit: the ledger rolls back, the email stays) or before the ack "
      "(after-commit)",
-     kConsumerKeys, kDeliveryAttempt, 0, nullptr, sends_effect},
+     kConsumerKeys, kDeliveryAttempt, 0, nullptr, sends_effect, {}, false, false,
+     "side_effect = before-commit or after-commit"},
     {S::kConsumerAfterCommit, "consumer.after_commit", A::kCrash,
      "the consumer crashes after the commit, before the ack: the broker redelivers (with "
      "mark = after-commit, also before the separate store's mark; with dedup_retention, "
@@ -250,8 +252,12 @@ std::string passed_by_text(const FaultSite& site, const SiteFrame* frame) {
     for (const consumer::Preset& preset : consumer::presets()) {
       if (strategies(Strategy{preset.choices})) names.push_back(preset.name);
     }
-    return "consumer strateg" + std::string(names.size() == 1 ? "y " : "ies ") +
-           join_names(names);
+    std::string text = names.empty() ? std::string("any consumer design")
+                                     : "consumer strateg" +
+                                           std::string(names.size() == 1 ? "y " : "ies ") +
+                                           join_names(names);
+    if (!site.passed_when.empty()) text += ", with " + std::string(site.passed_when);
+    return text;
   }
   return "every producer pattern and consumer strategy";
 }

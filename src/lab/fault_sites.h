@@ -99,6 +99,9 @@ struct FaultSite {
   bool timed = false;
   // No opportunities of its own (a process crash "now"): it fires only at a moment.
   bool moment_only = false;
+  // For people, when `strategies` depends on more than a preset's choices: the design
+  // variation that decides it ("" = the preset's choices alone).
+  std::string_view passed_when = "";
 
   bool is_network() const { return !frames.empty(); }
   bool takes(SiteKey key) const { return (keys & key) != 0; }
