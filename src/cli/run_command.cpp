@@ -8,9 +8,9 @@
 #include <system_error>
 
 #include "src/cli/commands.h"
-#include "src/diagram/html.h"
-#include "src/diagram/svg.h"
 #include "src/cli/files.h"
+#include "src/cli/run_html.h"
+#include "src/diagram/svg.h"
 #include "src/lab/printable.h"
 #include "src/lab/report_format.h"
 #include "src/lab/scenario.h"
@@ -75,7 +75,7 @@ void print_record(const RunOptions& options, const lab::RunRecord& record,
   if (options.format == "svg") {
     out << diagram::sequence_svg(trace, lab::diagram_lanes(record.scenario), svg);
   } else if (options.format == "html") {
-    out << diagram::run_html(record, trace, tables, svg);
+    out << run_html(record, trace, tables, svg);
   } else if (options.format == "json") {
     out << lab::report_json_line(record) << '\n';
   } else if (options.format == "jsonl") {

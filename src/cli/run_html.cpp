@@ -1,11 +1,11 @@
-// The HTML page of one run (see html.h).
-#include "src/diagram/html.h"
+// The HTML page of one run (see run_html.h).
+#include "src/cli/run_html.h"
 
 #include <sstream>
 
 #include "src/lab/printable.h"
 
-namespace diagram {
+namespace cli {
 
 namespace {
 
@@ -78,7 +78,7 @@ void write_tables(std::ostream& out, const std::vector<lab::DbTable>& tables) {
 }  // namespace
 
 std::string run_html(const lab::RunRecord& record, const std::vector<sim::TraceEvent>& trace,
-                     const std::vector<lab::DbTable>& tables, const SvgOptions& svg) {
+                     const std::vector<lab::DbTable>& tables, const diagram::SvgOptions& svg) {
   const lab::RunSummary& run = record.run;
   const lab::Report& report = run.report;
   std::ostringstream out;
@@ -105,10 +105,10 @@ std::string run_html(const lab::RunRecord& record, const std::vector<sim::TraceE
   write_orders(out, report);
   write_faults(out, run);
   out << "<h2>Sequence diagram</h2>\n<div class=\"diagram\">\n"
-      << sequence_svg(trace, lab::diagram_lanes(record.scenario), svg) << "</div>\n";
+      << diagram::sequence_svg(trace, lab::diagram_lanes(record.scenario), svg) << "</div>\n";
   write_tables(out, tables);
   out << "</body></html>\n";
   return out.str();
 }
 
-}  // namespace diagram
+}  // namespace cli

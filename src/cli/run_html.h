@@ -4,6 +4,9 @@
 // SVG from svg.h) and the final rows of every database table. No script, no external
 // file: the page can be mailed, attached to an issue or opened from disk.
 //
+// It lives with the CLI (`eosim run --format html`), not in src/diagram: the page needs
+// the world's tables and the report, and the diagram library needs only the trace.
+//
 // REQUIRES: `record`'s references outlive the call.
 
 #include <string>
@@ -14,9 +17,10 @@
 #include "src/lab/report_format.h"
 #include "src/lab/world.h"
 
-namespace diagram {
+namespace cli {
 
 std::string run_html(const lab::RunRecord& record, const std::vector<sim::TraceEvent>& trace,
-                     const std::vector<lab::DbTable>& tables, const SvgOptions& svg);
+                     const std::vector<lab::DbTable>& tables,
+                     const diagram::SvgOptions& svg);
 
-}  // namespace diagram
+}  // namespace cli
