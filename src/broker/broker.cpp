@@ -1,4 +1,5 @@
 // Broker: topology, channels, consumers, dispatch and consumer acknowledgements.
+// Item numbers refer to docs/amqp-semantics.md.
 #include "src/broker/broker.h"
 
 #include <utility>

@@ -1,7 +1,7 @@
 #pragma once
 // A model AMQP 0-9-1 broker (RabbitMQ 3.10-like) as a pure state machine. It knows nothing
 // of networks, schedulers or SQL: the lead calls a method for every frame that arrives and
-// the broker answers through an Output. Item numbers refer to notes/amqp-semantics.md.
+// the broker answers through an Output. Item numbers refer to docs/amqp-semantics.md.
 //
 // Only the default exchange is modelled: the routing key of a publish is the queue name.
 //
@@ -44,7 +44,7 @@ class Broker {
   Broker(const Broker&) = delete;
   Broker& operator=(const Broker&) = delete;
 
-  // --- topology and channels (broker_channels.cpp) ---
+  // --- topology and channels (broker.cpp) ---
   void declare_queue(const QueueOptions& options);  // idempotent for the same options
   void open_channel(ChannelRef ref);
   void close_channel(ChannelRef ref);  // client close: unacked requeued (item 5), no output
@@ -56,7 +56,7 @@ class Broker {
                      bool auto_ack);
   void basic_cancel(ChannelRef ref, const std::string& consumer_tag);  // in-flight stay unacked
 
-  // --- consumer settlement (broker_channels.cpp) ---
+  // --- consumer settlement (broker.cpp) ---
   // An unknown, stale or already settled tag closes the channel with 406 (item 1).
   void ack(ChannelRef ref, uint64_t tag, bool multiple);
   void nack(ChannelRef ref, uint64_t tag, bool multiple, bool requeue);

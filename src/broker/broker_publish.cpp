@@ -1,5 +1,6 @@
 // Broker: publishing and publisher confirms, requeue and dead-lettering, the disk (sync and
 // restart), time and the reorder fault.
+// Item numbers refer to docs/amqp-semantics.md.
 #include <algorithm>
 #include <utility>
 

@@ -8,6 +8,7 @@
 //  - In confirm mode publish seqs start at 1; unconfirmed() holds the seqs with no confirm
 //    yet, and every seq is confirmed exactly once (item 13).
 //  - awaiting_sync_ is a subset of unconfirmed_ (persistent messages waiting for sync()).
+// Item numbers refer to docs/amqp-semantics.md.
 
 #include <cstdint>
 #include <map>

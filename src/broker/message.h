@@ -8,6 +8,7 @@
 //  - x_death lists the newest event first; one entry per {queue, reason} with a count.
 //  - ChannelRef orders by (conn, channel), so std::map<ChannelRef, ...> iterates a
 //    connection's channels together and in a deterministic order.
+// Item numbers refer to docs/amqp-semantics.md.
 
 #include <compare>
 #include <cstdint>

@@ -5,6 +5,7 @@
 // REQUIRES of an Output implementation: it must not call back into the Broker from inside
 // these callbacks (the broker is mid-update); queue the work and apply it afterwards.
 // Every callback receives copies; the broker keeps no reference to them.
+// Item numbers refer to docs/amqp-semantics.md.
 
 #include <cstdint>
 #include <string>

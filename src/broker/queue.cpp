@@ -1,3 +1,4 @@
+// Item numbers refer to docs/amqp-semantics.md.
 #include "src/broker/queue.h"
 
 #include <algorithm>

@@ -11,6 +11,7 @@
 //    Broker asks for the tail (a nack/reject without a delivery limit, conformance row 4).
 //  - consumers() is in registration order; dispatch is round-robin over it (deterministic).
 // REQUIRES: Consumer records only for open channels (the Broker removes them on close).
+// Item numbers refer to docs/amqp-semantics.md.
 
 #include <cstddef>
 #include <cstdint>

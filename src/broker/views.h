@@ -1,6 +1,7 @@
 #pragma once
 // Read-only views of the broker's state for the checker and the GUI, plus its counters.
 // They are plain copies: holding one never pins or changes broker state.
+// Item numbers refer to docs/amqp-semantics.md.
 
 #include <cstdint>
 #include <string>

@@ -1,9 +1,9 @@
 #pragma once
 // The `eosim` subcommands, one function each, free of any command-line parsing: main.cpp
 // (the only file that sees CLI11) fills an options struct and calls the function, which
-// returns the process exit code. Keeping them apart lets a later subcommand (sweep, shrink,
-// explore, generals) be added as one more struct + function here and one registration in
-// main.cpp, without touching the others.
+// returns the process exit code. Keeping them apart lets a new subcommand be added as one
+// more struct + function here and one registration in main.cpp, without touching the
+// others.
 //
 // Exit codes (DESIGN.md): 0 every expectation met, 1 an expectation failed, 2 bad input
 // (file, key, value, option), 3 internal error. When several problems occur in one

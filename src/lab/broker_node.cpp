@@ -32,7 +32,8 @@ void BrokerNode::attach() {
     on_frame(conn, f);
   };
   handlers.on_disconnect = [this](sim::ConnId conn) {
-    // Heartbeat timeout or reset: every unacked delivery on it is requeued (item 5).
+    // Heartbeat timeout or reset: every unacked delivery on it is requeued (item 5 of
+    // docs/amqp-semantics.md).
     clock();
     broker_.connection_lost(conn);
   };

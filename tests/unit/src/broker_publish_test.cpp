@@ -1,4 +1,4 @@
-// Model broker, publisher side and the disk: items 13-17 of notes/amqp-semantics.md, and
+// Model broker, publisher side and the disk: items 13-17 of docs/amqp-semantics.md, and
 // edge cases of confirms and restarts.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// Model broker, quorum queues and dead-lettering: items 9-12 of notes/amqp-semantics.md,
+// Model broker, quorum queues and dead-lettering: items 9-12 of docs/amqp-semantics.md,
 // plus the reorder fault.
 #include <catch2/catch.hpp>
 

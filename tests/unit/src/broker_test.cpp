@@ -1,4 +1,4 @@
-// Model broker, consumer side: items 1-8 of notes/amqp-semantics.md (one TEST_CASE per
+// Model broker, consumer side: items 1-8 of docs/amqp-semantics.md (one TEST_CASE per
 // behaviour, named "amqp N: ...") and edge cases of acks, prefetch and channel errors.
 #include <catch2/catch.hpp>
 
