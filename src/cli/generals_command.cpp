@@ -3,6 +3,7 @@
 // broker/consumer parallel (src/generals), as text, JSON or Mermaid.
 
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "src/cli/commands.h"
 #include "src/generals/generals.h"

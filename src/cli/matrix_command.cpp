@@ -3,6 +3,7 @@
 // (lab/matrix.h), printed as text, Markdown, JSON or HTML.
 
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "src/cli/commands.h"
 #include "src/lab/choice_flags.h"

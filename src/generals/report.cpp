@@ -1,6 +1,7 @@
 #include "src/generals/report.h"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "sim/assert.h"

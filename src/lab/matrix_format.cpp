@@ -4,6 +4,7 @@
 #include "src/lab/matrix_format.h"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "src/lab/printable.h"

@@ -11,7 +11,7 @@
 
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>  // the full header only where JSON is built or read
 
 #include "src/lab/matrix.h"
 

@@ -5,6 +5,7 @@
 #include "src/lab/report_format.h"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
 

@@ -2,6 +2,7 @@
 // and the theorem's two facts (the last courier is never confirmed; no common knowledge).
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
