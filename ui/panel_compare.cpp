@@ -37,12 +37,9 @@ void column(const SessionModel& m, ViewState& view, int slot, std::size_t diverg
   } else {
     ImGui::TextDisabled("  in progress");
   }
-  const bool balance_ok = r.balance_expected == r.balance_actual;
-  ImGui::Text("now: %s   balance expected %lld, actual",
-              verdict_so_far(r.verdict, m.view->over).c_str(),
-              static_cast<long long>(r.balance_expected));
-  ImGui::SameLine();
-  text_colored(balance_ok ? palette::kGood : palette::kBad, std::to_string(r.balance_actual));
+  ImGui::Text("now: %s   balance", verdict_so_far(r.verdict, m.view->over).c_str());
+  ImGui::SameLine(0, ImGui::CalcTextSize(" ").x);  // one word space, as in a sentence
+  balance_figures(r.balance_expected, r.balance_actual, m.view->over);
   ImGui::TextUnformatted("effects per order:");
   for (const auto& o : r.orders) {
     ImGui::SameLine();

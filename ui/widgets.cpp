@@ -39,6 +39,18 @@ std::string fit_text(const std::string& text, float width) {
   return diagram::shorten(text, width, imgui_metrics());
 }
 
+void balance_figures(long long expected, long long actual, bool over) {
+  ImGui::Text("expected %s%lld, %s", over ? "" : "at the end ", expected, over ? "actual" : "now");
+  ImGui::SameLine();
+  const bool ok = expected == actual;
+  text_colored(ok ? palette::kGood : over ? palette::kBad : palette::kText, std::to_string(actual));
+  if (ok || !over) return;
+  // On the same line when it fits, else on its own: never cut at the panel's edge.
+  ImGui::SameLine();
+  if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(" (MISMATCH)").x) ImGui::NewLine();
+  text_colored(palette::kBad, " (MISMATCH)");
+}
+
 void probe_last_item(const char* label) {
   auto* probe = static_cast<ItemProbe*>(ImGui::GetIO().UserData);
   if (probe == nullptr) return;

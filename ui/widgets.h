@@ -32,6 +32,10 @@ ImU32 effect_color(long long effects);
 // The checker's verdict at a step, honestly: before the run has ended only a double effect
 // or a phantom is already certain; anything else is "in progress".
 std::string verdict_so_far(const std::string& verdict, bool over);
+// "expected 550, actual 400 (MISMATCH)" once the run is over; mid-run "expected at the
+// end 550, now 700", never flagged: the expected balance is the whole run's intent, so a
+// balance short of it mid-run is work still to come. Wraps rather than cut at the edge.
+void balance_figures(long long expected, long long actual, bool over);
 // Colour of a diagram tone (panel_sequence.cpp); the SVG writer has its own for paper.
 ImU32 tone_color(diagram::Tone tone);
 
