@@ -23,9 +23,9 @@
 #include <vector>
 
 #include "bench/sqlite_baseline.h"
-#include "src/lab/patterns.h"
-#include "src/lab/shrink.h"
-#include "src/lab/sweep.h"
+#include "src/scenario/patterns.h"
+#include "src/search/shrink.h"
+#include "src/search/sweep.h"
 #include "src/store/warm.h"
 
 namespace {

@@ -3,8 +3,8 @@
 #include <string>
 
 #include "sim/assert.h"
-#include "src/lab/schema.h"
-#include "src/producer/order_message.h"
+#include "src/world/schema.h"
+#include "src/orders/order_message.h"
 #include "src/store/db.h"
 #include "src/store/txn.h"
 #include "src/store/warm.h"
@@ -16,17 +16,17 @@ namespace {
 void require(const store::Status& s) { EOSIM_ASSERT(s.ok()); }
 
 // The SQL below is the actors' own, statement for statement (src/producer/order_service.cpp,
-// src/producer/relay.cpp, src/consumer/consumer.cpp, src/lab/checker.cpp).
+// src/producer/relay.cpp, src/consumer/consumer.cpp, src/checker/checker.cpp).
 void produce(store::Db& db, std::int64_t order, std::int64_t amount, std::int64_t now) {
   store::Txn txn(db);
   require(txn.status());
   require(db.statement("INSERT INTO orders(id, account, amount, created_tick) "
                        "VALUES(?1, ?2, ?3, ?4)")
               .bind(1, order).bind(2, "alice").bind(3, amount).bind(4, now).exec());
-  const std::string body = producer::encode({order, amount, "alice"});
+  const std::string body = orders::encode({order, amount, "alice"});
   require(db.statement("INSERT INTO outbox(order_id, message_id, body, created_tick) "
                        "VALUES(?1, ?2, ?3, ?4)")
-              .bind(1, order).bind(2, producer::message_id_for(order)).bind(3, body)
+              .bind(1, order).bind(2, orders::message_id_for(order)).bind(3, body)
               .bind(4, now).exec());
   require(txn.commit());
 }
@@ -53,14 +53,14 @@ void consume(store::Db& db, std::int64_t order, std::int64_t amount, std::int64_
   require(txn.status());
   require(db.statement("INSERT INTO processed_messages(message_id, order_id, tick) "
                        "VALUES(?1, ?2, ?3)")
-              .bind(1, producer::message_id_for(order)).bind(2, order).bind(3, now).exec());
+              .bind(1, orders::message_id_for(order)).bind(2, order).bind(3, now).exec());
   require(db.statement("UPDATE accounts SET balance = balance - ?1 "
                        "WHERE id = ?2 AND balance >= ?1")
               .bind(1, amount).bind(2, "alice").exec());
   EOSIM_ASSERT(db.changes() == 1);
   require(db.statement("INSERT INTO debits(order_id, message_id, amount, consumer, tick) "
                        "VALUES(?1, ?2, ?3, ?4, ?5)")
-              .bind(1, order).bind(2, producer::message_id_for(order)).bind(3, amount)
+              .bind(1, order).bind(2, orders::message_id_for(order)).bind(3, amount)
               .bind(4, 1).bind(5, now).exec());
   require(txn.commit());
 }

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "src/lab/scenario.h"
+#include "src/scenario/scenario.h"
 
 namespace fuzz {
 

@@ -9,8 +9,8 @@
 
 #include "src/generals/generals.h"
 #include "src/generals/report.h"
-#include "src/lab/catalog.h"
-#include "src/lab/scenario.h"
+#include "src/catalog/catalog.h"
+#include "src/scenario/scenario.h"
 #include "ui/panels.h"
 #include "ui/widgets.h"
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "src/lab/session.h"
+#include "src/session/session.h"
 #include "ui/commands.h"
 #include "ui/layout.h"
 #include "ui/model.h"

@@ -9,7 +9,7 @@
 #include <variant>
 #include <vector>
 
-#include "src/lab/session.h"
+#include "src/session/session.h"
 
 namespace ui {
 

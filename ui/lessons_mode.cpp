@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "src/lab/scenario.h"
+#include "src/scenario/scenario.h"
 #include "ui/panels.h"
 #include "ui/widgets.h"
 

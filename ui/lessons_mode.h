@@ -18,8 +18,8 @@
 
 #include "src/diagram/placement.h"
 #include "src/diagram/sequence.h"
-#include "src/lab/lesson.h"
-#include "src/lab/session.h"
+#include "src/lesson/lesson.h"
+#include "src/session/session.h"
 #include "ui/model.h"
 #include "ui/view_state.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "src/lab/session.h"
+#include "src/session/session.h"
 #include "src/diagram/placement.h"
 #include "src/diagram/sequence.h"
 #include "src/generals/delivery.h"

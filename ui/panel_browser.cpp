@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "src/lab/catalog.h"
+#include "src/catalog/catalog.h"
 #include "ui/panels.h"
 #include "ui/widgets.h"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "src/lab/catalog.h"
+#include "src/catalog/catalog.h"
 #include "ui/panels.h"
 #include "ui/widgets.h"
 

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "src/lab/choice_flags.h"
+#include "src/catalog/choice_flags.h"
 
 namespace lab {
 struct Scenario;

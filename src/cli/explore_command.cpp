@@ -11,11 +11,11 @@
 
 #include "src/cli/commands.h"
 #include "src/cli/files.h"
-#include "src/lab/catalog.h"
-#include "src/lab/explore.h"
-#include "src/lab/printable.h"
-#include "src/lab/report_format.h"
-#include "src/lab/sweep.h"
+#include "src/catalog/catalog.h"
+#include "src/search/explore.h"
+#include "src/prose/printable.h"
+#include "src/report/report_format.h"
+#include "src/search/sweep.h"
 
 namespace cli {
 

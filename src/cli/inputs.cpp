@@ -7,8 +7,8 @@
 #include <system_error>
 
 #include "src/cli/commands.h"
-#include "src/lab/catalog.h"
-#include "src/lab/scenario.h"
+#include "src/catalog/catalog.h"
+#include "src/scenario/scenario.h"
 
 namespace cli {
 

@@ -9,8 +9,8 @@
 #include "src/cli/commands.h"
 #include "src/diagram/sequence.h"
 #include "src/diagram/text.h"
-#include "src/lab/lesson.h"
-#include "src/lab/report_format.h"
+#include "src/lesson/lesson.h"
+#include "src/report/report_format.h"
 
 namespace cli {
 namespace {

@@ -9,11 +9,11 @@
 #include "src/cli/commands.h"
 #include "src/consumer/strategy.h"
 #include "src/producer/design.h"
-#include "src/lab/catalog.h"
-#include "src/lab/printable.h"
-#include "src/lab/scenario_doc.h"
-#include "src/lab/report_format.h"
-#include "src/lab/scenario.h"
+#include "src/catalog/catalog.h"
+#include "src/prose/printable.h"
+#include "src/report/scenario_doc.h"
+#include "src/report/report_format.h"
+#include "src/scenario/scenario.h"
 
 namespace cli {
 namespace {

@@ -6,10 +6,10 @@
 #include <nlohmann/json.hpp>
 
 #include "src/cli/commands.h"
-#include "src/lab/choice_flags.h"
-#include "src/lab/matrix.h"
-#include "src/lab/matrix_format.h"
-#include "src/lab/sweep.h"
+#include "src/catalog/choice_flags.h"
+#include "src/matrix/matrix.h"
+#include "src/matrix/matrix_format.h"
+#include "src/search/sweep.h"
 
 namespace cli {
 

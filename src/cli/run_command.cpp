@@ -11,10 +11,10 @@
 #include "src/cli/files.h"
 #include "src/cli/run_html.h"
 #include "src/diagram/svg.h"
-#include "src/lab/printable.h"
-#include "src/lab/report_format.h"
-#include "src/lab/scenario.h"
-#include "src/lab/world.h"
+#include "src/prose/printable.h"
+#include "src/report/report_format.h"
+#include "src/scenario/scenario.h"
+#include "src/world/world.h"
 
 namespace cli {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <sstream>
 
-#include "src/lab/printable.h"
+#include "src/prose/printable.h"
 
 namespace cli {
 

@@ -14,8 +14,8 @@
 
 #include "sim/trace.h"
 #include "src/diagram/svg.h"
-#include "src/lab/report_format.h"
-#include "src/lab/world.h"
+#include "src/report/report_format.h"
+#include "src/world/world.h"
 
 namespace cli {
 

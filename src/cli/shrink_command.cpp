@@ -11,10 +11,10 @@
 
 #include "src/cli/commands.h"
 #include "src/cli/files.h"
-#include "src/lab/printable.h"
-#include "src/lab/report_format.h"
-#include "src/lab/shrink.h"
-#include "src/lab/sweep.h"
+#include "src/prose/printable.h"
+#include "src/report/report_format.h"
+#include "src/search/shrink.h"
+#include "src/search/sweep.h"
 
 namespace cli {
 

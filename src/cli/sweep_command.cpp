@@ -13,8 +13,8 @@
 
 #include "src/cli/commands.h"
 #include "src/cli/sweep_report.h"
-#include "src/lab/report_format.h"
-#include "src/lab/sweep.h"
+#include "src/report/report_format.h"
+#include "src/search/sweep.h"
 
 namespace cli {
 

@@ -9,9 +9,9 @@
 
 #include "src/cli/commands.h"
 #include "src/diagram/chart.h"
-#include "src/lab/catalog.h"
-#include "src/lab/sweep.h"
-#include "src/lab/world.h"
+#include "src/catalog/catalog.h"
+#include "src/search/sweep.h"
+#include "src/world/world.h"
 
 namespace cli {
 

@@ -5,8 +5,8 @@
 #include <ostream>
 
 #include "sim/trace.h"
-#include "src/lab/printable.h"
-#include "src/lab/scenario.h"
+#include "src/prose/printable.h"
+#include "src/scenario/scenario.h"
 
 namespace cli {
 

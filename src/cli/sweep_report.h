@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include "src/lab/sweep.h"
+#include "src/search/sweep.h"
 
 namespace cli {
 

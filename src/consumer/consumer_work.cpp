@@ -8,7 +8,7 @@
 
 #include "sim/assert.h"
 #include "src/consumer/consumer.h"
-#include "src/producer/order_message.h"
+#include "src/orders/order_message.h"
 
 namespace consumer {
 
@@ -30,7 +30,7 @@ void Consumer::receive() {
   const broker::Delivery& d = current_->deliver.delivery;
   trace("handle", describe(d));
   if (fault("consumer.on_deliver")) return;
-  const auto body = producer::decode(d.message.body);
+  const auto body = orders::decode(d.message.body);
   if (d.message.message_id.empty() || !body) return reject_unidentified(body.has_value());
   const Choices& c = options_.strategy.choices;
   if (c.ack == AckTiming::kBeforeCommit) {
@@ -157,7 +157,7 @@ bool Consumer::insert_key(store::Txn& txn, const std::string& id, std::int64_t o
 
 void Consumer::transact() {
   const broker::Delivery& d = current_->deliver.delivery;
-  const auto body = producer::decode(d.message.body);
+  const auto body = orders::decode(d.message.body);
   EOSIM_ASSERT(body.has_value());
   const std::string id = d.message.message_id;
   const std::int64_t now = static_cast<std::int64_t>(k_.scheduler.now());

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "src/diagram/svg.h"
-#include "src/lab/printable.h"
+#include "src/prose/printable.h"
 
 namespace diagram {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "src/lab/printable.h"
+#include "src/prose/printable.h"
 
 namespace diagram {
 

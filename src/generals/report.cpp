@@ -6,7 +6,7 @@
 
 #include "sim/assert.h"
 #include "src/generals/mapping.h"
-#include "src/lab/report_format.h"
+#include "src/prose/wrap.h"
 
 namespace generals {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "sim/assert.h"
-#include "src/producer/order_message.h"
+#include "src/orders/order_message.h"
 #include "src/store/txn.h"
 
 namespace producer {
@@ -47,8 +47,8 @@ broker::Message OrderService::message_for(std::int64_t order) const {
   const bool no_id = std::find(options_.without_message_id.begin(),
                                options_.without_message_id.end(),
                                order) != options_.without_message_id.end();
-  m.message_id = no_id ? "" : message_id_for(order);
-  m.body = encode({order, options_.amounts[static_cast<std::size_t>(order - 1)], options_.account});
+  m.message_id = no_id ? "" : orders::message_id_for(order);
+  m.body = orders::encode({order, options_.amounts[static_cast<std::size_t>(order - 1)], options_.account});
   m.order = order;
   m.persistent = options_.persistent;
   return m;
@@ -85,7 +85,7 @@ void OrderService::create(std::int64_t order) {
       const broker::Message m = message_for(order);
       st = db_.statement("INSERT INTO outbox(order_id, message_id, body, created_tick) "
                          "VALUES(?1, ?2, ?3, ?4)")
-               .bind(1, order).bind(2, message_id_for(order)).bind(3, m.body).bind(4, now)
+               .bind(1, order).bind(2, orders::message_id_for(order)).bind(3, m.body).bind(4, now)
                .exec();
       EOSIM_ASSERT(st.ok());
     }

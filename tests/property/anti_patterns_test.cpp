@@ -5,10 +5,10 @@
 
 #include <set>
 
-#include "src/lab/catalog.h"
-#include "src/lab/patterns.h"
-#include "src/lab/shrink.h"
-#include "src/lab/world.h"
+#include "src/catalog/catalog.h"
+#include "src/scenario/patterns.h"
+#include "src/search/shrink.h"
+#include "src/world/world.h"
 
 TEST_CASE("anti-patterns: the list covers every strategy and producer but the right ones",
           "[property]") {

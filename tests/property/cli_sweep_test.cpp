@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "src/lab/scenario.h"
+#include "src/scenario/scenario.h"
 #include "tests/support/cli_runner.h"
 
 namespace {

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "src/lab/world.h"
+#include "src/world/world.h"
 
 namespace {
 

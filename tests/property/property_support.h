@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string>
 
-#include "src/lab/scenario.h"
-#include "src/lab/sweep.h"
+#include "src/scenario/scenario.h"
+#include "src/search/sweep.h"
 
 namespace property {
 

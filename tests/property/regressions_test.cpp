@@ -4,7 +4,7 @@
 // faults (which changes whenever the model does).
 #include <catch2/catch.hpp>
 
-#include "src/lab/world.h"
+#include "src/world/world.h"
 
 namespace {
 

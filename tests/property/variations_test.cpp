@@ -5,7 +5,7 @@
 #include <map>
 #include <string>
 
-#include "src/lab/world.h"
+#include "src/world/world.h"
 #include "tests/property/property_support.h"
 
 namespace {

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "src/lab/catalog.h"
-#include "src/lab/scenario.h"
-#include "src/lab/sweep.h"
-#include "src/lab/world.h"
+#include "src/catalog/catalog.h"
+#include "src/scenario/scenario.h"
+#include "src/search/sweep.h"
+#include "src/world/world.h"
 #include "src/store/warm.h"
 #include "tests/support/scenario_files.h"
 

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "eosim_version.h"
-#include "src/lab/catalog.h"
+#include "src/catalog/catalog.h"
 #include "tests/support/cli_runner.h"
 
 namespace {

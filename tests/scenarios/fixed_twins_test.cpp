@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "src/lab/scenario.h"
-#include "src/lab/world.h"
+#include "src/scenario/scenario.h"
+#include "src/world/world.h"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "src/lab/world.h"
+#include "src/world/world.h"
 
 namespace fs = std::filesystem;
 

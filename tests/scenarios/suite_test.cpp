@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <map>
 
-#include "src/lab/world.h"
+#include "src/world/world.h"
 #include "tests/support/scenario_files.h"
 
 namespace fs = std::filesystem;

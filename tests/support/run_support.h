@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "src/lab/world.h"
+#include "src/world/world.h"
 
 namespace run_support {
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "src/generals/generals.h"
-#include "src/lab/world.h"
+#include "src/world/world.h"
 #include "tests/support/cli_runner.h"
 #include "tests/ui/headless.h"
 

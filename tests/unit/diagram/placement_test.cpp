@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <string>
 
-#include "src/lab/world.h"
+#include "src/world/world.h"
 
 namespace {
 

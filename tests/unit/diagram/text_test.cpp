@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
-#include "src/lab/world.h"
+#include "src/world/world.h"
 
 namespace {
 

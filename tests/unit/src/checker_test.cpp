@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "src/lab/checker.h"
-#include "src/lab/schema.h"
+#include "src/checker/checker.h"
+#include "src/world/schema.h"
 #include "src/store/db.h"
 
 namespace {

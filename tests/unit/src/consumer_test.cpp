@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "src/consumer/consumer.h"
-#include "src/lab/schema.h"
-#include "src/producer/order_message.h"
+#include "src/world/schema.h"
+#include "src/orders/order_message.h"
 #include "src/store/db.h"
 
 namespace {
@@ -48,9 +48,9 @@ struct FakeBroker {
     d.delivery_tag = ++next_tag;
     d.redelivered = redelivered;
     d.queue = "orders";
-    d.message.message_id = id.empty() ? producer::message_id_for(order) : id;
+    d.message.message_id = id.empty() ? orders::message_id_for(order) : id;
     d.message.order = order;
-    d.message.body = producer::encode({order, amount, "alice"});
+    d.message.body = orders::encode({order, amount, "alice"});
     k.network.send(conn, "broker",
                    broker::make_frame("basic.deliver", broker::DeliverFrame{d, 1}, order, 1,
                                       "deliver"));
@@ -219,7 +219,7 @@ TEST_CASE("consumer: a message without message_id is rejected without requeue", 
   d.to = {b.conn, 1};
   d.delivery_tag = 1;
   d.message.order = 4;
-  d.message.body = producer::encode({4, 150, "alice"});
+  d.message.body = orders::encode({4, 150, "alice"});
   b.k.network.send(b.conn, "broker",
                    broker::make_frame("basic.deliver", broker::DeliverFrame{d, 1}, 4, 1, "d"));
   b.k.scheduler.run(100);
@@ -229,12 +229,12 @@ TEST_CASE("consumer: a message without message_id is rejected without requeue", 
 }
 
 TEST_CASE("order message: encode and decode agree, garbage is refused", "[consumer]") {
-  const auto m = producer::decode(producer::encode({7, 250, "bob"}));
+  const auto m = orders::decode(orders::encode({7, 250, "bob"}));
   REQUIRE(m);
   CHECK(m->order == 7);
   CHECK(m->amount == 250);
   CHECK(m->account == "bob");
-  CHECK_FALSE(producer::decode("order=x;amount=1;account=a"));
-  CHECK_FALSE(producer::decode("hello"));
-  CHECK(producer::message_id_for(3) == "order-3");
+  CHECK_FALSE(orders::decode("order=x;amount=1;account=a"));
+  CHECK_FALSE(orders::decode("hello"));
+  CHECK(orders::message_id_for(3) == "order-3");
 }

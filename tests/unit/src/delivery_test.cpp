@@ -7,7 +7,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "src/lab/world.h"
+#include "src/world/world.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "src/lab/explore.h"
+#include "src/search/explore.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// The fault-site catalog (src/lab/fault_sites.h) against the actors: every site a run
+// The fault-site catalog (src/catalog/fault_sites.h) against the actors: every site a run
 // reaches is one the table says that producer pattern and strategy pass, every site the
 // table says is passed is reached, and `attempt` counts what the table says it counts.
 
@@ -9,9 +9,9 @@
 #include <string>
 #include <utility>
 
-#include "src/lab/catalog.h"
-#include "src/lab/fault_sites.h"
-#include "src/lab/world.h"
+#include "src/catalog/catalog.h"
+#include "src/catalog/fault_sites.h"
+#include "src/world/world.h"
 #include "tests/support/run_support.h"
 
 namespace {

@@ -1,10 +1,10 @@
-#include "src/lab/lesson.h"
+#include "src/lesson/lesson.h"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <set>
 
-#include "src/lab/catalog.h"
+#include "src/catalog/catalog.h"
 
 namespace {
 

@@ -1,13 +1,13 @@
-#include "src/lab/matrix.h"
+#include "src/matrix/matrix.h"
 
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "src/lab/catalog.h"
-#include "src/lab/matrix_format.h"
-#include "src/lab/world.h"
+#include "src/catalog/catalog.h"
+#include "src/matrix/matrix_format.h"
+#include "src/world/world.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "src/lab/printable.h"
+#include "src/prose/printable.h"
 
 #include <catch2/catch.hpp>
 

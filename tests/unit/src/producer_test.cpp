@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "src/lab/schema.h"
+#include "src/world/schema.h"
 #include "src/producer/producer.h"
 #include "src/store/db.h"
 

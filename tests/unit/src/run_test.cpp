@@ -1,11 +1,11 @@
-// run_scenario's report of scripted rules (src/lab/run.cpp): a rule that never fired is
+// run_scenario's report of scripted rules (src/world/run.cpp): a rule that never fired is
 // listed, is an unmet expectation unless optional, and a rule that fired is not listed.
 
 #include <catch2/catch.hpp>
 
 #include <string>
 
-#include "src/lab/world.h"
+#include "src/world/world.h"
 #include "tests/support/run_support.h"
 
 namespace {

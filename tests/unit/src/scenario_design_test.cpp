@@ -1,4 +1,4 @@
-// Composed designs (src/lab/scenario_design.cpp and the [consumer]/[producer] keys): every
+// Composed designs (src/scenario/scenario_design.cpp and the [consumer]/[producer] keys): every
 // preset is exactly its choices - the same run, to the trace hash, on every scenario - and
 // keys given beside a preset replace its values and are reported.
 
@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "src/lab/choice_flags.h"
-#include "src/lab/scenario.h"
-#include "src/lab/world.h"
+#include "src/catalog/choice_flags.h"
+#include "src/scenario/scenario.h"
+#include "src/world/world.h"
 
 namespace {
 

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "src/lab/scenario.h"
-#include "src/lab/scenario_doc.h"
-#include "src/lab/scenario_keys.h"
-#include "src/lab/world.h"
+#include "src/scenario/scenario.h"
+#include "src/report/scenario_doc.h"
+#include "src/scenario/scenario_keys.h"
+#include "src/world/world.h"
 #include "tests/support/run_support.h"
 
 namespace {

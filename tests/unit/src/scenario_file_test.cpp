@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "src/lab/scenario.h"
+#include "src/scenario/scenario.h"
 
 namespace {
 

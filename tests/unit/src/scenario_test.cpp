@@ -1,5 +1,5 @@
-// The strict scenario loader (src/lab/scenario.h) and the catalog of names
-// (src/lab/catalog.h): good files load field by field, every kind of bad input names the
+// The strict scenario loader (src/scenario/scenario.h) and the catalog of names
+// (src/catalog/catalog.h): good files load field by field, every kind of bad input names the
 // right key and line, and to_toml writes what the loader reads back.
 
 #include <catch2/catch.hpp>
@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "src/lab/catalog.h"
-#include "src/lab/scenario.h"
+#include "src/catalog/catalog.h"
+#include "src/scenario/scenario.h"
 
 namespace {
 

@@ -1,17 +1,17 @@
-// The session model behind eosim-gui (src/lab/session.h) and the World views and
+// The session model behind eosim-gui (src/session/session.h) and the World views and
 // commands it uses: going back and scrubbing show exactly the states stepping forward
 // showed, faults made by hand replay from an exported file to the same trace hash, and
 // the step triggers of fault rules load, write and fire as documented.
 
-#include "src/lab/session.h"
+#include "src/session/session.h"
 
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
 #include "src/broker/broker.h"
-#include "src/lab/scenario.h"
-#include "src/lab/world.h"
+#include "src/scenario/scenario.h"
+#include "src/world/world.h"
 
 namespace {
 

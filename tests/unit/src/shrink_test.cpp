@@ -1,4 +1,4 @@
-#include "src/lab/shrink.h"
+#include "src/search/shrink.h"
 
 #include <catch2/catch.hpp>
 

@@ -5,10 +5,10 @@
 
 #include <catch2/catch.hpp>
 
-#include "src/lab/explore.h"
-#include "src/lab/scenario.h"
-#include "src/lab/sweep.h"
-#include "src/lab/world.h"
+#include "src/search/explore.h"
+#include "src/scenario/scenario.h"
+#include "src/search/sweep.h"
+#include "src/world/world.h"
 
 namespace {
 

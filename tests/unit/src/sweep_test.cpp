@@ -1,9 +1,9 @@
-#include "src/lab/sweep.h"
+#include "src/search/sweep.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
 
-#include "src/lab/world.h"
+#include "src/world/world.h"
 
 namespace {
 

@@ -1,14 +1,14 @@
 // lab::check_toml_text keeps toml++ 3.3.0's two bugs out of reach (toml_guard.h), through
 // the loader too, without refusing what scenario files legitimately hold.
 
-#include "src/lab/toml_guard.h"
+#include "src/toml/toml_guard.h"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include "src/lab/scenario.h"
+#include "src/scenario/scenario.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-#include "src/lab/world.h"
+#include "src/world/world.h"
 #include "src/store/db.h"
 #include "src/store/txn.h"
 

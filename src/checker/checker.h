@@ -1,0 +1,104 @@
+#pragma once
+// The checker: after a run, decide from the SQLite tables alone (never from what the actors
+// believe) what happened to every order, and give the run its verdict.
+//
+// Sources of truth:
+//   committed order  = a row in orders.db `orders` (its id is the order number);
+//   debit            = a row in ledger.db `debits`;  rejection = a row in `rejections`;
+//   dead letter      = an entry in BrokerLeftovers::dead_lettered (the DLQ at the end);
+//   leftover message = an entry in BrokerLeftovers::ready / unacked;
+//   unsent outbox    = a row in orders.db `outbox` with sent = 0.
+// Classification of an order number n:
+//   outcomes(n)   = debits + rejections + dead_letters.
+//   duplicated(n) : committed, and debited >= 2 times, or debited and rejected.
+//   phantom(n)    : not committed, and outcomes(n) >= 1.
+//   stuck(n)      : a ready/unacked copy of n is left in the broker, or n has an unsent outbox
+//                   row. This holds even when n also has an outcome (the queue or the outbox
+//                   did not drain, so the run is not finished) and even for an uncommitted n
+//                   (a message nobody committed, still queued, is still a queue that did not
+//                   drain). A stuck order is never lost.
+//   lost(n)       : committed, outcomes(n) == 0, and not stuck.
+//   rejected / dead_lettered: every n with >= 1 rejection / dead letter (information only).
+// Each OrderOutcome.outcome names the worst that applies, in this order:
+//   "phantom" (uncommitted with an outcome), "duplicated", "stuck", "debited", "rejected",
+//   "dead-lettered", "lost". Several rejections of one order are "rejected", not duplicated:
+//   a rejection changes no balance (DESIGN.md: duplicated = debited twice, or debited and
+//   rejected).
+// Balance: expected = what the business intended, from orders.db and the business rule, never
+//   from what was debited: start at the initial balance and walk the committed orders in
+//   order-number order; each is accepted when the running balance covers its amount (the
+//   consumer's rule: insufficient funds refuse it) and then subtracted. So a lost order, a
+//   double debit or an order refused for another reason (no message_id) shows as a
+//   mismatch. actual = accounts.balance; balance_negative = actual < 0 (only the final
+//   balance is observable in the tables). kBalanceRule says this in words for reports.
+// Verdict: "exactly-once" when lost, duplicated, phantom and stuck are all empty, otherwise
+//   the first non-empty of duplicated, lost, phantom, stuck.
+// External effects (check_effects, only for a design with a side effect): per order, the
+//   emails in effects.db `emails`. Every order with a debit should have exactly one:
+//   effect_duplicated(n): emails >= 2; effect_lost(n): debited, not stuck, no email;
+//   effect_phantom(n): an email but no debit. The effect verdict is the first non-empty of
+//   those three; the run's verdict becomes the worse of the ledger's and the effects'.
+// REQUIRES: both databases have the lab schema (src/world/schema.h) and no other connection
+//   holds a write lock on them (the run has quiesced).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "src/store/db.h"
+#include "src/store/status.h"
+
+namespace lab {
+
+// Order numbers (a number may repeat) still in the broker when the run ended.
+struct BrokerLeftovers {
+  std::vector<int64_t> ready, unacked, dead_lettered;
+};
+
+struct OrderOutcome {
+  int64_t order = 0;
+  bool committed = false;
+  int64_t amount = 0;  // orders.amount; for an uncommitted order, its smallest debit (or 0)
+  int64_t debits = 0;
+  int64_t rejections = 0;
+  int64_t dead_letters = 0;
+  int64_t dedup_rows = 0;  // ledger.processed_messages rows for the order
+  int64_t effects = 0;     // emails in the mail server's log (check_effects)
+  bool stuck = false;
+  // "debited" | "rejected" | "dead-lettered" | "duplicated" | "lost" | "stuck" | "phantom"
+  std::string outcome;
+};
+
+// How balance_expected is computed, in one sentence for people (the text report prints it).
+inline constexpr const char* kBalanceRule =
+    "expected = initial - each committed order the business accepts, funds allowing";
+
+struct Report {
+  // Sorted by order number: every committed order, plus every uncommitted order number that
+  // has an outcome or a leftover.
+  std::vector<OrderOutcome> orders;
+  // Sorted, unique order numbers.
+  std::vector<int64_t> lost, duplicated, phantom, stuck, dead_lettered, rejected;
+  int64_t balance_initial = 0;
+  int64_t balance_expected = 0;
+  int64_t balance_actual = 0;
+  bool balance_negative = false;
+  // "exactly-once" | "duplicated" | "lost" | "phantom" | "stuck"
+  std::string verdict;
+  // Filled by check_effects; effects_checked stays false for a design without side effect.
+  bool effects_checked = false;
+  std::vector<int64_t> effect_duplicated, effect_lost, effect_phantom;
+  std::string ledger_verdict;  // the verdict of the ledger alone
+  std::string effect_verdict;  // the verdict of the external effects alone
+};
+
+// Fills `out` (replacing what it held). Fails, as a value, on an SQLite error or when
+// `account` is missing from ledger.accounts; `out` is then incomplete.
+store::Status check(store::Db& orders_db, store::Db& ledger_db, const BrokerLeftovers& leftovers,
+                    const std::string& account, int64_t initial_balance, Report& out);
+
+// Adds the external effects of effects.db (table `emails`) to a report check() filled, and
+// makes its verdict the worse of the ledger's and the effects'.
+store::Status check_effects(store::Db& effects_db, Report& report);
+
+}  // namespace lab

@@ -1,0 +1,214 @@
+// Lessons: strict loading (through the scenario loader's TableReader, so a lesson's errors
+// read like a scenario's), running, and checking answers against the runs.
+
+#include "src/lesson/lesson.h"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "src/catalog/catalog.h"
+#include "src/report/report_format.h"
+#include "src/scenario/toml_reader.h"
+
+namespace lab {
+namespace {
+
+using toml_io::TableReader;
+
+constexpr std::size_t kMaxRuns = 4;
+constexpr std::size_t kMinAnswers = 2;
+constexpr std::size_t kMaxAnswers = 4;
+
+// The checker's outcomes of an order (checker.h), for `shows.outcome`.
+const std::vector<CatalogEntry>& order_outcomes() {
+  static const std::vector<CatalogEntry> list = {
+      {"debited", ""}, {"rejected", ""}, {"dead-lettered", ""}, {"duplicated", ""},
+      {"lost", ""},    {"stuck", ""},    {"phantom", ""},
+  };
+  return list;
+}
+
+bool read_run(const TableReader& t, const std::string& folder, LessonRun& run) {
+  if (!t.only_keys({"scenario", "strategy", "producer", "seed", "max_steps", "faults"}) ||
+      !t.require("scenario") || !t.read_string("scenario", run.file, false) ||
+      !t.read_name("strategy", run.strategy, strategies(), "strategy") ||
+      !t.read_name("producer", run.producer, producers(), "producer pattern") ||
+      !t.read_string_list("faults", run.faults)) {
+    return false;
+  }
+  const std::string path =
+      (std::filesystem::path(folder) / run.file).lexically_normal().string();
+  LoadError scenario_error;
+  if (!load_scenario(path, run.scenario, scenario_error)) {
+    return t.fail_at("scenario", "cannot load it: " + scenario_error.to_string());
+  }
+  std::optional<std::int64_t> seed;
+  if (!t.read_int("seed", seed, 0, toml_io::kIntMax)) return false;
+  if (seed) run.scenario.seed = static_cast<std::uint64_t>(*seed);
+  // A shorter step bound keeps a looping run (a poison message) small enough to draw.
+  if (!t.read_int("max_steps", run.scenario.max_steps, 1, run.scenario.max_steps)) return false;
+  run.scenario = with_overrides(std::move(run.scenario), std::nullopt, run.strategy,
+                                run.producer);
+  if (!t.has("faults")) return true;
+  run.scenario.script.clear();
+  for (const std::string& spec : run.faults) {
+    sim::FaultRule rule;
+    std::string error;
+    if (!parse_fault_rule(spec, run.scenario, rule, error)) return t.fail_at("faults", error);
+    run.scenario.script.push_back(std::move(rule));
+  }
+  return true;
+}
+
+bool read_shows(const TableReader& t, const std::string& prefix, const Lesson& lesson,
+                LessonShows& shows) {
+  if (!t.only_keys({"run", "verdict", "order", "outcome", "debits", "redelivered"}) ||
+      !t.read_int("run", shows.run, 1, static_cast<std::int64_t>(lesson.runs.size()))) {
+    return false;
+  }
+  const Scenario& s = lesson.runs[static_cast<std::size_t>(shows.run - 1)].scenario;
+  std::string verdict, outcome;
+  bool redelivered = false;
+  if (!t.read_name("verdict", verdict, verdicts(), "verdict") ||
+      !t.read_name("outcome", outcome, order_outcomes(), "order outcome") ||
+      !t.read_int("order", shows.order, 1, s.workload.orders) ||
+      !t.read_int("debits", shows.debits, 0, 1000) || !t.read_bool("redelivered", redelivered)) {
+    return false;
+  }
+  if (t.has("verdict")) shows.verdict = verdict;
+  if (t.has("outcome")) shows.outcome = outcome;
+  if (t.has("redelivered")) shows.redelivered = redelivered;
+  if (!shows.verdict && !shows.outcome && !shows.debits && !shows.redelivered) {
+    return t.fail(t.table_line(), prefix,
+                  "says nothing: give verdict, outcome, debits or redelivered");
+  }
+  if ((shows.outcome || shows.debits) && !shows.order) {
+    return t.fail(t.table_line(), t.path("order"), "outcome and debits need an order");
+  }
+  return true;
+}
+
+bool read_answers(const TableReader& top, Lesson& lesson) {
+  std::vector<TableReader::Element> elements;
+  if (!top.require("answers") || !top.table_array("answers", elements)) return false;
+  if (elements.size() < kMinAnswers || elements.size() > kMaxAnswers) {
+    return top.fail_at("answers", "a lesson has 2 to 4 answers, not " +
+                                      std::to_string(elements.size()));
+  }
+  for (const auto& element : elements) {
+    const TableReader t(*element.table, element.prefix, top.file(), top.error());
+    LessonAnswer answer;
+    if (!t.only_keys({"text", "shows"}) || !t.require("text") || !t.require("shows") ||
+        !t.read_string("text", answer.text, false)) {
+      return false;
+    }
+    bool ok = true;
+    const toml::table* shows = t.sub_table("shows", ok);
+    if (!ok) return false;
+    const std::string prefix = t.path("shows");
+    if (!read_shows(TableReader(*shows, prefix, top.file(), top.error()), prefix, lesson,
+                    answer.shows)) {
+      return false;
+    }
+    lesson.answers.push_back(std::move(answer));
+  }
+  return top.read_int("right", lesson.right, 1, static_cast<std::int64_t>(lesson.answers.size()));
+}
+
+bool read_lesson(const toml::table& root, Lesson& lesson, LoadError& error) {
+  const TableReader top(root, "", lesson.path, error);
+  if (!top.only_keys({"title", "claim", "setup", "question", "right", "explanation",
+                      "try_next", "runs", "answers"})) {
+    return false;
+  }
+  for (const auto& [key, field] :
+       {std::pair{"title", &lesson.title}, {"claim", &lesson.claim}, {"setup", &lesson.setup},
+        {"question", &lesson.question}, {"explanation", &lesson.explanation},
+        {"try_next", &lesson.try_next}}) {
+    if (!top.require(key) || !top.read_string(key, *field, false)) return false;
+  }
+  if (!top.require("right")) return false;
+  std::vector<TableReader::Element> elements;
+  if (!top.require("runs") || !top.table_array("runs", elements)) return false;
+  if (elements.empty() || elements.size() > kMaxRuns) {
+    return top.fail_at("runs", "a lesson has 1 to 4 runs, not " + std::to_string(elements.size()));
+  }
+  const std::string folder = std::filesystem::path(lesson.path).parent_path().string();
+  for (const auto& element : elements) {
+    LessonRun run;
+    if (!read_run(TableReader(*element.table, element.prefix, lesson.path, error), folder, run)) {
+      return false;
+    }
+    lesson.runs.push_back(std::move(run));
+  }
+  return read_answers(top, lesson);
+}
+
+}  // namespace
+
+bool parse_lesson(std::string_view toml_text, const std::string& path, Lesson& out,
+                  LoadError& error) {
+  toml::table root;
+  if (!toml_io::parse_toml(toml_text, path, root, error)) return false;
+  Lesson lesson;
+  lesson.path = path;
+  if (!read_lesson(root, lesson, error)) return false;
+  out = std::move(lesson);
+  return true;
+}
+
+bool load_lesson(const std::string& path, Lesson& out, LoadError& error) {
+  std::string text;
+  std::string why;
+  if (!read_scenario_file(path, text, why)) {  // the same checks as for a scenario file
+    error = LoadError{path, 0, "", why};
+    return false;
+  }
+  return parse_lesson(text, path, out, error);
+}
+
+bool run_lesson(const Lesson& lesson, std::vector<LessonRunResult>& out, std::string& error) {
+  out.assign(lesson.runs.size(), LessonRunResult{});
+  for (std::size_t i = 0; i < lesson.runs.size(); ++i) {
+    if (!run_scenario(lesson.runs[i].scenario, WorldOptions{}, out[i].summary, &out[i].trace,
+                      error)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool shows_holds(const LessonShows& shows, const std::vector<LessonRunResult>& runs) {
+  const RunSummary& run = runs.at(static_cast<std::size_t>(shows.run - 1)).summary;
+  if (shows.verdict && *shows.verdict != run.report.verdict) return false;
+  if (shows.redelivered && *shows.redelivered != (run.redeliveries > 0)) return false;
+  if (!shows.order) return true;
+  const auto& orders = run.report.orders;
+  const auto it = std::find_if(orders.begin(), orders.end(),
+                               [&](const OrderOutcome& o) { return o.order == *shows.order; });
+  const std::string outcome = it == orders.end() ? "" : it->outcome;  // no row: no outcome
+  const std::int64_t debits = it == orders.end() ? 0 : it->debits;
+  if (shows.outcome && *shows.outcome != outcome) return false;
+  return !shows.debits || *shows.debits == debits;
+}
+
+std::vector<std::int64_t> answers_shown(const Lesson& lesson,
+                                        const std::vector<LessonRunResult>& runs) {
+  std::vector<std::int64_t> shown;
+  for (std::size_t i = 0; i < lesson.answers.size(); ++i) {
+    if (shows_holds(lesson.answers[i].shows, runs)) shown.push_back(static_cast<std::int64_t>(i + 1));
+  }
+  return shown;
+}
+
+std::string lesson_replay(const Lesson& lesson, std::size_t index) {
+  const LessonRun& run = lesson.runs.at(index);
+  std::vector<std::string> extra;
+  for (const std::string& spec : run.faults) extra.insert(extra.end(), {"--fault", spec});
+  return replay_command(run.scenario.path, run.scenario.seed, run.strategy, run.producer, {},
+                        extra);
+}
+
+}  // namespace lab

@@ -1,0 +1,312 @@
+#include "src/search/explore.h"
+
+#include <algorithm>
+#include <map>
+#include <thread>
+
+#include "sim/assert.h"
+#include "src/search/parallel.h"
+
+namespace lab {
+
+namespace {
+
+// Nodes of one level are run in chunks: workers take nodes of the chunk one by one, then
+// the calling thread reduces the chunk in node order (as sweeps do with seeds).
+constexpr std::size_t kChunkNodes = 256;
+
+struct Node {
+  ExplorePath path;
+  std::size_t first_opportunity = 0;  // children place faults at this index or later
+  std::size_t first_position = 0;     // children change decisions at this position or later
+};
+
+struct NodeRun {
+  bool built = false;
+  std::string error;
+  RunSummary summary;
+  std::vector<Node> children;
+  std::uint64_t opportunities = 0;  // offered to children (the root's count is reported)
+  std::uint64_t choice_points = 0;  // tape decisions with more than one option
+  std::uint64_t alternatives = 0;   // sum of (options - 1) over them
+};
+
+std::uint64_t fold(std::uint64_t hash, std::uint64_t value) {
+  for (int i = 0; i < 8; ++i) {
+    hash ^= (value >> (8 * i)) & 0xff;
+    hash *= 0x100000001b3ULL;
+  }
+  return hash;
+}
+
+bool same_moment(const sim::FiredFault& a, const sim::FiredFault& b) {
+  return a.site == b.site && a.frame == b.frame && a.nth == b.nth;
+}
+
+class Search {
+ public:
+  Search(const Scenario& scenario, const ExploreOptions& options)
+      : root_(explore_root(scenario)), options_(options) {}
+
+  Scenario scenario_for(const ExplorePath& path) const {
+    Scenario s = root_;
+    s.script.insert(s.script.end(), path.faults.begin(), path.faults.end());
+    return s;
+  }
+
+  bool wants(const std::string& kind) const {
+    return options_.kinds.empty() || options_.kinds.count(kind) != 0;
+  }
+
+  bool may_add_fault(const Node& n) const {
+    return static_cast<int>(n.path.faults.size()) < options_.max_faults;
+  }
+  bool may_add_deviation(const Node& n) const {
+    return n.path.faults.empty() &&
+           static_cast<int>(n.path.deviations.size()) < options_.max_deviations;
+  }
+
+  void run(const Node& node, NodeRun& out) const {
+    WorldOptions world;
+    world.keep_trace = false;
+    world.log_opportunities = may_add_fault(node);
+    if (!node.path.tape.empty()) world.tape = node.path.tape;
+    auto w = World::create(scenario_for(node.path), world, out.error);
+    if (!w) return;
+    out.built = true;
+    w->run();
+    out.summary = w->summary();
+    if (may_add_fault(node)) add_fault_children(node, w->kernel().faults, out);
+    if (may_add_deviation(node)) add_schedule_children(node, out);
+    for (const auto& choice : out.summary.tape) {
+      out.choice_points += choice.bound > 1 ? 1 : 0;
+      out.alternatives += choice.bound - 1;
+    }
+    out.summary.tape.clear();
+  }
+
+ private:
+  void add_fault_children(const Node& node, const sim::FaultPlan& plan, NodeRun& out) const {
+    const auto& opportunities = plan.opportunities();
+    for (std::size_t i = node.first_opportunity; i < opportunities.size(); ++i) {
+      const sim::FiredFault& o = opportunities[i];
+      if (!wants(o.action)) continue;
+      // Where a rule already fires, another one would never be asked.
+      bool taken = false;
+      for (const auto& f : plan.fired()) taken = taken || same_moment(f, o);
+      if (taken) continue;
+      ++out.opportunities;
+      Node child;
+      child.path = node.path;
+      child.path.faults.push_back(rule_from_fired(o, true, root_.consumer.instances));
+      child.first_opportunity = i + 1;
+      out.children.push_back(std::move(child));
+    }
+  }
+
+  void add_schedule_children(const Node& node, NodeRun& out) const {
+    const sim::ChoiceTape& tape = out.summary.tape;
+    for (std::size_t j = node.first_position; j < tape.size(); ++j) {
+      for (std::uint64_t v = 0; v < tape[j].bound; ++v) {
+        if (v == tape[j].value) continue;
+        Node child;
+        child.path.deviations = node.path.deviations;
+        child.path.deviations.push_back({j, v});
+        child.path.tape.assign(tape.begin(), tape.begin() + static_cast<std::ptrdiff_t>(j));
+        child.path.tape.push_back({tape[j].bound, v});
+        child.first_position = j + 1;
+        out.children.push_back(std::move(child));
+      }
+    }
+  }
+
+  Scenario root_;
+  const ExploreOptions& options_;
+};
+
+bool run_chunk(const Search& search, const std::vector<Node>& level, std::size_t begin,
+               std::vector<NodeRun>& runs, unsigned workers, std::string& error) {
+  return parallel_for(
+      runs.size(), workers, /*warm=*/true,
+      [&](std::size_t i) { search.run(level[begin + i], runs[i]); }, error);
+}
+
+std::string outcome_key(const Report& r) {
+  std::string key = r.verdict + "|" + std::to_string(r.balance_actual);
+  for (const auto* list : {&r.lost, &r.duplicated, &r.phantom, &r.stuck}) {
+    key += "|";
+    for (const auto n : *list) key += std::to_string(n) + ",";
+  }
+  return key;
+}
+
+// Reduces one run into the result; returns whether its children are to be explored.
+bool reduce(const Node& node, NodeRun& run, std::map<std::uint64_t, bool>& seen,
+            std::map<std::string, std::size_t>& classes, ExploreResult& out) {
+  ++out.runs;
+  const std::size_t faults = node.path.faults.size();
+  if (out.runs_by_faults.size() <= faults) out.runs_by_faults.resize(faults + 1, 0);
+  ++out.runs_by_faults[faults];
+  std::uint64_t key = fold(0xcbf29ce484222325ULL, run.summary.trace_hash);
+  key = fold(key, node.path.tape.size());
+  key = fold(key, node.first_opportunity);
+  key = fold(key, node.first_position);
+  if (!seen.emplace(key, true).second) {
+    ++out.duplicates;
+    return false;
+  }
+  ++out.distinct;
+  const Report& r = run.summary.report;
+  const auto [it, fresh] = classes.emplace(outcome_key(r), out.outcomes.size());
+  if (fresh) {
+    OutcomeClass c;
+    c.verdict = r.verdict;
+    c.lost = r.lost;
+    c.duplicated = r.duplicated;
+    c.phantom = r.phantom;
+    c.stuck = r.stuck;
+    c.balance = r.balance_actual;
+    c.example = node.path;
+    out.outcomes.push_back(std::move(c));
+  }
+  ++out.outcomes[it->second].executions;
+  if (r.verdict == "incomplete") {
+    ++out.incomplete;  // the step bound ended it: no claim either way
+  } else if (r.verdict != "exactly-once") {
+    ++out.violations;
+    if (!out.first_violation) out.first_violation = node.path;
+  }
+  return true;
+}
+
+}  // namespace
+
+Scenario explore_root(const Scenario& scenario) {
+  Scenario s = scenario;
+  s.random.ratios.clear();
+  return s;
+}
+
+bool explore(const Scenario& scenario, const ExploreOptions& options, ExploreResult& out,
+             std::string& error) {
+  EOSIM_ASSERT(options.max_faults >= 0);
+  EOSIM_ASSERT(options.max_deviations >= 0);
+  out = ExploreResult{};
+  out.jobs = std::min(kMaxJobs, options.jobs != 0 ? options.jobs
+                                                  : std::max(1u, std::thread::hardware_concurrency()));
+  const Search search(scenario, options);
+  std::map<std::uint64_t, bool> seen;
+  std::map<std::string, std::size_t> classes;
+
+  std::vector<Node> level(1);  // the root
+  std::vector<NodeRun> runs;
+  bool root = true;
+  while (!level.empty() && !out.truncated) {
+    std::vector<Node> next_level;
+    for (std::size_t begin = 0; begin < level.size(); begin += kChunkNodes) {
+      const std::uint64_t room = options.max_runs - out.runs;
+      if (room == 0) {
+        out.truncated = true;
+        break;
+      }
+      const std::size_t count = static_cast<std::size_t>(
+          std::min<std::uint64_t>({kChunkNodes, level.size() - begin, room}));
+      runs.assign(count, NodeRun{});
+      if (!run_chunk(search, level, begin, runs,
+                     std::min<unsigned>(out.jobs, static_cast<unsigned>(count)), error)) {
+        return false;
+      }
+      for (std::size_t i = 0; i < count; ++i) {
+        if (!runs[i].built) {
+          error = runs[i].error;
+          return false;
+        }
+        if (root) {
+          out.base_opportunities = runs[i].opportunities;
+          out.base_choice_points = runs[i].choice_points;
+          out.base_alternatives = runs[i].alternatives;
+          root = false;
+        }
+        if (!reduce(level[begin + i], runs[i], seen, classes, out)) continue;
+        for (auto& child : runs[i].children) next_level.push_back(std::move(child));
+      }
+      if (options.progress) options.progress(out.runs, out.runs + next_level.size());
+    }
+    level = std::move(next_level);
+  }
+  if (!level.empty()) out.truncated = true;
+  return true;
+}
+
+bool explore_expectation_met(const ExploreResult& result, const std::string& expect,
+                             std::string& why) {
+  EOSIM_ASSERT(expect == "exactly-once" || expect == "violation");
+  const std::string found = std::to_string(result.violations) + " violating execution(s) in " +
+                            std::to_string(result.runs) + " runs";
+  if (expect == "violation") {
+    why = result.violations > 0 ? found : "no violation found in " + std::to_string(result.runs) + " runs";
+    return result.violations > 0;
+  }
+  if (result.violations > 0) {
+    why = found;
+  } else if (result.runs == 0) {
+    why = "nothing was explored (--max-runs 0)";
+  } else if (result.truncated) {
+    why = "the search was truncated after " + std::to_string(result.runs) +
+          " runs: the rest of the tree was not checked";
+  } else if (result.incomplete > 0) {
+    why = std::to_string(result.incomplete) +
+          " execution(s) ended at the step bound before the workload was produced";
+  } else {
+    why = "no violation in the whole tree (" + std::to_string(result.runs) + " runs)";
+    return true;
+  }
+  return false;
+}
+
+bool run_path(const Scenario& scenario, const ExplorePath& path, RunSummary& out,
+              std::string& error) {
+  Scenario s = explore_root(scenario);
+  s.script.insert(s.script.end(), path.faults.begin(), path.faults.end());
+  WorldOptions world;
+  world.keep_trace = false;
+  if (!path.tape.empty()) world.tape = path.tape;
+  return run_scenario(s, world, out, nullptr, error);
+}
+
+ShrinkStatus counterexample(const Scenario& scenario, const ExplorePath& path,
+                            ShrinkResult& out, std::string& error) {
+  // How many seeds' schedules may stand in for a path's changed decisions.
+  constexpr std::uint64_t kScheduleSeeds = 64;
+  RunSummary found;
+  if (!run_path(scenario, path, found, error)) return ShrinkStatus::kError;
+  Scenario file = explore_root(scenario);
+  file.script.insert(file.script.end(), path.faults.begin(), path.faults.end());
+  ShrinkOptions options;
+  options.found_by = "Found by `eosim explore` in";
+  if (path.deviations.empty()) return shrink(file, options, out, error);
+  for (std::uint64_t i = 0; i < kScheduleSeeds; ++i) {
+    Scenario candidate = file;
+    candidate.seed = scenario.seed + i;
+    RunSummary r;
+    if (!run_scenario(candidate, {}, r, nullptr, error)) return ShrinkStatus::kError;
+    if (r.report.verdict == found.report.verdict) return shrink(candidate, options, out, error);
+  }
+  error = "the violation needs the changed scheduler decision(s) (" + path_text(path) +
+          "); no seed from " + std::to_string(scenario.seed) + " to " +
+          std::to_string(scenario.seed + kScheduleSeeds - 1) +
+          " schedules it that way, and a scenario file carries a seed, not a tape";
+  return ShrinkStatus::kNotReproducible;
+}
+
+std::string path_text(const ExplorePath& path) {
+  std::string text;
+  for (const auto& rule : path.faults) text += (text.empty() ? "" : "; ") + story_line(rule);
+  for (const auto& d : path.deviations) {
+    text += (text.empty() ? "" : "; ") + std::string("schedule: decision ") +
+            std::to_string(d.position + 1) + " takes option " + std::to_string(d.value + 1);
+  }
+  return text.empty() ? "no fault, the seed's own schedule" : text;
+}
+
+}  // namespace lab

@@ -1,0 +1,124 @@
+#pragma once
+// Exhaustive exploration of a small workload: every placement of up to K faults over every
+// fault opportunity a run passes, plus up to D changed scheduler decisions, breadth first.
+//
+// The search tree:
+//  - The root is the scenario's own run (its seed, its scripted rules, no random faults),
+//    with the fault plan's opportunity log on.
+//  - A fault child adds one rule that fires at an opportunity of its parent's run that
+//    comes after the parent's last placed fault (so each set of faults is enumerated once,
+//    in the order they fire). The rule pins the opportunity by site, frame and occurrence
+//    (nth); the run up to it is the parent's, byte for byte, because rules draw nothing.
+//  - A schedule child changes one decision of its parent's choice tape (a tie between
+//    events due at the same instant, or a frame's latency) at a position after the
+//    parent's last change; the decisions after it are drawn afresh. Schedule children are
+//    only taken before any fault is placed, so each (schedule, faults) pair is reached by
+//    one path only.
+//  - Two nodes whose runs have the same trace hash, the same replayed tape length and the
+//    same starting points for their children have identical subtrees: the later one is
+//    counted as a duplicate and not expanded. This is the only state de-duplication;
+//    there is no partial-order reduction, so commuting events still cost runs.
+// Levels are run in parallel and reduced in tree order, so the result is the same for any
+// number of jobs.
+//
+// Invariants of an ExploreResult:
+//  (1) runs == distinct + duplicates <= max_runs; truncated when nodes were left unrun.
+//  (2) Outcome classes are listed in the order they were first seen (breadth first), each
+//      with the count of distinct executions that ended in it.
+//  (3) first_violation is the first violating node in breadth-first order: no violation
+//      needs fewer faults + schedule changes.
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sim/faults.h"
+#include "sim/rng.h"
+#include "src/scenario/scenario.h"
+#include "src/search/shrink.h"
+#include "src/world/world.h"
+
+namespace lab {
+
+struct ExploreOptions {
+  int max_faults = 2;         // K: faults placed on top of the scenario's own
+  int max_deviations = 1;     // D: scheduler decisions changed
+  std::set<std::string> kinds;  // fault kinds to place; empty = every kind
+  std::uint64_t max_runs = 200000;
+  unsigned jobs = 0;          // 0 = every hardware thread
+  // Called on the calling thread after each chunk: (runs so far, nodes known so far).
+  std::function<void(std::uint64_t, std::uint64_t)> progress;
+};
+
+// A changed scheduler decision: tape position and the value taken there instead.
+struct Deviation {
+  std::size_t position = 0;
+  std::uint64_t value = 0;
+  friend bool operator==(const Deviation&, const Deviation&) = default;
+};
+
+// One run's place in the tree: what was added to the scenario to get it.
+struct ExplorePath {
+  std::vector<sim::FaultRule> faults;   // placed faults, in firing order
+  std::vector<Deviation> deviations;    // changed decisions, by position
+  sim::ChoiceTape tape;                 // the tape replayed (empty: the seed's own run)
+};
+
+struct OutcomeClass {
+  std::string verdict;
+  std::vector<std::int64_t> lost, duplicated, phantom, stuck;
+  std::int64_t balance = 0;
+  std::uint64_t executions = 0;  // distinct executions that ended here
+  ExplorePath example;           // the first (fewest changes) that did
+};
+
+struct ExploreResult {
+  std::uint64_t base_opportunities = 0;   // in the root run, of the kinds explored
+  std::uint64_t base_choice_points = 0;   // tape decisions with more than one option
+  std::uint64_t base_alternatives = 0;    // sum over them of (options - 1)
+  std::uint64_t runs = 0;                 // worlds run
+  std::uint64_t distinct = 0;             // runs that were new executions
+  std::uint64_t duplicates = 0;           // runs pruned as identical to an earlier one
+  std::vector<std::uint64_t> runs_by_faults;  // index = faults placed
+  std::uint64_t violations = 0;           // distinct executions that were not exactly-once
+                                          // (nor incomplete)
+  std::uint64_t incomplete = 0;           // distinct executions the step bound cut short
+  std::vector<OutcomeClass> outcomes;
+  std::optional<ExplorePath> first_violation;
+  bool truncated = false;                 // max_runs stopped it before the tree ended
+  double seconds = 0;  // wall-clock time, filled in by the caller that measured it
+  unsigned jobs = 0;
+};
+
+// The scenario the root runs: random faults off, everything else as given.
+Scenario explore_root(const Scenario& scenario);
+
+// Runs the search. False (with `error`) only when a world cannot be built.
+bool explore(const Scenario& scenario, const ExploreOptions& options, ExploreResult& out,
+             std::string& error);
+
+// Whether the search supports `expect` ("exactly-once" or "violation"), with the reason
+// in `why`. A violation found is evidence whatever else happened; "exactly-once" needs
+// the whole tree: a truncated or empty search, or an execution the step bound cut short,
+// is not met (an absence of violations nobody looked for proves nothing).
+bool explore_expectation_met(const ExploreResult& result, const std::string& expect,
+                             std::string& why);
+
+// Runs one path of the tree again (as explore did), for a report or a test.
+bool run_path(const Scenario& scenario, const ExplorePath& path, RunSummary& out,
+              std::string& error);
+
+// A path as a scenario file, through shrink (so it is minimal and tells its story). When
+// the path changed scheduler decisions, a file cannot carry them: the seeds after the
+// scenario's are tried for one whose own schedule shows the same verdict with the path's
+// faults; kNotReproducible when none of them does.
+ShrinkStatus counterexample(const Scenario& scenario, const ExplorePath& path,
+                            ShrinkResult& out, std::string& error);
+
+// "net.consumer->broker: drop (...); schedule: decision 7 -> 1": one line for people.
+std::string path_text(const ExplorePath& path);
+
+}  // namespace lab

@@ -1,0 +1,207 @@
+#include "src/world/broker_node.h"
+
+namespace lab {
+
+namespace {
+constexpr broker::ChannelId kChannel = 1;  // one channel per connection (frames.h)
+}
+
+BrokerNode::BrokerNode(sim::Kernel& kernel, BrokerNodeOptions options)
+    : k_(kernel), options_(std::move(options)), broker_(*this) {
+  declare();
+  attach();
+}
+
+void BrokerNode::declare() {
+  if (!options_.dead_letter_queue.empty()) {
+    broker::QueueOptions dlq;
+    dlq.name = options_.dead_letter_queue;
+    dlq.durable = true;
+    broker_.declare_queue(dlq);
+  }
+  broker_.declare_queue(options_.queue);
+}
+
+void BrokerNode::attach() {
+  sim::NodeHandlers handlers;
+  handlers.on_accept = [this](sim::ConnId conn, const sim::NodeId&) {
+    broker_.open_channel({conn, kChannel});
+  };
+  handlers.on_frame = [this](sim::ConnId conn, const sim::Frame& f) {
+    clock();
+    on_frame(conn, f);
+  };
+  handlers.on_disconnect = [this](sim::ConnId conn) {
+    // Heartbeat timeout or reset: every unacked delivery on it is requeued (item 5 of
+    // docs/amqp-semantics.md).
+    clock();
+    broker_.connection_lost(conn);
+  };
+  k_.network.attach("broker", std::move(handlers));
+}
+
+void BrokerNode::on_frame(sim::ConnId conn, const sim::Frame& frame) {
+  const broker::ChannelRef ch{conn, kChannel};
+  std::visit(broker::Overloaded{
+                 [&](const broker::PublishFrame& f) { on_publish(conn, f, frame.attempt); },
+                 [&](const broker::AckFrame& a) { broker_.ack(ch, a.tag, a.multiple); },
+                 [&](const broker::NackFrame& n) {
+                   broker_.nack(ch, n.tag, n.multiple, n.requeue);
+                 },
+                 [&](const broker::RejectFrame& r) { broker_.reject(ch, r.tag, r.requeue); },
+                 [&](const broker::QosFrame& q) { broker_.basic_qos(ch, q.prefetch); },
+                 [&](const broker::ConsumeFrame& c) {
+                   broker_.basic_consume(ch, c.queue, c.consumer_tag, c.auto_ack);
+                 },
+                 [&](const broker::ConfirmSelectFrame&) { broker_.confirm_select(ch); },
+             },
+             broker::client_method(frame));
+}
+
+void BrokerNode::on_publish(sim::ConnId conn, const broker::PublishFrame& publish,
+                            std::int64_t attempt) {
+  const std::int64_t order = publish.message.order;
+  // A quorum queue logs every message, and delivers it only once committed (row 11).
+  const bool persistent = publish.message.persistent ||
+                          options_.queue.type == broker::QueueType::kQuorum;
+  k_.trace.record("broker", "enqueue", "", order,
+                  publish.message.message_id.empty()
+                      ? std::string_view("(no message_id)")
+                      : std::string_view(publish.message.message_id));
+  broker_.publish({conn, kChannel}, publish.routing_key, publish.message, publish.mandatory);
+  if (persistent) schedule_sync();
+  if (k_.faults.check({"broker.reorder", "reorder", order, attempt, "", 0})) {
+    broker_.reorder_to_front(options_.queue.name);
+    k_.trace.record("broker", "reorder", "", order, "newest ready message moved to the head");
+  }
+  if (k_.faults.check({"broker.restart", "restart", order, attempt, "", 0})) {
+    restart("fault at broker.restart");
+  }
+  // Random only when a ratio names "kill" (no default sweep mix does).
+  if (k_.faults.check({"broker.crash", "kill", order, 0, "", 0})) {
+    restart("fault at broker.crash", broker::Broker::Stop::kCrash);
+  }
+}
+
+void BrokerNode::clock() { broker_.advance_time(static_cast<std::uint64_t>(k_.scheduler.now())); }
+
+void BrokerNode::schedule_sync() {
+  if (sync_scheduled_) return;
+  sync_scheduled_ = true;
+  const std::uint64_t generation = generation_;
+  k_.scheduler.after(options_.fsync_ticks, "broker.sync", [this, generation] {
+    if (generation != generation_) return;
+    sync_scheduled_ = false;
+    clock();
+    // Invariant (5): only a sync with a batch of two or more has a choice to make.
+    const bool split = broker_.sync_has_batch() && k_.chooser.below(2) == 1;
+    broker_.sync(split ? broker::Batching::kSplit : broker::Batching::kOne);
+  });
+}
+
+void BrokerNode::schedule_timeout_check() {
+  const sim::Tick timeout = options_.consumer_timeout_ticks;
+  const std::uint64_t generation = generation_;
+  k_.scheduler.after(timeout + 1, "broker.consumer_timeout", [this, generation, timeout] {
+    if (generation != generation_) return;
+    clock();
+    broker_.check_timeouts(broker_.now(), static_cast<std::uint64_t>(timeout));
+  });
+}
+
+void BrokerNode::restart(const std::string& why, broker::Broker::Stop stop) {
+  if (!up_) return;
+  const bool crash = stop == broker::Broker::Stop::kCrash;
+  k_.trace.record("broker", "restart", "", 0,
+                  why + ": durable queues keep their synced persistent messages" +
+                      (crash ? "; killed, so every recovered classic message is redelivered"
+                             : ""));
+  up_ = false;
+  ++generation_;
+  sync_scheduled_ = false;
+  clock();
+  broker_.restart(stop);
+  k_.network.abort_all("broker");
+  k_.network.detach("broker");
+  const std::uint64_t generation = generation_;
+  k_.scheduler.after(options_.downtime_ticks, "broker.up", [this, generation] {
+    if (generation != generation_) return;
+    up_ = true;
+    declare();  // durable queues survived; declaring them again is idempotent
+    attach();
+    k_.trace.record("broker", "up", "", 0, "accepting connections again");
+  });
+}
+
+void BrokerNode::deliver(const broker::Delivery& d) {
+  if (options_.consumer_timeout_ticks > 0) schedule_timeout_check();
+  const std::int64_t order = d.message.order;
+  const std::int64_t attempt = ++attempts_[order];
+  std::string summary = "deliver tag=" + std::to_string(d.delivery_tag) +
+                        (d.redelivered ? " redelivered" : "") + " " +
+                        (d.message.message_id.empty() ? "(no id)" : d.message.message_id);
+  k_.network.send(d.to.conn, "broker",
+                  broker::make_frame("basic.deliver", broker::DeliverFrame{d, attempt}, order,
+                                     attempt, std::move(summary)));
+}
+
+void BrokerNode::confirm(const broker::Confirm& c) {
+  const std::string kind = c.ack ? "confirm.ack" : "basic.nack";
+  k_.network.send(c.to.conn, "broker",
+                  broker::make_frame(kind, c, 0, 0,
+                                     std::string(c.ack ? "confirm " : "nack ") +
+                                         (c.multiple ? "<=" : "") + std::to_string(c.seq)));
+}
+
+void BrokerNode::returned(const broker::Returned& r) {
+  k_.network.send(r.to.conn, "broker",
+                  broker::make_frame("basic.return", r, r.message.order, 0,
+                                     "return " + std::to_string(r.reply_code) + " " +
+                                         r.reply_text));
+}
+
+void BrokerNode::channel_closed(const broker::ChannelClosed& c) {
+  k_.network.send(c.channel.conn, "broker",
+                  broker::make_frame("channel.close", c, 0, 0,
+                                     "channel.close " + std::to_string(c.code) + " " + c.text));
+}
+
+void BrokerNode::dead_lettered(const broker::Message& m, const std::string& from_queue,
+                               const std::string& reason) {
+  k_.trace.record("broker", "dead-letter", "", m.order, from_queue + ": " + reason);
+  // The dead-lettered copy is written to the dead-letter queue: like a publish, it reaches
+  // disk at the next sync, which must therefore come (invariant 1). Without this it waited
+  // for the next publish, and a restart before one lost it.
+  if (m.persistent) schedule_sync();
+}
+
+void BrokerNode::requeued(const broker::Message& m, const std::string& queue,
+                          broker::RequeueReason why) {
+  // Without this event a redelivery would seem to come from nowhere in the trace.
+  k_.trace.record("broker", "requeue", "", m.order,
+                  (m.message_id.empty() ? std::string("(no message_id)") : m.message_id) +
+                      " back to " + queue + ": " + broker::requeue_reason_text(why));
+}
+
+void BrokerNode::discarded(const broker::Message& m, const std::string& from_queue,
+                           const std::string& reason) {
+  k_.trace.record("broker", "discard", "", m.order, from_queue + ": " + reason + ", no dead-letter queue");
+}
+
+BrokerLeftovers BrokerNode::leftovers() const {
+  BrokerLeftovers left;
+  for (const auto& r : broker_.ready(options_.queue.name)) left.ready.push_back(r.message.order);
+  for (const auto& ch : broker_.channels()) {
+    for (const auto& u : ch.unacked) {
+      if (u.queue == options_.queue.name) left.unacked.push_back(u.message.order);
+    }
+  }
+  if (!options_.dead_letter_queue.empty()) {
+    for (const auto& r : broker_.ready(options_.dead_letter_queue)) {
+      left.dead_lettered.push_back(r.message.order);
+    }
+  }
+  return left;
+}
+
+}  // namespace lab

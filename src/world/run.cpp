@@ -1,0 +1,176 @@
+// run_scenario, overrides and expectations: the thin layer the CLI, sweeps and tests share.
+#include <algorithm>
+
+#include "sim/assert.h"
+#include "src/catalog/choice_flags.h"
+#include "src/world/world.h"
+
+namespace lab {
+
+bool run_scenario(const Scenario& scenario, const WorldOptions& options, RunSummary& out,
+                  std::vector<sim::TraceEvent>* trace, std::string& error,
+                  std::vector<DbTable>* tables) {
+  WorldOptions effective = options;
+  effective.keep_trace = options.keep_trace || trace != nullptr;
+  auto world = World::create(scenario, effective, error);
+  if (!world) return false;
+  world->run();
+  out = world->summary();
+  if (trace) *trace = world->kernel().trace.events();
+  if (tables) *tables = world->tables();
+  return true;
+}
+
+Scenario with_overrides(Scenario scenario, std::optional<std::uint64_t> seed,
+                        const std::string& strategy, const std::string& producer) {
+  if (seed) scenario.seed = *seed;
+  // A preset named on the command line replaces the whole design, keys given beside the
+  // file's preset included.
+  if (!strategy.empty()) {
+    scenario.consumer.strategy = strategy;
+    scenario.consumer.clear_choices();
+  }
+  if (!producer.empty()) {
+    scenario.producer.pattern = producer;
+    scenario.producer.delivery.reset();
+    scenario.producer.confirms.reset();
+    scenario.producer.order.reset();
+  }
+  return scenario;
+}
+
+namespace {
+
+template <class E>
+bool check_flag(const char* flag, const std::string& value, std::string& error) {
+  if (value.empty() || sim::value_named<E>(value)) return true;
+  error = "unknown value `" + value + "` for " + flag + "; valid values: " +
+          sim::names_list<E>();
+  return false;
+}
+
+template <class E>
+void apply_flag(const std::string& value, std::optional<E>& out) {
+  if (value.empty()) return;
+  out = sim::value_named<E>(value);
+  EOSIM_ASSERT(out.has_value());  // check_choice_flags ran first
+}
+
+}  // namespace
+
+bool check_choice_flags(const ChoiceFlags& f, std::string& error) {
+  return check_flag<consumer::AckTiming>("--ack", f.ack, error) &&
+         check_flag<consumer::Dedup>("--dedup", f.dedup, error) &&
+         check_flag<consumer::ErrorPolicy>("--errors", f.errors, error) &&
+         check_flag<consumer::PoisonPolicy>("--poison", f.poison, error);
+}
+
+void apply_choice_flags(const ChoiceFlags& f, Scenario& scenario) {
+  apply_flag(f.ack, scenario.consumer.ack);
+  apply_flag(f.dedup, scenario.consumer.dedup);
+  apply_flag(f.errors, scenario.consumer.errors);
+  apply_flag(f.poison, scenario.consumer.poison);
+}
+
+std::string choice_flags_text(const ChoiceFlags& f) {
+  std::string out;
+  const std::pair<const char*, const std::string*> flags[] = {
+      {" --ack ", &f.ack}, {" --dedup ", &f.dedup}, {" --errors ", &f.errors},
+      {" --poison ", &f.poison}};
+  for (const auto& [flag, value] : flags) {
+    if (!value->empty()) out += flag + *value;
+  }
+  return out;
+}
+
+std::vector<std::string> diagram_lanes(const Scenario& scenario) {
+  std::vector<std::string> lanes = {"producer", "orders", "relay", "broker"};
+  for (std::int64_t i = 1; i <= scenario.consumer.instances; ++i) {
+    lanes.push_back("consumer" + std::to_string(i));
+  }
+  // The separate dedup store is a store of its own, drawn as its own lane.
+  if (scenario.consumer.choices().dedup == consumer::Dedup::kSeparateStore) {
+    lanes.push_back("dedup");
+  }
+  lanes.push_back("ledger");
+  if (scenario.consumer.side_effect != consumer::SideEffect::kNone) lanes.push_back("mail");
+  return lanes;
+}
+
+namespace {
+
+std::string list_text(const std::vector<std::int64_t>& orders) {
+  if (orders.empty()) return "[]";
+  std::string s = "[";
+  for (std::size_t i = 0; i < orders.size(); ++i) s += (i ? ", " : "") + std::to_string(orders[i]);
+  return s + "]";
+}
+
+void expect_list(const char* name, const std::optional<std::vector<std::int64_t>>& want,
+                 std::vector<std::int64_t> got, std::vector<std::string>& unmet) {
+  if (!want) return;
+  std::vector<std::int64_t> expected = *want;
+  std::sort(expected.begin(), expected.end());
+  std::sort(got.begin(), got.end());
+  if (expected != got) {
+    unmet.push_back(std::string(name) + ": expected " + list_text(expected) + ", got " +
+                    list_text(got));
+  }
+}
+
+}  // namespace
+
+std::string unfired_text(const UnfiredRule& unfired) {
+  const sim::FaultRule& r = unfired.rule;
+  std::string keys = r.site;
+  const auto add = [&keys](const char* key, const std::string& value) {
+    keys += ", " + std::string(key) + " " + value;
+  };
+  if (r.frame) add("frame", *r.frame);
+  if (r.order) add("order", std::to_string(*r.order));
+  if (r.attempt) add("attempt", std::to_string(*r.attempt));
+  if (r.nth) add("nth", std::to_string(*r.nth));
+  if (r.instance) add("instance", std::to_string(*r.instance));
+  if (r.tick) add("tick", std::to_string(*r.tick));
+  if (r.step) add("step", std::to_string(*r.step));
+  if (r.after_step) add("after_step", std::to_string(*r.after_step));
+  return "scripted fault #" + std::to_string(unfired.number) + " (" + keys + ") never fired" +
+         (r.optional ? " (optional)" : "");
+}
+
+std::size_t required_unfired(const RunSummary& run) {
+  return static_cast<std::size_t>(std::count_if(
+      run.unfired.begin(), run.unfired.end(), [](const UnfiredRule& u) { return !u.rule.optional; }));
+}
+
+std::vector<std::string> unmet_expectations(const Scenario& scenario, const RunSummary& run) {
+  std::vector<std::string> unmet;
+  const Expect& e = scenario.expect;
+  const Report& r = run.report;
+  if (r.verdict == "incomplete" && !(e == Expect{})) {
+    // Nothing about the design can be checked on a workload that was not produced.
+    unmet.push_back("the run is incomplete: the step bound (" + std::to_string(run.step_bound) +
+                    ") ended it with " + std::to_string(run.orders_never_produced) +
+                    " orders never produced; raise max_steps");
+    return unmet;
+  }
+  if (e.verdict && *e.verdict != r.verdict) {
+    unmet.push_back("verdict: expected " + *e.verdict + ", got " + r.verdict);
+  }
+  if (e.balance && *e.balance != r.balance_actual) {
+    unmet.push_back("balance: expected " + std::to_string(*e.balance) + ", got " +
+                    std::to_string(r.balance_actual));
+  }
+  expect_list("lost", e.lost, r.lost, unmet);
+  expect_list("duplicated", e.duplicated, r.duplicated, unmet);
+  expect_list("phantom", e.phantom, r.phantom, unmet);
+  expect_list("stuck", e.stuck, r.stuck, unmet);
+  expect_list("dead_lettered", e.dead_lettered, r.dead_lettered, unmet);
+  expect_list("rejected", e.rejected, r.rejected, unmet);
+  for (const UnfiredRule& u : run.unfired) {
+    if (!u.rule.optional) unmet.push_back(unfired_text(u));
+  }
+  return unmet;
+}
+
+}  // namespace lab

@@ -1,0 +1,314 @@
+#include "src/world/world.h"
+#include "src/world/world_impl.h"
+
+#include <atomic>
+#include <filesystem>
+
+#include "sim/assert.h"
+#include "src/consumer/consumer.h"
+#include "src/world/broker_node.h"
+#include "src/world/schema.h"
+#include "src/producer/producer.h"
+#include "src/store/db.h"
+
+namespace lab {
+
+std::vector<std::string> database_files(const Scenario& scenario) {
+  std::vector<std::string> names = {"orders.db", "ledger.db"};
+  if (consumer::find_preset(scenario.consumer.strategy) == nullptr) return names;
+  if (scenario.consumer.choices().dedup == consumer::Dedup::kSeparateStore) {
+    names.push_back("dedup.db");
+  }
+  if (scenario.consumer.side_effect != consumer::SideEffect::kNone) {
+    names.push_back("effects.db");
+  }
+  return names;
+}
+
+namespace {
+
+// In-memory databases are named per world; the counter only keeps concurrent worlds of
+// a sweep apart and never influences what a run does.
+std::atomic<std::uint64_t> g_world_counter{0};
+
+// Files for --keep-db; else the thread's warm databases when it has them free (a sweep
+// worker's); else fresh in-memory databases of this world's own.
+DbUris make_uris(const std::string& keep_dir, WarmClaim& warm) {
+  if (!keep_dir.empty()) {
+    return {keep_dir + "/orders.db", keep_dir + "/ledger.db", keep_dir + "/dedup.db",
+            keep_dir + "/effects.db"};
+  }
+  if (warm.claim()) {
+    // The mail server's log is never warm: it is opened only by designs with an email.
+    const store::WarmScope& w = *warm.scope();
+    return {w.database_uri("orders"), w.database_uri("ledger"), w.database_uri("dedup"),
+            "file:/eosim-" + std::to_string(++g_world_counter) + "-effects?vfs=memdb"};
+  }
+  const std::string base = "file:/eosim-" + std::to_string(++g_world_counter) + "-";
+  return {base + "orders?vfs=memdb", base + "ledger?vfs=memdb", base + "dedup?vfs=memdb",
+          base + "effects?vfs=memdb"};
+}
+
+// Creates the folder; refuses a database file that holds anything, because opening it
+// would copy the run's schema over the user's data (the CLI removes them on --force).
+bool keep_dir_ready(const std::string& dir, const Scenario& s, std::string& error) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  for (const auto& name : database_files(s)) {
+    const fs::path path = fs::path(dir) / name;
+    const bool exists = fs::exists(path, ec);
+    if (exists && (!fs::is_regular_file(path, ec) || fs::file_size(path, ec) != 0)) {
+      error = path.string() + " already exists; eosim does not replace it";
+      return false;
+    }
+  }
+  return true;
+}
+
+// Which lane of the diagram a fault belongs to.
+std::string actor_of(const sim::FiredFault& f) {
+  const std::string& s = f.site;
+  auto with_instance = [&](const std::string& role) {
+    return role + (f.instance > 0 ? std::to_string(f.instance) : "1");
+  };
+  if (s.rfind("consumer.", 0) == 0 || s == "db.commit") return with_instance("consumer");
+  if (s.rfind("net.", 0) == 0) {
+    const std::string role = s.substr(4, s.find("->") - 4);
+    return role == "consumer" ? with_instance(role) : role;
+  }
+  return s.substr(0, s.find('.'));
+}
+
+}  // namespace
+
+// The run's databases, each with its schema: orders and ledger always, the separate
+// dedup store and the mail server's log when the design has them.
+bool WorldImpl::create_databases(const consumer::Strategy& strategy, std::string& error) {
+  const Scenario& s = scenario_;
+  uris_ = make_uris(options_.keep_db_dir, warm_);
+  store::Status st = store::Db::open(uris_.orders, orders_anchor_);
+  if (st.ok()) st = ready_orders_db(orders_anchor_);
+  if (st.ok()) st = store::Db::open(uris_.ledger, ledger_anchor_);
+  if (st.ok()) {
+    st = ready_ledger_db(ledger_anchor_, s.workload.account, s.workload.initial_balance);
+  }
+  if (st.ok() && strategy.choices.dedup == consumer::Dedup::kSeparateStore) {
+    st = store::Db::open(uris_.dedup, dedup_anchor_);
+    if (st.ok()) st = ready_dedup_db(dedup_anchor_);
+  }
+  if (st.ok() && strategy.side_effect != consumer::SideEffect::kNone) {
+    st = store::Db::open(uris_.effects, effects_anchor_);
+    if (st.ok()) st = effects_anchor_.exec(kEffectsSchema);
+  }
+  if (!st.ok()) {
+    error = "cannot create the run's databases: " + st.to_string();
+    return false;
+  }
+  if (!options_.keep_db_dir.empty()) {
+    // Files are for a person to read afterwards; durability against power loss is not
+    // what is being simulated.
+    for (store::Db* db : {&orders_anchor_, &ledger_anchor_}) db->exec("PRAGMA synchronous=OFF");
+  }
+  return true;
+}
+
+bool WorldImpl::build(std::string& error) {
+  const Scenario& s = scenario_;
+  if (!options_.keep_db_dir.empty() && !keep_dir_ready(options_.keep_db_dir, s, error)) {
+    return false;
+  }
+  if (consumer::find_preset(s.consumer.strategy) == nullptr) {
+    error = "unknown strategy " + s.consumer.strategy;
+    return false;
+  }
+  const consumer::Strategy strategy = s.consumer.design();
+  if (!create_databases(strategy, error)) return false;
+
+  sim::Kernel& k = kernel_;
+  k.trace.keep(options_.keep_trace);
+  k.faults.log_opportunities(options_.log_opportunities);
+  sim::LinkOptions link;
+  link.latency_min = static_cast<sim::Tick>(s.network.latency_min);
+  link.latency_max = static_cast<sim::Tick>(s.network.latency_max);
+  link.heartbeat_timeout = static_cast<sim::Tick>(s.network.heartbeat_timeout);
+  link.reset_notice = 1;
+  k.network.set_options(link);
+  k.faults.set_rules(s.script);
+  sim::RandomFaultOptions random;
+  random.ratios = s.random.ratios;
+  random.budget = s.random.budget;
+  random.horizon = static_cast<sim::Tick>(s.random.horizon);
+  k.faults.set_random(random);
+  k.faults.set_on_fire([this](const sim::FiredFault& f) {
+    std::string detail = f.site + " -> " + f.action;
+    if (!f.frame.empty()) detail += " " + f.frame + " #" + std::to_string(f.nth);
+    if (f.attempt > 0) detail += " attempt " + std::to_string(f.attempt);
+    kernel_.trace.record(actor_of(f), "fault", "", f.order, detail);
+  });
+
+  BrokerNodeOptions b;
+  b.queue.name = "orders";
+  b.queue.type = s.broker.queue == "quorum" ? broker::QueueType::kQuorum
+                                            : broker::QueueType::kClassic;
+  b.queue.durable = s.broker.durable || s.broker.queue == "quorum";
+  b.queue.delivery_limit = s.broker.delivery_limit;
+  if (s.broker.dead_letter) {
+    b.dead_letter_queue = "orders.dlq";
+    b.queue.dead_letter_queue = b.dead_letter_queue;
+  }
+  b.consumer_timeout_ticks = static_cast<sim::Tick>(s.broker.consumer_timeout);
+  broker_ = std::make_unique<BrokerNode>(k, b);
+
+  producer::ProducerOptions p;
+  const producer::PatternPreset* pattern =
+      producer::find_pattern(s.producer.pattern) ? producer::pattern_with(s.producer.choices())
+                                                 : nullptr;
+  if (pattern == nullptr) {
+    error = "no producer pattern has the choices of " + s.producer.label();
+    return false;
+  }
+  p.pattern = pattern->pattern;
+  p.message_id = s.producer.message_id;
+  p.orders_uri = uris_.orders;
+  p.account = s.workload.account;
+  p.orders = s.workload.orders;
+  for (std::int64_t i = 1; i <= s.workload.orders; ++i) p.amounts.push_back(s.workload.amount_of(i));
+  p.without_message_id = s.workload.without_message_id;
+  p.persistent = s.broker.persistent;
+  p.interval_ticks = static_cast<sim::Tick>(s.workload.interval_ticks);
+  p.reconnect_ticks = static_cast<sim::Tick>(s.network.reconnect_delay);
+  producer_ = std::make_unique<producer::OrderService>(k, p);
+
+  for (std::int64_t i = 1; i <= s.consumer.instances; ++i) {
+    consumer::ConsumerOptions c;
+    c.instance = static_cast<int>(i);
+    c.ledger_uri = uris_.ledger;
+    c.dedup_uri = uris_.dedup;
+    c.effects_uri = uris_.effects;
+    c.strategy = strategy;
+    c.prefetch = static_cast<std::uint32_t>(s.broker.prefetch);
+    c.dead_letter = s.broker.dead_letter;
+    c.reconnect_ticks = static_cast<sim::Tick>(s.network.reconnect_delay);
+    c.work_ticks = static_cast<sim::Tick>(s.consumer.work_ticks);
+    consumers_.push_back(std::make_unique<consumer::Consumer>(k, c));
+  }
+  return true;
+}
+
+// A rule with a `tick` fires at that time: a broker restart, or a connection that breaks
+// (the first end named in the site notices at once, the other after the heartbeat).
+void WorldImpl::fire_timed(const sim::FaultRule& rule, std::size_t index) {
+  const std::int64_t instance = rule.instance.value_or(0);
+  kernel_.faults.record_rule(index, {rule.site, rule.action, 0, 0, "", instance});
+  const std::string when = " at tick " + std::to_string(*rule.tick);
+  if (rule.site == "broker.restart") {
+    broker_->restart("scripted restart" + when);
+    return;
+  }
+  if (rule.site == "consumer.process") {
+    for (auto& c : consumers_) {
+      const bool chosen = instance == 0 || c->name() == "consumer" + std::to_string(instance);
+      if (chosen) c->crash("crashed" + when);
+    }
+    return;
+  }
+  EOSIM_ASSERT(rule.site.rfind("net.", 0) == 0);
+  const std::string from_role = rule.site.substr(4, rule.site.find("->") - 4);
+  const std::string to_role = rule.site.substr(rule.site.find("->") + 2);
+  for (const sim::ConnId conn : kernel_.network.connections_of("broker")) {
+    if (!kernel_.network.is_open(conn)) continue;
+    const sim::NodeId other = kernel_.network.peer(conn, "broker");
+    const std::string role = sim::node_role(other);
+    if (role != (from_role == "broker" ? to_role : from_role)) continue;
+    if (instance != 0 && sim::node_instance(other) != instance) continue;
+    kernel_.network.break_connection(conn, from_role == "broker" ? "broker" : other,
+                                     "connection broken" + when);
+  }
+}
+
+void WorldImpl::start() {
+  for (auto& c : consumers_) c->start();
+  producer_->start();
+  if (auto* relay = producer_->relay()) relay->start();
+  const std::vector<sim::FaultRule>& rules = kernel_.faults.rules();
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    if (!rules[i].tick) continue;
+    kernel_.scheduler.at(static_cast<sim::Tick>(*rules[i].tick), "fault.timed",
+                         [this, rule = rules[i], i] { fire_timed(rule, i); });
+  }
+}
+
+std::unique_ptr<World> World::create(const Scenario& scenario, const WorldOptions& options,
+                                     std::string& error) {
+  auto impl = std::make_unique<WorldImpl>(scenario, options);
+  if (!impl->build(error)) return nullptr;
+  impl->start();
+  auto world = std::unique_ptr<World>(new World(std::move(impl)));
+  world->fire_step_rules();
+  return world;
+}
+
+World::World(std::unique_ptr<WorldImpl> impl) : impl_(std::move(impl)) {}
+World::~World() = default;
+
+bool World::over() const {
+  const auto& k = impl_->kernel_;
+  return k.scheduler.idle() ||
+         k.scheduler.steps() >= static_cast<std::uint64_t>(step_bound(impl_->scenario_));
+}
+
+bool World::step() {
+  if (over()) return false;
+  const bool ran = impl_->kernel_.scheduler.step();
+  fire_step_rules();
+  return ran;
+}
+
+void World::run() {
+  while (step()) {
+  }
+}
+
+RunSummary World::summary() {
+  WorldImpl& w = *impl_;
+  RunSummary r;
+  r.scenario = w.scenario_.name;
+  r.seed = w.scenario_.seed;
+  r.strategy = w.scenario_.consumer.label();
+  r.producer = w.scenario_.producer.label();
+  const store::Status st =
+      check(w.orders_anchor_, w.ledger_anchor_, w.broker_->leftovers(),
+            w.scenario_.workload.account, w.scenario_.workload.initial_balance, r.report);
+  EOSIM_ASSERT(st.ok());  // between steps no transaction is open: reading cannot be busy
+  if (w.effects_anchor_.is_open()) {
+    const store::Status effects = check_effects(w.effects_anchor_, r.report);
+    EOSIM_ASSERT(effects.ok());  // the mail server's log is written in autocommit only
+  }
+  r.faults = w.kernel_.faults.fired();
+  const std::vector<sim::FaultRule>& rules = w.kernel_.faults.rules();
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    if (w.kernel_.faults.times_fired(i) == 0) {
+      r.unfired.push_back({static_cast<std::int64_t>(i + 1), rules[i]});
+    }
+  }
+  r.redeliveries = static_cast<std::int64_t>(w.broker_->model().counters().redelivered);
+  r.steps = w.kernel_.scheduler.steps();
+  r.time = w.kernel_.scheduler.now();
+  r.step_bound_hit = !w.kernel_.scheduler.idle();
+  r.step_bound = static_cast<std::uint64_t>(step_bound(w.scenario_));
+  r.orders_never_produced = w.scenario_.workload.orders - w.producer_->orders_created();
+  // Orders the producer never reached say nothing about the design: the run is
+  // incomplete, not stuck or lost (a poison loop over orders that exist stays stuck).
+  if (r.step_bound_hit && r.orders_never_produced > 0) r.report.verdict = "incomplete";
+  r.trace_hash = w.kernel_.trace.hash();
+  r.trace_events = w.kernel_.trace.size();
+  r.tape = w.kernel_.chooser.tape();
+  return r;
+}
+
+const Scenario& World::scenario() const { return impl_->scenario_; }
+const sim::Kernel& World::kernel() const { return impl_->kernel_; }
+const broker::Broker& World::broker() const { return impl_->broker_->model(); }
+
+}  // namespace lab

@@ -1,0 +1,161 @@
+#pragma once
+// The World: one run of a Scenario. It owns the kernel (scheduler, network, faults,
+// trace), the model broker, the order service and relay, the consumers and the SQLite
+// databases, and wires them together. Nothing in it reads a clock or the OS's randomness:
+// a (scenario, seed) pair, or a (scenario, tape) pair, fixes the whole run.
+//
+// The GUI drives a World one step at a time through its const views; the CLI, sweeps and
+// tests call run_scenario. Both see exactly the same behaviour.
+//
+// Invariants:
+//  (1) The databases outlive every actor's connection: the World keeps one anchor
+//      connection per database, so a crash (which closes an actor's connection) rolls back
+//      that actor's transaction and loses nothing committed.
+//  (2) finish() reads the verdict from the SQLite tables and the broker's leftovers only.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/kernel.h"
+#include "src/checker/checker.h"
+#include "src/scenario/scenario.h"
+
+namespace broker {
+class Broker;
+}
+
+namespace lab {
+
+struct WorldOptions {
+  std::string keep_db_dir;       // "" = private in-memory databases; else real files here
+                                 // (database_files(); an existing non-empty one is refused,
+                                 // never replaced)
+  bool keep_trace = true;        // keep events for the exporters (sweeps turn it off)
+  bool log_opportunities = false;  // every fault opportunity, for exhaustive search
+                                   // (kernel().faults.opportunities())
+  std::optional<sim::ChoiceTape> tape;  // replay these decisions first
+  sim::TapeEnd tape_end = sim::TapeEnd::kRandom;
+};
+
+// A scripted rule that never fired in the run.
+struct UnfiredRule {
+  std::int64_t number = 0;  // 1-based place in the fault plan ([[faults.script]] order)
+  sim::FaultRule rule;
+};
+
+struct RunSummary {
+  std::string scenario;  // its name
+  std::uint64_t seed = 0;
+  std::string strategy;
+  std::string producer;
+  Report report;
+  std::vector<sim::FiredFault> faults;
+  std::vector<UnfiredRule> unfired;  // scripted rules that could have fired and did not
+  std::int64_t redeliveries = 0;  // deliveries with redelivered=true
+  std::uint64_t steps = 0;
+  sim::Tick time = 0;
+  bool step_bound_hit = false;    // the run did not reach quiescence within step_bound
+  std::uint64_t step_bound = 0;   // the bound in force (step_bound(scenario))
+  std::int64_t orders_never_produced = 0;  // orders the producer had not created at the end;
+                                           // > 0 with step_bound_hit: verdict "incomplete"
+  std::uint64_t trace_hash = 0;
+  std::uint64_t trace_events = 0;
+  sim::ChoiceTape tape;           // every decision of the run, for replay and shrinking
+};
+
+// One table of a run's databases as text, for display: NULL reads "NULL".
+struct DbTable {
+  std::string database;  // "orders.db", "ledger.db", "dedup.db"
+  std::string name;      // "outbox", "debits", ...
+  std::vector<std::string> columns;
+  std::vector<std::vector<std::string>> rows;  // in rowid order
+};
+
+// What an actor process is doing, for display. Only what the actor itself knows.
+struct ActorStatus {
+  std::string name;          // "broker", "consumer1", ...
+  bool up = true;            // false while crashed / restarting
+  std::int64_t holding = 0;  // consumers: deliveries received and not yet finished
+  std::int64_t deliveries = 0, applied = 0, duplicates = 0, crashes = 0;  // consumers
+};
+
+class WorldImpl;
+
+class World {
+ public:
+  // Builds the world. On failure (a database could not be opened or created) returns
+  // nullptr and says why in `error`.
+  static std::unique_ptr<World> create(const Scenario& scenario, const WorldOptions& options,
+                                       std::string& error);
+  ~World();
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  // Runs exactly one event. False when the run is over (quiescent or at max_steps).
+  bool step();
+  // Steps until over.
+  void run();
+  bool over() const;
+  // Reads the verdict from the databases and the broker. Can be called at any step.
+  RunSummary summary();
+
+  const Scenario& scenario() const;
+  const sim::Kernel& kernel() const;
+  const broker::Broker& broker() const;
+
+  // --- views for the GUI (world_views.cpp); each reads, none changes the run ---
+  // Events executed so far (the step the world is at).
+  std::uint64_t steps() const;
+  // The live tables, read through the anchor connections (between steps no transaction
+  // is open): orders.db orders and outbox; ledger.db accounts, processed_messages, debits
+  // and rejections; dedup.db seen (separate-dedup-store only).
+  std::vector<DbTable> tables() const;
+  // The broker, then each consumer.
+  std::vector<ActorStatus> actors() const;
+
+  // --- commands (world_commands.cpp) ---
+  // Adds a scripted rule to the running world, as if the scenario had held it from the
+  // start: a rule with `step` fires now, one with `after_step` is armed from now on.
+  // This is how a fault made by hand is replayable from a scenario file.
+  // REQUIRES: rule.step or rule.after_step equals steps().
+  void add_fault(const sim::FaultRule& rule);
+
+ private:
+  explicit World(std::unique_ptr<WorldImpl> impl);
+  // Fires the rules whose `step` trigger is the step just done (world_commands.cpp).
+  void fire_step_rules();
+  std::unique_ptr<WorldImpl> impl_;
+};
+
+// Builds, runs and checks one scenario. Returns false (with `error`) only when the world
+// could not be built. `tables`, when given, receives the databases' final rows.
+bool run_scenario(const Scenario& scenario, const WorldOptions& options, RunSummary& out,
+                  std::vector<sim::TraceEvent>* trace, std::string& error,
+                  std::vector<DbTable>* tables = nullptr);
+
+// The database files a run of `scenario` writes into WorldOptions::keep_db_dir:
+// orders.db and ledger.db, and dedup.db only when its strategy keeps a separate dedup store.
+std::vector<std::string> database_files(const Scenario& scenario);
+
+// Applies command-line overrides; an empty string / nullopt keeps the file's value.
+Scenario with_overrides(Scenario scenario, std::optional<std::uint64_t> seed,
+                        const std::string& strategy, const std::string& producer);
+
+// The actors of a scenario's world in the order a sequence diagram should show them:
+// producer, orders DB, relay, broker, consumer1..N, the dedup store (a separate-store
+// only), ledger DB.
+std::vector<std::string> diagram_lanes(const Scenario& scenario);
+
+// The scenario's [expect] block against a run: one line per expectation that failed. A
+// scripted rule that never fired is one too, unless it says `optional = true`.
+std::vector<std::string> unmet_expectations(const Scenario& scenario, const RunSummary& run);
+
+// "scripted fault #2 (relay.after_publish, order 2, attempt 3) never fired".
+std::string unfired_text(const UnfiredRule& unfired);
+// How many of the run's unfired rules are not optional.
+std::size_t required_unfired(const RunSummary& run);
+
+}  // namespace lab

@@ -1,0 +1,73 @@
+#pragma once
+// The World's insides, shared by the files that implement World (world.cpp builds and
+// runs it; other world_*.cpp files add views and commands). Nothing outside src/world
+// includes this header: the GUI, CLI and tests see only world.h.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/kernel.h"
+#include "src/consumer/consumer.h"
+#include "src/world/broker_node.h"
+#include "src/scenario/scenario.h"
+#include "src/world/world.h"
+#include "src/producer/producer.h"
+#include "src/store/db.h"
+#include "src/store/warm.h"
+
+namespace lab {
+
+struct DbUris {
+  std::string orders, ledger, dedup, effects;
+};
+
+// The thread's warm databases (store/warm.h), held for one world: released when the
+// world is destroyed, after every connection of it has been closed (parked).
+class WarmClaim {
+ public:
+  WarmClaim() = default;
+  ~WarmClaim() {
+    if (scope_ != nullptr) scope_->release();
+  }
+  WarmClaim(const WarmClaim&) = delete;
+  WarmClaim& operator=(const WarmClaim&) = delete;
+  // Claims the calling thread's scope when there is one and it is free.
+  bool claim() {
+    store::WarmScope* scope = store::WarmScope::current();
+    if (scope != nullptr && scope->claim()) scope_ = scope;
+    return scope_ != nullptr;
+  }
+  store::WarmScope* scope() const { return scope_; }
+
+ private:
+  store::WarmScope* scope_ = nullptr;
+};
+
+class WorldImpl {
+ public:
+  WorldImpl(const Scenario& scenario, const WorldOptions& options)
+      : warm_(),
+        scenario_(scenario),
+        options_(options),
+        kernel_(options.tape ? sim::Kernel(scenario.seed, *options.tape, options.tape_end)
+                             : sim::Kernel(scenario.seed)) {}
+
+  bool build(std::string& error);
+  bool create_databases(const consumer::Strategy& strategy, std::string& error);
+  void start();
+  // `index`: the rule's place in the fault plan, so its firing is counted.
+  void fire_timed(const sim::FaultRule& rule, std::size_t index);
+
+  WarmClaim warm_;  // first: destroyed last, after every connection below
+  Scenario scenario_;
+  WorldOptions options_;
+  sim::Kernel kernel_;
+  DbUris uris_;
+  store::Db orders_anchor_, ledger_anchor_, dedup_anchor_, effects_anchor_;
+  std::unique_ptr<BrokerNode> broker_;
+  std::unique_ptr<producer::OrderService> producer_;
+  std::vector<std::unique_ptr<consumer::Consumer>> consumers_;
+};
+
+}  // namespace lab
