@@ -17,6 +17,9 @@ packages+=(rabbitmq-server librabbitmq-dev)
 # CI's fuzz run (scripts/fuzz.sh): clang with libFuzzer and the sanitizer runtimes.
 packages+=(clang libclang-rt-14-dev)
 
+# scripts/lint.sh: the layout and static checks (.clang-format, .clang-tidy).
+packages+=(clang-format clang-tidy)
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -182,7 +182,7 @@ store::Status check(store::Db& orders_db, store::Db& ledger_db, const BrokerLeft
 
 store::Status check_effects(store::Db& effects_db, Report& report) {
   std::map<int64_t, int64_t> emails;
-  const store::Status s = for_each_row(
+  store::Status s = for_each_row(  // not const, so the error return moves
       effects_db, "SELECT order_id, count(*) FROM emails GROUP BY order_id",
       [&](store::Stmt& st) { emails[st.column_int64(0)] = st.column_int64(1); });
   if (!s.ok()) return s;

@@ -104,7 +104,10 @@ class Consumer {
   template <class Fn>
   void later(const char* label, Fn fn);
   void trace(std::string_view kind, std::initializer_list<sim::DetailPart> detail);
-  void trace(std::string_view kind, std::string_view detail) { trace(kind, {detail}); }
+  void trace(std::string_view kind, std::string_view detail) {
+    // Spelled out: clang reads trace(kind, {detail}) as a call of this overload again.
+    trace(kind, std::initializer_list<sim::DetailPart>{detail});
+  }
   std::int64_t order() const;
 
   sim::Kernel& k_;

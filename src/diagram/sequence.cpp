@@ -140,7 +140,7 @@ Tone note_tone(NoteKind kind) {
   return Tone::kNote;
 }
 
-void SequenceLayout::reset(std::vector<std::string> lane_actors) {
+void SequenceLayout::reset(const std::vector<std::string>& lane_actors) {
   const std::uint64_t generation = generation_ + 1;
   *this = SequenceLayout{};
   generation_ = generation;
@@ -167,7 +167,7 @@ void SequenceLayout::update(const std::vector<sim::TraceEvent>& events, std::uin
   if (!extends) {
     std::vector<std::string> actors;
     for (const Lane& lane : lanes_) actors.push_back(lane.actor);
-    reset(std::move(actors));
+    reset(actors);
     built_ = true;
     revision_ = revision;
   }

@@ -90,7 +90,7 @@ struct Row {
 class SequenceLayout {
  public:
   // Lanes in the order they are drawn (lab::diagram_lanes). Clears everything.
-  void reset(std::vector<std::string> lane_actors);
+  void reset(const std::vector<std::string>& lane_actors);
   // Brings the layout to `events`. `revision` names the run they come from: a different
   // revision always rebuilds; the same one with more events appends.
   void update(const std::vector<sim::TraceEvent>& events, std::uint64_t revision);

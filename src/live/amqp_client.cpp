@@ -195,7 +195,7 @@ std::optional<Event> AmqpClient::poll(int timeout_ms) {
     amqp_maybe_release_buffers(conn_);
   }
   amqp_frame_t frame{};
-  timeval tv{timeout_ms / 1000, (timeout_ms % 1000) * 1000};
+  timeval tv{timeout_ms / 1000, static_cast<suseconds_t>(timeout_ms % 1000) * 1000};
   const int rc = amqp_simple_wait_frame_noblock(conn_, &frame, &tv);
   if (rc == AMQP_STATUS_TIMEOUT) return std::nullopt;
   if (rc != AMQP_STATUS_OK) {

@@ -84,7 +84,8 @@ store::Status create_orders_schema(store::Db& db) {
   return txn.commit();
 }
 
-store::Status create_ledger_schema(store::Db& db, std::string account, int64_t initial_balance) {
+store::Status create_ledger_schema(store::Db& db, const std::string& account,
+                                   int64_t initial_balance) {
   store::Txn txn(db);
   if (!txn.status().ok()) return txn.status();
   store::Status s = db.exec(kLedgerSchema);

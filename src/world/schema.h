@@ -38,7 +38,8 @@ extern const char* const kEffectsSchema;
 // Creates orders and outbox, in one transaction.
 store::Status create_orders_schema(store::Db& db);
 // Creates the ledger tables and the one account with its initial balance, in one transaction.
-store::Status create_ledger_schema(store::Db& db, std::string account, int64_t initial_balance);
+store::Status create_ledger_schema(store::Db& db, const std::string& account,
+                                   int64_t initial_balance);
 
 // The same databases as the two functions above, made by copying the pages of a template
 // that this thread built once with them (sqlite3_backup): a world then parses no schema
