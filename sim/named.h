@@ -50,4 +50,23 @@ std::string names_list() {
   return out;
 }
 
+// Preset tables (the consumer's strategies, the producer's patterns) are arrays of entries
+// with a `name` and a `choices` bundle; both are looked up by these two, so the tables are
+// searched one way. nullptr when no entry matches.
+template <class Entry>
+const Entry* find_named(std::span<const Entry> table, std::string_view name) {
+  for (const Entry& entry : table) {
+    if (entry.name == name) return &entry;
+  }
+  return nullptr;
+}
+
+template <class Entry, class Choices>
+const Entry* find_with_choices(std::span<const Entry> table, const Choices& choices) {
+  for (const Entry& entry : table) {
+    if (entry.choices == choices) return &entry;
+  }
+  return nullptr;
+}
+
 }  // namespace sim

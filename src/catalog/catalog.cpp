@@ -7,22 +7,26 @@
 
 namespace lab {
 
+namespace {
+
+// A listing of a preset table (name and meaning of each entry, in the table's order).
+template <class Entry>
+std::vector<CatalogEntry> entries_of(std::span<const Entry> table) {
+  std::vector<CatalogEntry> out;
+  for (const Entry& entry : table) out.push_back({entry.name, entry.meaning});
+  return out;
+}
+
+}  // namespace
+
 // Built from the consumer's and producer's preset tables, the only lists of the presets.
 const std::vector<CatalogEntry>& strategies() {
-  static const std::vector<CatalogEntry> list = [] {
-    std::vector<CatalogEntry> out;
-    for (const auto& preset : consumer::presets()) out.push_back({preset.name, preset.meaning});
-    return out;
-  }();
+  static const std::vector<CatalogEntry> list = entries_of(consumer::presets());
   return list;
 }
 
 const std::vector<CatalogEntry>& producers() {
-  static const std::vector<CatalogEntry> list = [] {
-    std::vector<CatalogEntry> out;
-    for (const auto& preset : producer::patterns()) out.push_back({preset.name, preset.meaning});
-    return out;
-  }();
+  static const std::vector<CatalogEntry> list = entries_of(producer::patterns());
   return list;
 }
 
@@ -37,11 +41,7 @@ const std::vector<CatalogEntry>& queue_types() {
 }
 
 const std::vector<CatalogEntry>& fault_kinds() {
-  static const std::vector<CatalogEntry> list = [] {
-    std::vector<CatalogEntry> entries;
-    for (const ActionInfo& a : actions()) entries.push_back({a.name, a.meaning});
-    return entries;
-  }();
+  static const std::vector<CatalogEntry> list = entries_of(actions());
   return list;
 }
 

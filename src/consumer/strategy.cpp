@@ -97,17 +97,12 @@ constexpr std::array<sim::Named<SideEffect>, 3> kSideEffect{{
 std::span<const Preset> presets() { return kPresets; }
 
 const Preset* find_preset(std::string_view name) {
-  for (const Preset& preset : kPresets) {
-    if (preset.name == name) return &preset;
-  }
-  return nullptr;
+  return sim::find_named(presets(), name);
 }
 
 std::string_view preset_of(const Choices& choices) {
-  for (const Preset& preset : kPresets) {
-    if (preset.choices == choices) return preset.name;
-  }
-  return "";
+  const Preset* preset = sim::find_with_choices(presets(), choices);
+  return preset ? preset->name : "";
 }
 
 std::string describe(const Choices& c) {

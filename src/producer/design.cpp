@@ -47,17 +47,11 @@ constexpr std::array<sim::Named<MessageIdSource>, 2> kMessageId{{
 std::span<const PatternPreset> patterns() { return kPatterns; }
 
 const PatternPreset* find_pattern(std::string_view name) {
-  for (const PatternPreset& p : kPatterns) {
-    if (p.name == name) return &p;
-  }
-  return nullptr;
+  return sim::find_named(patterns(), name);
 }
 
 const PatternPreset* pattern_with(const ProducerChoices& choices) {
-  for (const PatternPreset& p : kPatterns) {
-    if (p.choices == choices) return &p;
-  }
-  return nullptr;
+  return sim::find_with_choices(patterns(), choices);
 }
 
 std::string why_invalid(const ProducerChoices& c) {
