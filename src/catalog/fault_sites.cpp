@@ -142,24 +142,27 @@ constexpr std::array<FaultSite, kSiteCount> kSites = {{
     {S::kNetRelayToBroker, "net.relay->broker", A::kDrop,
      "a frame from the relay to the broker is lost and the connection dies (with `tick`: "
      "the connection breaks at that time)",
-     kNetKeys, kPublishAttempt, 0, through_relay, nullptr, kRelayToBroker, true},
+     kNetKeys, kPublishAttempt, 0, through_relay, nullptr,
+     kRelayToBroker, true, false, "", true},
     {S::kNetBrokerToRelay, "net.broker->relay", A::kDrop,
      "a frame from the broker to the relay is lost and the connection dies (with `tick`: "
      "the connection breaks at that time)",
-     kKeyOrder | kKeyFrame | kKeyNth, "", 0, with_confirms, nullptr, kBrokerToRelay, true},
+     kKeyOrder | kKeyFrame | kKeyNth, "", 0, with_confirms, nullptr,
+     kBrokerToRelay, true, false, "", true},
     {S::kNetProducerToBroker, "net.producer->broker", A::kDrop,
      "a frame from the producer to the broker is lost and the connection dies",
-     kNetKeys, kProducerAttempt, 1, publishes_directly, nullptr, kProducerToBroker, true},
+     kNetKeys, kProducerAttempt, 1, publishes_directly, nullptr,
+     kProducerToBroker, true, false, "", true},
     {S::kNetBrokerToConsumer, "net.broker->consumer", A::kDrop,
      "a frame from the broker to a consumer is lost and the connection dies (with `tick`: "
      "the connection breaks at that time and the broker notices at once)",
-     kNetKeys | kKeyInstance, kDeliveryAttempt, 0, nullptr, nullptr, kBrokerToConsumer,
-     true},
+     kNetKeys | kKeyInstance, kDeliveryAttempt, 0, nullptr, nullptr,
+     kBrokerToConsumer, true, false, "", true},
     {S::kNetConsumerToBroker, "net.consumer->broker", A::kDrop,
      "a frame from a consumer to the broker is lost and the connection dies (with `tick`: "
      "the connection breaks at that time and the consumer notices at once)",
-     kNetKeys | kKeyInstance, kDeliveryAttempt, 0, nullptr, nullptr, kConsumerToBroker,
-     true},
+     kNetKeys | kKeyInstance, kDeliveryAttempt, 0, nullptr, nullptr,
+     kConsumerToBroker, true, false, "", true},
 }};
 
 constexpr bool table_in_enum_order() {
@@ -170,13 +173,17 @@ constexpr bool table_in_enum_order() {
 }
 static_assert(table_in_enum_order(), "kSites must list the sites in Site's order");
 
-constexpr std::array<ActionInfo, 6> kActions = {{
+constexpr std::array<ActionInfo, 7> kActions = {{
     {A::kDrop, "drop", "a network frame is lost and takes its connection down with it"},
     {A::kCrash, "crash", "an actor crashes at a crash site and restarts from its database"},
     {A::kFail, "fail", "a database commit fails with a transient error"},
     {A::kReorder, "reorder", "the broker reorders its ready messages"},
     {A::kRestart, "restart", "the broker restarts"},
     {A::kKill, "kill", "the broker is killed (an unclean crash: recovered messages say redelivered)"},
+    {A::kFreeze, "freeze",
+     "a connection goes silent both ways: each end notices only by its own heartbeats, or "
+     "never (scripted only)",
+     false},
 }};
 
 }  // namespace
@@ -187,8 +194,22 @@ std::string_view action_name(Action action) {
   return kActions[static_cast<std::size_t>(action)].name;
 }
 
+bool random_kind(std::string_view name) {
+  for (const ActionInfo& a : kActions) {
+    if (a.name == name) return a.random;
+  }
+  return false;
+}
+
 bool FaultSite::allows(std::string_view action_text) const {
-  return action_name(action) == action_text;
+  return action_name(action) == action_text ||
+         (freezes && action_name(Action::kFreeze) == action_text);
+}
+
+std::string FaultSite::allowed_text() const {
+  std::string text(action_name(action));
+  if (freezes) text += ", " + std::string(action_name(Action::kFreeze));
+  return text;
 }
 
 const SiteFrame* FaultSite::frame(std::string_view kind) const {

@@ -52,15 +52,22 @@ enum class Site : std::uint8_t {
 inline constexpr std::size_t kSiteCount = 20;
 
 // What a rule does where it fires; also the random fault kinds of [faults.random].
-enum class Action : std::uint8_t { kDrop, kCrash, kFail, kReorder, kRestart, kKill };
+enum class Action : std::uint8_t { kDrop, kCrash, kFail, kReorder, kRestart, kKill, kFreeze };
 
 struct ActionInfo {
   Action id;
   std::string_view name;
   std::string_view meaning;
+  // Whether [faults.random] and sweep --faults may draw it. A freeze is scripted only: the
+  // network's opportunities draw drops, and drawing a second kind there would change
+  // every random run's tape.
+  bool random = true;
 };
 std::span<const ActionInfo> actions();
 std::string_view action_name(Action action);
+// Whether [faults.random] and sweep --faults may draw the kind named so (false for an
+// unknown name).
+bool random_kind(std::string_view name);
 
 // The keys of a rule that can match at a site, as bits.
 enum SiteKey : unsigned {
@@ -102,10 +109,15 @@ struct FaultSite {
   // For people, when `strategies` depends on more than a preset's choices: the design
   // variation that decides it ("" = the preset's choices alone).
   std::string_view passed_when = "";
+  // Network sites: a rule may also `do = "freeze"`: the connection goes silent both ways
+  // as the matched frame arrives (or at `tick`), and each end notices only by its own
+  // heartbeats (sim/network.h). `action` stays the default.
+  bool freezes = false;
 
   bool is_network() const { return !frames.empty(); }
   bool takes(SiteKey key) const { return (keys & key) != 0; }
   bool allows(std::string_view action_text) const;
+  std::string allowed_text() const;  // "drop" or "drop, freeze"
   bool carries(std::string_view frame) const;
   const SiteFrame* frame(std::string_view kind) const;  // nullptr if not carried
   std::vector<std::string_view> frame_names() const;

@@ -67,11 +67,11 @@ void list_faults(std::ostream& out) {
          "Full reference: docs/scenario-format.md.\n\n";
   std::size_t site_width = 0;
   for (const auto& site : lab::fault_sites()) site_width = std::max(site_width, site.name.size());
-  out << "  " << padded("site (at)", site_width) << "  " << padded("do", 7)
+  out << "  " << padded("site (at)", site_width) << "  " << padded("do", 12)
       << "  frames\n";
   for (const auto& site : lab::fault_sites()) {
     std::string line = "  " + padded(std::string(site.name), site_width) + "  " +
-                       padded(std::string(lab::action_name(site.action)), 7);
+                       padded(site.allowed_text(), 12);
     if (site.is_network()) line += "  " + joined(site.frame_names());
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out << line << '\n' << lab::wrap_text(site.meaning, kWidth, "      ");

@@ -45,6 +45,8 @@ constexpr KindOfNote kNoteKinds[] = {{"crash", NoteKind::kCrash},
                                      {"dead-letter", NoteKind::kWarn},
                                      {"discard", NoteKind::kWarn},
                                      {"disconnected", NoteKind::kWarn},
+                                     {"frozen", NoteKind::kWarn},
+                                     {"silent-peer", NoteKind::kWarn},
                                      {"lost", NoteKind::kWarn}};
 
 NoteKind note_kind(const std::string& kind) {

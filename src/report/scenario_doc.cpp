@@ -65,7 +65,7 @@ void write_sites(std::ostringstream& out) {
          "| site (`at`) | `do` | takes | `attempt` counts | passed by | meaning |\n"
          "|---|---|---|---|---|---|\n";
   for (const FaultSite& site : fault_sites()) {
-    out << "| `" << site.name << "` | " << action_name(site.action) << " | "
+    out << "| `" << site.name << "` | " << site.allowed_text() << " | "
         << cell(keys_text(site)) << " | " << cell(site.attempt_means) << " | "
         << cell(passed_by_text(site, nullptr)) << " | " << cell(site.meaning) << " |\n";
   }

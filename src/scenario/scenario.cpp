@@ -208,7 +208,12 @@ std::string to_toml(const Scenario& s) {
   out << "\n[network]\n";
   out << "latency_min = " << n.latency_min << "\n";
   out << "latency_max = " << n.latency_max << "\n";
-  out << "heartbeat_timeout = " << n.heartbeat_timeout << "\n";
+  if (n.heartbeat) {
+    out << "heartbeat = " << *n.heartbeat << "\n";
+    if (n.client_timeout) out << "client_timeout = " << *n.client_timeout << "\n";
+  } else {
+    out << "heartbeat_timeout = " << n.heartbeat_timeout << "\n";
+  }
   out << "reconnect_delay = " << n.reconnect_delay << "\n";
 
   out << "\n[faults]\n";
@@ -355,6 +360,10 @@ bool parse_fault_spec(const std::string& spec, std::map<std::string, sim::Ratio>
               join_names(fault_kinds()) + ")";
       return false;
     }
+    if (!random_kind(kind)) {
+      error = "fault kind " + in_quotes(kind) + " is scripted only ([[faults.script]])";
+      return false;
+    }
     if (ratios.count(kind) != 0) {
       error = "fault kind " + in_quotes(kind) + " is given twice";
       return false;
@@ -377,7 +386,9 @@ std::string fault_rule_text(const sim::FaultRule& rule) {
   std::string text = rule.site;
   std::vector<std::string> items;
   const FaultSite* site = find_fault_site(rule.site);
-  if (site == nullptr || !site->allows(rule.action)) items.push_back("do=" + rule.action);
+  if (site == nullptr || rule.action != action_name(site->action)) {
+    items.push_back("do=" + rule.action);  // not the site's default action
+  }
   const auto add = [&items](const char* key, const std::optional<std::int64_t>& value) {
     if (value) items.push_back(std::string(key) + "=" + std::to_string(*value));
   };

@@ -108,6 +108,13 @@ struct NetworkConfig {
   std::int64_t latency_max = 3;
   std::int64_t heartbeat_timeout = 30;  // ticks until a dead connection is noticed
   std::int64_t reconnect_delay = 5;     // ticks a client waits before reconnecting
+  // Heartbeats, replacing heartbeat_timeout: failure detection per side (conformance row
+  // 18). The broker gives up on a peer silent for 3 heartbeats; a client after
+  // client_timeout ticks (unset: 7 heartbeats; 0 = never). heartbeat 0 = off: neither
+  // side ever notices a silent peer. Unset = the symmetric heartbeat_timeout.
+  std::optional<std::int64_t> heartbeat;
+  std::optional<std::int64_t> client_timeout;
+
   friend bool operator==(const NetworkConfig&, const NetworkConfig&) = default;
 };
 
@@ -208,8 +215,8 @@ bool parse_fault_spec(const std::string& spec, std::map<std::string, sim::Ratio>
 // One [[faults.script]] rule written on a command line (`eosim run --fault`):
 // "SITE[:KEY=VALUE,...]" with the keys of a rule (do, order, attempt, frame, nth,
 // instance, tick, times), e.g. "consumer.after_commit:order=2,attempt=1" or
-// "net.consumer->broker:frame=basic.ack,nth=1". `do` may be left out where the site
-// allows one action. Checked exactly as the loader checks a rule of `scenario` (its order
+// "net.consumer->broker:frame=basic.ack,nth=1". Without `do` the rule takes the
+// site's first action (drop, on a network site; freeze must be named). Checked exactly as the loader checks a rule of `scenario` (its order
 // count and consumer instances); on failure `out` is untouched and `error` names the key.
 bool parse_fault_rule(const std::string& spec, const Scenario& scenario, sim::FaultRule& out,
                       std::string& error);

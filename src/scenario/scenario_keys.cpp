@@ -82,6 +82,12 @@ constexpr ScenarioKey kKeys[] = {
      "ticks until the far end notices a dead connection"},
     {"network", "reconnect_delay", "integer", "5", "0..10^9",
      "ticks a client waits before reconnecting"},
+    {"network", "heartbeat", "integer", "unset (heartbeat_timeout applies)",
+     "0..10^9 (0 = off); not with heartbeat_timeout",
+     "ticks between heartbeats: the broker gives up on a peer silent for 3 of them, a "
+     "client after client_timeout; 0 = nobody ever notices a silent peer"},
+    {"network", "client_timeout", "integer", "7 heartbeats", "0..10^9 (0 = never); needs heartbeat",
+     "ticks until a client notices a silent broker"},
     {"faults", "budget", "integer", "3", "0..1000000", "most random faults in one run"},
     {"faults", "horizon", "integer", "2000", "0..10^9", "no random fault at or after this tick"},
     {"faults", "random", "table", "", "", "[faults.random]: fault kind = ratio \"N/D\""},

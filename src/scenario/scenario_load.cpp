@@ -157,6 +157,30 @@ bool read_consumer(const TableReader& t, Scenario& s) {
   return check_variations(t, c);
 }
 
+
+// [network] heartbeat and client_timeout (conformance row 18). Heartbeats replace the
+// symmetric heartbeat_timeout, so a file gives one or the other; client_timeout is the
+// client's side of heartbeats and means nothing without them.
+bool read_heartbeats(const TableReader& t, NetworkConfig& n) {
+  if (!t.read_int("heartbeat", n.heartbeat, 0, kMaxTicks) ||
+      !t.read_int("client_timeout", n.client_timeout, 0, kMaxTicks)) {
+    return false;
+  }
+  if (n.heartbeat && t.has("heartbeat_timeout")) {
+    return t.fail_at("heartbeat_timeout", "give heartbeat or heartbeat_timeout, not both "
+                                          "(heartbeat sets each side's own detection)");
+  }
+  if (n.client_timeout && !n.heartbeat) {
+    return t.fail_at("client_timeout", "needs heartbeat (a client's timeout is its side of "
+                                       "heartbeats)");
+  }
+  if (n.client_timeout && *n.heartbeat == 0 && *n.client_timeout != 0) {
+    return t.fail_at("client_timeout", "heartbeat = 0 turns heartbeats off on both sides: "
+                                       "no client can notice a silent broker");
+  }
+  return true;
+}
+
 bool read_actors(const TableReader& root, Scenario& s) {
   bool ok = true;
   if (const toml::table* table = root.sub_table("producer", ok)) {
@@ -198,7 +222,8 @@ bool read_actors(const TableReader& root, Scenario& s) {
         !t.read_int("latency_min", n.latency_min, 0, kMaxTicks) ||
         !t.read_int("latency_max", n.latency_max, 0, kMaxTicks) ||
         !t.read_int("heartbeat_timeout", n.heartbeat_timeout, 1, kMaxTicks) ||
-        !t.read_int("reconnect_delay", n.reconnect_delay, 0, kMaxTicks)) {
+        !t.read_int("reconnect_delay", n.reconnect_delay, 0, kMaxTicks) ||
+        !read_heartbeats(t, n)) {
       return false;
     }
     if (n.latency_min > n.latency_max) {
@@ -319,8 +344,7 @@ bool read_rule(const TableReader& t, const Scenario& s, sim::FaultRule& rule) {
   const FaultSite& site = *find_fault_site(rule.site);
   if (!site.allows(rule.action)) {
     return t.fail_at("do", "action " + in_quotes(rule.action) + " is not allowed at " +
-                               rule.site + " (allowed: " +
-                               std::string(action_name(site.action)) + ")");
+                               rule.site + " (allowed: " + site.allowed_text() + ")");
   }
   const SiteFrame* frame = nullptr;
   if (t.has("frame")) {
@@ -369,6 +393,10 @@ bool read_faults(const TableReader& root, Scenario& s) {
         return r.fail(static_cast<std::int64_t>(key.source().begin.line), r.path(kind),
                       "unknown fault kind (expected one of: " + join_names(fault_kinds()) +
                           ")");
+      }
+      if (!random_kind(kind)) {
+        return r.fail(static_cast<std::int64_t>(key.source().begin.line), r.path(kind),
+                      kind + " is scripted only ([[faults.script]]): no opportunity draws it");
       }
       if (!node.is_string()) return r.wrong_type(kind, node, "a ratio string like \"1/20\"");
       sim::Ratio ratio;

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "sim/assert.h"
+#include "src/broker/heartbeat.h"
 #include "src/consumer/consumer.h"
 #include "src/world/broker_node.h"
 #include "src/world/schema.h"
@@ -133,6 +134,16 @@ bool WorldImpl::build(std::string& error) {
   link.latency_max = static_cast<sim::Tick>(s.network.latency_max);
   link.heartbeat_timeout = static_cast<sim::Tick>(s.network.heartbeat_timeout);
   link.reset_notice = 1;
+  if (s.network.heartbeat) {
+    // Each side's own detection, 0 = never (conformance row 18).
+    const auto heartbeat = static_cast<std::uint64_t>(*s.network.heartbeat);
+    link.server_detect =
+        static_cast<sim::Tick>(broker::silent_peer_timeout(heartbeat).value_or(0));
+    link.client_detect =
+        s.network.client_timeout
+            ? static_cast<sim::Tick>(*s.network.client_timeout)
+            : static_cast<sim::Tick>(broker::client_silence_timeout(heartbeat).value_or(0));
+  }
   k.network.set_options(link);
   k.faults.set_rules(s.script);
   sim::RandomFaultOptions random;
@@ -196,8 +207,9 @@ bool WorldImpl::build(std::string& error) {
   return true;
 }
 
-// A rule with a `tick` fires at that time: a broker restart, or a connection that breaks
-// (the first end named in the site notices at once, the other after the heartbeat).
+// A rule with a `tick` fires at that time: a broker restart, a connection that breaks
+// (the first end named in the site notices at once, the other after the heartbeat), or
+// one that freezes (each end notices by its own heartbeats, or never).
 void WorldImpl::fire_timed(const sim::FaultRule& rule, std::size_t index) {
   const std::int64_t instance = rule.instance.value_or(0);
   kernel_.faults.record_rule(index, {rule.site, rule.action, 0, 0, "", instance});
@@ -222,8 +234,12 @@ void WorldImpl::fire_timed(const sim::FaultRule& rule, std::size_t index) {
     const std::string role = sim::node_role(other);
     if (role != (from_role == "broker" ? to_role : from_role)) continue;
     if (instance != 0 && sim::node_instance(other) != instance) continue;
-    kernel_.network.break_connection(conn, from_role == "broker" ? "broker" : other,
-                                     "connection broken" + when);
+    if (rule.action == "freeze") {
+      kernel_.network.freeze(conn, "frozen" + when);
+    } else {
+      kernel_.network.break_connection(conn, from_role == "broker" ? "broker" : other,
+                                       "connection broken" + when);
+    }
   }
 }
 

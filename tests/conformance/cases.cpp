@@ -285,7 +285,10 @@ Case row18() {
           "heartbeat 1 s: after a few missed heartbeats the broker requeues its message to "
           "another consumer; heartbeat 0: the message stays held until the socket resets",
           "the model broker gives up on a silent peer after 3 missed heartbeats, never "
-          "with heartbeat 0 (broker/heartbeat.h); the lab's network does not use it yet",
+          "with heartbeat 0 (broker/heartbeat.h); in the lab, [network] heartbeat gives each "
+          "side its own detection (a client after client_timeout, by default 7 heartbeats, "
+          "or never) and a `freeze` rule silences a connection: scenario 24, the zombie "
+          "consumer",
           {}, false, "",
           {declare(classic("q")), declare(classic("q0")), open("p"), open("c1", 1), qos("c1", 1),
            consume("c1", "q", "t1"), publish("p", "q", "m1"), drain("c1", 1), open("c2"),

@@ -68,7 +68,10 @@ const char* const kNotModelled = R"(
   needed by any lesson; a dead-lettering reason is `rejected` or `delivery_limit`.
 - **Timing itself**: heartbeat seconds, the channel tick that checks consumer_timeout,
   fsync latency. The model keeps their order (a silent peer is noticed after 3 missed
-  heartbeats, a timed-out channel is closed after its timeout), in virtual ticks.
+  heartbeats, a timed-out channel is closed after its timeout), in virtual ticks. When a
+  *client* notices a silent broker depends on its library (the measured client: 14 s at
+  heartbeat 2 s, the broker 6 s), so the cases check only the broker's side; in the lab it
+  is a setting, `[network] client_timeout`.
 - **The leaderless quorum queue** seen once in five SIGKILLs (a queue declared about a
   second before the kill came back without a leader): a cluster-recovery anomaly, not a
   protocol rule; the crash case declares its quorum queue seconds before the kill.

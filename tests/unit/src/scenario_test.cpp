@@ -226,6 +226,15 @@ TEST_CASE("every kind of bad value is an error naming its key and line", "[scena
       {"name = 'x'\n[broker]\ndead_letter = 'yes'\n", 3, "broker.dead_letter",
        "expected a boolean"},
       {"name = 'x'\n[broker]\ndelivery_limit = 3\n", 3, "broker.delivery_limit", "quorum"},
+      {"name = 'x'\n[network]\nheartbeat = 5\nheartbeat_timeout = 9\n", 4,
+       "network.heartbeat_timeout", "not both"},
+      {"name = 'x'\n[network]\nclient_timeout = 9\n", 3, "network.client_timeout",
+       "needs heartbeat"},
+      {"name = 'x'\n[network]\nheartbeat = 0\nclient_timeout = 9\n", 4,
+       "network.client_timeout", "heartbeat = 0"},
+      {"name = 'x'\n[network]\nheartbeat = -1\n", 3, "network.heartbeat", "got -1"},
+      {"name = 'x'\n[faults.random]\nfreeze = '1/2'\n", 3, "faults.random.freeze",
+       "scripted only"},
       {"name = 'x'\n[broker]\nexchange = 'x'\n", 3, "broker.exchange", "unknown key"},
       {"name = 'x'\n[consumer]\nstrategy = 'optimistic'\n", 3, "consumer.strategy",
        "unknown strategy \"optimistic\""},
@@ -327,6 +336,18 @@ TEST_CASE("to_toml writes a file that loads back to the same scenario", "[scenar
     original.seed = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
     original.random.ratios["drop"] = sim::Ratio{3, 1000};
   }
+  SECTION("heartbeats with a client timeout, and a freeze rule") {
+    original.name = "hb";
+    original.network.heartbeat = 5;
+    original.network.client_timeout = 0;
+    original.consumer.instances = 2;
+    sim::FaultRule freeze;
+    freeze.site = "net.broker->consumer";
+    freeze.action = "freeze";
+    freeze.frame = "basic.deliver";
+    freeze.instance = 2;
+    original.script.push_back(freeze);
+  }
   const std::string text = lab::to_toml(original);
   lab::Scenario reread;
   lab::LoadError error;
@@ -362,6 +383,7 @@ TEST_CASE("parse_fault_spec reads the sweep's --faults option", "[scenario]") {
       {"drop=3/2", "bad ratio \"3/2\""},
       {"drop=0.05", "bad ratio"},
       {"drop=1/20,", "ends with a comma"},
+      {"freeze=1/20", "scripted only"},
   }));
   std::map<std::string, sim::Ratio> untouched = {{"reorder", {1, 9}}};
   INFO(c.spec);
@@ -384,7 +406,8 @@ TEST_CASE("the catalog is consistent and finds exactly its own names", "[catalog
         std::vector<std::string>{"outbox", "dual-write", "publish-then-commit",
                                  "outbox-no-confirm"});
   CHECK(names_of(lab::fault_kinds()) ==
-        std::vector<std::string>{"drop", "crash", "fail", "reorder", "restart", "kill"});
+        std::vector<std::string>{"drop", "crash", "fail", "reorder", "restart", "kill",
+                                 "freeze"});
 
   std::set<std::string> sites;
   for (const lab::FaultSite& site : lab::fault_sites()) {
