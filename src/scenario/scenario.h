@@ -114,7 +114,6 @@ struct NetworkConfig {
   // side ever notices a silent peer. Unset = the symmetric heartbeat_timeout.
   std::optional<std::int64_t> heartbeat;
   std::optional<std::int64_t> client_timeout;
-
   friend bool operator==(const NetworkConfig&, const NetworkConfig&) = default;
 };
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "src/broker/heartbeat.h"
-#include "src/lab/world.h"
+#include "src/world/world.h"
 
 namespace {
 
