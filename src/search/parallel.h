@@ -8,14 +8,17 @@
 // are the same either way.
 // REQUIRES: fn(i) touches only state owned by index i (and shared read-only data).
 //
-// A thread the system refuses to start (a process or memory limit) is an error, not a
-// crash: the threads already running finish the index in hand and stop, and false is
-// returned with the reason in `error`; some indices were then never run.
+// A thread the system refuses to start (a process or memory limit), or a worker that runs
+// out of memory (std::bad_alloc under `ulimit -v`), is an error, not a crash: the other
+// threads finish the index in hand and stop, and false is returned with the first reason
+// in `error`; some indices were then never run or never finished.
 
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
+#include <new>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -41,30 +44,42 @@ template <class Fn>
 [[nodiscard]] bool parallel_for(std::size_t count, unsigned workers, bool warm, Fn fn,
                                 std::string& error) {
   std::atomic<std::size_t> next{0};
+  std::mutex error_mutex;
+  bool failed = false;  // guarded by error_mutex
+  auto fail = [&](std::string why) {
+    next = count;  // the running threads take no further index
+    const std::lock_guard<std::mutex> lock(error_mutex);
+    if (!failed) error = std::move(why);
+    failed = true;
+  };
   auto work = [&] {
-    std::optional<store::WarmUnlessWarm> scope;
-    if (warm) scope.emplace();
-    for (std::size_t i = next++; i < count; i = next++) fn(i);
+    try {
+      std::optional<store::WarmUnlessWarm> scope;
+      if (warm) scope.emplace();
+      for (std::size_t i = next++; i < count; i = next++) fn(i);
+    } catch (const std::bad_alloc&) {
+      fail("out of memory in a worker thread (try a lower --jobs)");
+    }
   };
   if (workers <= 1) {
     work();
-    return true;
+    return !failed;
   }
   std::vector<std::thread> threads;
   threads.reserve(workers);
-  bool started = true;
-  for (unsigned t = 0; t < workers && started; ++t) {
+  for (unsigned t = 0; t < workers && next < count; ++t) {
     try {
       threads.emplace_back(work);
     } catch (const std::system_error& e) {
-      started = false;
-      next = count;  // the running threads take no further index
-      error = "cannot start worker thread " + std::to_string(t + 1) + " of " +
-              std::to_string(workers) + ": " + e.code().message() + " (try a lower --jobs)";
+      fail("cannot start worker thread " + std::to_string(t + 1) + " of " +
+           std::to_string(workers) + ": " + e.code().message() + " (try a lower --jobs)");
+    } catch (const std::bad_alloc&) {
+      fail("cannot start worker thread " + std::to_string(t + 1) + " of " +
+           std::to_string(workers) + ": out of memory (try a lower --jobs)");
     }
   }
   for (auto& t : threads) t.join();
-  return started;
+  return !failed;
 }
 
 }  // namespace lab

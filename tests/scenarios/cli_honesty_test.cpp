@@ -89,10 +89,12 @@ TEST_CASE("cli honesty: a worker thread that cannot start is a clean exit 3",
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
   SUCCEED("sanitizers reserve more address space than the limit below allows");
 #else
-  // 300 MB of address space holds eosim but not 200 thread stacks of 8 MB.
+  // Thread stacks of 1 GiB under a 2.9 GB address-space limit: the third thread cannot
+  // start, while the two running workers keep ~0.7 GB for their worlds, so the thread
+  // start is the only limit met (a tighter limit also let a worker's allocation fail).
   const auto out = cli_runner::run(
       "sweep " + scenario("01-happy-path.toml") + " --seeds 1..400 --jobs 200",
-      "2>&1)", "(ulimit -v 300000; ");
+      "2>&1)", "(ulimit -s 1048576; ulimit -v 3000000; ");
   CHECK(out.exit_code == 3);
   CHECK(contains(out.text, "cannot start worker thread"));
   CHECK_FALSE(contains(out.text, "terminate called"));
