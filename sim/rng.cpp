@@ -88,7 +88,7 @@ std::uint64_t Chooser::below(std::uint64_t bound) {
   } else {
     value = prng_.below(bound);
   }
-  recorded_.push_back({bound, value});
+  if (recording_) recorded_.push_back({bound, value});
   return value;
 }
 

@@ -70,7 +70,12 @@ class Chooser {
   bool chance(Ratio ratio);                  // REQUIRES: ratio valid
 
   std::uint64_t seed() const { return seed_; }
+  // Every decision so far, unless recording was turned off.
   const ChoiceTape& tape() const { return recorded_; }
+  // A run nobody replays (a long `eosim run`, a sweep) need not keep its tape: 16 bytes
+  // per decision, about 100 per order. Only the recording stops; decisions are the same.
+  void set_recording(bool on) { recording_ = on; }
+  bool recording() const { return recording_; }
 
  private:
   std::uint64_t seed_;
@@ -79,6 +84,7 @@ class Chooser {
   std::size_t replay_pos_ = 0;
   TapeEnd end_ = TapeEnd::kRandom;
   ChoiceTape recorded_;
+  bool recording_ = true;
 };
 
 }  // namespace sim

@@ -1,7 +1,8 @@
 #include "src/checker/checker.h"
 
 #include <algorithm>
-#include <map>
+#include <limits>
+#include <optional>
 #include <utility>
 
 #include "sim/assert.h"
@@ -9,6 +10,51 @@
 namespace lab {
 
 namespace {
+
+constexpr int64_t kNone = std::numeric_limits<int64_t>::max();  // a stream that has ended
+
+// One query's rows, sorted by order number (column 0), read one row at a time. The
+// statement stays on its row (holding a read lock) until the stream ends or is destroyed.
+class Rows {
+ public:
+  Rows(store::Db& db, const char* sql) : st_(&db.statement(sql)) {}
+  Rows(const Rows&) = delete;
+  Rows& operator=(const Rows&) = delete;
+  ~Rows() { st_->reset(); }
+
+  // Moves to the next row; order() is kNone after the last.
+  store::Status next() {
+    bool has_row = false;
+    const store::Status s = st_->step(has_row);
+    order_ = s.ok() && has_row ? st_->column_int64(0) : kNone;
+    return s;
+  }
+  int64_t order() const { return order_; }
+  int64_t value(int column) const { return st_->column_int64(column); }
+
+ private:
+  store::Stmt* st_;
+  int64_t order_ = kNone;
+};
+
+// A sorted list of order numbers (they may repeat), read as counts per order.
+class Counts {
+ public:
+  explicit Counts(std::vector<int64_t> orders) : orders_(std::move(orders)) {
+    std::sort(orders_.begin(), orders_.end());
+  }
+  int64_t order() const { return pos_ < orders_.size() ? orders_[pos_] : kNone; }
+  // How many times `order` occurs, moving past it.
+  int64_t take(int64_t order) {
+    int64_t n = 0;
+    for (; pos_ < orders_.size() && orders_[pos_] == order; ++pos_) ++n;
+    return n;
+  }
+
+ private:
+  std::vector<int64_t> orders_;
+  std::size_t pos_ = 0;
+};
 
 // Everything the tables and the broker say about one order number.
 struct Facts {
@@ -21,76 +67,8 @@ struct Facts {
   int64_t dedup_rows = 0;
   int64_t leftovers = 0;  // ready + unacked copies
   bool unsent_outbox = false;
+  int64_t emails = 0;
 };
-
-using FactsByOrder = std::map<int64_t, Facts>;  // ordered: the report is sorted by order
-
-// Runs `sql` (no parameters) and hands every row to `on_row`; the statement is reset after.
-template <class OnRow>
-store::Status for_each_row(store::Db& db, const char* sql, OnRow on_row) {
-  store::Stmt& st = db.statement(sql);
-  bool has_row = false;
-  while (true) {
-    store::Status s = st.step(has_row);
-    if (!s.ok()) return s;
-    if (!has_row) break;
-    on_row(st);
-  }
-  st.reset();
-  return store::Status::success();
-}
-
-store::Status read_orders_db(store::Db& db, FactsByOrder& facts) {
-  store::Status s = for_each_row(db, "SELECT id, amount FROM orders", [&](store::Stmt& st) {
-    Facts& f = facts[st.column_int64(0)];
-    f.committed = true;
-    f.amount = st.column_int64(1);
-  });
-  if (!s.ok()) return s;
-  return for_each_row(db, "SELECT DISTINCT order_id FROM outbox WHERE sent = 0",
-                      [&](store::Stmt& st) { facts[st.column_int64(0)].unsent_outbox = true; });
-}
-
-store::Status read_ledger_db(store::Db& db, FactsByOrder& facts) {
-  store::Status s = for_each_row(
-      db, "SELECT order_id, count(*), min(amount) FROM debits GROUP BY order_id",
-      [&](store::Stmt& st) {
-        Facts& f = facts[st.column_int64(0)];
-        f.debits = st.column_int64(1);
-        f.min_debit_amount = st.column_int64(2);
-      });
-  if (!s.ok()) return s;
-  s = for_each_row(db, "SELECT order_id, count(*) FROM rejections GROUP BY order_id",
-                   [&](store::Stmt& st) { facts[st.column_int64(0)].rejections = st.column_int64(1); });
-  if (!s.ok()) return s;
-  // Dedup rows are shown beside the outcome; they never make an order appear by themselves.
-  return for_each_row(db, "SELECT order_id, count(*) FROM processed_messages GROUP BY order_id",
-                      [&](store::Stmt& st) {
-                        const auto it = facts.find(st.column_int64(0));
-                        if (it != facts.end()) it->second.dedup_rows = st.column_int64(1);
-                      });
-}
-
-store::Status read_balance(store::Db& db, const std::string& account, int64_t& balance) {
-  store::Stmt& st = db.statement("SELECT balance FROM accounts WHERE id = ?1");
-  st.bind(1, std::string_view(account));
-  bool has_row = false;
-  store::Status s = st.step(has_row);
-  if (!s.ok()) return s;
-  if (!has_row) {
-    return store::Status::error(SQLITE_ERROR,
-                                "account '" + account + "' not found in ledger table accounts");
-  }
-  balance = st.column_int64(0);
-  st.reset();
-  return store::Status::success();
-}
-
-void read_leftovers(const BrokerLeftovers& leftovers, FactsByOrder& facts) {
-  for (int64_t order : leftovers.ready) ++facts[order].leftovers;
-  for (int64_t order : leftovers.unacked) ++facts[order].leftovers;
-  for (int64_t order : leftovers.dead_lettered) ++facts[order].dead_letters;
-}
 
 // The classification rules of checker.h, for one order.
 OrderOutcome classify_order(int64_t order, const Facts& f) {
@@ -102,6 +80,7 @@ OrderOutcome classify_order(int64_t order, const Facts& f) {
   o.rejections = f.rejections;
   o.dead_letters = f.dead_letters;
   o.dedup_rows = f.dedup_rows;
+  o.effects = f.emails;
   o.stuck = f.leftovers > 0 || f.unsent_outbox;
   const int64_t outcomes = f.debits + f.rejections + f.dead_letters;
   const bool duplicated = f.debits >= 2 || (f.debits >= 1 && f.rejections >= 1);
@@ -141,73 +120,213 @@ const char* verdict_of(const Report& r) {
   return "exactly-once";
 }
 
+store::Status read_balance(store::Db& db, const std::string& account, int64_t& balance) {
+  store::Stmt& st = db.statement("SELECT balance FROM accounts WHERE id = ?1");
+  st.bind(1, std::string_view(account));
+  bool has_row = false;
+  store::Status s = st.step(has_row);
+  if (!s.ok()) return s;
+  if (!has_row) {
+    return store::Status::error(SQLITE_ERROR,
+                                "account '" + account + "' not found in ledger table accounts");
+  }
+  balance = st.column_int64(0);
+  st.reset();
+  return store::Status::success();
+}
+
+// Every source of facts, each sorted by order number, merged one order at a time.
+class Merge {
+ public:
+  Merge(store::Db& orders_db, store::Db& ledger_db, store::Db* effects_db,
+        const BrokerLeftovers& leftovers)
+      : orders_(orders_db, "SELECT id, amount FROM orders ORDER BY id"),
+        unsent_(orders_db,
+                "SELECT DISTINCT order_id FROM outbox WHERE sent = 0 ORDER BY order_id"),
+        debits_(ledger_db,
+                "SELECT order_id, count(*), min(amount) FROM debits GROUP BY order_id "
+                "ORDER BY order_id"),
+        rejections_(ledger_db,
+                    "SELECT order_id, count(*) FROM rejections GROUP BY order_id "
+                    "ORDER BY order_id"),
+        dedup_(ledger_db,
+               "SELECT order_id, count(*) FROM processed_messages GROUP BY order_id "
+               "ORDER BY order_id"),
+        leftovers_(both(leftovers.ready, leftovers.unacked)),
+        dead_letters_(leftovers.dead_lettered) {
+    if (effects_db != nullptr) {
+      emails_.emplace(*effects_db,
+                      "SELECT order_id, count(*) FROM emails GROUP BY order_id ORDER BY order_id");
+    }
+  }
+
+  store::Status start() {
+    for (Rows* r : streams()) {
+      const store::Status s = r->next();
+      if (!s.ok()) return s;
+    }
+    return store::Status::success();
+  }
+
+  // The next order number any source knows (kNone when all have ended).
+  int64_t next_order() const {
+    int64_t n = std::min(leftovers_.order(), dead_letters_.order());
+    for (const Rows* r : {&orders_, &unsent_, &debits_, &rejections_}) n = std::min(n, r->order());
+    if (emails_) n = std::min(n, emails_->order());
+    return n;
+  }
+
+  // Collects the facts about `order` and moves every source past it. `known` says whether
+  // anything but the emails mentions it (dedup rows alone never make an order appear).
+  store::Status take(int64_t order, Facts& f, bool& known) {
+    store::Status s = store::Status::success();
+    if (orders_.order() == order) {
+      f.committed = true;
+      f.amount = orders_.value(1);
+      s = orders_.next();
+    }
+    if (s.ok() && unsent_.order() == order) {
+      f.unsent_outbox = true;
+      s = unsent_.next();
+    }
+    if (s.ok() && debits_.order() == order) {
+      f.debits = debits_.value(1);
+      f.min_debit_amount = debits_.value(2);
+      s = debits_.next();
+    }
+    if (s.ok() && rejections_.order() == order) {
+      f.rejections = rejections_.value(1);
+      s = rejections_.next();
+    }
+    f.leftovers = leftovers_.take(order);
+    f.dead_letters = dead_letters_.take(order);
+    while (s.ok() && dedup_.order() < order) s = dedup_.next();
+    if (s.ok() && dedup_.order() == order) {
+      f.dedup_rows = dedup_.value(1);
+      s = dedup_.next();
+    }
+    if (s.ok() && emails_ && emails_->order() == order) {
+      f.emails = emails_->value(1);
+      s = emails_->next();
+    }
+    known = f.committed || f.unsent_outbox || f.debits > 0 || f.rejections > 0 ||
+            f.leftovers > 0 || f.dead_letters > 0;
+    return s;
+  }
+
+ private:
+  static std::vector<int64_t> both(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+    std::vector<int64_t> out = a;
+    out.insert(out.end(), b.begin(), b.end());
+    return out;
+  }
+  std::vector<Rows*> streams() {
+    std::vector<Rows*> out = {&orders_, &unsent_, &debits_, &rejections_, &dedup_};
+    if (emails_) out.push_back(&*emails_);
+    return out;
+  }
+
+  Rows orders_, unsent_, debits_, rejections_, dedup_;
+  std::optional<Rows> emails_;
+  Counts leftovers_, dead_letters_;
+};
+
+// Which of the effect lists an order belongs in (checker.h); nullptr for none.
+std::vector<int64_t>* effect_list(const OrderOutcome& o, Report& r) {
+  if (!r.effects_checked) return nullptr;
+  if (o.effects >= 2) return &r.effect_duplicated;
+  if (o.debits >= 1 && o.effects == 0 && !o.stuck) return &r.effect_lost;
+  if (o.debits == 0 && o.effects >= 1) return &r.effect_phantom;
+  return nullptr;
+}
+
+bool went_wrong(const OrderOutcome& o, Report& r) {
+  return o.stuck || o.outcome == "phantom" || o.outcome == "duplicated" ||
+         o.outcome == "lost" || effect_list(o, r) != nullptr;
+}
+
+// Fills a report one classified order at a time, in ascending order number, so every list
+// comes out sorted and unique.
+class Filing {
+ public:
+  explicit Filing(Report& out) : out_(out) {}
+
+  void add(const Facts& f, OrderOutcome o) {
+    // Uncommitted numbers enter only through an outcome or a leftover.
+    EOSIM_ASSERT(f.committed || o.outcome == "phantom" || o.outcome == "stuck");
+    const int64_t order = o.order;
+    if (o.outcome == "phantom") out_.phantom.push_back(order);
+    if (o.outcome == "duplicated") out_.duplicated.push_back(order);
+    if (o.outcome == "lost") out_.lost.push_back(order);
+    if (o.stuck) out_.stuck.push_back(order);
+    if (f.rejections > 0) out_.rejected.push_back(order);
+    if (f.dead_letters > 0) out_.dead_lettered.push_back(order);
+    if (auto* list = effect_list(o, out_)) list->push_back(order);
+    if (!listing_all_ && !went_wrong(o, out_)) {
+      ++out_.orders_unlisted;
+      return;
+    }
+    out_.orders.push_back(std::move(o));
+    if (listing_all_ && out_.orders.size() > kListAllOrders) stop_listing_all();
+  }
+
+ private:
+  void stop_listing_all() {
+    listing_all_ = false;
+    auto& orders = out_.orders;
+    const auto right = [this](const OrderOutcome& o) { return !went_wrong(o, out_); };
+    const auto kept = std::remove_if(orders.begin(), orders.end(), right);
+    out_.orders_unlisted += orders.end() - kept;
+    orders.erase(kept, orders.end());
+  }
+
+  Report& out_;
+  bool listing_all_ = true;
+};
+
 }  // namespace
 
 store::Status check(store::Db& orders_db, store::Db& ledger_db, const BrokerLeftovers& leftovers,
-                    const std::string& account, int64_t initial_balance, Report& out) {
+                    const std::string& account, int64_t initial_balance, Report& out,
+                    store::Db* effects_db) {
   out = Report{};
   out.balance_initial = initial_balance;
-
-  FactsByOrder facts;
-  store::Status s = read_orders_db(orders_db, facts);
+  out.effects_checked = effects_db != nullptr;
+  store::Status s = read_balance(ledger_db, account, out.balance_actual);
   if (!s.ok()) return s;
-  s = read_ledger_db(ledger_db, facts);
-  if (!s.ok()) return s;
-  s = read_balance(ledger_db, account, out.balance_actual);
-  if (!s.ok()) return s;
-  read_leftovers(leftovers, facts);
 
   int64_t intended = initial_balance;  // the business rule over the committed orders
-  // std::map iterates in order, so every list below comes out sorted and unique.
-  for (const auto& [order, f] : facts) {
-    OrderOutcome o = classify_order(order, f);
-    EOSIM_ASSERT(!o.outcome.empty());
-    // Uncommitted numbers enter `facts` only through an outcome or a leftover.
-    EOSIM_ASSERT(f.committed || o.outcome == "phantom" || o.outcome == "stuck");
-    if (o.outcome == "phantom") out.phantom.push_back(order);
-    if (o.outcome == "duplicated") out.duplicated.push_back(order);
-    if (o.outcome == "lost") out.lost.push_back(order);
-    if (o.stuck) out.stuck.push_back(order);
-    if (f.rejections > 0) out.rejected.push_back(order);
-    if (f.dead_letters > 0) out.dead_lettered.push_back(order);
-    if (f.committed && f.amount <= intended) intended -= f.amount;
-    out.orders.push_back(std::move(o));
+  {
+    Filing filing(out);
+    Merge merge(orders_db, ledger_db, effects_db, leftovers);
+    s = merge.start();
+    // Order numbers come out ascending, so every list below is sorted and unique.
+    for (int64_t order = merge.next_order(); s.ok() && order != kNone;
+         order = merge.next_order()) {
+      Facts f;
+      bool known = false;
+      s = merge.take(order, f, known);
+      if (!s.ok()) break;
+      if (!known) {
+        // An email for an order number the ledger never heard of is a phantom effect.
+        out.effect_phantom.push_back(order);
+        continue;
+      }
+      if (f.committed && f.amount <= intended) intended -= f.amount;
+      filing.add(f, classify_order(order, f));
+    }
   }
+  if (!s.ok()) return s;
   out.balance_expected = intended;
   out.balance_negative = out.balance_actual < 0;
   out.verdict = verdict_of(out);
   out.ledger_verdict = out.verdict;
-  return store::Status::success();
-}
-
-store::Status check_effects(store::Db& effects_db, Report& report) {
-  std::map<int64_t, int64_t> emails;
-  store::Status s = for_each_row(  // not const, so the error return moves
-      effects_db, "SELECT order_id, count(*) FROM emails GROUP BY order_id",
-      [&](store::Stmt& st) { emails[st.column_int64(0)] = st.column_int64(1); });
-  if (!s.ok()) return s;
-  report.effects_checked = true;
-  for (OrderOutcome& o : report.orders) {
-    const auto it = emails.find(o.order);
-    o.effects = it == emails.end() ? 0 : it->second;
-    if (o.effects >= 2) report.effect_duplicated.push_back(o.order);
-    if (o.debits >= 1 && o.effects == 0 && !o.stuck) report.effect_lost.push_back(o.order);
-    if (o.debits == 0 && o.effects >= 1) report.effect_phantom.push_back(o.order);
-  }
-  // An email for an order number the ledger never heard of is a phantom too.
-  for (const auto& [order, count] : emails) {
-    const bool known =
-        std::any_of(report.orders.begin(), report.orders.end(),
-                    [order = order](const OrderOutcome& o) { return o.order == order; });
-    if (!known) report.effect_phantom.push_back(order);
-  }
-  std::sort(report.effect_phantom.begin(), report.effect_phantom.end());
-  report.effect_verdict = !report.effect_duplicated.empty() ? "duplicated"
-                          : !report.effect_lost.empty()     ? "lost"
-                          : !report.effect_phantom.empty()  ? "phantom"
-                                                            : "exactly-once";
-  if (severity(report.effect_verdict) > severity(report.verdict)) {
-    report.verdict = report.effect_verdict;
+  if (out.effects_checked) {
+    out.effect_verdict = !out.effect_duplicated.empty() ? "duplicated"
+                         : !out.effect_lost.empty()     ? "lost"
+                         : !out.effect_phantom.empty()  ? "phantom"
+                                                        : "exactly-once";
+    if (severity(out.effect_verdict) > severity(out.verdict)) out.verdict = out.effect_verdict;
   }
   return store::Status::success();
 }

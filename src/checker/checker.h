@@ -33,14 +33,19 @@
 //   balance is observable in the tables). kBalanceRule says this in words for reports.
 // Verdict: "exactly-once" when lost, duplicated, phantom and stuck are all empty, otherwise
 //   the first non-empty of duplicated, lost, phantom, stuck.
-// External effects (check_effects, only for a design with a side effect): per order, the
+// External effects (only when check() is given the mail server's log): per order, the
 //   emails in effects.db `emails`. Every order with a debit should have exactly one:
 //   effect_duplicated(n): emails >= 2; effect_lost(n): debited, not stuck, no email;
 //   effect_phantom(n): an email but no debit. The effect verdict is the first non-empty of
 //   those three; the run's verdict becomes the worse of the ledger's and the effects'.
+// Streaming: every table is read once, sorted by order number, and the streams are merged,
+//   so the checker holds one order at a time (a 10^6-order run's report costs no more than
+//   its violations). Report::orders lists every order up to kListAllOrders order numbers;
+//   beyond that only the orders that went wrong, and orders_unlisted counts the others.
 // REQUIRES: both databases have the lab schema (src/world/schema.h) and no other connection
 //   holds a write lock on them (the run has quiesced).
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -63,7 +68,7 @@ struct OrderOutcome {
   int64_t rejections = 0;
   int64_t dead_letters = 0;
   int64_t dedup_rows = 0;  // ledger.processed_messages rows for the order
-  int64_t effects = 0;     // emails in the mail server's log (check_effects)
+  int64_t effects = 0;     // emails in the mail server's log (when checked)
   bool stuck = false;
   // "debited" | "rejected" | "dead-lettered" | "duplicated" | "lost" | "stuck" | "phantom"
   std::string outcome;
@@ -73,10 +78,16 @@ struct OrderOutcome {
 inline constexpr const char* kBalanceRule =
     "expected = initial - each committed order the business accepts, funds allowing";
 
+// Above this many order numbers the report lists only the orders that went wrong.
+inline constexpr std::size_t kListAllOrders = 10000;
+
 struct Report {
   // Sorted by order number: every committed order, plus every uncommitted order number that
-  // has an outcome or a leftover.
+  // has an outcome or a leftover. Beyond kListAllOrders of them, only those whose outcome
+  // is lost, duplicated, phantom or stuck or whose effect is wrong; the rest are counted
+  // in orders_unlisted.
   std::vector<OrderOutcome> orders;
+  std::int64_t orders_unlisted = 0;
   // Sorted, unique order numbers.
   std::vector<int64_t> lost, duplicated, phantom, stuck, dead_lettered, rejected;
   int64_t balance_initial = 0;
@@ -85,20 +96,19 @@ struct Report {
   bool balance_negative = false;
   // "exactly-once" | "duplicated" | "lost" | "phantom" | "stuck"
   std::string verdict;
-  // Filled by check_effects; effects_checked stays false for a design without side effect.
+  // Filled when check() reads effects; effects_checked stays false for a design without
+  // side effect.
   bool effects_checked = false;
   std::vector<int64_t> effect_duplicated, effect_lost, effect_phantom;
   std::string ledger_verdict;  // the verdict of the ledger alone
   std::string effect_verdict;  // the verdict of the external effects alone
 };
 
-// Fills `out` (replacing what it held). Fails, as a value, on an SQLite error or when
-// `account` is missing from ledger.accounts; `out` is then incomplete.
+// Fills `out` (replacing what it held). `effects_db` is the mail server's log (table
+// `emails`) of a design with a side effect, or nullptr. Fails, as a value, on an SQLite
+// error or when `account` is missing from ledger.accounts; `out` is then incomplete.
 store::Status check(store::Db& orders_db, store::Db& ledger_db, const BrokerLeftovers& leftovers,
-                    const std::string& account, int64_t initial_balance, Report& out);
-
-// Adds the external effects of effects.db (table `emails`) to a report check() filled, and
-// makes its verdict the worse of the ledger's and the effects'.
-store::Status check_effects(store::Db& effects_db, Report& report);
+                    const std::string& account, int64_t initial_balance, Report& out,
+                    store::Db* effects_db = nullptr);
 
 }  // namespace lab

@@ -93,6 +93,7 @@ bool run_tasks(std::vector<Task>& tasks, unsigned jobs, std::uint64_t& runs,
     Task& t = tasks[i];
     WorldOptions world;
     world.keep_trace = false;
+    world.record_tape = false;
     world.log_opportunities = t.log_opportunities;
     if (!t.log_opportunities) {
       t.built = run_scenario(t.scenario, world, t.run, nullptr, t.error);

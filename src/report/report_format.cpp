@@ -207,6 +207,10 @@ void write_orders(std::ostream& out, const Report& report) {
         << effect_text(order) << outcome_marker(order) << "\n";
     if (report.effects_checked) out << std::string(41, ' ') << email_text(order) << "\n";
   }
+  if (report.orders_unlisted > 0) {
+    out << "  (" << report.orders_unlisted << " more orders went right; a run of more than "
+        << kListAllOrders << " lists only the others)\n";
+  }
 }
 
 void write_lists(std::ostream& out, const RunSummary& run) {
@@ -451,6 +455,8 @@ nlohmann::ordered_json report_json(const RunRecord& record) {
   j["expect_ok"] = record.unmet.empty();
   j["unmet"] = record.unmet;
   j["orders"] = std::move(orders);
+  // Only beyond kListAllOrders order numbers: the orders that went right, not listed.
+  if (report.orders_unlisted > 0) j["orders_unlisted"] = report.orders_unlisted;
   j["replay"] = record.replay;
   return j;
 }

@@ -78,6 +78,7 @@ class Oracle {
     ++runs_;
     WorldOptions options;
     options.keep_trace = false;
+    options.record_tape = false;
     return run_scenario(s, options, out, nullptr, error_);
   }
 
@@ -298,6 +299,7 @@ ShrinkStatus shrink(const Scenario& scenario, const ShrinkOptions& options,
   const store::WarmUnlessWarm warm;  // a shrink is dozens of runs of one scenario
   WorldOptions world;
   world.keep_trace = false;
+  world.record_tape = false;
   if (!run_scenario(scenario, world, out.original, nullptr, error)) return ShrinkStatus::kError;
   out.runs = 1;
   const std::string verdict = out.original.report.verdict;

@@ -53,6 +53,7 @@ bool run_block(const Scenario& scenario, const SweepOptions& options, std::uint6
     const Scenario s = sweep_scenario(scenario, options, first + i);
     WorldOptions world;
     world.keep_trace = false;
+    world.record_tape = false;
     r.built = run_scenario(s, world, r.run, nullptr, r.error);
     trim(r.run);
   }, error);

@@ -136,13 +136,21 @@ void BrokerNode::restart(const std::string& why, broker::Broker::Stop stop) {
 void BrokerNode::deliver(const broker::Delivery& d) {
   if (options_.consumer_timeout_ticks > 0) schedule_timeout_check();
   const std::int64_t order = d.message.order;
-  const std::int64_t attempt = ++attempts_[order];
+  const std::int64_t attempt = next_attempt(order);
   std::string summary = "deliver tag=" + std::to_string(d.delivery_tag) +
                         (d.redelivered ? " redelivered" : "") + " " +
                         (d.message.message_id.empty() ? "(no id)" : d.message.message_id);
   k_.network.send(d.to.conn, "broker",
                   broker::make_frame("basic.deliver", broker::DeliverFrame{d, attempt}, order,
                                      attempt, std::move(summary)));
+}
+
+std::int64_t BrokerNode::next_attempt(std::int64_t order) {
+  constexpr std::int64_t kDense = std::int64_t{1} << 24;
+  if (order < 0 || order >= kDense) return ++other_attempts_[order];
+  const auto at = static_cast<std::size_t>(order);
+  if (attempts_.size() <= at) attempts_.resize(at + 1, 0);
+  return ++attempts_[at];
 }
 
 void BrokerNode::confirm(const broker::Confirm& c) {

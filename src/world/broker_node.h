@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "sim/kernel.h"
 #include "src/broker/broker.h"
@@ -74,7 +75,13 @@ class BrokerNode : public broker::Output {
   sim::Kernel& k_;
   BrokerNodeOptions options_;
   broker::Broker broker_;
-  std::map<std::int64_t, std::int64_t> attempts_;  // deliveries so far, per order
+  // The how-manyth delivery of `order` this is (counting it).
+  std::int64_t next_attempt(std::int64_t order);
+
+  // Deliveries so far, per order: indexed by order number (they run from 1 up, and a long
+  // run has a million of them: 8 bytes each here, ~48 in a map), a map for any other.
+  std::vector<std::int64_t> attempts_;
+  std::map<std::int64_t, std::int64_t> other_attempts_;
   bool sync_scheduled_ = false;
   bool up_ = true;
   std::uint64_t generation_ = 0;

@@ -36,6 +36,8 @@ struct WorldOptions {
   bool keep_trace = true;        // keep events for the exporters (sweeps turn it off)
   bool log_opportunities = false;  // every fault opportunity, for exhaustive search
                                    // (kernel().faults.opportunities())
+  bool record_tape = true;       // RunSummary::tape holds every decision (explore needs
+                                 // it; a run nobody replays saves ~100 bytes per order)
   std::optional<sim::ChoiceTape> tape;  // replay these decisions first
   sim::TapeEnd tape_end = sim::TapeEnd::kRandom;
 };
@@ -64,6 +66,7 @@ struct RunSummary {
   std::uint64_t trace_hash = 0;
   std::uint64_t trace_events = 0;
   sim::ChoiceTape tape;           // every decision of the run, for replay and shrinking
+                                  // (empty when WorldOptions::record_tape was off)
 };
 
 // One table of a run's databases as text, for display: NULL reads "NULL".

@@ -51,7 +51,9 @@ class WorldImpl {
         scenario_(scenario),
         options_(options),
         kernel_(options.tape ? sim::Kernel(scenario.seed, *options.tape, options.tape_end)
-                             : sim::Kernel(scenario.seed)) {}
+                             : sim::Kernel(scenario.seed)) {
+    kernel_.chooser.set_recording(options.record_tape);
+  }
 
   bool build(std::string& error);
   bool create_databases(const consumer::Strategy& strategy, std::string& error);

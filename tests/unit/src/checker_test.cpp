@@ -363,3 +363,53 @@ TEST_CASE("checker: the expected balance follows the business rule over committe
   CHECK(r.balance_actual == kInitial - 600);
   CHECK(r.lost == Orders{3});
 }
+
+namespace {
+
+// Commits orders 1..n (amount 1, outbox sent) and debits every one of them but `skip`.
+void many_orders(Lab& lab, int64_t n, int64_t skip) {
+  const std::string count = std::to_string(n);
+  const std::string numbers = "WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM k "
+                              "WHERE n < " + count + ") ";
+  REQUIRE(lab.orders_db().exec(numbers + "INSERT INTO orders(id, account, amount, created_tick) "
+                                         "SELECT n, 'acct-1', 1, 1 FROM k").ok());
+  REQUIRE(lab.ledger_db().exec(numbers + "INSERT INTO debits(order_id, message_id, amount, "
+                                         "consumer, tick) SELECT n, 'msg-' || n, 1, 1, 5 "
+                                         "FROM k WHERE n <> " + std::to_string(skip)).ok());
+}
+
+}  // namespace
+
+TEST_CASE("checker: up to kListAllOrders order numbers the report lists every order",
+          "[checker]") {
+  Lab lab("listall");
+  const auto n = static_cast<int64_t>(lab::kListAllOrders);
+  many_orders(lab, n, 7);
+  const lab::Report r = lab.check();
+  CHECK(r.orders.size() == lab::kListAllOrders);
+  CHECK(r.orders_unlisted == 0);
+  CHECK(r.lost == Orders{7});
+  CHECK(outcome_of(r, 7).outcome == "lost");
+  CHECK(outcome_of(r, n).outcome == "debited");
+}
+
+TEST_CASE("checker: beyond kListAllOrders only the orders that went wrong are listed",
+          "[checker]") {
+  Lab lab("listwrong");
+  const auto n = static_cast<int64_t>(lab::kListAllOrders) + 5;
+  many_orders(lab, n, 12);
+  lab.debit(n, 1);       // the last one twice
+  lab.reject(3);         // debited and rejected: duplicated
+  lab.leftovers.unacked = {n + 1};  // a number nobody committed, still in the broker
+  const lab::Report r = lab.check();
+  CHECK(numbers_of(r) == (Orders{3, 12, n, n + 1}));
+  CHECK(r.orders_unlisted == n - 3);
+  CHECK(r.lost == Orders{12});
+  CHECK(r.duplicated == (Orders{3, n}));
+  CHECK(r.stuck == Orders{n + 1});
+  CHECK(r.rejected == Orders{3});
+  CHECK(r.verdict == "duplicated");
+  // The expected balance walks every committed order, listed or not: the first kInitial
+  // orders of 1 use the balance up.
+  CHECK(r.balance_expected == 0);
+}
