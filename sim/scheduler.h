@@ -51,6 +51,8 @@ class Scheduler {
   RunResult run(std::uint64_t max_steps);
 
   bool idle() const { return queue_.empty(); }
+  // The time of the next event. REQUIRES: !idle().
+  Tick next_time() const { return queue_.top().time; }
   std::size_t pending() const { return queue_.size(); }
   // Label of the event now running ("" between events).
   const char* current_label() const { return current_label_; }

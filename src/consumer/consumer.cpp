@@ -8,12 +8,13 @@
 
 namespace consumer {
 
-Consumer::Consumer(sim::Kernel& kernel, ConsumerOptions options)
-    : k_(kernel), options_(std::move(options)), name_("consumer" + std::to_string(options_.instance)) {
-  sim::NodeHandlers handlers;
-  handlers.on_frame = [this](sim::ConnId conn, const sim::Frame& f) { on_frame(conn, f); };
-  handlers.on_disconnect = [this](sim::ConnId conn) { on_disconnect(conn); };
-  k_.network.attach(name_, std::move(handlers));
+Consumer::Consumer(transport::Env env, ConsumerOptions options)
+    : k_(env), options_(std::move(options)), name_("consumer" + std::to_string(options_.instance)) {
+  transport::Handlers handlers;
+  handlers.on_frame = [this](transport::ConnId conn, const broker::BrokerMethod& method,
+                             const std::string& summary) { on_frame(conn, method, summary); };
+  handlers.on_disconnect = [this](transport::ConnId conn) { on_disconnect(conn); };
+  k_.net.set_handlers(std::move(handlers));
 }
 
 void Consumer::trace(std::string_view kind, std::initializer_list<sim::DetailPart> detail) {
@@ -50,7 +51,7 @@ void Consumer::open_databases() {
 
 void Consumer::connect() {
   if (!up_) return;
-  conn_ = k_.network.connect(name_, "broker");
+  conn_ = k_.net.connect();
   if (conn_ == 0) {
     const std::uint64_t generation = generation_;
     k_.scheduler.after(options_.reconnect_ticks, "consumer.reconnect", [this, generation] {
@@ -59,17 +60,14 @@ void Consumer::connect() {
     return;
   }
   const bool auto_ack = options_.strategy.choices.ack == AckTiming::kAuto;
-  k_.network.send(conn_, name_,
-                  broker::make_frame("basic.qos", broker::QosFrame{options_.prefetch}, 0, 0,
-                                     "qos prefetch=" + std::to_string(options_.prefetch)));
-  k_.network.send(conn_, name_,
-                  broker::make_frame("basic.consume",
-                                     broker::ConsumeFrame{options_.queue, name_, auto_ack}, 0, 0,
-                                     std::string("consume ") + options_.queue +
-                                         (auto_ack ? " no-ack" : "")));
+  k_.net.send(conn_, {"basic.qos", broker::QosFrame{options_.prefetch}, 0, 0,
+                      "qos prefetch=" + std::to_string(options_.prefetch)});
+  k_.net.send(conn_, {"basic.consume", broker::ConsumeFrame{options_.queue, name_, auto_ack}, 0,
+                      0, std::string("consume ") + options_.queue + (auto_ack ? " no-ack" : "")});
 }
 
-void Consumer::on_frame(sim::ConnId conn, const sim::Frame& frame) {
+void Consumer::on_frame(transport::ConnId conn, const broker::BrokerMethod& method,
+                        const std::string& summary) {
   if (!up_) return;
   std::visit(broker::Overloaded{
                  [&](const broker::DeliverFrame& d) {
@@ -80,18 +78,18 @@ void Consumer::on_frame(sim::ConnId conn, const sim::Frame& frame) {
                  [&](const broker::ChannelClosed&) {
                    // A channel error: the client library closes the connection and we
                    // start over.
-                   trace("channel-error", frame.summary);
-                   k_.network.abort(conn, name_);
+                   trace("channel-error", summary);
+                   k_.net.close(conn);
                    on_disconnect(conn);
                  },
                  // A consumer publishes nothing, so nothing is confirmed or returned to it.
                  [](const broker::Confirm&) {},
                  [](const broker::Returned&) {},
              },
-             broker::broker_method(frame));
+             method);
 }
 
-void Consumer::on_disconnect(sim::ConnId conn) {
+void Consumer::on_disconnect(transport::ConnId conn) {
   if (!up_ || conn != conn_) return;
   conn_ = 0;
   // Deliveries not yet started are gone with their channel: the broker requeues them.
@@ -132,7 +130,7 @@ void Consumer::crash(const std::string& why) {
   ledger_.close();  // an open transaction is rolled back by SQLite: nothing half-done stays
   dedup_.close();
   effects_.close();  // what the mail server accepted stays: it was never in a transaction
-  k_.network.abort_all(name_);
+  k_.net.reset_all();
   conn_ = 0;
   inbox_.clear();
   current_.reset();
@@ -151,19 +149,17 @@ void Consumer::settle(const char* kind, bool requeue) {
   const std::int64_t ord = d.message.order;
   const std::int64_t attempt = current_->deliver.attempt;
   const std::string tag = std::to_string(d.delivery_tag);
-  sim::Frame frame;
+  transport::Outgoing frame{kind, broker::AckFrame{d.delivery_tag, false}, ord, attempt,
+                            "ack " + tag};
   const std::string kind_name = kind;
-  if (kind_name == "basic.ack") {
-    frame = broker::make_frame(kind, broker::AckFrame{d.delivery_tag, false}, ord, attempt,
-                               "ack " + tag);
-  } else if (kind_name == "basic.nack") {
-    frame = broker::make_frame(kind, broker::NackFrame{d.delivery_tag, false, requeue}, ord,
-                               attempt, "nack " + tag + (requeue ? " requeue" : ""));
-  } else {
-    frame = broker::make_frame(kind, broker::RejectFrame{d.delivery_tag, requeue}, ord, attempt,
-                               "reject " + tag + (requeue ? " requeue" : ""));
+  if (kind_name == "basic.nack") {
+    frame.method = broker::NackFrame{d.delivery_tag, false, requeue};
+    frame.summary = "nack " + tag + (requeue ? " requeue" : "");
+  } else if (kind_name == "basic.reject") {
+    frame.method = broker::RejectFrame{d.delivery_tag, requeue};
+    frame.summary = "reject " + tag + (requeue ? " requeue" : "");
   }
-  if (!k_.network.send(current_->conn, name_, std::move(frame))) {
+  if (!k_.net.send(current_->conn, std::move(frame))) {
     trace("ack-failed", std::string(kind) + " " + tag + ": its connection is closed");
   }
 }

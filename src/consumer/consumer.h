@@ -1,7 +1,9 @@
 #pragma once
 // The consumer actor: receives deliveries from the broker and applies each order's debit
 // to the ledger database following its Strategy. One instance = one network node
-// ("consumer1", ...) with its own SQLite connection to the shared ledger.
+// ("consumer1", ...) with its own SQLite connection to the shared ledger. It reaches the
+// broker, the clock, the fault plan and the trace through its transport::Env, so the same
+// code runs in the simulator and as a live process against RabbitMQ.
 //
 // Handling a delivery takes a few steps of virtual time (receive, then the transaction,
 // then the ack), so other actors - and faults - can act between them. Fault sites, in
@@ -27,11 +29,11 @@
 #include <optional>
 #include <string>
 
-#include "sim/kernel.h"
 #include "src/broker/frames.h"
 #include "src/consumer/strategy.h"
 #include "src/store/db.h"
 #include "src/store/txn.h"
+#include "src/transport/transport.h"
 
 namespace consumer {
 
@@ -59,7 +61,7 @@ struct ConsumerStats {
 
 class Consumer {
  public:
-  Consumer(sim::Kernel& kernel, ConsumerOptions options);
+  Consumer(transport::Env env, ConsumerOptions options);
   Consumer(const Consumer&) = delete;
   Consumer& operator=(const Consumer&) = delete;
 
@@ -73,13 +75,14 @@ class Consumer {
 
  private:
   struct Work {
-    sim::ConnId conn = 0;
+    transport::ConnId conn = 0;
     broker::DeliverFrame deliver;
   };
 
   void connect();
-  void on_frame(sim::ConnId conn, const sim::Frame& frame);
-  void on_disconnect(sim::ConnId conn);
+  void on_frame(transport::ConnId conn, const broker::BrokerMethod& method,
+                const std::string& summary);
+  void on_disconnect(transport::ConnId conn);
   void open_databases();
   void next();
   void receive();      // step 1: on_deliver, early ack, dedup outside the transaction
@@ -110,13 +113,13 @@ class Consumer {
   }
   std::int64_t order() const;
 
-  sim::Kernel& k_;
+  transport::Env k_;  // transport, clock, faults and trace
   ConsumerOptions options_;
   std::string name_;
   store::Db ledger_;
   store::Db dedup_;
   store::Db effects_;
-  sim::ConnId conn_ = 0;
+  transport::ConnId conn_ = 0;
   bool up_ = false;
   bool acked_ = false;           // the current delivery was already acked (or auto-acked)
   std::uint64_t generation_ = 0;  // bumps on crash: stale events do nothing

@@ -8,18 +8,22 @@
 
 namespace producer {
 
-OrderService::OrderService(sim::Kernel& kernel, ProducerOptions options)
-    : k_(kernel), options_(std::move(options)), publisher_(kernel, "producer", false) {
+OrderService::OrderService(transport::Env env, std::optional<transport::Env> relay_env,
+                           ProducerOptions options)
+    : k_(env), options_(std::move(options)), publisher_(env.net, false) {
   EOSIM_ASSERT(options_.amounts.size() == static_cast<std::size_t>(options_.orders));
-  sim::NodeHandlers handlers;  // direct publishing ignores whatever the broker says back
-  handlers.on_frame = [](sim::ConnId, const sim::Frame&) {};
-  handlers.on_disconnect = [this](sim::ConnId conn) {
+  EOSIM_ASSERT(options_.first_order >= 1);
+  next_order_ = options_.first_order;
+  created_ = options_.first_order - 1;
+  transport::Handlers handlers;  // direct publishing ignores whatever the broker says back
+  handlers.on_frame = [](transport::ConnId, const broker::BrokerMethod&, const std::string&) {};
+  handlers.on_disconnect = [this](transport::ConnId conn) {
     if (conn == publisher_.conn()) publisher_.drop();
   };
-  k_.network.attach("producer", std::move(handlers));
-  if (options_.pattern == Pattern::kOutbox || options_.pattern == Pattern::kOutboxNoConfirm) {
-    relay_ = std::make_unique<Relay>(kernel, options_);
-  }
+  k_.net.set_handlers(std::move(handlers));
+  const bool outbox =
+      options_.pattern == Pattern::kOutbox || options_.pattern == Pattern::kOutboxNoConfirm;
+  if (outbox && relay_env) relay_ = std::make_unique<Relay>(*relay_env, options_);
 }
 
 OrderService::~OrderService() = default;
@@ -96,7 +100,7 @@ void OrderService::create(std::int64_t order) {
                   outbox ? "order + outbox row" : "order row");
   if (fault("producer.after_commit", order)) return;
   if (outbox) {
-    relay_->kick();
+    if (relay_) relay_->kick();
   } else if (options_.pattern == Pattern::kDualWrite) {
     if (publisher_.ensure_connected()) publisher_.publish(options_.queue, message_for(order), 1);
     if (fault("producer.after_publish", order)) return;
@@ -109,7 +113,7 @@ void OrderService::crash(const std::string& why) {
   up_ = false;
   ++generation_;
   db_.close();
-  k_.network.abort_all("producer");
+  k_.net.reset_all();
   publisher_.drop();
   const std::uint64_t generation = generation_;
   k_.scheduler.after(options_.restart_ticks, "producer.restart", [this, generation] {

@@ -14,6 +14,11 @@
 // With message_id = at-publish the relay makes a new id at each publish instead, so a
 // republish is not recognisable as the same message.
 //
+// Each actor reaches the broker, the clock, faults and the trace through its own
+// transport::Env (node "producer" or "relay"), so the same code runs in the simulator and
+// as a live process. In a live run the relay is its own process and finds new rows by
+// polling the outbox every `poll_ticks`.
+//
 // Fault sites: producer.after_commit, producer.after_publish, relay.after_publish,
 // relay.after_confirm (all crash).
 
@@ -26,10 +31,10 @@
 #include <string>
 #include <vector>
 
-#include "sim/kernel.h"
 #include "src/broker/frames.h"
 #include "src/producer/design.h"
 #include "src/store/db.h"
+#include "src/transport/transport.h"
 
 namespace producer {
 
@@ -47,13 +52,15 @@ struct ProducerOptions {
   sim::Tick interval_ticks = 10;
   sim::Tick restart_ticks = 20;
   sim::Tick reconnect_ticks = 5;
+  sim::Tick poll_ticks = 0;
+  std::int64_t first_order = 1;  // a restarted live producer goes on after its last order  // the relay also looks for unsent rows this often (0 = never)
 };
 
 // Publishes on one connection of its own; shared by the order service's direct patterns
 // and by the relay, so both speak AMQP the same way.
 class Publisher {
  public:
-  Publisher(sim::Kernel& kernel, std::string node, bool confirms);
+  Publisher(transport::Transport& net, bool confirms);
   // Connects if needed. False when the broker refused the connection.
   bool ensure_connected();
   // The publish sequence number (0 outside confirm mode); nullopt when the connection is
@@ -62,20 +69,18 @@ class Publisher {
   std::optional<std::uint64_t> publish(const std::string& queue, broker::Message message,
                                        std::int64_t attempt);
   void drop();  // forget the connection (crash / disconnect)
-  sim::ConnId conn() const { return conn_; }
-  const std::string& node() const { return node_; }
+  transport::ConnId conn() const { return conn_; }
 
  private:
-  sim::Kernel& k_;
-  std::string node_;
+  transport::Transport& net_;
   bool confirms_;
-  sim::ConnId conn_ = 0;
+  transport::ConnId conn_ = 0;
   std::uint64_t next_seq_ = 0;
 };
 
 class Relay {
  public:
-  Relay(sim::Kernel& kernel, const ProducerOptions& options);
+  Relay(transport::Env env, const ProducerOptions& options);
   void start();
   void kick();  // new rows may be waiting
   void crash(const std::string& why);
@@ -83,8 +88,9 @@ class Relay {
 
  private:
   void pump();
-  void on_frame(sim::ConnId conn, const sim::Frame& frame);
-  void on_disconnect(sim::ConnId conn);
+  void on_frame(transport::ConnId conn, const broker::BrokerMethod& method);
+  void on_disconnect(transport::ConnId conn);
+  void poll();
   void on_confirm(const broker::Confirm& confirm);
   void mark_sent(std::int64_t row);
   bool fault(const char* site, std::int64_t order, std::int64_t attempt);
@@ -96,7 +102,7 @@ class Relay {
     std::int64_t attempt = 0;  // the how-manyth publish of the row this was
   };
 
-  sim::Kernel& k_;
+  transport::Env k_;  // transport, clock, faults and trace
   const ProducerOptions& options_;
   store::Db db_;
   Publisher publisher_;
@@ -113,7 +119,10 @@ class Relay {
 
 class OrderService {
  public:
-  OrderService(sim::Kernel& kernel, ProducerOptions options);
+  // `relay_env`: where the outbox patterns' relay runs in this process (the simulator);
+  // nullopt when it is a process of its own (live), which polls the outbox.
+  OrderService(transport::Env env, std::optional<transport::Env> relay_env,
+               ProducerOptions options);
   ~OrderService();
   void start();  // the relay, if any, is started on its own: it is its own process
   void crash(const std::string& why);
@@ -129,7 +138,7 @@ class OrderService {
   broker::Message message_for(std::int64_t order) const;
   void schedule_next();
 
-  sim::Kernel& k_;
+  transport::Env k_;  // transport, clock, faults and trace
   ProducerOptions options_;
   store::Db db_;
   Publisher publisher_;

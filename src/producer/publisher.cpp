@@ -2,18 +2,15 @@
 
 namespace producer {
 
-Publisher::Publisher(sim::Kernel& kernel, std::string node, bool confirms)
-    : k_(kernel), node_(std::move(node)), confirms_(confirms) {}
+Publisher::Publisher(transport::Transport& net, bool confirms) : net_(net), confirms_(confirms) {}
 
 bool Publisher::ensure_connected() {
-  if (conn_ != 0 && k_.network.is_open(conn_)) return true;
-  conn_ = k_.network.connect(node_, "broker");
+  if (conn_ != 0 && net_.is_open(conn_)) return true;
+  conn_ = net_.connect();
   next_seq_ = 0;  // a new channel numbers its publishes from 1 again
   if (conn_ == 0) return false;
   if (confirms_) {
-    k_.network.send(conn_, node_,
-                    broker::make_frame("confirm.select", broker::ConfirmSelectFrame{}, 0, 0,
-                                       "confirm.select"));
+    net_.send(conn_, {"confirm.select", broker::ConfirmSelectFrame{}, 0, 0, "confirm.select"});
   }
   return true;
 }
@@ -24,10 +21,9 @@ std::optional<std::uint64_t> Publisher::publish(const std::string& queue, broker
   const std::string summary =
       "publish " + (message.message_id.empty() ? "(no message_id)" : message.message_id) +
       (confirms_ ? " seq=" + std::to_string(next_seq_ + 1) : "");
-  const bool sent = k_.network.send(
-      conn_, node_,
-      broker::make_frame("basic.publish", broker::PublishFrame{queue, std::move(message), true},
-                         order, attempt, summary));
+  const bool sent = net_.send(
+      conn_, {"basic.publish", broker::PublishFrame{queue, std::move(message), true}, order,
+              attempt, summary});
   if (!sent) return std::nullopt;
   return confirms_ ? ++next_seq_ : 0;
 }

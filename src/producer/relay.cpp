@@ -4,14 +4,15 @@
 
 namespace producer {
 
-Relay::Relay(sim::Kernel& kernel, const ProducerOptions& options)
-    : k_(kernel),
+Relay::Relay(transport::Env env, const ProducerOptions& options)
+    : k_(env),
       options_(options),
-      publisher_(kernel, "relay", options.pattern == Pattern::kOutbox) {
-  sim::NodeHandlers handlers;
-  handlers.on_frame = [this](sim::ConnId conn, const sim::Frame& f) { on_frame(conn, f); };
-  handlers.on_disconnect = [this](sim::ConnId conn) { on_disconnect(conn); };
-  k_.network.attach("relay", std::move(handlers));
+      publisher_(env.net, options.pattern == Pattern::kOutbox) {
+  transport::Handlers handlers;
+  handlers.on_frame = [this](transport::ConnId conn, const broker::BrokerMethod& method,
+                             const std::string&) { on_frame(conn, method); };
+  handlers.on_disconnect = [this](transport::ConnId conn) { on_disconnect(conn); };
+  k_.net.set_handlers(std::move(handlers));
 }
 
 void Relay::after(sim::Tick delay, const char* label, std::function<void()> fn) {
@@ -26,6 +27,13 @@ void Relay::start() {
   const store::Status st = store::Db::open(options_.orders_uri, db_);
   EOSIM_ASSERT(st.ok());
   kick();
+  if (options_.poll_ticks > 0) after(options_.poll_ticks, "relay.poll", [this] { poll(); });
+}
+
+// A relay in a process of its own is not kicked by the order service: it looks.
+void Relay::poll() {
+  kick();
+  after(options_.poll_ticks, "relay.poll", [this] { poll(); });
 }
 
 void Relay::kick() {
@@ -111,7 +119,7 @@ void Relay::mark_sent(std::int64_t row) {
   EOSIM_ASSERT(st.ok());  // nothing else writes while the relay runs its step
 }
 
-void Relay::on_frame(sim::ConnId conn, const sim::Frame& frame) {
+void Relay::on_frame(transport::ConnId conn, const broker::BrokerMethod& method) {
   if (!up_ || conn != publisher_.conn()) return;
   std::visit(broker::Overloaded{
                  [&](const broker::Confirm& c) { on_confirm(c); },
@@ -122,7 +130,7 @@ void Relay::on_frame(sim::ConnId conn, const sim::Frame& frame) {
                  [](const broker::DeliverFrame&) {},
                  [](const broker::ChannelClosed&) {},
              },
-             broker::broker_method(frame));
+             method);
 }
 
 void Relay::on_confirm(const broker::Confirm& confirm) {
@@ -142,7 +150,7 @@ void Relay::on_confirm(const broker::Confirm& confirm) {
   }
 }
 
-void Relay::on_disconnect(sim::ConnId conn) {
+void Relay::on_disconnect(transport::ConnId conn) {
   if (!up_ || conn != publisher_.conn()) return;
   publisher_.drop();
   // Whatever was unconfirmed may or may not be in the queue: publish it again.
@@ -158,7 +166,7 @@ void Relay::crash(const std::string& why) {
   ++generation_;
   pump_scheduled_ = false;
   db_.close();
-  k_.network.abort_all("relay");
+  k_.net.reset_all();
   publisher_.drop();
   in_flight_.clear();
   returned_.clear();

@@ -158,53 +158,22 @@ bool WorldImpl::build(std::string& error) {
     kernel_.trace.record(actor_of(f), "fault", "", f.order, detail);
   });
 
-  BrokerNodeOptions b;
-  b.queue.name = "orders";
-  b.queue.type = s.broker.queue == "quorum" ? broker::QueueType::kQuorum
-                                            : broker::QueueType::kClassic;
-  b.queue.durable = s.broker.durable || s.broker.queue == "quorum";
-  b.queue.delivery_limit = s.broker.delivery_limit;
-  if (s.broker.dead_letter) {
-    b.dead_letter_queue = "orders.dlq";
-    b.queue.dead_letter_queue = b.dead_letter_queue;
-  }
-  b.consumer_timeout_ticks = static_cast<sim::Tick>(s.broker.consumer_timeout);
-  broker_ = std::make_unique<BrokerNode>(k, b);
+  broker_ = std::make_unique<BrokerNode>(k, broker_options(s));
 
   producer::ProducerOptions p;
-  const producer::PatternPreset* pattern =
-      producer::find_pattern(s.producer.pattern) ? producer::pattern_with(s.producer.choices())
-                                                 : nullptr;
-  if (pattern == nullptr) {
-    error = "no producer pattern has the choices of " + s.producer.label();
-    return false;
-  }
-  p.pattern = pattern->pattern;
-  p.message_id = s.producer.message_id;
-  p.orders_uri = uris_.orders;
-  p.account = s.workload.account;
-  p.orders = s.workload.orders;
-  for (std::int64_t i = 1; i <= s.workload.orders; ++i) p.amounts.push_back(s.workload.amount_of(i));
-  p.without_message_id = s.workload.without_message_id;
-  p.persistent = s.broker.persistent;
-  p.interval_ticks = static_cast<sim::Tick>(s.workload.interval_ticks);
-  p.reconnect_ticks = static_cast<sim::Tick>(s.network.reconnect_delay);
-  producer_ = std::make_unique<producer::OrderService>(k, p);
-
+  if (!producer_options(s, uris_, p, error)) return false;
+  producer_ = std::make_unique<producer::OrderService>(node_env("producer"), node_env("relay"), p);
   for (std::int64_t i = 1; i <= s.consumer.instances; ++i) {
-    consumer::ConsumerOptions c;
-    c.instance = static_cast<int>(i);
-    c.ledger_uri = uris_.ledger;
-    c.dedup_uri = uris_.dedup;
-    c.effects_uri = uris_.effects;
-    c.strategy = strategy;
-    c.prefetch = static_cast<std::uint32_t>(s.broker.prefetch);
-    c.dead_letter = s.broker.dead_letter;
-    c.reconnect_ticks = static_cast<sim::Tick>(s.network.reconnect_delay);
-    c.work_ticks = static_cast<sim::Tick>(s.consumer.work_ticks);
-    consumers_.push_back(std::make_unique<consumer::Consumer>(k, c));
+    const int instance = static_cast<int>(i);
+    consumers_.push_back(std::make_unique<consumer::Consumer>(
+        node_env("consumer" + std::to_string(i)), consumer_options(s, strategy, instance, uris_)));
   }
   return true;
+}
+
+transport::Env WorldImpl::node_env(const std::string& node) {
+  transports_.push_back(std::make_unique<transport::SimTransport>(kernel_.network, node));
+  return transport::sim_env(kernel_, *transports_.back());
 }
 
 // A rule with a `tick` fires at that time: a broker restart, a connection that breaks

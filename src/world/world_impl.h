@@ -9,18 +9,16 @@
 
 #include "sim/kernel.h"
 #include "src/consumer/consumer.h"
+#include "src/world/actor_options.h"
 #include "src/world/broker_node.h"
 #include "src/scenario/scenario.h"
 #include "src/world/world.h"
 #include "src/producer/producer.h"
 #include "src/store/db.h"
 #include "src/store/warm.h"
+#include "src/transport/sim_transport.h"
 
 namespace lab {
-
-struct DbUris {
-  std::string orders, ledger, dedup, effects;
-};
 
 // The thread's warm databases (store/warm.h), held for one world: released when the
 // world is destroyed, after every connection of it has been closed (parked).
@@ -60,6 +58,8 @@ class WorldImpl {
   void start();
   // `index`: the rule's place in the fault plan, so its firing is counted.
   void fire_timed(const sim::FaultRule& rule, std::size_t index);
+  // A new actor's place on the simulated network: its own transport, kept by the world.
+  transport::Env node_env(const std::string& node);
 
   WarmClaim warm_;  // first: destroyed last, after every connection below
   Scenario scenario_;
@@ -67,6 +67,7 @@ class WorldImpl {
   sim::Kernel kernel_;
   DbUris uris_;
   store::Db orders_anchor_, ledger_anchor_, dedup_anchor_, effects_anchor_;
+  std::vector<std::unique_ptr<transport::SimTransport>> transports_;  // before the actors
   std::unique_ptr<BrokerNode> broker_;
   std::unique_ptr<producer::OrderService> producer_;
   std::vector<std::unique_ptr<consumer::Consumer>> consumers_;

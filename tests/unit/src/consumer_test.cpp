@@ -9,6 +9,7 @@
 #include "src/consumer/consumer.h"
 #include "src/world/schema.h"
 #include "src/orders/order_message.h"
+#include "src/transport/sim_transport.h"
 #include "src/store/db.h"
 
 namespace {
@@ -23,6 +24,8 @@ struct FakeBroker {
   sim::ConnId conn = 0;
   std::uint64_t next_tag = 0;
   store::Db ledger;  // keeps the in-memory ledger alive and lets the test read it
+  transport::SimTransport consumer_net{k.network, "consumer1"};
+  transport::Env env() { return transport::sim_env(k, consumer_net); }
   std::string uri;
 
   FakeBroker() {
@@ -118,7 +121,7 @@ TEST_CASE("consumer: presets are unique and every choice value has one name", "[
 TEST_CASE("consumer: atomic debits once, then acks; a redelivery is acked without effect",
           "[consumer]") {
   FakeBroker b;
-  consumer::Consumer c(b.k, options_for(b, "atomic"));
+  consumer::Consumer c(b.env(), options_for(b, "atomic"));
   c.start();
   b.k.scheduler.run(100);
   CHECK(b.received == std::vector<std::string>{"basic.qos", "basic.consume"});
@@ -136,7 +139,7 @@ TEST_CASE("consumer: atomic debits once, then acks; a redelivery is acked withou
 
 TEST_CASE("consumer: no-dedup applies a redelivery a second time", "[consumer]") {
   FakeBroker b;
-  consumer::Consumer c(b.k, options_for(b, "no-dedup"));
+  consumer::Consumer c(b.env(), options_for(b, "no-dedup"));
   c.start();
   b.k.scheduler.run(100);
   b.deliver(1, 150);
@@ -152,7 +155,7 @@ TEST_CASE("consumer: a crash before commit leaves nothing and sends no ack", "[c
   crash.site = "consumer.before_commit";
   crash.action = "crash";
   b.k.faults.set_rules({crash});
-  consumer::Consumer c(b.k, options_for(b, "atomic"));
+  consumer::Consumer c(b.env(), options_for(b, "atomic"));
   c.start();
   b.k.scheduler.run(100);
   b.deliver(1, 150);
@@ -169,7 +172,7 @@ TEST_CASE("consumer: a crash before commit leaves nothing and sends no ack", "[c
 TEST_CASE("consumer: insufficient funds is recorded and acked, or requeued forever",
           "[consumer]") {
   FakeBroker atomic;
-  consumer::Consumer a(atomic.k, options_for(atomic, "atomic"));
+  consumer::Consumer a(atomic.env(), options_for(atomic, "atomic"));
   a.start();
   atomic.k.scheduler.run(100);
   atomic.deliver(1, 5000);
@@ -179,7 +182,7 @@ TEST_CASE("consumer: insufficient funds is recorded and acked, or requeued forev
   CHECK(atomic.balance() == 1000);
 
   FakeBroker poison;
-  consumer::Consumer p(poison.k, options_for(poison, "requeue-poison"));
+  consumer::Consumer p(poison.env(), options_for(poison, "requeue-poison"));
   p.start();
   poison.k.scheduler.run(100);
   poison.deliver(1, 5000);
@@ -196,7 +199,7 @@ TEST_CASE("consumer: a transient commit error is a nack, or a false duplicate wh
     fail.site = "db.commit";
     fail.action = "fail";
     b.k.faults.set_rules({fail});
-    consumer::Consumer c(b.k, options_for(b, strategy));
+    consumer::Consumer c(b.env(), options_for(b, strategy));
     c.start();
     b.k.scheduler.run(100);
     b.deliver(1, 150);
@@ -212,7 +215,7 @@ TEST_CASE("consumer: a transient commit error is a nack, or a false duplicate wh
 
 TEST_CASE("consumer: a message without message_id is rejected without requeue", "[consumer]") {
   FakeBroker b;
-  consumer::Consumer c(b.k, options_for(b, "atomic"));
+  consumer::Consumer c(b.env(), options_for(b, "atomic"));
   c.start();
   b.k.scheduler.run(100);
   broker::Delivery d;

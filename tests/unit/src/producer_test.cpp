@@ -8,6 +8,7 @@
 
 #include "src/world/schema.h"
 #include "src/producer/producer.h"
+#include "src/transport/sim_transport.h"
 #include "src/store/db.h"
 
 namespace {
@@ -21,6 +22,8 @@ struct FakeBroker {
   bool confirm_mode = false;
   store::Db orders;
   std::string uri;
+  transport::SimTransport producer_net{k.network, "producer"};
+  transport::SimTransport relay_net{k.network, "relay"};
 
   FakeBroker() {
     sim::NodeHandlers h;
@@ -73,7 +76,8 @@ producer::ProducerOptions two_orders(const FakeBroker& b, producer::Pattern patt
 
 TEST_CASE("relay: outbox rows are marked sent only after their confirm", "[producer]") {
   FakeBroker b;
-  producer::OrderService service(b.k, two_orders(b, producer::Pattern::kOutbox));
+  producer::OrderService service(transport::sim_env(b.k, b.producer_net),
+                                 transport::sim_env(b.k, b.relay_net), two_orders(b, producer::Pattern::kOutbox));
   service.start();
   service.relay()->start();
   b.k.scheduler.run(1000);
@@ -90,7 +94,8 @@ TEST_CASE("relay: outbox rows are marked sent only after their confirm", "[produ
 TEST_CASE("relay: a lost connection republishes unconfirmed rows with the same ids",
           "[producer]") {
   FakeBroker b;
-  producer::OrderService service(b.k, two_orders(b, producer::Pattern::kOutbox));
+  producer::OrderService service(transport::sim_env(b.k, b.producer_net),
+                                 transport::sim_env(b.k, b.relay_net), two_orders(b, producer::Pattern::kOutbox));
   service.start();
   service.relay()->start();
   b.k.scheduler.run(1000);
@@ -107,7 +112,8 @@ TEST_CASE("relay: a lost connection republishes unconfirmed rows with the same i
 
 TEST_CASE("relay without confirms marks rows sent as soon as it publishes", "[producer]") {
   FakeBroker b;
-  producer::OrderService service(b.k, two_orders(b, producer::Pattern::kOutboxNoConfirm));
+  producer::OrderService service(transport::sim_env(b.k, b.producer_net),
+                                 transport::sim_env(b.k, b.relay_net), two_orders(b, producer::Pattern::kOutboxNoConfirm));
   service.start();
   service.relay()->start();
   b.k.scheduler.run(1000);
@@ -119,7 +125,8 @@ TEST_CASE("dual write and publish-then-commit publish directly, without an outbo
           "[producer]") {
   for (auto pattern : {producer::Pattern::kDualWrite, producer::Pattern::kPublishThenCommit}) {
     FakeBroker b;
-    producer::OrderService service(b.k, two_orders(b, pattern));
+    producer::OrderService service(transport::sim_env(b.k, b.producer_net),
+                                 transport::sim_env(b.k, b.relay_net), two_orders(b, pattern));
     CHECK(service.relay() == nullptr);
     service.start();
     b.k.scheduler.run(1000);

@@ -1,0 +1,37 @@
+#include "src/transport/sim_transport.h"
+
+#include <utility>
+
+namespace transport {
+
+SimTransport::SimTransport(sim::Network& network, sim::NodeId node, sim::NodeId server)
+    : network_(network), node_(std::move(node)), server_(std::move(server)) {}
+
+void SimTransport::set_handlers(Handlers handlers) {
+  sim::NodeHandlers h;
+  h.on_frame = [on_frame = std::move(handlers.on_frame)](sim::ConnId conn,
+                                                           const sim::Frame& frame) {
+    if (on_frame) on_frame(conn, broker::broker_method(frame), frame.summary);
+  };
+  h.on_disconnect = [on_disconnect = std::move(handlers.on_disconnect)](sim::ConnId conn) {
+    if (on_disconnect) on_disconnect(conn);
+  };
+  network_.attach(node_, std::move(h));
+}
+
+ConnId SimTransport::connect() { return network_.connect(node_, server_); }
+
+bool SimTransport::send(ConnId conn, Outgoing frame) {
+  return network_.send(conn, node_,
+                       broker::make_frame(std::move(frame.kind), std::move(frame.method),
+                                          frame.order, frame.attempt,
+                                          std::move(frame.summary)));
+}
+
+void SimTransport::close(ConnId conn) { network_.abort(conn, node_); }
+
+void SimTransport::reset_all() { network_.abort_all(node_); }
+
+bool SimTransport::is_open(ConnId conn) const { return network_.is_open(conn); }
+
+}  // namespace transport

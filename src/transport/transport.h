@@ -1,0 +1,70 @@
+#pragma once
+// The seam under the actors (order service, relay, consumer): all they need from the world
+// around them, so one implementation of each strategy runs in the simulator and against a
+// real RabbitMQ.
+//   Transport  connections to the broker: connect, send a method, close one / reset all,
+//              and two callbacks, on_frame and on_disconnect.
+//   Env        the actor's transport plus a clock and "later" (a sim::Scheduler: virtual
+//              ticks in the simulator, ticks of wall time in a live actor process), the
+//              fault plan its sites ask, and the trace it writes to.
+// Implementations: SimTransport (the simulated network, sim_transport.h) and AmqpTransport
+// (AMQP 0-9-1 over rabbitmq-c, src/live/amqp_transport.h). Actors include only this
+// header: neither sim::Network nor rabbitmq-c.
+//
+// Invariants an implementation keeps:
+//  (1) on_frame and on_disconnect run as events of the Env's scheduler, never inside a call
+//      the actor makes into the transport.
+//  (2) After on_disconnect(c), nothing more arrives on c; send(c, ...) returns false.
+//  (3) Connection ids are never reused by one transport; 0 means "no connection".
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "sim/faults.h"
+#include "sim/scheduler.h"
+#include "sim/trace.h"
+#include "src/broker/frames.h"
+
+namespace transport {
+
+using ConnId = std::uint64_t;
+
+// A method on its way to the broker, with what fault rules and the trace need.
+struct Outgoing {
+  std::string kind;          // the frame kind fault rules name: "basic.ack", ...
+  broker::ClientMethod method;
+  std::int64_t order = 0;    // the order it is about (0 = none)
+  std::int64_t attempt = 0;  // the delivery attempt it settles (0 = n/a)
+  std::string summary;       // what a person reads in the trace
+};
+
+struct Handlers {
+  // `summary` describes the frame for the trace ("channel.close 406 ...").
+  std::function<void(ConnId, const broker::BrokerMethod&, const std::string& summary)> on_frame;
+  std::function<void(ConnId)> on_disconnect;  // this end learned the connection died
+};
+
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  virtual void set_handlers(Handlers handlers) = 0;
+  // Opens a connection (one channel) to the broker; 0 when refused.
+  virtual ConnId connect() = 0;
+  // False when the connection is known dead: nothing was sent.
+  virtual bool send(ConnId conn, Outgoing frame) = 0;
+  // This end closes one connection (a client library closing after a channel error).
+  virtual void close(ConnId conn) = 0;
+  // The process died: every connection it had is reset.
+  virtual void reset_all() = 0;
+  virtual bool is_open(ConnId conn) const = 0;
+};
+
+struct Env {
+  Transport& net;
+  sim::Scheduler& scheduler;  // the clock (now) and "later" (after)
+  sim::FaultPlan& faults;
+  sim::Trace& trace;
+};
+
+}  // namespace transport
