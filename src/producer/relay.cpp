@@ -54,7 +54,7 @@ bool Relay::fault(const char* site, std::int64_t order, std::int64_t attempt) {
 
 void Relay::pump() {
   if (!up_) return;
-  const sim::ConnId before = publisher_.conn();
+  const transport::ConnId before = publisher_.conn();
   if (!publisher_.ensure_connected()) {
     after(options_.reconnect_ticks, "relay.reconnect", [this] { pump(); });
     return;
