@@ -56,6 +56,24 @@ struct RunOptions {
 };
 int run_command(const RunOptions& options, std::ostream& out, std::ostream& err);
 
+// --- eosim live ----------------------------------------------------------------
+struct LiveCommandOptions {
+  std::vector<std::string> inputs;  // files, or directories of *.toml files
+  std::string broker;               // amqp://user:pass@host:port/vhost; "" = a private one
+  std::string strategy;             // "" keeps each file's [consumer] strategy
+  std::string producer;             // "" keeps each file's [producer] pattern
+  std::string keep_db;              // "" = a temporary run folder, removed afterwards
+  std::string format = "text";      // text | json | jsonl
+  int timeout_s = 60;               // each run gives up after this and reports what is stuck
+  std::int64_t tick_ms = 10;        // wall milliseconds per scenario tick
+  bool compare = false;             // also run the model; per order: model, live, agree?
+  bool progress = false;            // a progress line on stderr (main: stderr is a TTY)
+  bool colour = false;
+};
+int live_command(const LiveCommandOptions& options, std::ostream& out, std::ostream& err);
+// `eosim live-actor KEY=VALUE...`: one actor process of a live run (not for people).
+int live_actor_main(int argc, char** argv);
+
 // --- eosim list ----------------------------------------------------------------
 // What `eosim list` can show, for main.cpp's validator and help text.
 const std::vector<std::string>& list_topics();

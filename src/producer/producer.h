@@ -53,7 +53,8 @@ struct ProducerOptions {
   sim::Tick restart_ticks = 20;
   sim::Tick reconnect_ticks = 5;
   sim::Tick poll_ticks = 0;
-  std::int64_t first_order = 1;  // a restarted live producer goes on after its last order  // the relay also looks for unsent rows this often (0 = never)
+  std::int64_t first_order = 1;  // a restarted live producer goes on after its last order
+  std::uint64_t publish_ids_from = 0;  // message_id = at-publish: the relay's first id - 1  // the relay also looks for unsent rows this often (0 = never)
 };
 
 // Publishes on one connection of its own; shared by the order service's direct patterns

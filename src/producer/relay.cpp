@@ -13,6 +13,7 @@ Relay::Relay(transport::Env env, const ProducerOptions& options)
                              const std::string&) { on_frame(conn, method); };
   handlers.on_disconnect = [this](transport::ConnId conn) { on_disconnect(conn); };
   k_.net.set_handlers(std::move(handlers));
+  ids_made_ = options_.publish_ids_from;
 }
 
 void Relay::after(sim::Tick delay, const char* label, std::function<void()> fn) {

@@ -11,38 +11,11 @@
 #include "src/live/amqp_client.h"
 #include "src/live/fault_proxy.h"
 #include "src/live/launcher.h"
+#include "tests/live/real_broker.h"
 
 namespace {
 
-struct RealBroker {
-  std::unique_ptr<live::PrivateBroker> broker;  // null with EOSIM_AMQP_URL
-  live::Endpoint endpoint;
-  std::string error;
-};
-
-RealBroker& real_broker() {
-  static RealBroker r = [] {
-    RealBroker b;
-    if (const char* url = std::getenv("EOSIM_AMQP_URL"); url != nullptr && *url != '\0') {
-      if (live::Status s = live::parse_amqp_url(url, b.endpoint); !s.ok()) b.error = s.message;
-      return b;
-    }
-    if (live::Status s = live::PrivateBroker::start({}, b.broker); !s.ok()) {
-      b.error = s.message;
-    } else {
-      b.endpoint = b.broker->endpoint();
-    }
-    return b;
-  }();
-  return r;
-}
-
-const live::Endpoint& broker_endpoint() {
-  const RealBroker& r = real_broker();
-  INFO(r.error);
-  REQUIRE(r.error.empty());
-  return r.endpoint;
-}
+using live_test::broker_endpoint;
 
 std::unique_ptr<live::AmqpClient> connect(const live::Endpoint& at, int heartbeat_s = 0) {
   std::unique_ptr<live::AmqpClient> c;

@@ -1,0 +1,292 @@
+// `eosim live`: scenarios against a real RabbitMQ (src/live/live_run.h), with the report of
+// `eosim run` headed "mode: live"; `--compare` runs each in the model too and compares per
+// order. Built only with librabbitmq-dev (EOSIM_HAVE_LIVE); without it the command says so.
+// `eosim live-actor` (hidden, not parsed by CLI11) is one actor process of a live run.
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "src/cli/commands.h"
+#include "src/lab/printable.h"
+#include "src/lab/report_format.h"
+#include "src/lab/world.h"
+
+#ifdef EOSIM_HAVE_LIVE
+#include "src/live/actor_process.h"
+#include "src/live/amqp_client.h"
+#include "src/live/launcher.h"
+#include "src/live/live_run.h"
+#endif
+
+namespace cli {
+
+#ifndef EOSIM_HAVE_LIVE
+
+int live_command(const LiveCommandOptions&, std::ostream&, std::ostream& err) {
+  err << "eosim: live: this eosim was built without librabbitmq-dev (sudo bash "
+         "scripts/setup.sh, then rebuild)\n";
+  return kExitBadInput;
+}
+
+int live_actor_main(int, char**) { return kExitBadInput; }
+
+#else
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::string self_exe() {
+  std::error_code ec;
+  return std::filesystem::read_symlink("/proc/self/exe", ec).string();
+}
+
+std::string replay_of(const LiveCommandOptions& o, const std::string& file) {
+  std::string line = "eosim live " + lab::shell_quoted(file);
+  if (!o.strategy.empty()) line += " --strategy " + o.strategy;
+  if (!o.producer.empty()) line += " --producer " + o.producer;
+  if (!o.broker.empty()) line += " --broker URL";
+  return line;
+}
+
+// Where a run keeps its files: DIR itself for one scenario, DIR/<file stem> for several.
+std::string keep_dir_for(const LiveCommandOptions& o, const std::string& file, bool several) {
+  if (o.keep_db.empty()) return "";
+  if (!several) return o.keep_db;
+  return (std::filesystem::path(o.keep_db) / std::filesystem::path(file).stem()).string();
+}
+
+struct Loaded {
+  std::string file;
+  lab::Scenario scenario;
+};
+
+// Loads every file; a scenario that cannot run live is an error for a single file and a
+// note (skipped) in a folder.
+int load_all(const LiveCommandOptions& o, const std::vector<std::string>& files,
+             std::vector<Loaded>& out, std::ostream& err) {
+  int exit_code = kExitOk;
+  for (const auto& file : files) {
+    Loaded l{file, {}};
+    lab::LoadError load_error;
+    if (!lab::load_scenario(file, l.scenario, load_error)) {
+      err << load_error.to_string() << '\n';
+      exit_code = worse(exit_code, kExitBadInput);
+      continue;
+    }
+    l.scenario = lab::with_overrides(std::move(l.scenario), std::nullopt, o.strategy, o.producer);
+    const std::string refusal = live::live_refusal(l.scenario);
+    if (!refusal.empty()) {
+      err << "eosim: live: " << file << ": " << refusal << '\n';
+      if (files.size() == 1) return kExitBadInput;
+      continue;  // a folder: the others still run
+    }
+    out.push_back(std::move(l));
+  }
+  return exit_code;
+}
+
+// The broker: the user's (checked by connecting once) or a private one started now.
+int open_broker(const LiveCommandOptions& o, live::Endpoint& endpoint,
+                std::unique_ptr<live::PrivateBroker>& own, std::ostream& err) {
+  if (!o.broker.empty()) {
+    if (live::Status st = live::parse_amqp_url(o.broker, endpoint); !st.ok()) {
+      err << "eosim: live: --broker: " << st.message << '\n';
+      return kExitBadInput;
+    }
+    std::unique_ptr<live::AmqpClient> probe;
+    if (live::Status st = live::AmqpClient::connect(endpoint, {}, probe); !st.ok()) {
+      err << "eosim: live: broker unreachable: " << st.message << '\n';
+      return kExitBadInput;
+    }
+    return kExitOk;
+  }
+  if (o.progress) err << "live: starting a private RabbitMQ on loopback...\n";
+  live::LaunchOptions launch;
+  if (live::Status st = live::PrivateBroker::start(launch, own); !st.ok()) {
+    err << "eosim: live: " << st.message << '\n';
+    return kExitBadInput;
+  }
+  endpoint = own->endpoint();
+  return kExitOk;
+}
+
+void print_live(const LiveCommandOptions& o, const lab::RunRecord& record,
+                const live::LiveResult& result, std::ostream& out) {
+  if (o.format == "jsonl") {
+    lab::write_report_jsonl(out, record, result.trace);
+    return;
+  }
+  if (o.format == "json") {
+    nlohmann::ordered_json j = lab::report_json(record);
+    j["mode"] = "live";
+    j["wall_ms"] = result.wall_ms;
+    j["tick_ms"] = o.tick_ms;
+    j["restarts"] = result.restarts;
+    j["timed_out"] = result.timed_out;
+    if (!o.keep_db.empty()) j["run_dir"] = result.run_dir;
+    out << j.dump() << '\n';
+    return;
+  }
+  out << "mode: live (a real RabbitMQ; every actor its own process)\n";
+  out << lab::format_report_text(record, lab::TextStyle{o.colour, 88});
+  out << "live: " << result.wall_ms / 1000 << '.' << (result.wall_ms % 1000) / 100
+      << " s until settled (1 tick = " << o.tick_ms << " ms), " << result.restarts
+      << " actor restart(s) after a crash site";
+  if (!o.keep_db.empty()) out << ", files in " << result.run_dir;
+  out << '\n';
+  if (result.timed_out) {
+    out << "TIMEOUT: the run did not settle within " << o.timeout_s
+        << " s; at the end: " << result.still_going << '\n';
+  }
+}
+
+// One order's effect as a comparison shows it: outcome and debit count.
+std::string order_cell(const lab::OrderOutcome* o) {
+  if (o == nullptr) return "-";
+  return o->outcome + " (" + std::to_string(o->debits) + " debit" + (o->debits == 1 ? "" : "s") +
+         ")";
+}
+
+const lab::OrderOutcome* find_order(const lab::Report& r, std::int64_t order) {
+  for (const auto& o : r.orders) {
+    if (o.order == order) return &o;
+  }
+  return nullptr;
+}
+
+// Per order: the model's outcome, the live one, and whether they agree (outcome and
+// debit count). True when every order and the verdict agree.
+bool print_comparison(const std::string& file, const lab::RunSummary& model,
+                      const lab::RunSummary& real, std::ostream& out) {
+  std::vector<std::int64_t> orders;
+  for (const auto* r : {&model.report, &real.report}) {
+    for (const auto& o : r->orders) orders.push_back(o.order);
+  }
+  std::sort(orders.begin(), orders.end());
+  orders.erase(std::unique(orders.begin(), orders.end()), orders.end());
+  out << file << "\n  order  model                      live                       agree\n";
+  bool all = model.report.verdict == real.report.verdict;
+  char line[160];
+  for (const std::int64_t n : orders) {
+    const lab::OrderOutcome* m = find_order(model.report, n);
+    const lab::OrderOutcome* l = find_order(real.report, n);
+    const bool same = m != nullptr && l != nullptr && m->outcome == l->outcome &&
+                      m->debits == l->debits;
+    all = all && same;
+    std::snprintf(line, sizeof line, "  %5lld  %-26s %-26s %s\n", static_cast<long long>(n),
+                  order_cell(m).c_str(), order_cell(l).c_str(), same ? "yes" : "NO");
+    out << line;
+  }
+  out << "  verdict: model " << model.report.verdict << ", live " << real.report.verdict
+      << (all ? "  -> agree" : "  -> DISAGREE") << "\n";
+  return all;
+}
+
+}  // namespace
+
+int live_actor_main(int argc, char** argv) {
+  live::ActorArgs args;
+  std::string error;
+  if (!live::parse_actor_args(argc, argv, args, error)) {
+    std::cerr << error << '\n';
+    return kExitBadInput;
+  }
+  return live::run_actor(args, std::cerr);
+}
+
+int live_command(const LiveCommandOptions& o, std::ostream& out, std::ostream& err) {
+  std::string error;
+  if (!check_overrides(o.strategy, o.producer, error)) {
+    err << "eosim: " << lab::printable(error) << '\n';
+    return kExitBadInput;
+  }
+  std::vector<std::string> files;
+  if (!expand_inputs(o.inputs, files, error)) {
+    err << "eosim: " << lab::printable(error) << '\n';
+    return kExitBadInput;
+  }
+  std::vector<Loaded> runs;
+  int exit_code = load_all(o, files, runs, err);
+  if (exit_code == kExitBadInput && files.size() == 1) return exit_code;
+  if (runs.empty()) return worse(exit_code, kExitBadInput);
+
+  live::Endpoint endpoint;
+  std::unique_ptr<live::PrivateBroker> own;
+  if (const int code = open_broker(o, endpoint, own, err); code != kExitOk) return code;
+
+  for (const Loaded& l : runs) {
+    live::LiveOptions lo;
+    lo.keep_db = keep_dir_for(o, l.file, runs.size() > 1);
+    lo.timeout_s = o.timeout_s;
+    lo.tick_ms = o.tick_ms;
+    lo.strategy = o.strategy;
+    lo.producer = o.producer;
+    lo.self_exe = self_exe();
+    if (o.progress) {
+      lo.progress = [&err](const std::string& line) { err << '\r' << line << "\x1b[K" << std::flush; };
+    }
+    live::LiveResult result;
+    const auto live_started = std::chrono::steady_clock::now();
+    const live::Status st = live::run_live(l.scenario, endpoint, lo, result);
+    const double live_s = seconds_since(live_started);
+    if (o.progress) err << "\r\x1b[K" << std::flush;
+    if (o.keep_db.empty() && !result.run_dir.empty()) {
+      std::error_code ec;
+      std::filesystem::remove_all(result.run_dir, ec);
+    }
+    if (!st.ok()) {
+      err << "eosim: live: " << l.file << ": " << st.message << '\n';
+      exit_code = worse(exit_code, kExitInternal);
+      continue;
+    }
+    if (o.compare) {
+      lab::RunSummary model;
+      lab::WorldOptions world;
+      world.keep_trace = false;
+      const auto model_started = std::chrono::steady_clock::now();
+      if (!lab::run_scenario(l.scenario, world, model, nullptr, error)) {
+        err << "eosim: live: " << l.file << ": cannot build the model's world: " << error << '\n';
+        exit_code = worse(exit_code, kExitInternal);
+        continue;
+      }
+      const double model_s = seconds_since(model_started);
+      const bool agree = print_comparison(l.file, model, result.summary, out);
+      char times[200];
+      std::snprintf(times, sizeof times,
+                    "  time: model %.4f s (%llu steps, %llu ticks); live %.2f s in all, settled "
+                    "after %.2f s\n",
+                    model_s, static_cast<unsigned long long>(model.steps),
+                    static_cast<unsigned long long>(model.time), live_s,
+                    static_cast<double>(result.wall_ms) / 1000.0);
+      out << times;
+      if (result.timed_out) {
+        out << "  (live: stopped at the timeout, " << o.timeout_s << " s: " << result.still_going
+            << ")\n";
+      }
+      if (!agree) exit_code = worse(exit_code, kExitExpectFailed);
+      continue;
+    }
+    const std::vector<std::string> unmet = lab::unmet_expectations(l.scenario, result.summary);
+    const lab::RunRecord record{l.scenario, result.summary, unmet, replay_of(o, l.file)};
+    print_live(o, record, result, out);
+    if (!unmet.empty() || result.timed_out) exit_code = worse(exit_code, kExitExpectFailed);
+  }
+  if (own) own->stop();
+  return exit_code;
+}
+
+#endif
+
+}  // namespace cli

@@ -1,0 +1,287 @@
+#include "src/live/actor_process.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <csignal>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <sstream>
+
+#include "sim/kernel.h"
+#include "src/consumer/consumer.h"
+#include "src/lab/actor_options.h"
+#include "src/lab/world.h"
+#include "src/live/amqp_transport.h"
+#include "src/producer/producer.h"
+#include "src/store/db.h"
+
+namespace live {
+
+namespace {
+
+volatile std::sig_atomic_t g_stop = 0;
+void on_term(int) { g_stop = 1; }
+
+// Several processes share the run's files: a lock held by another one is waited for
+// rather than reported (the simulator never has two transactions at one instant).
+int busy_timeout_for_every_connection(sqlite3* db, char**, const sqlite3_api_routines*) {
+  sqlite3_busy_timeout(db, 10000);
+  return SQLITE_OK;
+}
+
+std::string field(const std::string& text) { return text.empty() ? "-" : text; }
+std::string unfield(const std::string& text) { return text == "-" ? "" : text; }
+
+// The rules a restarted actor still arms: each rule's `times` less what faults.log says
+// it already fired.
+std::vector<sim::FaultRule> rules_left(const std::vector<sim::FaultRule>& rules,
+                                       const std::vector<sim::FiredFault>& fired) {
+  std::vector<sim::FaultRule> left;
+  for (sim::FaultRule rule : rules) {
+    for (const sim::FiredFault& f : fired) {
+      const bool same = f.site == rule.site && f.action == rule.action &&
+                        (!rule.order || *rule.order == f.order) &&
+                        (!rule.attempt || *rule.attempt == f.attempt) &&
+                        (!rule.instance || *rule.instance == f.instance) &&
+                        (!rule.frame || *rule.frame == f.frame);
+      if (same) --rule.times;
+    }
+    if (rule.times > 0) left.push_back(std::move(rule));
+  }
+  return left;
+}
+
+// The delivery count of an order across every consumer process: the attempt number.
+class DeliveryCounter {
+ public:
+  bool open(const std::string& path) { return store::Db::open(path, db_).ok(); }
+  std::int64_t count(const broker::Delivery& d) {
+    store::Stmt& st = db_.statement(
+        "INSERT INTO deliveries(order_id, n, redelivered) VALUES(?1, 1, ?2) "
+        "ON CONFLICT(order_id) DO UPDATE SET n = n + 1, redelivered = redelivered + ?2 "
+        "RETURNING n");
+    st.bind(1, d.message.order).bind(2, d.redelivered ? 1 : 0);
+    bool row = false;
+    const store::Status s = st.step(row);
+    const std::int64_t n = s.ok() && row ? st.column_int64(0) : 1;
+    st.reset();
+    return n;
+  }
+
+ private:
+  store::Db db_;
+};
+
+// Where a restarted producer goes on: after the last order it committed, or after the one
+// a producer crash site stopped it in (the simulated service had already moved past it).
+std::int64_t next_order_after_restart(const std::string& orders_path, const std::string& run_dir) {
+  std::int64_t last = 0;
+  store::Db orders;
+  if (store::Db::open(orders_path, orders).ok()) {
+    store::Stmt& st = orders.statement("SELECT COALESCE(MAX(id), 0) FROM orders");
+    bool row = false;
+    if (st.step(row).ok() && row) last = st.column_int64(0);
+    st.reset();
+  }
+  for (const sim::FiredFault& f : read_fired(run_dir)) {
+    if (f.site.rfind("producer.", 0) == 0) last = std::max(last, f.order);
+  }
+  return last + 1;
+}
+
+// The scheduler runs each event once its wall tick has come; between events the transport
+// waits on the socket.
+void event_loop(sim::Scheduler& scheduler, AmqpTransport& net, const WallClock& clock) {
+  while (g_stop == 0) {
+    while (g_stop == 0 && !scheduler.idle() && scheduler.next_time() <= clock.now()) {
+      scheduler.step();
+    }
+    std::int64_t wait_ms = 20;
+    if (!scheduler.idle()) wait_ms = std::min(wait_ms, clock.ms_until(scheduler.next_time()));
+    net.poll(static_cast<int>(wait_ms));
+  }
+}
+
+}  // namespace
+
+std::string ActorArgs::node() const {
+  return role == "consumer" ? "consumer" + std::to_string(instance) : role;
+}
+
+std::vector<std::string> actor_argv(const std::string& self, const ActorArgs& a) {
+  return {self,
+          "live-actor",
+          "role=" + a.role,
+          "instance=" + std::to_string(a.instance),
+          "scenario=" + a.scenario_path,
+          "strategy=" + a.strategy,
+          "producer=" + a.producer,
+          "run_dir=" + a.run_dir,
+          "broker=" + a.broker_url,
+          "queue_prefix=" + a.queue_prefix,
+          "origin_ms=" + std::to_string(a.origin_ms),
+          "tick_ms=" + std::to_string(a.tick_ms)};
+}
+
+bool parse_actor_args(int argc, char** argv, ActorArgs& a, std::string& error) {
+  for (int i = 2; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const auto eq = arg.find('=');
+    if (eq == std::string::npos) {
+      error = "live-actor: expected KEY=VALUE, got " + arg;
+      return false;
+    }
+    const std::string key = arg.substr(0, eq);
+    const std::string value = arg.substr(eq + 1);
+    try {
+      if (key == "role") a.role = value;
+      else if (key == "instance") a.instance = std::stoi(value);
+      else if (key == "scenario") a.scenario_path = value;
+      else if (key == "strategy") a.strategy = value;
+      else if (key == "producer") a.producer = value;
+      else if (key == "run_dir") a.run_dir = value;
+      else if (key == "broker") a.broker_url = value;
+      else if (key == "queue_prefix") a.queue_prefix = value;
+      else if (key == "origin_ms") a.origin_ms = std::stoll(value);
+      else if (key == "tick_ms") a.tick_ms = std::stoll(value);
+      else {
+        error = "live-actor: unknown key " + key;
+        return false;
+      }
+    } catch (const std::exception&) {
+      error = "live-actor: " + key + " is not a number: " + value;
+      return false;
+    }
+  }
+  if (a.role != "producer" && a.role != "relay" && a.role != "consumer") {
+    error = "live-actor: role must be producer, relay or consumer";
+    return false;
+  }
+  if (a.tick_ms <= 0) {
+    error = "live-actor: tick_ms must be positive";
+    return false;
+  }
+  return true;
+}
+
+void append_fired(const std::string& run_dir, const sim::FiredFault& f) {
+  std::ostringstream line;
+  line << f.site << '\t' << f.action << '\t' << f.order << '\t' << f.attempt << '\t'
+       << field(f.frame) << '\t' << f.nth << '\t' << f.instance << '\t' << f.time << '\n';
+  const std::string text = line.str();
+  // One write with O_APPEND: lines of several processes never interleave.
+  const int fd = ::open((run_dir + "/faults.log").c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  if (fd < 0) return;
+  const ssize_t written = ::write(fd, text.data(), text.size());
+  (void)written;
+  ::fsync(fd);
+  ::close(fd);
+}
+
+std::vector<sim::FiredFault> read_fired(const std::string& run_dir) {
+  std::vector<sim::FiredFault> out;
+  std::ifstream in(run_dir + "/faults.log");
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    sim::FiredFault f;
+    std::string frame;
+    if (fields >> f.site >> f.action >> f.order >> f.attempt >> frame >> f.nth >> f.instance >>
+        f.time) {
+      f.frame = unfield(frame);
+      f.scripted = true;
+      out.push_back(std::move(f));
+    }
+  }
+  return out;
+}
+
+int run_actor(const ActorArgs& a, std::ostream& err) {
+  lab::Scenario s;
+  lab::LoadError load_error;
+  if (!lab::load_scenario(a.scenario_path, s, load_error)) {
+    err << load_error.to_string() << '\n';
+    return 2;
+  }
+  s = lab::with_overrides(std::move(s), std::nullopt, a.strategy, a.producer);
+  Endpoint endpoint;
+  if (Status st = parse_amqp_url(a.broker_url, endpoint); !st.ok()) {
+    err << st.message << '\n';
+    return 2;
+  }
+  std::signal(SIGTERM, on_term);
+  sqlite3_auto_extension(reinterpret_cast<void (*)()>(busy_timeout_for_every_connection));
+
+  sim::Kernel k(s.seed, sim::TieBreak::kFifo);
+  k.trace.keep(false);
+  auto trace_out = std::make_shared<std::ofstream>(a.run_dir + "/trace-" + a.node() + ".jsonl",
+                                                   std::ios::app);
+  k.trace.add_sink([trace_out](const sim::TraceEvent& e) {
+    *trace_out << sim::format_jsonl(e) << '\n';
+    trace_out->flush();
+  });
+  k.faults.set_rules(rules_left(s.script, read_fired(a.run_dir)));
+  const std::string run_dir = a.run_dir;
+  const std::string node = a.node();
+  k.faults.set_on_fire([&k, run_dir, node](const sim::FiredFault& f) {
+    append_fired(run_dir, f);
+    k.trace.record(node, "fault", "", f.order, f.site + " -> " + f.action);
+    if (f.action == "crash") ::kill(::getpid(), SIGKILL);  // exactly here, as a crash is
+  });
+
+  DeliveryCounter deliveries;
+  if (!deliveries.open(a.run_dir + "/deliveries.db")) {
+    err << "live-actor: cannot open " << a.run_dir << "/deliveries.db\n";
+    return 3;
+  }
+  const WallClock clock(a.origin_ms, a.tick_ms);
+  AmqpTransportOptions net_options;
+  net_options.endpoint = endpoint;
+  net_options.queue_prefix = a.queue_prefix;
+  net_options.attempt_of = [&deliveries](const broker::Delivery& d) { return deliveries.count(d); };
+  AmqpTransport net(std::move(net_options), k.scheduler, clock);
+  const transport::Env env{net, k.scheduler, k.faults, k.trace};
+
+  const lab::DbUris uris{a.run_dir + "/orders.db", a.run_dir + "/ledger.db",
+                         a.run_dir + "/dedup.db", a.run_dir + "/effects.db"};
+  producer::ProducerOptions popts;
+  std::string error;
+  if (!lab::producer_options(s, uris, popts, error)) {
+    err << error << '\n';
+    return 2;
+  }
+  std::unique_ptr<consumer::Consumer> consumer;
+  std::unique_ptr<producer::OrderService> service;
+  std::unique_ptr<producer::Relay> relay;
+  if (a.role == "consumer") {
+    consumer = std::make_unique<consumer::Consumer>(
+        env, lab::consumer_options(s, s.consumer.design(), a.instance, uris));
+  } else if (a.role == "producer") {
+    popts.first_order = next_order_after_restart(uris.orders, a.run_dir);
+    service = std::make_unique<producer::OrderService>(env, std::nullopt, popts);
+  } else {
+    popts.poll_ticks = 5;  // no order service in this process to kick it
+    // Ids made at publish never repeat across restarts (a new process has no memory of
+    // the ids the last one made; a real generator would not repeat them either).
+    for (const sim::FiredFault& f : read_fired(a.run_dir)) {
+      if (f.site.rfind("relay.", 0) == 0) popts.publish_ids_from += 1000000;
+    }
+    relay = std::make_unique<producer::Relay>(env, popts);
+  }
+  k.scheduler.at(clock.now(), "live.start", [&] {
+    k.trace.record(node, "start", "", 0, "process " + std::to_string(::getpid()) + " started");
+    if (consumer) consumer->start();
+    if (service) service->start();
+    if (relay) relay->start();
+  });
+  event_loop(k.scheduler, net, clock);
+  return 0;
+}
+
+}  // namespace live

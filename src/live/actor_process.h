@@ -1,0 +1,57 @@
+#pragma once
+// One actor of a live run, in a process of its own: the same OrderService, Relay or
+// Consumer that runs in the simulator, on an AmqpTransport, its scheduler driven by wall
+// time. The supervisor (live_run.h) starts it as `eosim live-actor KEY=VALUE...` (a hidden
+// command: not for people).
+//
+// Faults: the process asks the scenario's fault plan at the same named sites as in the
+// simulator. A crash site that fires appends the fault to the run folder's faults.log and
+// SIGKILLs the process right there: the kernel resets its sockets (the broker requeues
+// what it held), SQLite rolls back its open transaction when the file is next opened, and
+// the supervisor restarts it. A rule that has fired `times` times (per faults.log) is not
+// armed again in the restarted process. db.commit fails through the store layer, as in
+// the simulator.
+//
+// Files in the run folder: trace-<node>.jsonl (its trace events, one JSON object a line,
+// with the wall tick as time), <node>.log (its stderr), faults.log, deliveries.db (the
+// delivery count per order, shared by the consumers: the attempt number of a delivery).
+// SIGTERM ends it between two events.
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "sim/faults.h"
+
+namespace live {
+
+struct ActorArgs {
+  std::string role;  // "producer" | "relay" | "consumer"
+  int instance = 1;  // consumers: 1-based
+  std::string scenario_path;
+  std::string strategy;  // command-line overrides, as the supervisor got them ("" = none)
+  std::string producer;
+  std::string run_dir;
+  std::string broker_url;
+  std::string queue_prefix;
+  std::int64_t origin_ms = 0;  // CLOCK_MONOTONIC ms of tick 0, shared by the run
+  std::int64_t tick_ms = 10;
+
+  std::string node() const;  // "producer", "relay", "consumer2"
+};
+
+// The command line that starts `args` with the eosim binary at `self`, and its parser.
+std::vector<std::string> actor_argv(const std::string& self, const ActorArgs& args);
+bool parse_actor_args(int argc, char** argv, ActorArgs& out, std::string& error);
+
+// Runs the actor until SIGTERM (exit 0) or a crash site kills it. Exit 2 on bad arguments,
+// 3 when it cannot start (databases, scenario).
+int run_actor(const ActorArgs& args, std::ostream& err);
+
+// faults.log: one fired fault a line; read back by the supervisor (the run's faults) and by
+// a restarted actor (rules already spent).
+void append_fired(const std::string& run_dir, const sim::FiredFault& fault);
+std::vector<sim::FiredFault> read_fired(const std::string& run_dir);
+
+}  // namespace live

@@ -1,0 +1,446 @@
+#include "src/live/live_run.h"
+
+#include <signal.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <vector>
+
+#include "src/lab/actor_options.h"
+#include "src/lab/checker.h"
+#include "src/lab/fault_sites.h"
+#include "src/lab/schema.h"
+#include "src/live/actor_process.h"
+#include "src/live/amqp_client.h"
+#include "src/live/amqp_transport.h"
+#include "src/live/process.h"
+#include "src/store/db.h"
+
+#include <nlohmann/json.hpp>
+
+namespace live {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+int busy_timeout(sqlite3* db, char**, const sqlite3_api_routines*) {
+  sqlite3_busy_timeout(db, 10000);
+  return SQLITE_OK;
+}
+
+struct Actor {
+  ActorArgs args;
+  pid_t pid = 0;
+  std::int64_t restart_at_ms = -1;  // >= 0: killed by a crash site, back at this time
+};
+
+Status prepare_run_dir(const lab::Scenario& s, const LiveOptions& o, std::string& dir) {
+  std::error_code ec;
+  if (o.keep_db.empty()) {
+    std::string pattern = (fs::temp_directory_path(ec) / "eosim-live-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) return Status::error("cannot create a run folder");
+    dir = pattern;
+    return Status::success();
+  }
+  dir = o.keep_db;
+  fs::create_directories(dir, ec);
+  if (ec) return Status::error("cannot create " + dir + ": " + ec.message());
+  std::vector<std::string> names = lab::database_files(s);
+  names.push_back("deliveries.db");
+  for (const std::string& name : names) {
+    if (fs::exists(fs::path(dir) / name, ec)) {
+      return Status::error((fs::path(dir) / name).string() +
+                           " already exists; eosim does not replace it");
+    }
+  }
+  return Status::success();
+}
+
+Status create_databases(const lab::Scenario& s, const std::string& dir) {
+  const consumer::Strategy strategy = s.consumer.design();
+  store::Db db;
+  auto made = [&](const char* name, auto&& fill) -> store::Status {
+    store::Status st = store::Db::open(dir + "/" + name, db);
+    if (st.ok()) st = db.exec("PRAGMA journal_mode=WAL");  // readers never block the actors
+    if (st.ok()) st = fill();
+    db.close();
+    return st;
+  };
+  store::Status st = made("orders.db", [&] { return lab::ready_orders_db(db); });
+  if (st.ok()) {
+    st = made("ledger.db", [&] {
+      return lab::ready_ledger_db(db, s.workload.account, s.workload.initial_balance);
+    });
+  }
+  if (st.ok() && strategy.choices.dedup == consumer::Dedup::kSeparateStore) {
+    st = made("dedup.db", [&] { return lab::ready_dedup_db(db); });
+  }
+  if (st.ok() && strategy.side_effect != consumer::SideEffect::kNone) {
+    st = made("effects.db", [&] { return db.exec(lab::kEffectsSchema); });
+  }
+  if (st.ok()) {
+    st = made("deliveries.db", [&] {
+      return db.exec("CREATE TABLE deliveries(order_id INTEGER PRIMARY KEY, n INTEGER NOT NULL, "
+                     "redelivered INTEGER NOT NULL)");
+    });
+  }
+  if (!st.ok()) return Status::error("cannot create the run's databases: " + st.to_string());
+  return Status::success();
+}
+
+// The scenario's queues under this run's names.
+broker::QueueOptions run_queue(const lab::Scenario& s, const std::string& prefix) {
+  broker::QueueOptions q = lab::broker_options(s).queue;
+  q.name = prefix + q.name;
+  if (!q.dead_letter_queue.empty()) q.dead_letter_queue = prefix + q.dead_letter_queue;
+  return q;
+}
+
+Status declare_queues(const lab::Scenario& s, AmqpClient& admin, const std::string& prefix) {
+  const broker::QueueOptions q = run_queue(s, prefix);
+  if (!q.dead_letter_queue.empty()) {
+    broker::QueueOptions dlq;
+    dlq.name = q.dead_letter_queue;
+    dlq.durable = true;
+    if (Status st = admin.declare_queue(dlq); !st.ok()) return st;
+  }
+  return admin.declare_queue(q);
+}
+
+// What a person watches, and what must stop changing before the run counts as settled.
+struct Snapshot {
+  std::int64_t committed = 0, unsent = 0, debits = 0, rejections = 0, deliveries = 0;
+  std::uint32_t ready = 0;
+  std::size_t faults = 0;
+  bool operator==(const Snapshot&) const = default;
+};
+
+std::int64_t count(const std::string& path, const char* sql) {
+  store::Db db;
+  if (!store::Db::open(path, db).ok()) return -1;
+  store::Stmt& st = db.statement(sql);
+  bool row = false;
+  const std::int64_t n = st.step(row).ok() && row ? st.column_int64(0) : -1;
+  st.reset();
+  return n;
+}
+
+Snapshot snapshot(const std::string& dir, AmqpClient& admin, const std::string& queue) {
+  Snapshot s;
+  s.committed = count(dir + "/orders.db", "SELECT COUNT(*) FROM orders");
+  s.unsent = count(dir + "/orders.db", "SELECT COUNT(*) FROM outbox WHERE sent = 0");
+  s.debits = count(dir + "/ledger.db", "SELECT COUNT(*) FROM debits");
+  s.rejections = count(dir + "/ledger.db", "SELECT COUNT(*) FROM rejections");
+  s.deliveries = count(dir + "/deliveries.db", "SELECT COALESCE(SUM(n), 0) FROM deliveries");
+  if (!admin.ready_count(queue, s.ready).ok()) s.ready = 0;
+  s.faults = read_fired(dir).size();
+  return s;
+}
+
+std::string progress_line(const Snapshot& s, std::int64_t orders, std::int64_t elapsed_ms,
+                          int restarts) {
+  std::ostringstream line;
+  line << "live: " << elapsed_ms / 1000 << '.' << (elapsed_ms % 1000) / 100 << " s, "
+       << s.committed << '/' << orders << " orders committed, " << s.deliveries
+       << " deliveries, " << s.debits << " debits, " << s.ready << " ready in the queue, "
+       << s.faults << " faults, " << restarts << " restarts";
+  return line.str();
+}
+
+sim::Tick tick_at(const ActorArgs& args, std::int64_t ms) {
+  return ms <= args.origin_ms ? 0 : static_cast<sim::Tick>((ms - args.origin_ms) / args.tick_ms);
+}
+
+void start(Actor& actor, const std::string& self) {
+  ChildSpec spec;
+  spec.argv = actor_argv(self, actor.args);
+  spec.output_path = actor.args.run_dir + "/" + actor.args.node() + ".log";
+  actor.restart_at_ms = -1;
+  if (!spawn(spec, actor.pid).ok()) actor.pid = 0;
+}
+
+void stop(Actor& actor) {
+  if (actor.pid == 0) return;
+  signal_group(actor.pid, SIGTERM);
+  if (!wait_exit(actor.pid, 3000)) {
+    signal_group(actor.pid, SIGKILL);
+    wait_exit(actor.pid, 3000);
+  }
+  signal_group(actor.pid, SIGKILL);
+  wait_group_gone(actor.pid, 3000);
+  unregister_group(actor.pid);
+  actor.pid = 0;
+}
+
+// Reaps an actor that ended; one killed by SIGKILL (a crash site) comes back after its
+// restart delay. False when it ended some other way (a bug or a failed start).
+bool reap(Actor& actor, std::int64_t now_ms, std::int64_t restart_ms, std::string& failure,
+          std::vector<sim::TraceEvent>& events) {
+  if (actor.pid == 0) return true;
+  int status = 0;
+  if (::waitpid(actor.pid, &status, WNOHANG) != actor.pid) return true;
+  signal_group(actor.pid, SIGKILL);
+  unregister_group(actor.pid);
+  actor.pid = 0;
+  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
+    actor.restart_at_ms = now_ms + restart_ms;
+    events.push_back({0, tick_at(actor.args, now_ms), actor.args.node(), "crash", "", 0,
+                      "process killed by SIGKILL at its crash site"});
+    return true;
+  }
+  // The run folder may be gone when this is read: say what the log said.
+  const std::string log = actor.args.run_dir + "/" + actor.args.node() + ".log";
+  std::ifstream in(log);
+  std::string line, last;
+  while (std::getline(in, line)) {
+    if (!line.empty()) last = line;
+  }
+  failure = actor.args.node() + " ended on its own (" +
+            (WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
+                               : "signal " + std::to_string(WTERMSIG(status))) +
+            ")" + (last.empty() ? "" : ": " + last);
+  return false;
+}
+
+// Every message left in a queue, by order number: read without acking (the broker takes
+// them all back when this connection closes).
+std::vector<std::int64_t> drain(const Endpoint& endpoint, const std::string& queue) {
+  std::vector<std::int64_t> orders;
+  std::unique_ptr<AmqpClient> client;
+  if (!AmqpClient::connect(endpoint, {}, client).ok()) return orders;
+  if (!client->qos(0).ok() || !client->consume(queue, "eosim-drain", false).ok()) return orders;
+  while (auto event = client->poll(300)) {
+    if (const auto* d = std::get_if<broker::Delivery>(&*event)) {
+      orders.push_back(d->message.order);
+    } else {
+      break;
+    }
+  }
+  return orders;
+}
+
+lab::BrokerLeftovers leftovers(const lab::Scenario& s, const Endpoint& endpoint,
+                               const std::string& prefix) {
+  const broker::QueueOptions q = run_queue(s, prefix);
+  lab::BrokerLeftovers left;
+  left.ready = drain(endpoint, q.name);  // the unacked came back when the consumers stopped
+  if (!q.dead_letter_queue.empty()) left.dead_lettered = drain(endpoint, q.dead_letter_queue);
+  return left;
+}
+
+void delete_queues(const lab::Scenario& s, AmqpClient& admin, const std::string& prefix) {
+  const broker::QueueOptions q = run_queue(s, prefix);
+  (void)admin.delete_queue(q.name);
+  if (!q.dead_letter_queue.empty()) (void)admin.delete_queue(q.dead_letter_queue);
+}
+
+// The actors' trace files and the supervisor's events, merged by wall tick (events of one
+// process keep their order).
+std::vector<sim::TraceEvent> merged_trace(const std::string& dir,
+                                          std::vector<sim::TraceEvent> supervisor) {
+  std::vector<sim::TraceEvent> all = std::move(supervisor);
+  std::error_code ec;
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("trace-", 0) == 0 && entry.path().extension() == ".jsonl") {
+      files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  for (const fs::path& file : files) {
+    std::ifstream in(file);
+    std::string line;
+    while (std::getline(in, line)) {
+      const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+      if (j.is_discarded() || !j.is_object()) continue;  // a line cut by a SIGKILL
+      sim::TraceEvent e;
+      e.step = j.value("step", std::uint64_t{0});
+      e.time = j.value("time", sim::Tick{0});
+      e.actor = j.value("actor", std::string());
+      e.kind = j.value("kind", std::string());
+      e.target = j.value("target", std::string());
+      e.order = j.value("order", std::int64_t{0});
+      e.detail = j.value("detail", std::string());
+      all.push_back(std::move(e));
+    }
+  }
+  std::stable_sort(all.begin(), all.end(), [](const sim::TraceEvent& a, const sim::TraceEvent& b) {
+    return a.time < b.time;
+  });
+  std::uint64_t step = 0;
+  for (sim::TraceEvent& e : all) e.step = ++step;
+  return all;
+}
+
+Status judge(const lab::Scenario& s, const std::string& dir,
+             const lab::BrokerLeftovers& left, lab::Report& report) {
+  store::Db orders, ledger;
+  store::Status st = store::Db::open(dir + "/orders.db", orders);
+  if (st.ok()) st = store::Db::open(dir + "/ledger.db", ledger);
+  if (st.ok()) {
+    st = lab::check(orders, ledger, left, s.workload.account, s.workload.initial_balance, report);
+  }
+  if (st.ok() && s.consumer.side_effect != consumer::SideEffect::kNone) {
+    store::Db effects;
+    st = store::Db::open(dir + "/effects.db", effects);
+    if (st.ok()) st = lab::check_effects(effects, report);
+  }
+  if (!st.ok()) return Status::error("checker: " + st.to_string());
+  return Status::success();
+}
+
+std::vector<Actor> actors_of(const lab::Scenario& s, const ActorArgs& base) {
+  std::vector<Actor> actors;
+  for (std::int64_t i = 1; i <= s.consumer.instances; ++i) {
+    Actor a{base};
+    a.args.role = "consumer";
+    a.args.instance = static_cast<int>(i);
+    actors.push_back(a);
+  }
+  const std::string& pattern = s.producer.pattern;
+  if (pattern == "outbox" || pattern == "outbox-no-confirm") {
+    Actor relay{base};
+    relay.args.role = "relay";
+    actors.push_back(relay);
+  }
+  Actor producer{base};
+  producer.args.role = "producer";
+  actors.push_back(producer);
+  return actors;
+}
+
+}  // namespace
+
+std::string live_refusal(const lab::Scenario& s) {
+  for (const auto& [kind, ratio] : s.random.ratios) {
+    if (ratio.numerator > 0) {
+      return "random fault ratios ([faults.random] " + kind +
+             ") cannot run live: a live run takes only scripted faults";
+    }
+  }
+  if (s.broker.consumer_timeout > 0) {
+    return "[broker] consumer_timeout is a setting of the whole RabbitMQ node, not of a run's "
+           "queue; not live yet";
+  }
+  for (const sim::FaultRule& rule : s.script) {
+    if (rule.tick || rule.step || rule.after_step) {
+      return "fault at " + rule.site +
+             " is triggered by a tick or step, which wall time would decide; live runs take "
+             "rules on content only (order, attempt, frame, nth)";
+    }
+    // Live so far: a process that kills itself at its site, and a failing commit.
+    const lab::FaultSite* site = lab::find_fault_site(rule.site);
+    const bool live_site = site != nullptr && !site->is_network() &&
+                           (site->action == lab::Action::kCrash ||
+                            site->action == lab::Action::kFail);
+    if (!live_site) {
+      return "fault at " + rule.site + " (" + rule.action +
+             ") cannot run live yet: live runs take crash sites and db.commit";
+    }
+  }
+  return "";
+}
+
+Status run_live(const lab::Scenario& s, const Endpoint& endpoint, const LiveOptions& o,
+                LiveResult& out) {
+  sqlite3_auto_extension(reinterpret_cast<void (*)()>(busy_timeout));
+  if (Status st = prepare_run_dir(s, o, out.run_dir); !st.ok()) return st;
+  if (Status st = create_databases(s, out.run_dir); !st.ok()) return st;
+  std::unique_ptr<AmqpClient> admin;
+  if (Status st = AmqpClient::connect(endpoint, {}, admin); !st.ok()) return st;
+  const std::string prefix = "eosim-live-" + std::to_string(::getpid()) + "-" +
+                             std::to_string(WallClock::monotonic_ms()) + "-";
+  if (Status st = declare_queues(s, *admin, prefix); !st.ok()) return st;
+
+  ActorArgs base;
+  base.scenario_path = s.path;
+  base.strategy = o.strategy;
+  base.producer = o.producer;
+  base.run_dir = out.run_dir;
+  base.broker_url = "amqp://" + endpoint.user + ":" + endpoint.password + "@" + endpoint.host +
+                    ":" + std::to_string(endpoint.port) + "/" +
+                    (endpoint.vhost == "/" ? std::string("%2f") : endpoint.vhost);
+  base.queue_prefix = prefix;
+  base.origin_ms = WallClock::monotonic_ms();
+  base.tick_ms = o.tick_ms;
+  std::vector<Actor> actors = actors_of(s, base);
+  for (Actor& a : actors) start(a, o.self_exe);
+
+  const std::int64_t restart_ms = 20 * o.tick_ms;  // the actors' restart_ticks
+  const std::int64_t quiet_ms = std::max<std::int64_t>(1500, 100 * o.tick_ms);
+  const std::string queue = prefix + "orders";
+  Snapshot last;
+  std::int64_t last_change_ms = base.origin_ms;
+  std::string failure;
+  std::vector<sim::TraceEvent> supervisor_events;
+  for (;;) {
+    ::usleep(100 * 1000);
+    const std::int64_t now = WallClock::monotonic_ms();
+    bool pending = false;
+    for (Actor& a : actors) {
+      if (!reap(a, now, restart_ms, failure, supervisor_events)) break;
+      if (a.restart_at_ms >= 0 && now >= a.restart_at_ms) {
+        supervisor_events.push_back({0, tick_at(a.args, now), a.args.node(), "restart", "", 0,
+                                     "supervisor started the process again"});
+        start(a, o.self_exe);
+        ++out.restarts;
+      }
+      pending = pending || a.restart_at_ms >= 0;
+    }
+    if (!failure.empty()) break;
+    const Snapshot snap = snapshot(out.run_dir, *admin, queue);
+    if (!(snap == last)) {
+      last = snap;
+      last_change_ms = now;
+    }
+    out.wall_ms = now - base.origin_ms;
+    if (o.progress) o.progress(progress_line(snap, s.workload.orders, out.wall_ms, out.restarts));
+    const bool produced = snap.committed >= s.workload.orders;
+    const std::int64_t quiet = now - last_change_ms;
+    if (!pending && quiet >= quiet_ms && (produced || quiet >= 3 * quiet_ms)) {
+      out.wall_ms = last_change_ms - base.origin_ms;
+      break;
+    }
+    if (out.wall_ms >= static_cast<std::int64_t>(o.timeout_s) * 1000) {
+      out.timed_out = true;
+      out.still_going = progress_line(snap, s.workload.orders, out.wall_ms, out.restarts);
+      break;
+    }
+  }
+  for (Actor& a : actors) stop(a);
+  if (!failure.empty()) {
+    delete_queues(s, *admin, prefix);
+    return Status::error(failure);
+  }
+  const lab::BrokerLeftovers left = leftovers(s, endpoint, prefix);
+  delete_queues(s, *admin, prefix);
+  admin.reset();
+
+  lab::RunSummary& r = out.summary;
+  r.scenario = s.name;
+  r.seed = s.seed;
+  r.strategy = s.consumer.label();
+  r.producer = s.producer.label();
+  r.faults = read_fired(out.run_dir);
+  r.redeliveries =
+      std::max<std::int64_t>(0, count(out.run_dir + "/deliveries.db",
+                                      "SELECT COALESCE(SUM(redelivered), 0) FROM deliveries"));
+  r.time = static_cast<sim::Tick>(out.wall_ms / o.tick_ms);
+  out.trace = merged_trace(out.run_dir, std::move(supervisor_events));
+  r.trace_hash = 0xcbf29ce484222325ULL;  // FNV-1a's offset basis, as sim::Trace starts
+  for (const sim::TraceEvent& e : out.trace) r.trace_hash = sim::hash_event(r.trace_hash, e);
+  r.trace_events = out.trace.size();
+  r.steps = out.trace.size();
+  return judge(s, out.run_dir, left, r.report);
+}
+
+}  // namespace live

@@ -1,0 +1,65 @@
+#pragma once
+// A live run: one scenario against a real RabbitMQ, each actor a child process of this one
+// (actor_process.h), its SQLite files in a run folder, judged by the same checker as a
+// simulated run.
+//
+// The run: create the databases (the lab's schema) and the run's own queues (names
+// prefixed per run, so a user's broker keeps everything of theirs); start the consumers,
+// the relay and the producer; restart an actor that a crash site SIGKILLed after its
+// restart delay (ticks x tick_ms); wait until the run settles - every order committed and
+// nothing in the tables, the queue or the fault log changed for a quiet period - or the
+// timeout; stop the actors (SIGTERM, then SIGKILL); read what is left in the queues; run
+// the checker on the files.
+//
+// Invariants:
+//  (1) No actor process outlives run_live, whatever happens (their process groups are
+//      registered for cleanup on fatal signals too, process.h).
+//  (2) Only queues this run declared are read or deleted.
+//  (3) Faults trigger on content (site, order, attempt, nth), never on wall time: a live
+//      run of a scripted scenario gives the same outcome every time.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sim/trace.h"
+#include "src/lab/scenario.h"
+#include "src/lab/world.h"
+#include "src/live/endpoint.h"
+#include "src/live/status.h"
+
+namespace live {
+
+struct LiveOptions {
+  std::string keep_db;     // "" = a temporary folder, removed afterwards
+  int timeout_s = 60;      // the whole run, from the first actor's start
+  std::int64_t tick_ms = 10;  // one tick of the scenario in wall time
+  std::string strategy;    // command-line overrides, passed on to every actor
+  std::string producer;
+  std::string self_exe;    // the eosim binary the actors run
+  // Called about every 250 ms while waiting, with a one-line state of the run.
+  std::function<void(const std::string&)> progress;
+};
+
+struct LiveResult {
+  lab::RunSummary summary;
+  bool timed_out = false;
+  std::string still_going;   // at a timeout: what had not settled
+  std::int64_t wall_ms = 0;  // from the first actor's start to the run settling
+  int restarts = 0;          // actor processes restarted after a crash site
+  std::string run_dir;
+  // Every actor process's trace events and the supervisor's (crash, restart), by wall
+  // tick; the summary's trace_hash hashes them, so it differs from run to run.
+  std::vector<sim::TraceEvent> trace;
+};
+
+// Why `scenario` cannot run live, or "" when it can: random fault ratios, tick and step
+// triggers (wall time would decide them), and the sites this live mode does not have yet.
+std::string live_refusal(const lab::Scenario& scenario);
+
+// REQUIRES: live_refusal(scenario) is "", scenario's overrides already applied.
+Status run_live(const lab::Scenario& scenario, const Endpoint& endpoint,
+                const LiveOptions& options, LiveResult& out);
+
+}  // namespace live
