@@ -71,18 +71,22 @@ nlohmann::json last_json_line(const std::string& text) {
   return nlohmann::json::parse(last);
 }
 
-std::int64_t debits_of(const std::string& ledger, std::int64_t order) {
+// One number a query about `order` gives in the database at `path`.
+std::int64_t number_of(const std::string& path, const char* sql, std::int64_t order) {
   sqlite3* db = nullptr;
-  REQUIRE(sqlite3_open_v2(ledger.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
   sqlite3_stmt* st = nullptr;
-  REQUIRE(sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM debits WHERE order_id = ?1", -1, &st,
-                             nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_prepare_v2(db, sql, -1, &st, nullptr) == SQLITE_OK);
   sqlite3_bind_int64(st, 1, order);
   REQUIRE(sqlite3_step(st) == SQLITE_ROW);
   const std::int64_t n = sqlite3_column_int64(st, 0);
   sqlite3_finalize(st);
   sqlite3_close(db);
   return n;
+}
+
+std::int64_t debits_of(const std::string& ledger, std::int64_t order) {
+  return number_of(ledger, "SELECT COUNT(*) FROM debits WHERE order_id = ?1", order);
 }
 
 // Processes whose command line mentions `text` (an actor of a run keeps its run folder in
@@ -119,7 +123,12 @@ TEST_CASE("live: scenario 02 against RabbitMQ is exactly-once, order 2 redeliver
   const nlohmann::json j = last_json_line(o.out);
   CHECK(j["mode"] == "live");
   CHECK(j["verdict"] == "exactly-once");
-  CHECK(j["redeliveries"] == 1);
+  // Order 2 came twice, the second time redelivered. (How many other orders the crash
+  // took back with it depends on how many sat in the prefetch buffer: timing, not checked.)
+  CHECK(j["redeliveries"] >= 1);
+  const std::string deliveries = keep + "/deliveries.db";
+  CHECK(number_of(deliveries, "SELECT n FROM deliveries WHERE order_id = ?1", 2) == 2);
+  CHECK(number_of(deliveries, "SELECT redelivered FROM deliveries WHERE order_id = ?1", 2) == 1);
   CHECK(j["restarts"] == 1);
   REQUIRE(j["faults_fired"].size() == 1);
   CHECK(j["faults_fired"][0]["site"] == "consumer.after_commit");
