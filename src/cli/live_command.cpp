@@ -16,9 +16,9 @@
 #include <nlohmann/json.hpp>
 
 #include "src/cli/commands.h"
-#include "src/lab/printable.h"
-#include "src/lab/report_format.h"
-#include "src/lab/world.h"
+#include "src/prose/printable.h"
+#include "src/report/report_format.h"
+#include "src/world/world.h"
 
 #ifdef EOSIM_HAVE_LIVE
 #include "src/live/actor_process.h"

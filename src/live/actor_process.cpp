@@ -15,8 +15,8 @@
 
 #include "sim/kernel.h"
 #include "src/consumer/consumer.h"
-#include "src/lab/actor_options.h"
-#include "src/lab/world.h"
+#include "src/world/actor_options.h"
+#include "src/world/world.h"
 #include "src/live/amqp_transport.h"
 #include "src/producer/producer.h"
 #include "src/store/db.h"

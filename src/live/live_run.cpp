@@ -13,10 +13,10 @@
 #include <sstream>
 #include <vector>
 
-#include "src/lab/actor_options.h"
-#include "src/lab/checker.h"
-#include "src/lab/fault_sites.h"
-#include "src/lab/schema.h"
+#include "src/world/actor_options.h"
+#include "src/checker/checker.h"
+#include "src/catalog/fault_sites.h"
+#include "src/world/schema.h"
 #include "src/live/actor_process.h"
 #include "src/live/amqp_client.h"
 #include "src/live/amqp_transport.h"

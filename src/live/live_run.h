@@ -24,8 +24,8 @@
 #include <vector>
 
 #include "sim/trace.h"
-#include "src/lab/scenario.h"
-#include "src/lab/world.h"
+#include "src/scenario/scenario.h"
+#include "src/world/world.h"
 #include "src/live/endpoint.h"
 #include "src/live/status.h"
 
