@@ -28,13 +28,6 @@ namespace {
 volatile std::sig_atomic_t g_stop = 0;
 void on_term(int) { g_stop = 1; }
 
-// Several processes share the run's files: a lock held by another one is waited for
-// rather than reported (the simulator never has two transactions at one instant).
-int busy_timeout_for_every_connection(sqlite3* db, char**, const sqlite3_api_routines*) {
-  sqlite3_busy_timeout(db, 10000);
-  return SQLITE_OK;
-}
-
 std::string field(const std::string& text) { return text.empty() ? "-" : text; }
 std::string unfield(const std::string& text) { return text == "-" ? "" : text; }
 
@@ -216,7 +209,8 @@ int run_actor(const ActorArgs& a, std::ostream& err) {
     return 2;
   }
   std::signal(SIGTERM, on_term);
-  sqlite3_auto_extension(reinterpret_cast<void (*)()>(busy_timeout_for_every_connection));
+  // Several processes share the run's files: a lock held by another one is waited for.
+  store::Db::set_live_lock_wait_ms(10000);
 
   sim::Kernel k(s.seed, sim::TieBreak::kFifo);
   k.trace.keep(false);

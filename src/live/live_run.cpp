@@ -31,11 +31,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-int busy_timeout(sqlite3* db, char**, const sqlite3_api_routines*) {
-  sqlite3_busy_timeout(db, 10000);
-  return SQLITE_OK;
-}
-
 struct Actor {
   ActorArgs args;
   pid_t pid = 0;
@@ -352,7 +347,8 @@ std::string live_refusal(const lab::Scenario& s) {
 
 Status run_live(const lab::Scenario& s, const Endpoint& endpoint, const LiveOptions& o,
                 LiveResult& out) {
-  sqlite3_auto_extension(reinterpret_cast<void (*)()>(busy_timeout));
+  // Several processes share the run's files: a lock held by another one is waited for.
+  store::Db::set_live_lock_wait_ms(10000);
   if (Status st = prepare_run_dir(s, o, out.run_dir); !st.ok()) return st;
   if (Status st = create_databases(s, out.run_dir); !st.ok()) return st;
   std::unique_ptr<AmqpClient> admin;

@@ -1,11 +1,17 @@
 #include "src/store/db.h"
 
+#include <atomic>
+
 #include <utility>
 
 #include "sim/assert.h"
 #include "src/store/warm.h"
 
 namespace store {
+
+namespace {
+std::atomic<int> g_live_lock_wait_ms{0};  // set_live_lock_wait_ms; 0 in the simulator
+}  // namespace
 
 Db::Conn::~Conn() {
   // Statements first: a connection with live statements would become a zombie.
@@ -23,6 +29,8 @@ Db& Db::operator=(Db&& other) noexcept {
   }
   return *this;
 }
+
+void Db::set_live_lock_wait_ms(int ms) { g_live_lock_wait_ms.store(ms); }
 
 Status Db::open(const std::string& uri_or_path, Db& out) {
   // SQLite counts every allocation under one process-wide mutex (SQLITE_CONFIG_MEMSTATUS),
@@ -50,8 +58,8 @@ Status Db::open(const std::string& uri_or_path, Db& out) {
     return s;
   }
   sqlite3_extended_result_codes(handle, 1);
-  // No waiting on locks, ever (see the header): 0 clears any busy handler.
-  sqlite3_busy_timeout(handle, 0);
+  // No waiting on locks in the simulator (see the header): 0 clears any busy handler.
+  sqlite3_busy_timeout(handle, g_live_lock_wait_ms.load());
   out.conn_ = std::make_unique<Conn>();
   out.conn_->handle = handle;
   out.conn_->uri = uri_or_path;

@@ -8,6 +8,8 @@
 //   - There is NO busy timeout and no busy handler: a lock held by another connection
 //     returns SQLITE_BUSY at once. Waiting would mean wall-clock sleeping, and eosim's runs
 //     must not depend on time; the simulated actor decides what to do with kBusy.
+//     The one exception is `eosim live` (set_live_lock_wait_ms): there several real
+//     processes share the run's files, and a lock held by another one is waited for.
 //   - Prepared statements are cached by their SQL text for the life of the connection
 //     (preparing is most of the cost of a small run). References returned by statement()
 //     stay valid until close(), across moves of the Db.
@@ -50,6 +52,11 @@ class Db {
   // Opens a path or a URI into `out` (whatever `out` held is closed first). On failure
   // `out` is left closed and the status says why.
   static Status open(const std::string& uri_or_path, Db& out);
+
+  // Process-wide: connections opened from now on wait up to `ms` for a lock held by
+  // another process instead of returning kBusy at once. Only live actor processes and the
+  // live supervisor call it (never the simulator, whose runs must not depend on time).
+  static void set_live_lock_wait_ms(int ms);
 
   // Runs a script of one or more statements (schema, pragmas). Not cached, no fault hook.
   // REQUIRES: is_open().
