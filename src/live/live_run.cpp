@@ -278,16 +278,14 @@ std::vector<sim::TraceEvent> merged_trace(const std::string& dir,
 
 Status judge(const lab::Scenario& s, const std::string& dir,
              const lab::BrokerLeftovers& left, lab::Report& report) {
-  store::Db orders, ledger;
+  store::Db orders, ledger, effects;
   store::Status st = store::Db::open(dir + "/orders.db", orders);
   if (st.ok()) st = store::Db::open(dir + "/ledger.db", ledger);
+  const bool has_effects = s.consumer.side_effect != consumer::SideEffect::kNone;
+  if (st.ok() && has_effects) st = store::Db::open(dir + "/effects.db", effects);
   if (st.ok()) {
-    st = lab::check(orders, ledger, left, s.workload.account, s.workload.initial_balance, report);
-  }
-  if (st.ok() && s.consumer.side_effect != consumer::SideEffect::kNone) {
-    store::Db effects;
-    st = store::Db::open(dir + "/effects.db", effects);
-    if (st.ok()) st = lab::check_effects(effects, report);
+    st = lab::check(orders, ledger, left, s.workload.account, s.workload.initial_balance, report,
+                    has_effects ? &effects : nullptr);
   }
   if (!st.ok()) return Status::error("checker: " + st.to_string());
   return Status::success();
