@@ -14,18 +14,15 @@
 namespace {
 
 std::vector<lab::Scenario> scenarios() {
-  std::vector<std::filesystem::path> files;
-  for (const auto& entry :
-       std::filesystem::directory_iterator(std::string(EOSIM_SOURCE_DIR) + "/scenarios")) {
-    if (entry.path().extension() == ".toml") files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
+  std::vector<std::string> files;
+  std::string list_error;
+  REQUIRE(lab::scenario_files_in(std::string(EOSIM_SOURCE_DIR) + "/scenarios", files, list_error));
   std::vector<lab::Scenario> out;
   for (const auto& file : files) {
     lab::Scenario s;
     lab::LoadError error;
     INFO(error.to_string());
-    REQUIRE(lab::load_scenario(file.string(), s, error));
+    REQUIRE(lab::load_scenario(file, s, error));
     out.push_back(std::move(s));
   }
   return out;
