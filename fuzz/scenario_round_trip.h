@@ -1,6 +1,6 @@
 #pragma once
 // The property the scenario fuzzer checks on every input, shared with the Catch2 test that
-// replays the stored corpus (tests/unit/src/fuzz_corpus_test.cpp) in ordinary builds:
+// replays the stored corpus (tests/unit/scenario/fuzz_corpus_test.cpp) in ordinary builds:
 //   - the loader never crashes, hangs or trips a sanitizer, whatever the bytes;
 //   - an accepted scenario written back with to_toml loads again, to the same Scenario.
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/unit/src/broker_fixture.h"
+#include "tests/unit/broker/broker_fixture.h"
 
 TEST_CASE("amqp 1: delivery tags are per channel, start at 1 and a stale tag is a channel error") {
   Fixture f;

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/unit/src/broker_fixture.h"
+#include "tests/unit/broker/broker_fixture.h"
 
 TEST_CASE("amqp 9: quorum redeliveries carry x-delivery-count, connection loss counts like a nack") {
   Fixture f;

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/unit/src/broker_fixture.h"
+#include "tests/unit/broker/broker_fixture.h"
 
 TEST_CASE("amqp 13: confirm mode numbers publishes from 1 and confirms each exactly once") {
   Fixture f;
