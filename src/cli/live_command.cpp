@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -122,21 +123,35 @@ int open_broker(const LiveCommandOptions& o, live::Endpoint& endpoint,
   return kExitOk;
 }
 
+// The JSON summary of a live run: report_json's object with the live run's own fields.
+nlohmann::ordered_json live_json(const LiveCommandOptions& o, const lab::RunRecord& record,
+                                 const live::LiveResult& result) {
+  nlohmann::ordered_json j = lab::report_json(record);
+  j["mode"] = "live";
+  j["wall_ms"] = result.wall_ms;
+  j["tick_ms"] = o.tick_ms;
+  j["restarts"] = result.restarts;
+  j["timed_out"] = result.timed_out;
+  if (!o.keep_db.empty()) j["run_dir"] = result.run_dir;
+  return j;
+}
+
+// The merged trace, then {"summary": live_json}: what `eosim-gui --trace` opens.
+void write_live_jsonl(std::ostream& out, const LiveCommandOptions& o,
+                      const lab::RunRecord& record, const live::LiveResult& result) {
+  sim::write_jsonl(out, result.trace);
+  const nlohmann::ordered_json line = {{"summary", live_json(o, record, result)}};
+  out << line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+}
+
 void print_live(const LiveCommandOptions& o, const lab::RunRecord& record,
                 const live::LiveResult& result, std::ostream& out) {
   if (o.format == "jsonl") {
-    lab::write_report_jsonl(out, record, result.trace);
+    write_live_jsonl(out, o, record, result);
     return;
   }
   if (o.format == "json") {
-    nlohmann::ordered_json j = lab::report_json(record);
-    j["mode"] = "live";
-    j["wall_ms"] = result.wall_ms;
-    j["tick_ms"] = o.tick_ms;
-    j["restarts"] = result.restarts;
-    j["timed_out"] = result.timed_out;
-    if (!o.keep_db.empty()) j["run_dir"] = result.run_dir;
-    out << j.dump() << '\n';
+    out << live_json(o, record, result).dump() << '\n';
     return;
   }
   out << "mode: live (a real RabbitMQ; every actor its own process)\n";
@@ -281,6 +296,16 @@ int live_command(const LiveCommandOptions& o, std::ostream& out, std::ostream& e
     const std::vector<std::string> unmet = lab::unmet_expectations(l.scenario, result.summary);
     const lab::RunRecord record{l.scenario, result.summary, unmet, replay_of(o, l.file)};
     print_live(o, record, result, out);
+    // A kept run folder holds the merged trace too, for the GUI (the run folder is new or
+    // was refused above when it held a run, so nothing of the user's is replaced).
+    if (!o.keep_db.empty()) {
+      std::ofstream trace(result.run_dir + "/trace.jsonl");
+      write_live_jsonl(trace, o, record, result);
+      if (!trace) {
+        err << "eosim: live: cannot write " << result.run_dir << "/trace.jsonl\n";
+        exit_code = worse(exit_code, kExitInternal);
+      }
+    }
     if (!unmet.empty() || result.timed_out) exit_code = worse(exit_code, kExitExpectFailed);
   }
   if (own) own->stop();

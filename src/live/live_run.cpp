@@ -50,6 +50,7 @@ Status prepare_run_dir(const lab::Scenario& s, const LiveOptions& o, std::string
   if (ec) return Status::error("cannot create " + dir + ": " + ec.message());
   std::vector<std::string> names = lab::database_files(s);
   names.push_back("deliveries.db");
+  names.push_back("trace.jsonl");  // written by `eosim live` after the run
   for (const std::string& name : names) {
     if (fs::exists(fs::path(dir) / name, ec)) {
       return Status::error((fs::path(dir) / name).string() +

@@ -67,6 +67,12 @@ nlohmann::ordered_json report_json(const RunRecord& record);
 // thrown, since scenario text comes from users' files.
 std::string report_json_line(const RunRecord& record);
 
+// Reads a summary object as report_json writes it back into `out` (the fields a recorded
+// run shows: names, verdict and lists, balances, faults, orders, steps, hash). False with
+// `error` naming the first key that is missing or has the wrong type; `out` is then as it
+// was. Fields report_json derives (counts, verdict_text) are not read.
+bool summary_from_json(const nlohmann::json& j, RunSummary& out, std::string& error);
+
 // JSON Lines: every trace event (sim::format_jsonl), then {"summary": report_json(...)}.
 void write_report_jsonl(std::ostream& out, const RunRecord& record,
                         const std::vector<sim::TraceEvent>& events);

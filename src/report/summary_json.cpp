@@ -1,0 +1,152 @@
+// The inverse of report_json for what a recorded run needs back: the summary line at the end
+// of a JSON Lines trace (`eosim run|live --format jsonl`), read so that the GUI can show a
+// recorded run's verdict. Keys follow report_json; one that is missing or has the wrong
+// type is an error naming it, never a default taken silently.
+
+#include <cstdlib>
+
+#include <nlohmann/json.hpp>
+
+#include "src/report/report_format.h"
+
+namespace lab {
+namespace {
+
+// Reads fields of one JSON object; the first problem is kept with its key's path.
+class Reader {
+ public:
+  Reader(const nlohmann::json& object, std::string path, std::string& error)
+      : j_(object), path_(std::move(path)), error_(error) {}
+
+  template <class T>
+  void get(const char* key, T& out) {
+    if (!error_.empty()) return;
+    const auto it = j_.find(key);
+    if (it == j_.end()) {
+      fail(key, "missing");
+      return;
+    }
+    if (!fits<T>(*it)) {
+      fail(key, "has the wrong type");
+      return;
+    }
+    out = it->template get<T>();
+  }
+
+  // A list of order numbers.
+  void orders(const char* key, std::vector<std::int64_t>& out) {
+    if (!error_.empty()) return;
+    const auto it = j_.find(key);
+    if (it == j_.end() || !it->is_array()) return fail(key, "missing or not a list");
+    out.clear();
+    for (const auto& n : *it) {
+      if (!n.is_number_integer()) return fail(key, "holds something other than order numbers");
+      out.push_back(n.get<std::int64_t>());
+    }
+  }
+
+  // Each element of the list `key`, handed to `each` with a Reader of its own.
+  template <class Each>
+  void list(const char* key, Each each) {
+    if (!error_.empty()) return;
+    const auto it = j_.find(key);
+    if (it == j_.end() || !it->is_array()) return fail(key, "missing or not a list");
+    for (std::size_t i = 0; i < it->size() && error_.empty(); ++i) {
+      const std::string at = path_ + key + "[" + std::to_string(i + 1) + "].";
+      if (!(*it)[i].is_object()) return fail(key, "holds something other than objects");
+      Reader element((*it)[i], at, error_);
+      each(element);
+    }
+  }
+
+ private:
+  template <class T>
+  static bool fits(const nlohmann::json& v) {
+    if constexpr (std::is_same_v<T, std::string>) return v.is_string();
+    else if constexpr (std::is_same_v<T, bool>) return v.is_boolean();
+    else if constexpr (std::is_unsigned_v<T>) return v.is_number_unsigned();
+    else return v.is_number_integer();
+  }
+  void fail(const char* key, const char* what) {
+    error_ = "key `" + path_ + key + "` " + what;
+  }
+
+  const nlohmann::json& j_;
+  std::string path_;
+  std::string& error_;
+};
+
+}  // namespace
+
+bool summary_from_json(const nlohmann::json& j, RunSummary& out, std::string& error) {
+  error.clear();
+  if (!j.is_object()) {
+    error = "the summary is not a JSON object";
+    return false;
+  }
+  RunSummary s;
+  Reader r(j, "", error);
+  r.get("scenario", s.scenario);
+  r.get("seed", s.seed);
+  r.get("strategy", s.strategy);
+  r.get("producer", s.producer);
+  Report& report = s.report;
+  r.get("verdict", report.verdict);
+  r.get("ledger_verdict", report.ledger_verdict);
+  r.orders("lost", report.lost);
+  r.orders("duplicated", report.duplicated);
+  r.orders("phantom", report.phantom);
+  r.orders("stuck", report.stuck);
+  r.orders("dead_lettered", report.dead_lettered);
+  r.orders("rejected", report.rejected);
+  r.get("balance_initial", report.balance_initial);
+  r.get("balance_expected", report.balance_expected);
+  r.get("balance_actual", report.balance_actual);
+  r.get("balance_negative", report.balance_negative);
+  r.get("redeliveries", s.redeliveries);
+  r.list("faults_fired", [&](Reader& f) {
+    sim::FiredFault fault;
+    f.get("step", fault.step);
+    f.get("tick", fault.time);
+    f.get("site", fault.site);
+    f.get("action", fault.action);
+    f.get("order", fault.order);
+    f.get("attempt", fault.attempt);
+    f.get("frame", fault.frame);
+    f.get("nth", fault.nth);
+    f.get("instance", fault.instance);
+    f.get("scripted", fault.scripted);
+    s.faults.push_back(std::move(fault));
+  });
+  r.get("steps", s.steps);
+  r.get("time", s.time);
+  r.get("step_bound_hit", s.step_bound_hit);
+  r.get("trace_events", s.trace_events);
+  r.list("orders", [&](Reader& o) {
+    OrderOutcome order;
+    o.get("order", order.order);
+    o.get("amount", order.amount);
+    o.get("committed", order.committed);
+    o.get("outcome", order.outcome);
+    o.get("debits", order.debits);
+    o.get("rejections", order.rejections);
+    o.get("dead_letters", order.dead_letters);
+    o.get("dedup_rows", order.dedup_rows);
+    o.get("effects", order.effects);
+    o.get("stuck", order.stuck);
+    report.orders.push_back(std::move(order));
+  });
+  std::string hash;
+  r.get("trace_hash", hash);
+  if (!error.empty()) return false;
+  char* end = nullptr;
+  s.trace_hash = std::strtoull(hash.c_str(), &end, 16);
+  if (hash.size() != 16 || end != hash.c_str() + hash.size()) {
+    error = "key `trace_hash` is not 16 hex digits";
+    return false;
+  }
+  out = std::move(s);
+  return true;
+}
+
+}  // namespace lab

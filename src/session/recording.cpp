@@ -1,0 +1,185 @@
+#include "src/session/recording.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "src/report/report_format.h"
+
+namespace lab {
+
+namespace {
+
+// One trace event line. "" when it is one, else what is wrong with it.
+std::string event_from_json(const nlohmann::json& j, sim::TraceEvent& e) {
+  const auto text = [&](const char* key, std::string& out, bool required) -> std::string {
+    const auto it = j.find(key);
+    if (it == j.end()) return required ? std::string("key `") + key + "` missing" : "";
+    if (!it->is_string()) return std::string("key `") + key + "` is not a string";
+    out = it->get<std::string>();
+    return "";
+  };
+  const auto number = [&](const char* key, auto& out, bool required) -> std::string {
+    const auto it = j.find(key);
+    if (it == j.end()) return required ? std::string("key `") + key + "` missing" : "";
+    using T = std::remove_reference_t<decltype(out)>;
+    const bool fits = std::is_unsigned_v<T> ? it->is_number_unsigned() : it->is_number_integer();
+    if (!fits) return std::string("key `") + key + "` is not a whole number";
+    out = it->template get<T>();
+    return "";
+  };
+  for (const std::string& problem :
+       {number("step", e.step, true), number("time", e.time, true), text("actor", e.actor, true),
+        text("kind", e.kind, true), text("target", e.target, false),
+        number("order", e.order, false), text("detail", e.detail, false)}) {
+    if (!problem.empty()) return problem;
+  }
+  if (e.actor.empty()) return "key `actor` is empty";
+  return "";
+}
+
+// Where an actor's lane goes: lab::diagram_lanes' order (producer, orders, relay, broker,
+// consumers, dedup, ledger, mail); anything else after them, in order of appearance.
+int lane_rank(const std::string& actor) {
+  static constexpr const char* kBefore[] = {"producer", "orders", "relay", "broker"};
+  for (int i = 0; i < 4; ++i) {
+    if (actor == kBefore[i]) return i;
+  }
+  if (actor.rfind("consumer", 0) == 0) return 4;
+  if (actor == "dedup") return 5;
+  if (actor == "ledger") return 6;
+  if (actor == "mail") return 7;
+  return 8;
+}
+
+std::vector<std::string> lanes_of(const std::vector<sim::TraceEvent>& events) {
+  std::vector<std::string> seen;
+  for (const auto& e : events) {
+    for (const std::string* name : {&e.actor, &e.target}) {
+      if (!name->empty() && std::find(seen.begin(), seen.end(), *name) == seen.end()) {
+        seen.push_back(*name);
+      }
+    }
+  }
+  // consumer2 before consumer10: by rank, then by the number after the name.
+  const auto number = [](const std::string& a) {
+    return std::strtoll(a.c_str() + std::min<std::size_t>(a.size(), 8), nullptr, 10);
+  };
+  std::stable_sort(seen.begin(), seen.end(), [&](const std::string& a, const std::string& b) {
+    const int ra = lane_rank(a), rb = lane_rank(b);
+    if (ra != rb) return ra < rb;
+    return ra == 4 && number(a) < number(b);
+  });
+  return seen;
+}
+
+std::string at_line(const std::string& name, std::size_t line, const std::string& what) {
+  return name + ":" + std::to_string(line) + ": " + what;
+}
+
+}  // namespace
+
+bool Recording::load(const std::string& path, std::string& error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = path + ": cannot be read";
+    return false;
+  }
+  return parse(in, path, error);
+}
+
+bool Recording::parse(std::istream& in, const std::string& name, std::string& error) {
+  std::vector<sim::TraceEvent> events;
+  std::optional<nlohmann::json> summary;
+  std::string line;
+  std::size_t number = 0, summary_line = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+      error = at_line(name, number, "not a JSON object (cut short?): a trace line is one "
+                                    "event {\"step\":..,\"time\":..,\"actor\":..,\"kind\":..}");
+      return false;
+    }
+    if (summary) {
+      error = at_line(name, number, "a line after the summary line (line " +
+                                        std::to_string(summary_line) + ")");
+      return false;
+    }
+    if (j.contains("summary")) {
+      summary = j.at("summary");
+      summary_line = number;
+      continue;
+    }
+    sim::TraceEvent e;
+    if (const std::string problem = event_from_json(j, e); !problem.empty()) {
+      error = at_line(name, number, problem);
+      return false;
+    }
+    if (!events.empty() && e.step < events.back().step) {
+      error = at_line(name, number, "step " + std::to_string(e.step) + " after step " +
+                                        std::to_string(events.back().step) +
+                                        ": events must be in step order");
+      return false;
+    }
+    events.push_back(std::move(e));
+  }
+  if (events.empty()) {
+    error = name + ": no trace events in it";
+    return false;
+  }
+  RunSummary end;
+  if (summary) {
+    std::string problem;
+    if (!summary_from_json(*summary, end, problem)) {
+      error = at_line(name, summary_line, "summary: " + problem);
+      return false;
+    }
+  }
+  end.steps = std::max(end.steps, events.back().step);
+  has_summary_ = summary.has_value();
+  live_ = summary && summary->value("mode", std::string()) == "live";
+  replay_ = summary ? summary->value("replay", std::string()) : "";
+  scenario_file_ = summary ? summary->value("file", std::string()) : "";
+  path_ = name;
+  all_ = std::move(events);
+  lanes_ = lanes_of(all_);
+  end_ = std::move(end);
+  ++revision_;
+  shown_.clear();
+  step_ = 0;
+  show(0);
+  return true;
+}
+
+bool Recording::step_forward() {
+  if (over()) return false;
+  show(step_ + 1);
+  return true;
+}
+
+void Recording::step_back() {
+  if (step_ > 0) show(step_ - 1);
+}
+
+void Recording::seek(std::uint64_t step) { show(std::min(step, end_.steps)); }
+
+void Recording::show(std::uint64_t step) {
+  step_ = step;
+  while (!shown_.empty() && shown_.back().step > step) shown_.pop_back();
+  while (shown_.size() < all_.size() && all_[shown_.size()].step <= step) {
+    shown_.push_back(all_[shown_.size()]);
+  }
+  view_ = StepView{};
+  view_.step = step;
+  view_.time = shown_.empty() ? 0 : shown_.back().time;
+  view_.over = over();
+  if (view_.over) view_.summary = end_;
+}
+
+}  // namespace lab
