@@ -20,4 +20,6 @@ shot compare-atomic-vs-no-dedup --mode compare --step 38 scenarios/02-crash-betw
 shot two-generals --mode generals --step 100 scenarios/02-crash-between-commit-and-ack.toml
 shot explore-two-consumers-check-then-act --step 100 scenarios/16-competing-consumers-check-then-act.toml
 shot explore-separate-dedup-store --step 100 scenarios/07-separate-dedup-store.toml
+# A recorded live run (a real RabbitMQ, real processes), stepped read-only to its last event.
+shot live-recording-no-dedup --step 21 --trace tests/data/live/recorded-02-no-dedup.jsonl
 echo "wrote $(ls "$out"/*.png | wc -l) screenshots in $out/"

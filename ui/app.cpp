@@ -71,6 +71,20 @@ bool App::init(const AppOptions& options, std::string& error) {
       options.scenarios_dir.empty() ? default_scenarios_dir(options.file) : options.scenarios_dir;
   load_scenario_list(scenarios_dir_);
   lessons_.load(scenarios_dir_ + "/lessons");
+  if (options.trace.empty()) return init_scenario(options, error);
+  if (!open_trace(options.trace, error)) return false;
+  recording_.seek(options.step);
+  // A scenario stays open behind the recording, for when it is closed; none is fine too.
+  std::string ignored;
+  AppOptions behind = options;
+  behind.step = 0;
+  behind.mode = Mode::kExplore;
+  (void)init_scenario(behind, ignored);
+  view_.mode = Mode::kExplore;
+  return true;
+}
+
+bool App::init_scenario(const AppOptions& options, std::string& error) {
   std::string file = options.file;
   if (file.empty()) {
     for (const auto& e : scenarios_) {
@@ -122,6 +136,18 @@ bool App::init(const AppOptions& options, std::string& error) {
   return true;
 }
 
+// Shows the recorded run in `path` (read-only); the open scenario stays behind it.
+bool App::open_trace(const std::string& path, std::string& error) {
+  if (!recording_.load(path, error)) return false;
+  recorded_ = true;
+  view_.mode = Mode::kExplore;
+  view_.playing = false;
+  view_.followed_step[3] = UINT64_MAX;
+  std::fill(std::begin(view_.trace_path), std::end(view_.trace_path), '\0');
+  path.copy(view_.trace_path, sizeof view_.trace_path - 1);
+  return true;
+}
+
 void App::refresh_session(lab::Session& session, int slot, SessionModel& out) {
   out = SessionModel{};
   diagram::SequenceLayout& layout = layouts_[slot];
@@ -132,10 +158,31 @@ void App::refresh_session(lab::Session& session, int slot, SessionModel& out) {
   }
   layout.update(session.world().kernel().trace.events(), session.revision());
   out.session = &session;
+  out.events = &session.world().kernel().trace.events();
+  out.target = session.target();
+  out.settled = session.settled();
   out.view = &session.view();
   out.end = &session.end();
   out.layout = &layout;
   out.placement = &placements_[slot];
+}
+
+void App::refresh_recording() {
+  SessionModel& out = model_.recorded;
+  out = SessionModel{};
+  if (!recorded()) return;
+  diagram::SequenceLayout& layout = layouts_[3];
+  if (layout.lanes().empty() || layout.revision() != recording_.revision()) {
+    layout.reset(recording_.lanes());
+  }
+  layout.update(recording_.events(), recording_.revision());
+  out.recording = &recording_;
+  out.events = &recording_.events();
+  out.target = recording_.target();
+  out.view = &recording_.view();
+  out.end = &recording_.end();
+  out.layout = &layout;
+  out.placement = &placements_[3];
 }
 
 void App::refresh() {
@@ -152,6 +199,7 @@ void App::refresh() {
     if (main_.is_open()) model_.deliveries = generals::deliveries(main_.world().kernel().trace.events());
   }
   refresh_session(main_, 0, model_.main);
+  refresh_recording();
   if (view_.mode == Mode::kCompare) ensure_compare();
   for (int i = 0; i < 2; ++i) refresh_session(compare_[i], i + 1, model_.compare[i]);
   if (model_.compare[0].valid() && model_.compare[1].valid()) {
@@ -194,12 +242,18 @@ void App::frame() {
   draw_explore(top, height);
 }
 
+// The explore view: a session with its fault buttons, broker and tables, or a recording
+// with what it cannot do and why; the same columns and diagram for both.
 void App::draw_explore(float top, float height) {
-  if (!model_.main.valid()) return;
+  const bool recorded = model_.recorded.valid();
+  const SessionModel& shown = recorded ? model_.recorded : model_.main;
+  if (!shown.valid()) return;
+  const int slot = recorded ? 3 : 0;
   const ImGuiStyle& style = ImGui::GetStyle();
   const float width = ImGui::GetIO().DisplaySize.x;
   // The diagram's panel is as wide as its lanes want (placement of the last frame).
-  const float wants = placements_[0].min_width() + style.ScrollbarSize + 2 * style.WindowPadding.x + 2;
+  const float wants =
+      placements_[slot].min_width() + style.ScrollbarSize + 2 * style.WindowPadding.x + 2;
   // The left column as wide as the export file's name (Faults by hand), within limits.
   const float left_wants = ImGui::CalcTextSize(view_.export_path).x +
                            2 * (style.FramePadding.x + style.WindowPadding.x) + 2;
@@ -208,25 +262,48 @@ void App::draw_explore(float top, float height) {
   begin_panel("Scenarios", ImVec2(0, top), ImVec2(c.left, browser));
   draw_browser(model_, view_, queued_);
   end_panel();
-  begin_panel("Faults by hand", ImVec2(0, top + browser), ImVec2(c.left, height - browser));
-  draw_faults(model_, view_, queued_);
+  begin_panel(recorded ? "Recorded run" : "Faults by hand", ImVec2(0, top + browser),
+              ImVec2(c.left, height - browser));
+  if (recorded) {
+    draw_recording(model_, queued_);
+  } else {
+    draw_faults(model_, view_, queued_);
+  }
   end_panel();
   begin_panel("Sequence diagram", ImVec2(c.left, top), ImVec2(c.center, height));
-  draw_sequence(model_.main, view_, 0);
+  draw_sequence(shown, view_, slot);
   end_panel();
+  draw_right_column(shown, top, height, c);
+  splitters(top, height, width, c);
+}
+
+// Verdict, broker and tables of a session; verdict and a note on what a trace holds for a
+// recording.
+void App::draw_right_column(const SessionModel& shown, float top, float height,
+                            const Columns& c) {
   const float verdict = height * view_.panels.verdict, broker = height * view_.panels.broker;
   const float right = c.left + c.center;
   begin_panel("Verdict", ImVec2(right, top), ImVec2(c.right, verdict));
-  draw_verdict(model_.main, view_.show_outcome);
+  if (shown.recording != nullptr) {
+    draw_recorded_verdict(shown, view_.show_outcome);
+  } else {
+    draw_verdict(shown, view_.show_outcome);
+  }
   end_panel();
+  if (shown.recording != nullptr) {
+    begin_panel("Broker and tables", ImVec2(right, top + verdict),
+                ImVec2(c.right, height - verdict));
+    draw_recorded_state(shown);
+    end_panel();
+    return;
+  }
   begin_panel("Broker", ImVec2(right, top + verdict), ImVec2(c.right, broker));
-  draw_broker(model_.main);
+  draw_broker(shown);
   end_panel();
   begin_panel("Database tables (live)", ImVec2(right, top + verdict + broker),
               ImVec2(c.right, height - verdict - broker));
-  draw_tables(model_.main, 0);
+  draw_tables(shown, 0);
   end_panel();
-  splitters(top, height, width, c);
 }
 
 // Bars between the panels; a drag moves the border, a release remembers the layout.
@@ -303,33 +380,61 @@ void App::set_compare(const std::string& left, const std::string& right) {
   view_.compare_right = index_of(lab::strategies(), right);
 }
 
+namespace {
+
+bool is_transport(const Command& c) {
+  return std::holds_alternative<StepCmd>(c) || std::holds_alternative<StepBackCmd>(c) ||
+         std::holds_alternative<SeekCmd>(c) || std::holds_alternative<ToEndCmd>(c) ||
+         std::holds_alternative<RestartCmd>(c);
+}
+
+// A transport command on a session or a recording alike (they share these names).
+template <class Run>
+void move(Run& run, const Command& c) {
+  if (std::holds_alternative<StepCmd>(c)) {
+    run.step_forward();
+  } else if (std::holds_alternative<StepBackCmd>(c)) {
+    if (run.target() > 0) run.request(run.target() - 1);
+  } else if (const auto* seek = std::get_if<SeekCmd>(&c)) {
+    run.request(seek->step);
+  } else if (std::holds_alternative<ToEndCmd>(c)) {
+    run.request(run.end().steps);
+  } else if (std::holds_alternative<RestartCmd>(c)) {
+    run.request(0);  // back to step 0 of the same run: a replay, never a re-run
+  }
+}
+
+// Why a recording refuses a command that would change or re-run a run; nullptr if it
+// does not refuse it.
+const char* refusal(const Command& c) {
+  if (std::holds_alternative<ConfigureCmd>(c)) {
+    return "a recording keeps the seed and strategy its processes ran with";
+  }
+  if (std::holds_alternative<InjectCmd>(c) || std::holds_alternative<RemoveFaultCmd>(c)) {
+    return "a fault cannot be added to a run that is over (a new live run can have it)";
+  }
+  if (std::holds_alternative<ExportCmd>(c)) return "a recording has no faults made by hand to export";
+  if (std::holds_alternative<CompareCmd>(c)) return "a recording is one run; compare runs the model";
+  return nullptr;
+}
+
+}  // namespace
+
 void App::apply(const Command& command) {
   std::string error;
-  if (std::holds_alternative<StepCmd>(command)) {
-    for_driven([](lab::Session& s) { s.step_forward(); });
-  } else if (std::holds_alternative<StepBackCmd>(command)) {
-    for_driven([](lab::Session& s) {
-      if (s.target() > 0) s.request(s.target() - 1);
-    });
-  } else if (const auto* seek = std::get_if<SeekCmd>(&command)) {
-    for_driven([&](lab::Session& s) { s.request(seek->step); });
-  } else if (std::holds_alternative<ToEndCmd>(command)) {
-    for_driven([](lab::Session& s) { s.request(s.end().steps); });
-  } else if (std::holds_alternative<RestartCmd>(command)) {
-    for_driven([](lab::Session& s) { s.request(0); });
-  } else if (const auto* load = std::get_if<LoadCmd>(&command)) {
-    if (main_.load(load->path, error)) {
-      view_.seed_text[0] = '\0';
-      view_.strategy_index = view_.producer_index = 0;
-      view_.followed_step[0] = UINT64_MAX;
-      compare_stale_ = true;
-      const std::string stem = std::filesystem::path(load->path).stem().string();
-      std::fill(std::begin(view_.export_path), std::end(view_.export_path), '\0');
-      (stem + "-session.toml").copy(view_.export_path, sizeof view_.export_path - 1);
-      status("opened " + load->path, false);
+  if (is_transport(command)) {
+    if (recorded()) {
+      move(recording_, command);
     } else {
-      status(error, true);
+      for_driven([&](lab::Session& s) { move(s, command); });
     }
+  } else if (const char* why = recorded() ? refusal(command) : nullptr) {
+    status(std::string("read-only: ") + why, true);
+  } else if (const auto* load = std::get_if<LoadCmd>(&command)) {
+    this->load(load->path);
+  } else if (std::holds_alternative<CloseTraceCmd>(command)) {
+    recorded_ = false;
+    status("closed the recording", false);
   } else if (const auto* c = std::get_if<ConfigureCmd>(&command)) {
     if (main_.configure(c->seed, c->strategy, c->producer, error)) {
       compare_stale_ = true;
@@ -357,34 +462,73 @@ void App::apply(const Command& command) {
   }
 }
 
+// A scenario file becomes the explored session; a *.jsonl trace is shown as a recording.
+void App::load(const std::string& path) {
+  std::string error;
+  if (std::filesystem::path(path).extension() == ".jsonl") {
+    if (open_trace(path, error)) {
+      status("opened the recording " + path + " (read-only)", false);
+    } else {
+      status(error, true);
+    }
+    return;
+  }
+  if (!main_.load(path, error)) {
+    status(error, true);
+    return;
+  }
+  recorded_ = false;
+  view_.seed_text[0] = '\0';
+  view_.strategy_index = view_.producer_index = 0;
+  view_.followed_step[0] = UINT64_MAX;
+  compare_stale_ = true;
+  const std::string stem = std::filesystem::path(path).stem().string();
+  std::fill(std::begin(view_.export_path), std::end(view_.export_path), '\0');
+  (stem + "-session.toml").copy(view_.export_path, sizeof view_.export_path - 1);
+  status("opened " + path, false);
+}
+
+// Play: steps owed to the play clock, requested from the shown run(s).
+void App::play(float delta_seconds) {
+  lab::Session& driven = view_.mode == Mode::kCompare ? compare_[0] : main_;
+  if (!view_.playing || view_.mode == Mode::kGenerals) return;
+  if (!recorded() && !driven.is_open()) return;
+  const bool over =
+      recorded() ? recording_.over() : driven.settled() && driven.world().over();
+  if (over) {
+    view_.playing = false;
+    return;
+  }
+  view_.play_credit += static_cast<double>(delta_seconds) * view_.steps_per_second;
+  const auto steps = static_cast<std::uint64_t>(std::min(view_.play_credit, 20000.0));
+  view_.play_credit -= static_cast<double>(steps);
+  if (recorded()) {
+    recording_.request(recording_.target() + steps);
+  } else {
+    for_driven([&](lab::Session& s) { s.request(s.target() + steps); });
+  }
+}
+
 void App::update(float delta_seconds, double budget_ms) {
   last_ = std::move(queued_);
   queued_.clear();
   for (const Command& c : last_) apply(c);
   lessons_.update(view_);
 
-  lab::Session& driven = view_.mode == Mode::kCompare ? compare_[0] : main_;
-  if (view_.playing && view_.mode != Mode::kGenerals && driven.is_open()) {
-    if (driven.settled() && driven.world().over()) {
-      view_.playing = false;
-    } else {
-      view_.play_credit += static_cast<double>(delta_seconds) * view_.steps_per_second;
-      const auto steps = static_cast<std::uint64_t>(std::min(view_.play_credit, 20000.0));
-      view_.play_credit -= static_cast<double>(steps);
-      for_driven([&](lab::Session& s) { s.request(s.target() + steps); });
-    }
-  }
+  play(delta_seconds);
 
   const auto deadline = std::chrono::steady_clock::now() +
                         std::chrono::microseconds(static_cast<long>(budget_ms * 1000));
   bool more = true;
   while (more && std::chrono::steady_clock::now() < deadline) {
     more = false;
-    for_driven([&](lab::Session& s) { more = s.pump(64) || more; });
+    for_driven([&](lab::Session& s) { more = (s.is_open() && s.pump(64)) || more; });
   }
 }
 
 bool App::busy() const {
+  if (recorded()) return false;  // a recording seeks at once
+  if (!main_.is_open()) return false;
   if (view_.mode == Mode::kCompare) return !compare_[0].settled() || !compare_[1].settled();
   return !main_.settled();
 }

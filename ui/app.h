@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "src/session/recording.h"
 #include "src/session/session.h"
 #include "ui/commands.h"
 #include "ui/layout.h"
@@ -32,6 +33,7 @@ namespace ui {
 
 struct AppOptions {
   std::string file;           // scenario to open; "" = the first one in the directory
+  std::string trace;          // a recorded run's JSON Lines trace to show, read-only ("" = none)
   std::string scenarios_dir;  // "" = the file's directory, else ./scenarios, else the source tree's
   std::uint64_t step = 0;     // start at this step
   Mode mode = Mode::kExplore;
@@ -60,11 +62,17 @@ class App {
   bool busy() const;  // a replay or seek is still under way
 
   lab::Session& session() { return main_; }
+  // The recorded run opened with AppOptions::trace or a LoadCmd of a *.jsonl file.
+  const lab::Recording& recording() const { return recording_; }
+  // A recording is shown (explore mode): transport commands move through it, and the
+  // commands that would change a run are refused.
+  bool recorded() const { return recorded_ && view_.mode == Mode::kExplore; }
   lab::Session& compare(int side) { return compare_[side]; }
   ViewState& view() { return view_; }
   const std::vector<ScenarioEntry>& scenarios() const { return scenarios_; }
   const Commands& last_commands() const { return last_; }  // applied by the last update()
-  // The diagram layouts: [0] explore, [1] and [2] compare.
+  // The diagram layouts: [0] explore, [1] and [2] compare, [3] a recording.
+  static constexpr int kSlots = 4;
   const diagram::SequenceLayout& layout(int slot) const { return layouts_[slot]; }
   const diagram::Placement& placement(int slot) const { return placements_[slot]; }
   const generals::TwoGenerals* generals() const { return generals_.get(); }
@@ -77,12 +85,18 @@ class App {
  private:
   void refresh();  // brings views, end summaries and layouts up to date for this frame
   void refresh_session(lab::Session& session, int slot, SessionModel& out);
+  void refresh_recording();
+  bool init_scenario(const AppOptions& options, std::string& error);
+  bool open_trace(const std::string& path, std::string& error);
+  void load(const std::string& path);
+  void play(float delta_seconds);
   void ensure_compare();
   void set_compare(const std::string& left, const std::string& right);
   void for_driven(const std::function<void(lab::Session&)>& fn);
   void status(std::string text, bool error);
   void load_scenario_list(const std::string& dir);
   void draw_explore(float top, float height);
+  void draw_right_column(const SessionModel& shown, float top, float height, const Columns& c);
   void splitters(float top, float height, float width, const Columns& columns);
   void ensure_generals();                       // app_generals.cpp
   void apply_generals(const Command& command);  // app_generals.cpp
@@ -92,8 +106,10 @@ class App {
   bool compare_stale_ = true;
   std::vector<ScenarioEntry> scenarios_;
   std::string scenarios_dir_;
-  diagram::SequenceLayout layouts_[3];
-  diagram::Placement placements_[3];
+  diagram::SequenceLayout layouts_[kSlots];
+  diagram::Placement placements_[kSlots];
+  lab::Recording recording_;
+  bool recorded_ = false;
   Model model_;
   ViewState view_;
   Commands queued_, last_;

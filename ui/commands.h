@@ -22,7 +22,7 @@ struct SeekCmd {
 struct ToEndCmd {};
 struct RestartCmd {};  // back to step 0 of the same run
 struct LoadCmd {
-  std::string path;
+  std::string path;  // a scenario file, or a recorded run's trace (*.jsonl, read-only)
 };
 struct ConfigureCmd {
   std::optional<std::uint64_t> seed;
@@ -46,13 +46,15 @@ struct GeneralsResetCmd {
   int loss_percent = 25;
   std::uint64_t seed = 1;
 };
+struct CloseTraceCmd {};  // back from a recording to the simulated scenario
 struct GeneralsStepCmd {};
 struct GeneralsCaptureCmd {};
 struct GeneralsRunCmd {};
 
 using Command = std::variant<StepCmd, StepBackCmd, SeekCmd, ToEndCmd, RestartCmd, LoadCmd,
                              ConfigureCmd, InjectCmd, RemoveFaultCmd, ExportCmd, CompareCmd,
-                             GeneralsResetCmd, GeneralsStepCmd, GeneralsCaptureCmd, GeneralsRunCmd>;
+                             CloseTraceCmd, GeneralsResetCmd, GeneralsStepCmd, GeneralsCaptureCmd,
+                             GeneralsRunCmd>;
 using Commands = std::vector<Command>;
 
 }  // namespace ui

@@ -75,6 +75,9 @@ SessionModel LessonsMode::session_model() {
   }
   layout_.update(session_.world().kernel().trace.events(), session_.revision());
   m.session = &session_;
+  m.events = &session_.world().kernel().trace.events();
+  m.target = session_.target();
+  m.settled = session_.settled();
   m.view = &session_.view();
   // The whole run's end is only handed to panels once the learner has answered.
   m.end = answered() ? &session_.end() : nullptr;

@@ -25,7 +25,11 @@
 namespace {
 
 constexpr const char* kUsage =
-    "usage: eosim-gui [FILE.toml] [options]\n"
+    "usage: eosim-gui [FILE.toml | --trace FILE.jsonl] [options]\n"
+    "  --trace FILE.jsonl  step through a recorded run, read-only: a live run's trace\n"
+    "                      (eosim live --keep-db DIR writes DIR/trace.jsonl) or any\n"
+    "                      eosim run/live --format jsonl output; a FILE ending in .jsonl\n"
+    "                      is taken as --trace\n"
     "  --step N            start at step N\n"
     "  --mode M            explore (default), compare, generals or lessons\n"
     "  --seed N            replace the file's seed\n"
@@ -102,6 +106,8 @@ int parse(int argc, char** argv, Options& o) {
         o.app.compare_left = v.substr(0, v.find(','));
         o.app.compare_right = v.substr(v.find(',') + 1);
       }
+    } else if (arg == "--trace") {
+      ok = value(o.app.trace) && !o.app.trace.empty();
     } else if (arg == "--scenarios") {
       ok = value(o.app.scenarios_dir);
     } else if (arg == "--size") {
@@ -120,6 +126,9 @@ int parse(int argc, char** argv, Options& o) {
       o.check_layout = true;
     } else if (arg == "--layout") {
       ok = value(o.layout) && !o.layout.empty();
+    } else if (arg.size() > 6 && arg.compare(arg.size() - 6, 6, ".jsonl") == 0 &&
+               o.app.trace.empty()) {
+      o.app.trace = arg;
     } else if (!arg.empty() && arg[0] != '-' && o.app.file.empty()) {
       o.app.file = arg;
     } else {
@@ -202,11 +211,12 @@ bool check_placement(const ui::App& app, int slot) {
   return ok;
 }
 
-// Every diagram drawn in this window (explore: one; compare: two; Two Generals: none).
+// Every diagram drawn in this window (explore or a recording: one; compare: two; Two
+// Generals: none).
 bool check_layout(const ui::App& app) {
   bool ok = true;
   int drawn = 0;
-  for (int slot = 0; slot < 3; ++slot) {
+  for (int slot = 0; slot < ui::App::kSlots; ++slot) {
     if (app.placement(slot).canvas().width <= 0) continue;  // never placed: not on screen
     ++drawn;
     ok = check_placement(app, slot) && ok;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "src/session/recording.h"
 #include "src/session/session.h"
 #include "src/diagram/placement.h"
 #include "src/diagram/sequence.h"
@@ -26,20 +27,27 @@ struct ScenarioEntry {
   std::string error;  // why it does not load ("" when it does)
 };
 
+// One run as the panels see it: a session (simulated, stepped and replayed) or a recording
+// (a recorded trace stepped read-only; `session` is then null).
 struct SessionModel {
   const lab::Session* session = nullptr;
+  const lab::Recording* recording = nullptr;
+  const std::vector<sim::TraceEvent>* events = nullptr;  // the trace up to the shown step
+  std::uint64_t target = 0;  // where a replay or seek is heading (the shown step when settled)
+  bool settled = true;
   const lab::StepView* view = nullptr;
   const lab::RunSummary* end = nullptr;  // the whole run
   const diagram::SequenceLayout* layout = nullptr;
   // The diagram's pixel placement: a cache the sequence panel brings up to date for its
   // width (it is derived from the layout, so drawing never changes the run).
   diagram::Placement* placement = nullptr;
-  bool valid() const { return session != nullptr && session->is_open(); }
+  bool valid() const { return (session != nullptr && session->is_open()) || recording != nullptr; }
 };
 
 struct Model {
   SessionModel main;
   SessionModel compare[2];
+  SessionModel recorded;  // the recording shown in explore mode, if one is open
   lab::Divergence divergence;  // of the two compare sessions' traces at their step
   const std::vector<ScenarioEntry>* scenarios = nullptr;
   const generals::TwoGenerals* generals = nullptr;

@@ -1,6 +1,7 @@
 // The scenario browser: every scenario file with its name, the loaded one's `about`
 // text, and the overrides (seed, strategy, producer pattern) that start the run over.
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -51,6 +52,25 @@ std::string picked(int index, const std::vector<lab::CatalogEntry>& entries) {
                     : std::string(entries[static_cast<std::size_t>(index - 1)].name);
 }
 
+// A recorded run's trace (`eosim live --format jsonl`, or DIR/trace.jsonl of a kept live
+// run), opened read-only in place of the scenario.
+void open_trace_row(ViewState& view, Commands& commands) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float after = ImGui::CalcTextSize("Open trace").x + 2 * style.FramePadding.x +
+                      ImGui::CalcTextSize("(?)").x + 2 * style.ItemSpacing.x + 2;
+  ImGui::SetNextItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x - after));
+  ImGui::InputTextWithHint("##trace", "a recorded run: DIR/trace.jsonl", view.trace_path,
+                           sizeof view.trace_path);
+  probe_last_item("trace path");
+  ImGui::SameLine();
+  if (button_if(view.trace_path[0] != '\0', "Open trace")) {
+    commands.push_back(LoadCmd{view.trace_path});
+  }
+  help_marker(
+      "Opens a run's JSON Lines trace to step through, read-only: eosim live FILE "
+      "--keep-db DIR writes DIR/trace.jsonl, --format jsonl prints one.");
+}
+
 }  // namespace
 
 void draw_browser(const Model& model, ViewState& view, Commands& commands) {
@@ -59,7 +79,9 @@ void draw_browser(const Model& model, ViewState& view, Commands& commands) {
       std::min(ImGui::GetContentRegionAvail().y * 0.45f,
                ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(scenarios.size() + 1));
   ImGui::BeginChild("scenario list", ImVec2(0, list_height), true);
-  const std::string loaded = model.main.valid() ? model.main.session->base().path : "";
+  const bool recorded = model.recorded.valid();
+  const std::string loaded =
+      model.main.valid() && !recorded ? model.main.session->base().path : "";
   for (std::size_t i = 0; i < scenarios.size(); ++i) {
     const ScenarioEntry& e = scenarios[i];
     const std::string label = e.error.empty() ? e.name : e.file + " (does not load)";
@@ -82,7 +104,8 @@ void draw_browser(const Model& model, ViewState& view, Commands& commands) {
     }
   }
   ImGui::EndChild();
-  if (!model.main.valid()) return;
+  open_trace_row(view, commands);
+  if (recorded || !model.main.valid()) return;
 
   const lab::Scenario& base = model.main.session->base();
   ImGui::Separator();

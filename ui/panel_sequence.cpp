@@ -204,7 +204,7 @@ void draw_sequence(const SessionModel& m, ViewState& v, int slot, std::size_t di
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0));
   Screen s{ImGui::GetCursorScreenPos(), &c};
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  const auto& events = m.session->world().kernel().trace.events();
+  const auto& events = *m.events;
   ImGui::Dummy(ImVec2(c.width, c.header));
 
   std::size_t first = rows.size(), last = 0;

@@ -10,11 +10,16 @@ namespace ui {
 
 namespace {
 
-void mode_button(const char* label, Mode mode, ViewState& view) {
+// `why_not`: the mode cannot be entered now, and why (a tooltip on the greyed button).
+void mode_button(const char* label, Mode mode, ViewState& view, const char* why_not = nullptr) {
   const bool active = view.mode == mode;
   if (active)
     ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-  if (button(label)) {
+  const bool pressed = button_if(why_not == nullptr, label);
+  if (why_not != nullptr && ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("%s", why_not);
+  }
+  if (pressed) {
     view.mode = mode;
     view.playing = false;
   }
@@ -56,7 +61,7 @@ void transport(const SessionModel& m, const SessionModel* other, ViewState& view
 
   // The slider spans the whole run; while a replay is under way it shows the target.
   const std::int64_t end = static_cast<std::int64_t>(m.end->steps);
-  if (!view.scrubbing) view.scrub_step = static_cast<std::int64_t>(m.session->target());
+  if (!view.scrubbing) view.scrub_step = static_cast<std::int64_t>(m.target);
   const std::int64_t zero = 0;
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 420);
   const std::string format = "step %lld of " + std::to_string(end);
@@ -75,7 +80,7 @@ void transport(const SessionModel& m, const SessionModel* other, ViewState& view
     ImGui::SetTooltip("For teachers: show how the run ends before it has ended.");
   }
   ImGui::SameLine();
-  if (!m.session->settled()) {
+  if (!m.settled) {
     text_colored(palette::kWarn, "replaying...");
   } else if (!over && !view.show_outcome) {
     text_colored(palette::kMuted, "in progress");
@@ -93,12 +98,22 @@ void transport(const SessionModel& m, const SessionModel* other, ViewState& view
 
 void draw_toolbar(const Model& model, ViewState& view, Commands& commands) {
   mode_button("Explore", Mode::kExplore, view);
-  mode_button("Compare", Mode::kCompare, view);
+  const bool recorded = model.recorded.valid();
+  mode_button("Compare", Mode::kCompare, view,
+              recorded ? "A recording is one run, with the strategy it ran with: compare runs "
+                         "the model (close the recording first)."
+                       : nullptr);
   mode_button("Two Generals", Mode::kGenerals, view);
   mode_button("Lessons", Mode::kLessons, view);
   ImGui::TextUnformatted("|");
   ImGui::SameLine();
-  if (model.main.valid()) {
+  if (recorded) {
+    const lab::RunSummary& r = model.recorded.recording->end();
+    ImGui::Text("%s: %s   seed %llu   %s / %s",
+                model.recorded.recording->live() ? "recorded live run" : "recorded run",
+                r.scenario.c_str(), static_cast<unsigned long long>(r.seed), r.producer.c_str(),
+                r.strategy.c_str());
+  } else if (model.main.valid()) {
     const lab::Scenario& s = model.main.session->scenario();
     ImGui::Text("%s   seed %llu   %s / %s", s.name.c_str(), static_cast<unsigned long long>(s.seed),
                 s.producer.pattern.c_str(),
@@ -120,7 +135,7 @@ void draw_toolbar(const Model& model, ViewState& view, Commands& commands) {
     return;
   }
   const bool compare = view.mode == Mode::kCompare;
-  const SessionModel& driven = compare ? model.compare[0] : model.main;
+  const SessionModel& driven = compare ? model.compare[0] : recorded ? model.recorded : model.main;
   const SessionModel* other = compare && model.compare[1].valid() ? &model.compare[1] : nullptr;
   if (driven.valid()) transport(driven, other, view, commands);
 }

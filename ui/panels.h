@@ -30,6 +30,11 @@ void draw_verdict(const SessionModel& model, bool show_end);
 void draw_faults(const Model& model, ViewState& view, Commands& commands);
 // panel_compare.cpp: two strategies side by side on the same scenario and seed.
 void draw_compare(const Model& model, ViewState& view, Commands& commands);
+// panel_recording.cpp: a recorded run (read-only): where it came from, the controls it
+// cannot have and why; its verdict once the last event is shown; what a trace does not hold.
+void draw_recording(const Model& model, Commands& commands);
+void draw_recorded_verdict(const SessionModel& model, bool show_end);
+void draw_recorded_state(const SessionModel& model);
 // panel_generals.cpp: the Two Generals mode.
 void draw_generals(const Model& model, ViewState& view, Commands& commands);
 

@@ -33,12 +33,13 @@ struct ViewState {
   int frame_index = 0;  // into that site's frames
   int consumer_instance = 1;
   char export_path[512] = "session.toml";
+  char trace_path[512] = "";  // the browser's "Open a trace" field
 
   // Sequence diagram.
   bool follow = true;  // keep the current step in view
-  // The step each diagram last scrolled to: [0] explore, [1] and [2] compare.
-  std::uint64_t followed_step[3] = {UINT64_MAX, UINT64_MAX, UINT64_MAX};
-  int follow_frames[3] = {0, 0, 0};  // frames left to repeat that scroll
+  // The step each diagram last scrolled to: [0] explore, [1] and [2] compare, [3] a recording.
+  std::uint64_t followed_step[4] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
+  int follow_frames[4] = {0, 0, 0, 0};  // frames left to repeat that scroll
 
   // Compare mode: the two strategies, as indexes into lab::strategies().
   int compare_left = 0;   // atomic

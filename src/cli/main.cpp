@@ -521,7 +521,8 @@ CLI::App* add_live_command(CLI::App& app, cli::LiveCommandOptions& o) {
                    "Replace the producer pattern (eosim list producers)")
       ->type_name("P");
   live->add_option("--keep-db", o.keep_db,
-                   "Keep the run folder (SQLite files, each actor's log and trace) in DIR")
+                   "Keep the run folder in DIR: SQLite files, each actor's log and trace, and "
+                   "trace.jsonl (the merged trace, which eosim-gui --trace steps through)")
       ->type_name("DIR");
   live->add_option("--timeout", o.timeout_s,
                    "Stop a run that has not settled after SEC seconds and report what is stuck")
@@ -559,6 +560,7 @@ CLI::App* add_live_command(CLI::App& app, cli::LiveCommandOptions& o) {
       "  eosim live scenarios/02-crash-between-commit-and-ack.toml\n"
       "  eosim live scenarios/02-crash-between-commit-and-ack.toml --strategy no-dedup "
       "--keep-db run02\n"
+      "  eosim-gui --trace run02/trace.jsonl      # step through it, read-only\n"
       "\n"
       "Exit codes: 0 expectations met, 1 an expectation failed or a run timed out, 2 bad\n"
       "input (file, URL, unreachable broker, no rabbitmq-server, a fault that cannot run\n"

@@ -146,6 +146,7 @@ bool Recording::parse(std::istream& in, const std::string& name, std::string& er
   live_ = summary && summary->value("mode", std::string()) == "live";
   replay_ = summary ? summary->value("replay", std::string()) : "";
   scenario_file_ = summary ? summary->value("file", std::string()) : "";
+  run_dir_ = summary ? summary->value("run_dir", std::string()) : "";
   path_ = name;
   all_ = std::move(events);
   lanes_ = lanes_of(all_);

@@ -41,6 +41,7 @@ class Recording {
   bool has_summary() const { return has_summary_; }
   const std::string& replay() const { return replay_; }  // the command that made it
   const std::string& scenario_file() const { return scenario_file_; }
+  const std::string& run_dir() const { return run_dir_; }  // a kept live run's folder, or ""
   // Lanes for a diagram: the actors and stores of the trace, in lab::diagram_lanes order.
   const std::vector<std::string>& lanes() const { return lanes_; }
   // Bumped by every load: views derived from events() know another file was opened.
@@ -66,7 +67,7 @@ class Recording {
  private:
   void show(std::uint64_t step);
 
-  std::string path_, replay_, scenario_file_;
+  std::string path_, replay_, scenario_file_, run_dir_;
   bool live_ = false, has_summary_ = false;
   std::vector<sim::TraceEvent> all_, shown_;
   std::vector<std::string> lanes_;
