@@ -103,6 +103,12 @@ void event_loop(sim::Scheduler& scheduler, AmqpTransport& net, const WallClock& 
 
 }  // namespace
 
+int heartbeat_seconds(std::optional<std::int64_t> heartbeat_ticks, std::int64_t tick_ms) {
+  if (!heartbeat_ticks || *heartbeat_ticks <= 0) return 0;
+  const std::int64_t ms = *heartbeat_ticks * tick_ms;
+  return static_cast<int>(std::max<std::int64_t>(1, (ms + 999) / 1000));
+}
+
 std::string ActorArgs::node() const {
   return role == "consumer" ? "consumer" + std::to_string(instance) : role;
 }
@@ -238,6 +244,9 @@ int run_actor(const ActorArgs& a, std::ostream& err) {
   AmqpTransportOptions net_options;
   net_options.endpoint = endpoint;
   net_options.queue_prefix = a.queue_prefix;
+  net_options.heartbeat_s = heartbeat_seconds(s.network.heartbeat, a.tick_ms);
+  net_options.trace = &k.trace;
+  net_options.node = node;
   net_options.attempt_of = [&deliveries](const broker::Delivery& d) { return deliveries.count(d); };
   AmqpTransport net(std::move(net_options), k.scheduler, clock);
   const transport::Env env{net, k.scheduler, k.faults, k.trace};

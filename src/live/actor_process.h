@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,11 @@ bool parse_actor_args(int argc, char** argv, ActorArgs& out, std::string& error)
 // Runs the actor until SIGTERM (exit 0) or a crash site kills it. Exit 2 on bad arguments,
 // 3 when it cannot start (databases, scenario).
 int run_actor(const ActorArgs& args, std::ostream& err);
+
+// The heartbeat interval an actor asks RabbitMQ for: the scenario's [network] heartbeat
+// in wall time, rounded up to whole seconds (AMQP's unit) and at least 1; 0 (none) when
+// the scenario has no heartbeats or turns them off.
+int heartbeat_seconds(std::optional<std::int64_t> heartbeat_ticks, std::int64_t tick_ms);
 
 // faults.log: one fired fault a line; read back by the supervisor (the run's faults) and by
 // a restarted actor (rules already spent).

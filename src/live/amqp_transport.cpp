@@ -39,11 +39,16 @@ transport::ConnId AmqpTransport::connect() {
   const Status st = AmqpClient::connect(options_.endpoint, co, client);
   if (!st.ok()) {
     last_error_ = st.message;
+    if (options_.trace) options_.trace->record(options_.node, "refused", "broker", 0, st.message);
     return 0;
   }
   last_error_.clear();
   const transport::ConnId conn = next_conn_++;
   clients_[conn] = std::move(client);
+  if (options_.trace) {
+    options_.trace->record(options_.node, "connect", "broker", 0,
+                           "connection " + std::to_string(conn));
+  }
   return conn;
 }
 
@@ -76,7 +81,7 @@ bool AmqpTransport::send(transport::ConnId conn, transport::Outgoing frame) {
   // A refused ack on a channel the broker already closed is what a client library does
   // too: the method goes nowhere, and the connection's events say why.
   const Status st = apply(client, frame.method);
-  if (!st.ok() && !client.connected()) lost(conn);
+  if (!st.ok() && !client.connected()) lost(conn, st.message);
   return true;
 }
 
@@ -97,17 +102,21 @@ bool AmqpTransport::is_open(transport::ConnId conn) const {
   return it != clients_.end() && it->second->connected();
 }
 
-void AmqpTransport::lost(transport::ConnId conn) {
+void AmqpTransport::lost(transport::ConnId conn, const std::string& why) {
   if (clients_.erase(conn) == 0) return;
-  scheduler_.at(wall_now(), "live.disconnect", [this, conn] {
+  scheduler_.at(wall_now(), "live.disconnect", [this, conn, why] {
+    // Traced here, at the wall tick it was learned (poll runs between events).
+    if (options_.trace) {
+      options_.trace->record(options_.node, "disconnected", "broker", 0,
+                             "connection " + std::to_string(conn) + ": " + why);
+    }
     if (handlers_.on_disconnect) handlers_.on_disconnect(conn);
   });
 }
 
 void AmqpTransport::arrive(transport::ConnId conn, Event event) {
   if (const auto* gone = std::get_if<ConnectionLost>(&event)) {
-    (void)gone;
-    lost(conn);
+    lost(conn, gone->text);
     return;
   }
   broker::BrokerMethod method = std::visit(

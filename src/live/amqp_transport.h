@@ -21,6 +21,7 @@
 #include <string>
 
 #include "sim/scheduler.h"
+#include "sim/trace.h"
 #include "src/live/amqp_client.h"
 #include "src/live/endpoint.h"
 #include "src/transport/transport.h"
@@ -47,6 +48,10 @@ struct AmqpTransportOptions {
   std::string queue_prefix;  // prepended to every queue name
   int heartbeat_s = 0;
   std::function<std::int64_t(const broker::Delivery&)> attempt_of;
+  // Where connects, refusals and lost connections are traced, as the model's network
+  // traces them (null: not traced).
+  sim::Trace* trace = nullptr;
+  std::string node;  // this actor's name in the trace
 };
 
 class AmqpTransport final : public transport::Transport {
@@ -69,7 +74,7 @@ class AmqpTransport final : public transport::Transport {
 
  private:
   Status apply(AmqpClient& client, const broker::ClientMethod& method);
-  void lost(transport::ConnId conn);
+  void lost(transport::ConnId conn, const std::string& why);
   void arrive(transport::ConnId conn, Event event);
   sim::Tick wall_now() const;
 

@@ -1,102 +1,106 @@
 #pragma once
 // A frame-aware TCP fault proxy between AMQP 0-9-1 clients and a real broker (Boost.Asio).
-// It is the live counterpart of the model's network rules: a client connects to the proxy
-// instead of the broker, and the proxy can lose a chosen frame the way the model does —
-// by taking the whole connection down, both sides reset — freeze traffic (a silent peer),
-// and refuse new connections.
+// It is the live counterpart of the model's network (sim/network.h): every actor of a live
+// run connects to the proxy instead of the broker, and the proxy loses a chosen frame the
+// way the model does - the connection breaks, the sender's end at once and the far end
+// when its own detection says so - or freezes a connection (a silent peer).
 //
 // Contract:
-//  - start() listens on 127.0.0.1 at a free port and serves on its own thread until stop()
-//    or destruction. Every accepted client gets its own upstream connection to the broker.
-//  - Bytes are forwarded whole frames at a time, in order, per direction. The client's
-//    8-byte protocol header passes untouched; after it, each frame is
-//    type(1) channel(2) size(4) payload(size) 0xCE. Only method frames (type 1) match
-//    rules; their first four payload bytes are class id and method id.
-//  - A rule fires on the nth matching method frame (counted over all connections in that
-//    direction, from 1). When it fires the frame is not forwarded and both sockets of that
-//    connection are reset (RST, nothing else sent), as a dropped frame does in the model.
-//    A rule fires at most once.
-//  - freeze(true) stops forwarding in both directions on every connection (what arrives is
-//    discarded, sockets stay open): the peers see silence, not a reset. freeze(false)
-//    forwards again what arrives from then on.
-//  - refuse(true) closes every new client at once (accepted, then reset) without dialling
-//    the broker; open connections are not affected.
-//  - All public methods are thread-safe. Faults trigger on content, never on time.
+//  - start() listens on 127.0.0.1 at `listeners` free ports (one per actor of a run, so
+//    the judge knows whose connection a frame is on) and serves on its own thread until
+//    stop() or destruction. Every accepted client gets its own upstream connection.
+//  - Bytes are forwarded in order, per direction, whole commands at a time: a method
+//    frame, and for basic.publish / basic.deliver / basic.return its content header and
+//    body frames. The client's 8-byte protocol header passes untouched.
+//  - Every method frame is shown to the judge (on the proxy's thread, in the order the
+//    frames pass) with what it carries: the message's `order` header, the delivery tag.
+//    The judge answers:
+//      pass    forwarded;
+//      drop    the command is not forwarded, nor anything after it on that connection,
+//              either way. The end that sent it is reset (RST) at once; the far end hears
+//              nothing more and is reset after `notice_ms` (-1: never - its own
+//              heartbeats decide, as in the model with per-side detection);
+//      freeze  the command is forwarded, then the connection carries nothing either way
+//              and sends no FIN; each end is reset after `notice_ms` (-1: never).
+//    An end that closes its socket while its connection is silent is closed alone: the
+//    other end, behind the silent link, learns nothing of it (sim/network.h, freeze).
+//  - freeze(true) stops forwarding on every connection (held, not judged); freeze(false)
+//    forwards again. refuse(true) resets every new client at once without dialling the
+//    broker; open connections are not affected.
+//  - Faults trigger on content (what the judge sees), never on time; `notice_ms` is how
+//    long the far end of a broken connection takes to notice, as the model's ticks are.
+//  - Public methods are thread-safe.
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "src/live/amqp_wire.h"
 #include "src/live/endpoint.h"
 #include "src/live/status.h"
 
 namespace live {
 
-enum class Direction { kClientToBroker, kBrokerToClient };
-
-// A method by AMQP class and method id, e.g. basic.ack = {60, 80}.
-struct MethodId {
-  std::uint16_t class_id = 0;
-  std::uint16_t method_id = 0;
-  bool operator==(const MethodId&) const = default;
+struct ProxyAction {
+  enum Kind { kPass, kDrop, kFreeze } kind = kPass;
+  std::int64_t notice_ms = -1;  // see the contract; -1 = never
 };
 
-// "basic.ack", "basic.deliver", "basic.publish", "basic.nack", "basic.reject",
-// "basic.consume", "confirm.select", "queue.declare", "channel.close", "connection.close"
-// (and a few more) to ids; false for a name it does not know.
-bool method_by_name(const std::string& name, MethodId& out);
+using Judge = std::function<ProxyAction(const SeenFrame&)>;
 
-struct FrameRule {
-  Direction direction = Direction::kClientToBroker;
-  MethodId method;
-  int nth = 1;  // 1-based, over every connection in `direction`
+struct ProxyOptions {
+  int listeners = 1;
+  Judge judge;  // null: everything passes
 };
 
 class FaultProxy {
  public:
-  static Status start(const Endpoint& upstream, std::unique_ptr<FaultProxy>& out);
+  static Status start(const Endpoint& upstream, const ProxyOptions& options,
+                      std::unique_ptr<FaultProxy>& out);
+  static Status start(const Endpoint& upstream, std::unique_ptr<FaultProxy>& out) {
+    return start(upstream, ProxyOptions{}, out);
+  }
   ~FaultProxy();
   FaultProxy(const FaultProxy&) = delete;
   FaultProxy& operator=(const FaultProxy&) = delete;
 
-  // The broker's endpoint with the proxy's host and port: give this to clients.
-  const Endpoint& endpoint() const { return endpoint_; }
+  // The broker's endpoint with the proxy's host and the port of `listener`: give this to
+  // the clients of that listener.
+  const Endpoint& endpoint(int listener = 0) const { return endpoints_.at(listener); }
 
-  void add_rule(const FrameRule& rule);
   void freeze(bool on);
   void refuse(bool on) { refusing_ = on; }
   void reset_all();  // RST every open connection, both sides
   void stop();       // idempotent; closes everything and joins the thread
 
-  int rules_fired() const { return rules_fired_; }
+  // Ends (sockets) of silent connections - frozen, or the far end of a broken one - that
+  // are still open: each is closed later by its notice timer, its peer's own detection,
+  // or never (heartbeats off). A run waits for them to settle.
+  int silent_ends() const { return silent_ends_; }
+  int frames_dropped() const { return dropped_; }
+  int connections_frozen() const { return frozen_connections_; }
   int connections_accepted() const { return accepted_; }
 
-  // Used by the proxy's own connections (public for the .cpp's helpers only).
   struct Impl;
-  // True if this method frame, passing in `direction`, trips a rule; counts it.
-  bool should_drop(Direction direction, const MethodId& method);
 
  private:
   FaultProxy() = default;
 
-  Endpoint endpoint_;
+  std::vector<Endpoint> endpoints_;
   std::unique_ptr<Impl> impl_;
   std::thread thread_;
-  std::mutex rules_mutex_;
-  struct Armed {
-    FrameRule rule;
-    int seen = 0;
-    bool fired = false;
-  };
-  std::vector<Armed> rules_;
   std::atomic<bool> frozen_{false};
   std::atomic<bool> refusing_{false};
-  std::atomic<int> rules_fired_{0};
+  std::atomic<int> dropped_{0};
+  std::atomic<int> silent_ends_{0};
+  std::atomic<int> frozen_connections_{0};
   std::atomic<int> accepted_{0};
+
+  friend class Pipe;
 };
 
 }  // namespace live

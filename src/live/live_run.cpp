@@ -20,6 +20,8 @@
 #include "src/live/actor_process.h"
 #include "src/live/amqp_client.h"
 #include "src/live/amqp_transport.h"
+#include "src/live/fault_proxy.h"
+#include "src/live/net_faults.h"
 #include "src/live/process.h"
 #include "src/store/db.h"
 
@@ -116,6 +118,7 @@ struct Snapshot {
   std::int64_t committed = 0, unsent = 0, debits = 0, rejections = 0, deliveries = 0;
   std::uint32_t ready = 0;
   std::size_t faults = 0;
+  int silent_ends = 0;  // the fault proxy's silent connection ends still open
   bool operator==(const Snapshot&) const = default;
 };
 
@@ -312,6 +315,32 @@ std::vector<Actor> actors_of(const lab::Scenario& s, const ActorArgs& base) {
   return actors;
 }
 
+std::string url_of(const Endpoint& e) {
+  return "amqp://" + e.user + ":" + e.password + "@" + e.host + ":" + std::to_string(e.port) +
+         "/" + (e.vhost == "/" ? std::string("%2f") : e.vhost);
+}
+
+// The fault proxy between the actors and the broker, judging frames by the scenario's
+// network rules; each actor gets its own listener (the judge knows whose frame it sees).
+Status start_proxy(const lab::Scenario& s, const Endpoint& broker, std::vector<Actor>& actors,
+                   std::unique_ptr<NetFaults>& net_faults, std::unique_ptr<FaultProxy>& proxy) {
+  NetFaultsOptions nf;
+  for (const Actor& a : actors) nf.nodes.push_back(a.args.node());
+  nf.run_dir = actors.front().args.run_dir;
+  nf.origin_ms = actors.front().args.origin_ms;
+  nf.tick_ms = actors.front().args.tick_ms;
+  net_faults = std::make_unique<NetFaults>(s, std::move(nf));
+  ProxyOptions po;
+  po.listeners = static_cast<int>(actors.size());
+  NetFaults* judge = net_faults.get();
+  po.judge = [judge](const SeenFrame& f) { return judge->judge(f); };
+  if (Status st = FaultProxy::start(broker, po, proxy); !st.ok()) return st;
+  for (std::size_t i = 0; i < actors.size(); ++i) {
+    actors[i].args.broker_url = url_of(proxy->endpoint(static_cast<int>(i)));
+  }
+  return Status::success();
+}
+
 }  // namespace
 
 std::string live_refusal(const lab::Scenario& s) {
@@ -331,15 +360,20 @@ std::string live_refusal(const lab::Scenario& s) {
              " is triggered by a tick or step, which wall time would decide; live runs take "
              "rules on content only (order, attempt, frame, nth)";
     }
-    // Live so far: a process that kills itself at its site, and a failing commit.
+    // Live so far: a process that kills itself at its site, a failing commit, and a
+    // network rule the fault proxy applies (net_faults.h).
     const lab::FaultSite* site = lab::find_fault_site(rule.site);
-    const bool live_site = site != nullptr && !site->is_network() &&
-                           (site->action == lab::Action::kCrash ||
+    const bool live_site = site != nullptr &&
+                           (site->is_network() || site->action == lab::Action::kCrash ||
                             site->action == lab::Action::kFail);
     if (!live_site) {
       return "fault at " + rule.site + " (" + rule.action +
-             ") cannot run live yet: live runs take crash sites and db.commit";
+             ") cannot run live yet: live runs take crash sites, db.commit and network rules";
     }
+  }
+  if (s.network.client_timeout) {
+    return "[network] client_timeout cannot run live: the real client library (rabbitmq-c) "
+           "notices a silent broker after its own number of heartbeats";
   }
   return "";
 }
@@ -361,18 +395,23 @@ Status run_live(const lab::Scenario& s, const Endpoint& endpoint, const LiveOpti
   base.strategy = o.strategy;
   base.producer = o.producer;
   base.run_dir = out.run_dir;
-  base.broker_url = "amqp://" + endpoint.user + ":" + endpoint.password + "@" + endpoint.host +
-                    ":" + std::to_string(endpoint.port) + "/" +
-                    (endpoint.vhost == "/" ? std::string("%2f") : endpoint.vhost);
   base.queue_prefix = prefix;
   base.origin_ms = WallClock::monotonic_ms();
   base.tick_ms = o.tick_ms;
   std::vector<Actor> actors = actors_of(s, base);
+  // Every actor reaches the broker through the fault proxy, on a port of its own.
+  std::unique_ptr<NetFaults> net_faults;
+  std::unique_ptr<FaultProxy> proxy;
+  if (Status st = start_proxy(s, endpoint, actors, net_faults, proxy); !st.ok()) {
+    delete_queues(s, *admin, prefix);
+    return st;
+  }
   for (Actor& a : actors) start(a, o.self_exe);
 
   const std::int64_t restart_ms = 20 * o.tick_ms;  // the actors' restart_ticks
   const std::int64_t quiet_ms = std::max<std::int64_t>(1500, 100 * o.tick_ms);
   const std::string queue = prefix + "orders";
+  const bool silence_ends = !s.network.heartbeat || *s.network.heartbeat > 0;
   Snapshot last;
   std::int64_t last_change_ms = base.origin_ms;
   std::string failure;
@@ -392,7 +431,11 @@ Status run_live(const lab::Scenario& s, const Endpoint& endpoint, const LiveOpti
       pending = pending || a.restart_at_ms >= 0;
     }
     if (!failure.empty()) break;
-    const Snapshot snap = snapshot(out.run_dir, *admin, queue);
+    Snapshot snap = snapshot(out.run_dir, *admin, queue);
+    // A silent connection someone will notice (a timer of the proxy, heartbeats) is
+    // still going: the broker gives back what it held once its end is closed.
+    snap.silent_ends = proxy->silent_ends();
+    pending = pending || (snap.silent_ends > 0 && silence_ends);
     if (!(snap == last)) {
       last = snap;
       last_change_ms = now;
@@ -412,6 +455,9 @@ Status run_live(const lab::Scenario& s, const Endpoint& endpoint, const LiveOpti
     }
   }
   for (Actor& a : actors) stop(a);
+  // A connection the proxy still holds silent (a frozen one, the far end of a broken one)
+  // lets go now: the broker takes back what it held, and the drain below counts it.
+  proxy->stop();
   if (!failure.empty()) {
     delete_queues(s, *admin, prefix);
     return Status::error(failure);

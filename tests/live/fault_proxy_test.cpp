@@ -5,6 +5,8 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <cstdlib>
+#include <mutex>
+#include <vector>
 #include <optional>
 #include <thread>
 
@@ -96,21 +98,59 @@ TEST_CASE("through the proxy a consumer receives and acks as if direct", "[proxy
   std::uint32_t ready = 99;
   REQUIRE(admin->ready_count(queue, ready).ok());
   CHECK(ready == 0);
-  CHECK(proxy->rules_fired() == 0);
+  CHECK(proxy->frames_dropped() == 0);
   CHECK(proxy->connections_accepted() == 2);
   delete_queue(direct, queue);
+}
+
+// What the judge saw, kept for the test's thread (the judge runs on the proxy's).
+struct Seen {
+  std::mutex mutex;
+  std::vector<live::SeenFrame> frames;
+  void add(const live::SeenFrame& f) {
+    std::lock_guard<std::mutex> lock(mutex);
+    frames.push_back(f);
+  }
+  std::vector<live::SeenFrame> of(const live::MethodId& m) {
+    std::lock_guard<std::mutex> lock(mutex);
+    std::vector<live::SeenFrame> out;
+    for (const auto& f : frames) {
+      if (f.method == m) out.push_back(f);
+    }
+    return out;
+  }
+};
+
+// A judge that answers `kind` for the first frame of `method` passing in `direction`.
+live::Judge first_of(live::Direction direction, live::MethodId method,
+                     live::ProxyAction::Kind kind, std::int64_t notice_ms, Seen& seen) {
+  auto done = std::make_shared<bool>(false);
+  return [=, &seen](const live::SeenFrame& f) {
+    seen.add(f);
+    live::ProxyAction a;
+    if (!*done && f.direction == direction && f.method == method) {
+      *done = true;
+      a.kind = kind;
+      a.notice_ms = notice_ms;
+    }
+    return a;
+  };
 }
 
 TEST_CASE("a dropped basic.ack resets the connection and the broker redelivers",
           "[proxy][live]") {
   const live::Endpoint& direct = broker_endpoint();
+  live::MethodId ack, deliver;
+  REQUIRE(live::method_by_name("basic.ack", ack));
+  REQUIRE(live::method_by_name("basic.deliver", deliver));
+  Seen seen;
+  live::ProxyOptions options;
+  options.judge = first_of(live::Direction::kClientToBroker, ack, live::ProxyAction::kDrop, 0,
+                           seen);
   std::unique_ptr<live::FaultProxy> proxy;
-  REQUIRE(live::FaultProxy::start(direct, proxy).ok());
+  REQUIRE(live::FaultProxy::start(direct, options, proxy).ok());
   const std::string queue = "proxy-lost-ack";
   queue_with_one_message(direct, queue, 2);
-  live::MethodId ack;
-  REQUIRE(live::method_by_name("basic.ack", ack));
-  proxy->add_rule({live::Direction::kClientToBroker, ack, 1});
 
   auto consumer = connect(proxy->endpoint());
   REQUIRE(consumer->consume(queue, "c1", false).ok());
@@ -121,7 +161,16 @@ TEST_CASE("a dropped basic.ack resets the connection and the broker redelivers",
   // resets both sides: the client learns only that the connection died.
   (void)consumer->ack(first->delivery_tag, false);
   CHECK(sees_connection_lost(*consumer, 15000));
-  CHECK(proxy->rules_fired() == 1);
+  CHECK(proxy->frames_dropped() == 1);
+  // The judge read the order from the delivery's header and the tag from both frames.
+  const auto delivers = seen.of(deliver);
+  REQUIRE(delivers.size() == 1);
+  CHECK(delivers[0].order == 2);
+  CHECK(delivers[0].direction == live::Direction::kBrokerToClient);
+  const auto acks = seen.of(ack);
+  REQUIRE(acks.size() == 1);
+  CHECK(acks[0].delivery_tag == first->delivery_tag);
+  CHECK(acks[0].connection == delivers[0].connection);
 
   // The broker saw its consumer vanish with the message unacked: it comes back, flagged.
   auto again = connect(direct);
@@ -133,6 +182,78 @@ TEST_CASE("a dropped basic.ack resets the connection and the broker redelivers",
   CHECK(second->redelivered);
   REQUIRE(again->ack(second->delivery_tag, false).ok());
   again.reset();
+  delete_queue(direct, queue);
+}
+
+TEST_CASE("the far end of a broken connection hears nothing until the proxy lets go",
+          "[proxy][live]") {
+  const live::Endpoint& direct = broker_endpoint();
+  live::MethodId ack;
+  REQUIRE(live::method_by_name("basic.ack", ack));
+  Seen seen;
+  live::ProxyOptions options;
+  // notice -1: the broker's end is never reset by the proxy (only its own heartbeats,
+  // off here, could notice), as in the model with per-side detection.
+  options.judge = first_of(live::Direction::kClientToBroker, ack, live::ProxyAction::kDrop, -1,
+                           seen);
+  std::unique_ptr<live::FaultProxy> proxy;
+  REQUIRE(live::FaultProxy::start(direct, options, proxy).ok());
+  const std::string queue = "proxy-far-end";
+  queue_with_one_message(direct, queue, 4);
+
+  auto consumer = connect(proxy->endpoint());
+  REQUIRE(consumer->consume(queue, "c1", false).ok());
+  std::optional<broker::Delivery> first = next_delivery(*consumer, 10000);
+  REQUIRE(first.has_value());
+  (void)consumer->ack(first->delivery_tag, false);
+  CHECK(sees_connection_lost(*consumer, 15000));  // the sender's end: reset at once
+
+  // The broker still holds the message for the silent connection: nobody else gets it.
+  auto other = connect(direct);
+  REQUIRE(other->consume(queue, "c2", false).ok());
+  CHECK_FALSE(next_delivery(*other, 1500).has_value());
+  proxy->stop();  // the proxy lets go: the broker's end is reset and it takes it back
+  std::optional<broker::Delivery> back = next_delivery(*other, 15000);
+  REQUIRE(back.has_value());
+  CHECK(back->message.order == 4);
+  CHECK(back->redelivered);
+  REQUIRE(other->ack(back->delivery_tag, false).ok());
+  other.reset();
+  delete_queue(direct, queue);
+}
+
+TEST_CASE("a connection frozen after a delivery is a zombie: both ends notice by heartbeats",
+          "[proxy][live]") {
+  const live::Endpoint& direct = broker_endpoint();
+  live::MethodId deliver;
+  REQUIRE(live::method_by_name("basic.deliver", deliver));
+  Seen seen;
+  live::ProxyOptions options;
+  options.judge = first_of(live::Direction::kBrokerToClient, deliver,
+                           live::ProxyAction::kFreeze, -1, seen);
+  std::unique_ptr<live::FaultProxy> proxy;
+  REQUIRE(live::FaultProxy::start(direct, options, proxy).ok());
+  const std::string queue = "proxy-zombie";
+  queue_with_one_message(direct, queue, 5);
+
+  auto zombie = connect(proxy->endpoint(), 1);
+  REQUIRE(zombie->consume(queue, "zombie", false).ok());
+  std::optional<broker::Delivery> held = next_delivery(*zombie, 10000);
+  REQUIRE(held.has_value());  // the frozen frame itself arrives
+  CHECK(proxy->connections_frozen() == 1);
+  // The zombie acks into the silence; its library notices the silence by itself.
+  (void)zombie->ack(held->delivery_tag, false);
+  CHECK(sees_connection_lost(*zombie, 30000));
+
+  // The broker gives up on the silent peer (missed heartbeats) and hands the message on.
+  auto other = connect(direct);
+  REQUIRE(other->consume(queue, "other", false).ok());
+  std::optional<broker::Delivery> taken = next_delivery(*other, 60000);
+  REQUIRE(taken.has_value());
+  CHECK(taken->message.order == 5);
+  CHECK(taken->redelivered);
+  REQUIRE(other->ack(taken->delivery_tag, false).ok());
+  other.reset();
   delete_queue(direct, queue);
 }
 

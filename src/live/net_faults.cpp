@@ -1,0 +1,129 @@
+#include "src/live/net_faults.h"
+
+#include "sim/network.h"
+#include "sim/trace.h"
+#include "src/catalog/fault_sites.h"
+#include "src/live/actor_process.h"
+#include "src/live/amqp_transport.h"
+
+namespace live {
+
+namespace {
+
+struct KindRow {
+  Direction direction;
+  MethodId method;
+  const char* kind;
+};
+
+// The methods the model's actors and broker send, by the name the fault rules use.
+constexpr KindRow kKinds[] = {
+    {Direction::kClientToBroker, {60, 40}, "basic.publish"},
+    {Direction::kClientToBroker, {85, 10}, "confirm.select"},
+    {Direction::kClientToBroker, {60, 80}, "basic.ack"},
+    {Direction::kClientToBroker, {60, 120}, "basic.nack"},
+    {Direction::kClientToBroker, {60, 90}, "basic.reject"},
+    {Direction::kClientToBroker, {60, 10}, "basic.qos"},
+    {Direction::kClientToBroker, {60, 20}, "basic.consume"},
+    {Direction::kBrokerToClient, {60, 60}, "basic.deliver"},
+    {Direction::kBrokerToClient, {60, 80}, "confirm.ack"},
+    {Direction::kBrokerToClient, {60, 120}, "basic.nack"},
+    {Direction::kBrokerToClient, {60, 50}, "basic.return"},
+    {Direction::kBrokerToClient, {20, 40}, "channel.close"},
+};
+
+bool is_settle(const MethodId& m) {
+  return m.class_id == 60 && (m.method_id == 80 || m.method_id == 90 || m.method_id == 120);
+}
+
+}  // namespace
+
+std::string model_frame_kind(Direction direction, const MethodId& method) {
+  for (const KindRow& row : kKinds) {
+    if (row.direction == direction && row.method == method) return row.kind;
+  }
+  return "";
+}
+
+bool has_network_rules(const lab::Scenario& scenario) {
+  for (const sim::FaultRule& rule : scenario.script) {
+    const lab::FaultSite* site = lab::find_fault_site(rule.site);
+    if (site != nullptr && site->is_network()) return true;
+  }
+  return false;
+}
+
+NetFaults::NetFaults(const lab::Scenario& s, NetFaultsOptions options)
+    : options_(std::move(options)) {
+  // The far end of a broken connection: after heartbeat_timeout ticks, or by the real
+  // heartbeats when the scenario has them (each side's own detection).
+  if (!s.network.heartbeat) notice_ms_ = s.network.heartbeat_timeout * options_.tick_ms;
+  std::vector<sim::FaultRule> rules;
+  for (const sim::FaultRule& rule : s.script) {
+    const lab::FaultSite* site = lab::find_fault_site(rule.site);
+    if (site != nullptr && site->is_network()) rules.push_back(rule);
+  }
+  plan_.set_rules(std::move(rules));
+  trace_.open(options_.run_dir + "/trace-proxy.jsonl", std::ios::app);
+}
+
+ProxyAction NetFaults::judge(const SeenFrame& f) {
+  const std::string kind = model_frame_kind(f.direction, f.method);
+  if (kind.empty() || f.listener < 0 ||
+      static_cast<std::size_t>(f.listener) >= options_.nodes.size()) {
+    return {};
+  }
+  const std::string& node = options_.nodes[static_cast<std::size_t>(f.listener)];
+  const std::string site = f.direction == Direction::kClientToBroker
+                               ? "net." + sim::node_role(node) + "->broker"
+                               : "net.broker->" + sim::node_role(node);
+  const lab::FaultSite* info = lab::find_fault_site(site);
+  if (info == nullptr || !info->carries(kind)) return {};
+
+  std::int64_t order = f.order;
+  std::int64_t attempt = 0;
+  if (kind == "basic.deliver" || kind == "basic.publish") {
+    attempt = ++sends_[{site, order}];
+    if (kind == "basic.deliver") tags_[{f.connection, f.delivery_tag}] = {order, attempt};
+  } else if (f.direction == Direction::kClientToBroker && is_settle(f.method)) {
+    const auto it = tags_.find({f.connection, f.delivery_tag});
+    if (it != tags_.end()) {
+      order = it->second.order;
+      attempt = it->second.attempt;
+    }
+  }
+  const std::optional<std::string> fired =
+      plan_.check({site, "drop", order, attempt, kind, sim::node_instance(node)});
+  if (!fired) return {};
+  on_fired(plan_.fired().back(), f);
+  ProxyAction action;
+  action.kind = *fired == "freeze" ? ProxyAction::kFreeze : ProxyAction::kDrop;
+  action.notice_ms = notice_ms_;
+  return action;
+}
+
+void NetFaults::on_fired(sim::FiredFault fault, const SeenFrame& f) {
+  const WallClock clock(options_.origin_ms, options_.tick_ms);
+  fault.time = clock.now();
+  append_fired(options_.run_dir, fault);
+  const std::string& node = options_.nodes[static_cast<std::size_t>(f.listener)];
+  const bool up = f.direction == Direction::kClientToBroker;
+  sim::TraceEvent e;
+  e.time = fault.time;
+  e.actor = up ? node : "broker";
+  e.target = up ? "broker" : node;
+  e.order = fault.order;
+  e.kind = "fault";
+  e.detail = fault.site + " -> " + fault.action + " " + fault.frame + " #" +
+             std::to_string(fault.nth) + " (fault proxy, connection " +
+             std::to_string(f.connection) + ")";
+  trace_ << sim::format_jsonl(e) << '\n';
+  e.kind = fault.action == "freeze" ? "frozen" : "lost";
+  e.detail = fault.action == "freeze"
+                 ? "the connection carries nothing more either way"
+                 : fault.frame + " dropped: the connection breaks, its sender is reset at once";
+  trace_ << sim::format_jsonl(e) << '\n';
+  trace_.flush();
+}
+
+}  // namespace live

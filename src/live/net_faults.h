@@ -1,0 +1,81 @@
+#pragma once
+// The scenario's network rules (`net.<role>->broker`, `net.broker-><role>`) applied by the
+// fault proxy of a live run: the judge the proxy asks for every method frame.
+//
+// It asks a sim::FaultPlan holding the scenario's rules, with the same FaultPoint the
+// model's network builds (sim/network.cpp): site from the listener's actor and the
+// direction, the model's frame kind, order, attempt, instance. So `nth`, `times`, `order`,
+// `attempt`, `frame` and `instance` match as in the model, counted over every connection of
+// the run. What the model numbers that the wire does not carry is counted here:
+//  - a delivery's attempt: the nth basic.deliver of that order to any consumer (the model's
+//    broker counts the same); an ack, nack or reject carries its delivery's order and
+//    attempt (by connection and delivery tag);
+//  - a publish's attempt: the nth basic.publish of that order on that site.
+// A frame the model does not have (connection.*, channel.open, the *-ok replies) or a
+// site the catalog does not list passes unjudged and uncounted.
+//
+// A fired rule is appended to the run folder's faults.log (the run's report lists it) and
+// to trace-proxy.jsonl. `notice_ms` is what the proxy is told: how long the far end of a
+// broken (or both ends of a frozen) connection takes to notice - the model's
+// heartbeat_timeout in wall time, or -1 when the scenario has [network] heartbeat: then the
+// real heartbeats negotiated by the actors decide, as each side's detection does in the
+// model.
+//
+// Not thread-safe: the proxy calls judge() on its one thread.
+
+#include <cstdint>
+#include <fstream>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/faults.h"
+#include "sim/rng.h"
+#include "sim/scheduler.h"
+#include "src/live/fault_proxy.h"
+#include "src/scenario/scenario.h"
+
+namespace live {
+
+// The model's frame kind of a method passing in `direction` ("" if the model has none):
+// the broker's basic.ack to a publisher is "confirm.ack".
+std::string model_frame_kind(Direction direction, const MethodId& method);
+
+// Whether the scenario has network rules (then the run needs the proxy's judge).
+bool has_network_rules(const lab::Scenario& scenario);
+
+struct NetFaultsOptions {
+  std::vector<std::string> nodes;  // listener index -> actor node ("consumer1", "relay")
+  std::string run_dir;             // faults.log and trace-proxy.jsonl go here
+  std::int64_t origin_ms = 0;      // the run's tick 0 (CLOCK_MONOTONIC ms) and tick length,
+  std::int64_t tick_ms = 10;       // for the time of a fired fault
+};
+
+class NetFaults {
+ public:
+  NetFaults(const lab::Scenario& scenario, NetFaultsOptions options);
+  NetFaults(const NetFaults&) = delete;
+  NetFaults& operator=(const NetFaults&) = delete;
+
+  ProxyAction judge(const SeenFrame& frame);
+  std::int64_t notice_ms() const { return notice_ms_; }
+
+ private:
+  struct Tagged {
+    std::int64_t order = 0;
+    std::int64_t attempt = 0;
+  };
+  void on_fired(sim::FiredFault fault, const SeenFrame& frame);
+
+  NetFaultsOptions options_;
+  std::int64_t notice_ms_ = -1;
+  sim::Chooser chooser_{0};
+  sim::Scheduler scheduler_{chooser_};
+  sim::FaultPlan plan_{chooser_, scheduler_};
+  std::map<std::pair<std::string, std::int64_t>, std::int64_t> sends_;  // (site, order) -> n
+  std::map<std::pair<std::uint64_t, std::uint64_t>, Tagged> tags_;     // (connection, tag)
+  std::ofstream trace_;
+};
+
+}  // namespace live

@@ -1,0 +1,109 @@
+#pragma once
+// What the live end-to-end tests share: running the eosim binary to the end, reading its
+// JSON report and the kept databases, and finding actor processes left behind.
+
+#include <catch2/catch.hpp>
+#include <sqlite3.h>
+#include <stdlib.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "src/live/process.h"
+
+namespace live_test {
+
+inline const std::string kSource = EOSIM_SOURCE_DIR;
+
+// A temporary folder, removed when the test ends (passed or not).
+struct TempDir {
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string path;
+  TempDir() {
+    namespace fs = std::filesystem;
+    std::string pattern = (fs::temp_directory_path() / "eosim-live-test-XXXXXX").string();
+    REQUIRE(::mkdtemp(pattern.data()) != nullptr);
+    path = pattern;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
+struct Outcome {
+  int exit_code = -1;
+  std::string out;
+};
+
+// Runs `eosim ARGS...` to the end (bounded), its stdout and stderr in one file.
+inline Outcome eosim(const std::vector<std::string>& args, const TempDir& dir) {
+  live::ChildSpec spec;
+  spec.argv = {EOSIM_BINARY};
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.output_path = dir.path + "/eosim.out";
+  Outcome o;
+  const live::Status st = live::run_to_end(spec, 240000, o.exit_code);
+  INFO(st.message);
+  REQUIRE(st.ok());
+  std::ifstream in(spec.output_path);
+  std::stringstream text;
+  text << in.rdbuf();
+  o.out = text.str();
+  return o;
+}
+
+inline nlohmann::json last_json_line(const std::string& text) {
+  std::istringstream lines(text);
+  std::string line, last;
+  while (std::getline(lines, line)) {
+    if (!line.empty() && line.front() == '{') last = line;
+  }
+  INFO(text);
+  REQUIRE(!last.empty());
+  return nlohmann::json::parse(last);
+}
+
+// One number a query about `order` gives in the database at `path`.
+inline std::int64_t number_of(const std::string& path, const char* sql, std::int64_t order) {
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  REQUIRE(sqlite3_prepare_v2(db, sql, -1, &st, nullptr) == SQLITE_OK);
+  sqlite3_bind_int64(st, 1, order);
+  REQUIRE(sqlite3_step(st) == SQLITE_ROW);
+  const std::int64_t n = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return n;
+}
+
+inline std::int64_t debits_of(const std::string& ledger, std::int64_t order) {
+  return number_of(ledger, "SELECT COUNT(*) FROM debits WHERE order_id = ?1", order);
+}
+
+// Processes whose command line mentions `text` (an actor of a run keeps its run folder in
+// its arguments).
+inline int processes_mentioning(const std::string& text) {
+  int found = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(entry.path() / "cmdline");
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (cmdline.find("live-actor") != std::string::npos &&
+        cmdline.find(text) != std::string::npos) {
+      ++found;
+    }
+  }
+  return found;
+}
+
+}  // namespace live_test
