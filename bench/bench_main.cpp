@@ -170,7 +170,7 @@ int anti_patterns(int argc, char** argv) {
     }
     const std::string name = p.strategy + " / " + p.producer;
     if (seed == 0) {
-      std::printf("%-34s %-11s %10s\n", name.c_str(), p.verdict.c_str(), "NOT FOUND");
+      std::printf("%-34s %-11s %10s\n", name.c_str(), std::string(lab::verdict_name(p.verdict)).c_str(), "NOT FOUND");
       worst = 1;
       continue;
     }
@@ -179,14 +179,14 @@ int anti_patterns(int argc, char** argv) {
     const auto status = lab::shrink(lab::sweep_scenario(s, options, seed), {}, r, error);
     const double ms = 1000 * seconds_since(start);
     if (status != lab::ShrinkStatus::kShrunk) {
-      std::printf("%-34s %-11s %10llu  shrink failed: %s\n", name.c_str(), p.verdict.c_str(),
+      std::printf("%-34s %-11s %10llu  shrink failed: %s\n", name.c_str(), std::string(lab::verdict_name(p.verdict)).c_str(),
                   static_cast<unsigned long long>(seed), error.c_str());
       worst = 1;
       continue;
     }
     const std::string faults =
         std::to_string(r.candidates.size()) + " -> " + std::to_string(r.minimal.size());
-    std::printf("%-34s %-11s %10llu %12s %10.0f %10zu\n", name.c_str(), p.verdict.c_str(),
+    std::printf("%-34s %-11s %10llu %12s %10.0f %10zu\n", name.c_str(), std::string(lab::verdict_name(p.verdict)).c_str(),
                 static_cast<unsigned long long>(seed), faults.c_str(), ms, r.runs);
     if (r.minimal.size() > 2 || ms > 2000) worst = 1;
   }

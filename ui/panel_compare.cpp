@@ -33,7 +33,7 @@ void column(const SessionModel& m, ViewState& view, int slot, std::size_t diverg
   heading(s.consumer.strategy.c_str());
   ImGui::SameLine();
   if (m.view->over || view.show_outcome) {
-    text_colored(verdict_color(m.end->report.verdict), "  whole run: " + m.end->report.verdict);
+    text_colored(verdict_color(m.end->report.verdict), "  whole run: " + std::string(lab::verdict_name(m.end->report.verdict)));
   } else {
     ImGui::TextDisabled("  in progress");
   }

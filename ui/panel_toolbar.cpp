@@ -86,11 +86,11 @@ void transport(const SessionModel& m, const SessionModel* other, ViewState& view
     text_colored(palette::kMuted, "in progress");
   } else if (other == nullptr) {
     text_colored(verdict_color(m.end->report.verdict),
-                 (over ? "ended " : "will end ") + m.end->report.verdict);
+                 (over ? "ended " : "will end ") + std::string(lab::verdict_name(m.end->report.verdict)));
   } else {
-    text_colored(verdict_color(m.end->report.verdict), "ends " + m.end->report.verdict);
+    text_colored(verdict_color(m.end->report.verdict), "ends " + std::string(lab::verdict_name(m.end->report.verdict)));
     ImGui::SameLine();
-    text_colored(verdict_color(other->end->report.verdict), "| " + other->end->report.verdict);
+    text_colored(verdict_color(other->end->report.verdict), "| " + std::string(lab::verdict_name(other->end->report.verdict)));
   }
 }
 

@@ -23,17 +23,19 @@ std::string fault_line(const sim::FiredFault& f) {
 }
 
 // Mid-run, "stuck" only means "still on its way": the run is not over yet.
-std::string shown_outcome(const std::string& outcome, bool over) {
-  return !over && outcome == "stuck" ? "pending" : outcome;
+bool pending(lab::Outcome outcome, bool over) { return !over && outcome == lab::Outcome::kStuck; }
+
+std::string shown_outcome(lab::Outcome outcome, bool over) {
+  return pending(outcome, over) ? "pending" : std::string(lab::outcome_name(outcome));
 }
 
-ImU32 shown_color(const std::string& shown) {
-  return shown == "pending" ? palette::kMuted : outcome_color(shown);
+ImU32 shown_color(lab::Outcome outcome, bool over) {
+  return pending(outcome, over) ? palette::kMuted : outcome_color(outcome);
 }
 
-bool went_wrong(const std::string& outcome, bool over) {
-  return outcome == "duplicated" || outcome == "lost" || outcome == "phantom" ||
-         (over && outcome == "stuck");
+bool went_wrong(lab::Outcome outcome, bool over) {
+  return outcome == lab::Outcome::kDuplicated || outcome == lab::Outcome::kLost ||
+         outcome == lab::Outcome::kPhantom || (over && outcome == lab::Outcome::kStuck);
 }
 
 void orders_table(const lab::Report& r, bool over) {
@@ -67,8 +69,7 @@ void orders_table(const lab::Report& r, bool over) {
       text_colored(o.rejections > 0 && o.debits == 0 ? palette::kInfo : effect_color(o.debits),
                    effects);
       ImGui::TableNextColumn();
-      const std::string shown = shown_outcome(o.outcome, over);
-      text_colored(shown_color(shown), shown);
+      text_colored(shown_color(o.outcome, over), shown_outcome(o.outcome, over));
     }
   }
   ImGui::EndTable();
@@ -86,12 +87,13 @@ void draw_verdict(const SessionModel& m, bool show_end) {
   const std::string verdict = verdict_so_far(r.verdict, over);
   ImGui::TextUnformatted("At this step:");
   ImGui::SameLine();
-  text_colored(verdict == "in progress" ? palette::kMuted : verdict_color(verdict), verdict);
+  text_colored(verdict_known_so_far(r.verdict, over) ? verdict_color(r.verdict) : palette::kMuted,
+               verdict);
   ImGui::SameLine();
   ImGui::TextUnformatted("   whole run:");
   ImGui::SameLine();
   if (over || show_end) {
-    text_colored(verdict_color(end.report.verdict), end.report.verdict);
+    text_colored(verdict_color(end.report.verdict), std::string(lab::verdict_name(end.report.verdict)));
   } else {
     ImGui::TextDisabled("hidden until it ends");
   }
@@ -131,7 +133,7 @@ void draw_verdict(const SessionModel& m, bool show_end) {
     if (!went_wrong(o.outcome, over)) continue;
     bool named = false;
     for (const auto& f : now.faults) named = named || f.order == o.order;
-    std::string why = "order " + std::to_string(o.order) + " is " + o.outcome + ": ";
+    std::string why = "order " + std::to_string(o.order) + " is " + std::string(lab::outcome_name(o.outcome)) + ": ";
     why += named ? "the fault marked > names it" : "no fault names it (see the diagram)";
     text_wrapped_colored(outcome_color(o.outcome), why);
   }

@@ -4,24 +4,42 @@ namespace ui {
 
 ImVec4 to_vec4(ImU32 color) { return ImGui::ColorConvertU32ToFloat4(color); }
 
-ImU32 outcome_color(const std::string& outcome) {
-  if (outcome == "debited" || outcome == "exactly-once") return palette::kGood;
-  if (outcome == "rejected" || outcome == "dead-lettered") return palette::kInfo;
-  if (outcome == "stuck") return palette::kWarn;
-  return palette::kBad;  // duplicated, lost, phantom
+ImU32 outcome_color(lab::Outcome outcome) {
+  switch (outcome) {
+    case lab::Outcome::kDebited:
+      return palette::kGood;
+    case lab::Outcome::kRejected:
+    case lab::Outcome::kDeadLettered:
+      return palette::kInfo;
+    case lab::Outcome::kStuck:
+      return palette::kWarn;
+    case lab::Outcome::kDuplicated:
+    case lab::Outcome::kLost:
+    case lab::Outcome::kPhantom:
+      break;
+  }
+  return palette::kBad;
 }
 
-ImU32 verdict_color(const std::string& verdict) { return outcome_color(verdict); }
+ImU32 verdict_color(lab::Verdict verdict) {
+  if (verdict == lab::Verdict::kExactlyOnce) return palette::kGood;
+  if (verdict == lab::Verdict::kStuck) return palette::kWarn;
+  return palette::kBad;  // duplicated, lost, phantom, incomplete
+}
 
 ImU32 effect_color(long long effects) {
   if (effects == 1) return palette::kGood;
   return effects == 0 ? palette::kWarn : palette::kBad;
 }
 
-std::string verdict_so_far(const std::string& verdict, bool over) {
-  if (over) return verdict;
-  if (verdict == "duplicated" || verdict == "phantom") return verdict + " (already)";
-  return "in progress";
+bool verdict_known_so_far(lab::Verdict verdict, bool over) {
+  return over || verdict == lab::Verdict::kDuplicated || verdict == lab::Verdict::kPhantom;
+}
+
+std::string verdict_so_far(lab::Verdict verdict, bool over) {
+  const std::string name(lab::verdict_name(verdict));
+  if (over) return name;
+  return verdict_known_so_far(verdict, over) ? name + " (already)" : "in progress";
 }
 
 diagram::Metrics imgui_metrics() {

@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 
+#include "src/checker/verdict.h"
 #include "src/diagram/placement.h"
 #include "src/diagram/sequence.h"
 
@@ -26,12 +27,14 @@ constexpr ImU32 kDiverge = IM_COL32(255, 90, 200, 60);     // where two runs par
 
 ImVec4 to_vec4(ImU32 color);
 // Colour of a checker outcome / verdict / effect count.
-ImU32 outcome_color(const std::string& outcome);
-ImU32 verdict_color(const std::string& verdict);
+ImU32 outcome_color(lab::Outcome outcome);
+ImU32 verdict_color(lab::Verdict verdict);
 ImU32 effect_color(long long effects);
 // The checker's verdict at a step, honestly: before the run has ended only a double effect
 // or a phantom is already certain; anything else is "in progress".
-std::string verdict_so_far(const std::string& verdict, bool over);
+std::string verdict_so_far(lab::Verdict verdict, bool over);
+// Whether verdict_so_far names a verdict (rather than "in progress").
+bool verdict_known_so_far(lab::Verdict verdict, bool over);
 // "expected 550, actual 400 (MISMATCH)" once the run is over; mid-run "expected at the
 // end 550, now 700", never flagged: the expected balance is the whole run's intent, so a
 // balance short of it mid-run is work still to come. Wraps rather than cut at the edge.

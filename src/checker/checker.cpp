@@ -85,39 +85,40 @@ OrderOutcome classify_order(int64_t order, const Facts& f) {
   const int64_t outcomes = f.debits + f.rejections + f.dead_letters;
   const bool duplicated = f.debits >= 2 || (f.debits >= 1 && f.rejections >= 1);
   if (!f.committed && outcomes > 0) {
-    o.outcome = "phantom";
+    o.outcome = Outcome::kPhantom;
   } else if (f.committed && duplicated) {
-    o.outcome = "duplicated";
+    o.outcome = Outcome::kDuplicated;
   } else if (o.stuck) {
-    o.outcome = "stuck";
+    o.outcome = Outcome::kStuck;
   } else if (f.debits >= 1) {
-    o.outcome = "debited";
+    o.outcome = Outcome::kDebited;
   } else if (f.rejections >= 1) {
-    o.outcome = "rejected";
+    o.outcome = Outcome::kRejected;
   } else if (f.dead_letters >= 1) {
-    o.outcome = "dead-lettered";
+    o.outcome = Outcome::kDeadLettered;
   } else {
-    o.outcome = "lost";
+    o.outcome = Outcome::kLost;
   }
   return o;
 }
 
 // Precedence of violations (DESIGN.md): the earlier is the worse.
-int severity(const std::string& verdict) {
-  const char* const order[] = {"duplicated", "lost", "phantom", "stuck"};
+int severity(Verdict verdict) {
+  const Verdict order[] = {Verdict::kDuplicated, Verdict::kLost, Verdict::kPhantom,
+                           Verdict::kStuck};
   for (int i = 0; i < 4; ++i) {
     if (verdict == order[i]) return 4 - i;
   }
-  EOSIM_ASSERT(verdict == "exactly-once");
+  EOSIM_ASSERT(verdict == Verdict::kExactlyOnce);
   return 0;
 }
 
-const char* verdict_of(const Report& r) {
-  if (!r.duplicated.empty()) return "duplicated";
-  if (!r.lost.empty()) return "lost";
-  if (!r.phantom.empty()) return "phantom";
-  if (!r.stuck.empty()) return "stuck";
-  return "exactly-once";
+Verdict verdict_of(const Report& r) {
+  if (!r.duplicated.empty()) return Verdict::kDuplicated;
+  if (!r.lost.empty()) return Verdict::kLost;
+  if (!r.phantom.empty()) return Verdict::kPhantom;
+  if (!r.stuck.empty()) return Verdict::kStuck;
+  return Verdict::kExactlyOnce;
 }
 
 store::Status read_balance(store::Db& db, const std::string& account, int64_t& balance) {
@@ -241,8 +242,8 @@ std::vector<int64_t>* effect_list(const OrderOutcome& o, Report& r) {
 }
 
 bool went_wrong(const OrderOutcome& o, Report& r) {
-  return o.stuck || o.outcome == "phantom" || o.outcome == "duplicated" ||
-         o.outcome == "lost" || effect_list(o, r) != nullptr;
+  return o.stuck || o.outcome == Outcome::kPhantom || o.outcome == Outcome::kDuplicated ||
+         o.outcome == Outcome::kLost || effect_list(o, r) != nullptr;
 }
 
 // Fills a report one classified order at a time, in ascending order number, so every list
@@ -253,11 +254,11 @@ class Filing {
 
   void add(const Facts& f, OrderOutcome o) {
     // Uncommitted numbers enter only through an outcome or a leftover.
-    EOSIM_ASSERT(f.committed || o.outcome == "phantom" || o.outcome == "stuck");
+    EOSIM_ASSERT(f.committed || o.outcome == Outcome::kPhantom || o.outcome == Outcome::kStuck);
     const int64_t order = o.order;
-    if (o.outcome == "phantom") out_.phantom.push_back(order);
-    if (o.outcome == "duplicated") out_.duplicated.push_back(order);
-    if (o.outcome == "lost") out_.lost.push_back(order);
+    if (o.outcome == Outcome::kPhantom) out_.phantom.push_back(order);
+    if (o.outcome == Outcome::kDuplicated) out_.duplicated.push_back(order);
+    if (o.outcome == Outcome::kLost) out_.lost.push_back(order);
     if (o.stuck) out_.stuck.push_back(order);
     if (f.rejections > 0) out_.rejected.push_back(order);
     if (f.dead_letters > 0) out_.dead_lettered.push_back(order);
@@ -322,10 +323,10 @@ store::Status check(store::Db& orders_db, store::Db& ledger_db, const BrokerLeft
   out.verdict = verdict_of(out);
   out.ledger_verdict = out.verdict;
   if (out.effects_checked) {
-    out.effect_verdict = !out.effect_duplicated.empty() ? "duplicated"
-                         : !out.effect_lost.empty()     ? "lost"
-                         : !out.effect_phantom.empty()  ? "phantom"
-                                                        : "exactly-once";
+    out.effect_verdict = !out.effect_duplicated.empty() ? Verdict::kDuplicated
+                         : !out.effect_lost.empty()     ? Verdict::kLost
+                         : !out.effect_phantom.empty()  ? Verdict::kPhantom
+                                                        : Verdict::kExactlyOnce;
     if (severity(out.effect_verdict) > severity(out.verdict)) out.verdict = out.effect_verdict;
   }
   return store::Status::success();

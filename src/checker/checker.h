@@ -52,6 +52,7 @@
 
 #include "src/store/db.h"
 #include "src/store/status.h"
+#include "src/checker/verdict.h"
 
 namespace lab {
 
@@ -70,8 +71,7 @@ struct OrderOutcome {
   int64_t dedup_rows = 0;  // ledger.processed_messages rows for the order
   int64_t effects = 0;     // emails in the mail server's log (when checked)
   bool stuck = false;
-  // "debited" | "rejected" | "dead-lettered" | "duplicated" | "lost" | "stuck" | "phantom"
-  std::string outcome;
+  Outcome outcome = Outcome::kLost;
 };
 
 // How balance_expected is computed, in one sentence for people (the text report prints it).
@@ -94,14 +94,13 @@ struct Report {
   int64_t balance_expected = 0;
   int64_t balance_actual = 0;
   bool balance_negative = false;
-  // "exactly-once" | "duplicated" | "lost" | "phantom" | "stuck"
-  std::string verdict;
+  Verdict verdict = Verdict::kExactlyOnce;  // never kIncomplete here (the world sets that)
   // Filled when check() reads effects; effects_checked stays false for a design without
   // side effect.
   bool effects_checked = false;
   std::vector<int64_t> effect_duplicated, effect_lost, effect_phantom;
-  std::string ledger_verdict;  // the verdict of the ledger alone
-  std::string effect_verdict;  // the verdict of the external effects alone
+  Verdict ledger_verdict = Verdict::kExactlyOnce;  // the verdict of the ledger alone
+  Verdict effect_verdict = Verdict::kExactlyOnce;  // of the external effects alone (when checked)
 };
 
 // Fills `out` (replacing what it held). `effects_db` is the mail server's log (table

@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 std::string prose(const std::string& text) { return lab::wrap_text(text, 92, ""); }
 
 std::string verdict_line(const lab::Report& r) {
-  std::string line = "verdict **" + r.verdict + "**";
+  std::string line = "verdict **" + std::string(lab::verdict_name(r.verdict)) + "**";
   const std::pair<const char*, const std::vector<std::int64_t>*> lists[] = {
       {"lost", &r.lost},   {"duplicated", &r.duplicated}, {"phantom", &r.phantom},
       {"stuck", &r.stuck}, {"dead-lettered", &r.dead_lettered}};

@@ -28,7 +28,7 @@ std::string list_text(const std::vector<std::int64_t>& orders) {
 }
 
 std::string outcome_text(const lab::OutcomeClass& c) {
-  std::string text = c.verdict;
+  std::string text(verdict_name(c.verdict));
   const std::pair<const char*, const std::vector<std::int64_t>*> lists[] = {
       {"lost", &c.lost}, {"duplicated", &c.duplicated}, {"phantom", &c.phantom},
       {"stuck", &c.stuck}};
@@ -86,7 +86,9 @@ void write_text(const ExploreCommandOptions& o, const lab::Scenario& s,
   out << "distinct outcomes: " << r.outcomes.size() << "\n";
   for (const auto& c : r.outcomes) {
     out << "  " << c.executions << " x " << outcome_text(c) << "\n";
-    if (c.verdict != "exactly-once") out << "      e.g. " << lab::path_text(c.example) << "\n";
+    if (c.verdict != lab::Verdict::kExactlyOnce) {
+      out << "      e.g. " << lab::path_text(c.example) << "\n";
+    }
   }
   out << "violations: " << r.violations << "\n";
   if (r.incomplete > 0) {
@@ -165,8 +167,9 @@ int explore_command(const ExploreCommandOptions& options, std::ostream& out,
            "opportunities^K)\n";
     return kExitBadInput;
   }
-  if (!options.expect.empty() && options.expect != "exactly-once" &&
-      options.expect != "violation") {
+  const std::optional<lab::Expectation> expect = lab::parse_expectation(options.expect);
+  if (!options.expect.empty() &&
+      (!expect || !(expect->violation || expect->verdict == lab::Verdict::kExactlyOnce))) {
     err << "eosim: --expect must be exactly-once or violation, got '" << options.expect
         << "'\n";
     return kExitBadInput;
@@ -220,9 +223,9 @@ int explore_command(const ExploreCommandOptions& options, std::ostream& out,
   }
   bool met = true;
   std::string expect_line;
-  if (!options.expect.empty()) {
+  if (expect) {
     std::string why;
-    met = lab::explore_expectation_met(result, options.expect, why);
+    met = lab::explore_expectation_met(result, *expect, why);
     expect_line = "expect " + options.expect + ": " + (met ? "met" : "NOT met") + " (" + why + ")";
   }
   if (options.format == "json") {

@@ -170,7 +170,7 @@ void print_live(const LiveCommandOptions& o, const lab::RunRecord& record,
 // One order's effect as a comparison shows it: outcome and debit count.
 std::string order_cell(const lab::OrderOutcome* o) {
   if (o == nullptr) return "-";
-  return o->outcome + " (" + std::to_string(o->debits) + " debit" + (o->debits == 1 ? "" : "s") +
+  return std::string(lab::outcome_name(o->outcome)) + " (" + std::to_string(o->debits) + " debit" + (o->debits == 1 ? "" : "s") +
          ")";
 }
 

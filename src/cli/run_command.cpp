@@ -160,7 +160,7 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     if (!lab::load_scenario(file, scenario, load_error)) {
       err << load_error.to_string() << '\n';
       exit_code = worse(exit_code, kExitBadInput);
-      rows.push_back({file, "", false, false});
+      rows.push_back({file, lab::Verdict::kExactlyOnce, false, false});
       continue;
     }
     scenario = lab::with_overrides(std::move(scenario), options.seed, options.strategy,
@@ -169,13 +169,13 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     if (!apply_fault_options(options.fault_rules, options.faults, scenario, error)) {
       err << "eosim: " << file << ": " << error << '\n';
       exit_code = worse(exit_code, kExitBadInput);
-      rows.push_back({scenario.name, "", false, false});
+      rows.push_back({scenario.name, lab::Verdict::kExactlyOnce, false, false});
       continue;
     }
     if (!lab::check_script(scenario, load_error)) {
       err << load_error.to_string() << '\n';
       exit_code = worse(exit_code, kExitBadInput);
-      rows.push_back({scenario.name, "", false, false});
+      rows.push_back({scenario.name, lab::Verdict::kExactlyOnce, false, false});
       continue;
     }
     if (options.seed && scenario.seed_sensitive) {
@@ -190,7 +190,7 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     if (!keep_db.next(file, scenario, world.keep_db_dir, error)) {
       err << "eosim: " << lab::printable(error) << '\n';
       exit_code = worse(exit_code, kExitBadInput);
-      rows.push_back({scenario.name, "", false, false});
+      rows.push_back({scenario.name, lab::Verdict::kExactlyOnce, false, false});
       continue;
     }
 
@@ -201,7 +201,7 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
                            options.format == "html" ? &tables : nullptr)) {
       err << "eosim: " << file << ": cannot build the world: " << error << '\n';
       exit_code = worse(exit_code, kExitInternal);
-      rows.push_back({scenario.name, "", false, false});
+      rows.push_back({scenario.name, lab::Verdict::kExactlyOnce, false, false});
       continue;
     }
 

@@ -22,10 +22,17 @@ code{font-family:DejaVu Sans Mono,monospace;font-size:12px;background:#f3f4f6;pa
 </style>
 )";
 
-const char* outcome_class(const std::string& outcome) {
-  if (outcome == "debited" || outcome == "exactly-once") return "good";
-  if (outcome == "rejected" || outcome == "dead-lettered") return "info";
-  if (outcome == "stuck") return "warn";
+const char* outcome_class(lab::Outcome outcome) {
+  using lab::Outcome;
+  if (outcome == Outcome::kDebited) return "good";
+  if (outcome == Outcome::kRejected || outcome == Outcome::kDeadLettered) return "info";
+  if (outcome == Outcome::kStuck) return "warn";
+  return "bad";
+}
+
+const char* verdict_class(lab::Verdict verdict) {
+  if (verdict == lab::Verdict::kExactlyOnce) return "good";
+  if (verdict == lab::Verdict::kStuck) return "warn";
   return "bad";
 }
 
@@ -38,7 +45,7 @@ void write_orders(std::ostream& out, const lab::Report& report) {
         << (o.committed ? "yes" : "no") << "</td><td class=\""
         << (o.debits == 1 ? "good" : o.debits == 0 ? "warn" : "bad") << "\">" << o.debits
         << "</td><td>" << o.rejections << "</td><td>" << o.dead_letters << "</td><td class=\""
-        << outcome_class(o.outcome) << "\">" << lab::xml_escape(o.outcome) << "</td></tr>\n";
+        << outcome_class(o.outcome) << "\">" << o.outcome << "</td></tr>\n";
   }
   out << "</table>\n";
 }
@@ -92,8 +99,8 @@ std::string run_html(const lab::RunRecord& record, const std::vector<sim::TraceE
   if (!record.scenario.about.empty()) {
     out << "<p class=\"about\">" << lab::xml_escape(record.scenario.about) << "</p>\n";
   }
-  out << "<p class=\"verdict " << outcome_class(report.verdict) << "\">verdict: "
-      << lab::xml_escape(report.verdict) << "</p>\n";
+  out << "<p class=\"verdict " << verdict_class(report.verdict) << "\">verdict: "
+      << report.verdict << "</p>\n";
   out << "<p>balance: initial " << report.balance_initial << ", expected "
       << report.balance_expected << ", actual <span class=\""
       << (report.balance_expected == report.balance_actual ? "good" : "bad") << "\">"

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "sim/assert.h"
 #include "sim/trace.h"
 #include "src/prose/printable.h"
 #include "src/scenario/scenario.h"
@@ -23,16 +24,17 @@ std::string list_text(const std::vector<std::int64_t>& orders) {
 // "seed 4: duplicated [1, 3], stuck [5] after 4 fault(s), 109 steps": the verdict with
 // its own orders first, then any other list that is not empty.
 std::string failure_text(const lab::SweepFailure& f) {
-  const std::pair<const char*, const std::vector<std::int64_t>*> lists[] = {
-      {"duplicated", &f.duplicated}, {"lost", &f.lost}, {"phantom", &f.phantom},
-      {"stuck", &f.stuck}};
-  std::string text = "seed " + std::to_string(f.seed) + ": " + f.verdict;
-  for (const auto& [name, list] : lists) {
-    if (name == f.verdict) text += " " + list_text(*list);
+  using lab::Verdict;
+  const std::pair<Verdict, const std::vector<std::int64_t>*> lists[] = {
+      {Verdict::kDuplicated, &f.duplicated}, {Verdict::kLost, &f.lost},
+      {Verdict::kPhantom, &f.phantom}, {Verdict::kStuck, &f.stuck}};
+  std::string text = "seed " + std::to_string(f.seed) + ": " + std::string(verdict_name(f.verdict));
+  for (const auto& [verdict, list] : lists) {
+    if (verdict == f.verdict) text += " " + list_text(*list);
   }
-  for (const auto& [name, list] : lists) {
-    if (name != f.verdict && !list->empty()) {
-      text += ", " + std::string(name) + " " + list_text(*list);
+  for (const auto& [verdict, list] : lists) {
+    if (verdict != f.verdict && !list->empty()) {
+      text += ", " + std::string(verdict_name(verdict)) + " " + list_text(*list);
     }
   }
   return text + " after " + std::to_string(f.faults) + " fault(s), " +
@@ -94,7 +96,10 @@ std::uint64_t hash_from_hex(const std::string& hex) {
 lab::SweepFailure failure_from_json(const nlohmann::json& j, SweepReport& r) {
   lab::SweepFailure f;
   f.seed = j.at("seed").get<std::uint64_t>();
-  f.verdict = j.at("verdict").get<std::string>();
+  const std::string verdict = j.at("verdict").get<std::string>();
+  const std::optional<lab::Verdict> parsed = lab::parse_verdict(verdict);
+  if (!parsed) throw std::invalid_argument("verdict: no such verdict '" + verdict + "'");
+  f.verdict = *parsed;
   f.lost = j.at("lost").get<std::vector<std::int64_t>>();
   f.duplicated = j.at("duplicated").get<std::vector<std::int64_t>>();
   f.phantom = j.at("phantom").get<std::vector<std::int64_t>>();
@@ -139,6 +144,9 @@ void summary_from_json(const nlohmann::json& j, SweepReport& r) {
   }
   s.digest = hash_from_hex(j.at("digest").get<std::string>());
   r.expect = j.at("expect").is_null() ? "" : j.at("expect").get<std::string>();
+  if (!r.expect.empty() && !lab::valid_sweep_expectation(r.expect)) {
+    throw std::invalid_argument("expect: no such expectation '" + r.expect + "'");
+  }
   s.jobs = j.at("jobs").get<unsigned>();
   s.seconds = j.at("seconds").get<double>();
 }
@@ -149,7 +157,9 @@ bool sweep_expectation(const SweepReport& r, std::string& line) {
   line.clear();
   if (r.expect.empty()) return true;
   std::string why;
-  const bool met = lab::sweep_expectation_met(r.summary, r.expect, why);
+  const std::optional<lab::Expectation> expect = lab::parse_expectation(r.expect);
+  EOSIM_ASSERT(expect);  // the command checked --expect (valid_sweep_expectation)
+  const bool met = lab::sweep_expectation_met(r.summary, *expect, why);
   line = "expect " + r.expect + ": " + (met ? "met" : "NOT met") + " (" + why + ")";
   return met;
 }

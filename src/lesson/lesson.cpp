@@ -77,8 +77,9 @@ bool read_shows(const TableReader& t, const std::string& prefix, const Lesson& l
       !t.read_int("debits", shows.debits, 0, 1000) || !t.read_bool("redelivered", redelivered)) {
     return false;
   }
-  if (t.has("verdict")) shows.verdict = verdict;
-  if (t.has("outcome")) shows.outcome = outcome;
+  // read_name checked both names against their lists.
+  if (t.has("verdict")) shows.verdict = parse_verdict(verdict);
+  if (t.has("outcome")) shows.outcome = parse_outcome(outcome);
   if (t.has("redelivered")) shows.redelivered = redelivered;
   if (!shows.verdict && !shows.outcome && !shows.debits && !shows.redelivered) {
     return t.fail(t.table_line(), prefix,
@@ -188,9 +189,9 @@ bool shows_holds(const LessonShows& shows, const std::vector<LessonRunResult>& r
   const auto& orders = run.report.orders;
   const auto it = std::find_if(orders.begin(), orders.end(),
                                [&](const OrderOutcome& o) { return o.order == *shows.order; });
-  const std::string outcome = it == orders.end() ? "" : it->outcome;  // no row: no outcome
   const std::int64_t debits = it == orders.end() ? 0 : it->debits;
-  if (shows.outcome && *shows.outcome != outcome) return false;
+  // No row: no outcome, so no `outcome` statement holds.
+  if (shows.outcome && (it == orders.end() || *shows.outcome != it->outcome)) return false;
   return !shows.debits || *shows.debits == debits;
 }
 

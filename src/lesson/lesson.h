@@ -33,9 +33,9 @@ namespace lab {
 // A statement about a lesson's runs; every field given must hold.
 struct LessonShows {
   std::int64_t run = 1;  // 1-based index into Lesson::runs
-  std::optional<std::string> verdict;
+  std::optional<Verdict> verdict;
   std::optional<std::int64_t> order;
-  std::optional<std::string> outcome;  // the checker's outcome of `order`
+  std::optional<Outcome> outcome;  // the checker's outcome of `order`
   std::optional<std::int64_t> debits;  // rows in `debits` for `order`
   std::optional<bool> redelivered;     // the run redelivered at least one message
 };

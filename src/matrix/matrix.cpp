@@ -125,8 +125,8 @@ void reduce_random(const std::vector<Task>& tasks, std::size_t first, const Scen
   for (std::uint64_t k = 0; k + options.first_seed <= options.last_seed; ++k) {
     const RunSummary& run = tasks[first + k].run;
     ++out.runs;
-    ++out.verdicts[run.report.verdict];
-    if (run.report.verdict == "exactly-once") continue;
+    ++out.verdicts[std::string(verdict_name(run.report.verdict))];
+    if (run.report.verdict == Verdict::kExactlyOnce) continue;
     ++out.violations;
     if (out.first_failing_seed) continue;
     out.first_failing_seed = options.first_seed + k;
@@ -241,10 +241,10 @@ std::string orders_text(const std::vector<std::int64_t>& orders) {
 
 }  // namespace
 
-std::string matrix_verdict_word(const std::string& verdict) {
-  if (verdict == "exactly-once") return "ok";
-  if (verdict == "duplicated") return "DUP";
-  std::string out = verdict;
+std::string matrix_verdict_word(Verdict verdict) {
+  if (verdict == Verdict::kExactlyOnce) return "ok";
+  if (verdict == Verdict::kDuplicated) return "DUP";
+  std::string out(verdict_name(verdict));
   for (char& c : out) {
     if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
   }
@@ -256,10 +256,10 @@ std::string matrix_cell_text(const MatrixCell& cell) {
   if (!cell.fired) return "not fired";
   const std::string word = matrix_verdict_word(cell.verdict);
   const std::vector<std::int64_t>* list = nullptr;
-  if (cell.verdict == "duplicated") list = &cell.duplicated;
-  if (cell.verdict == "lost") list = &cell.lost;
-  if (cell.verdict == "phantom") list = &cell.phantom;
-  if (cell.verdict == "stuck") list = &cell.stuck;
+  if (cell.verdict == Verdict::kDuplicated) list = &cell.duplicated;
+  if (cell.verdict == Verdict::kLost) list = &cell.lost;
+  if (cell.verdict == Verdict::kPhantom) list = &cell.phantom;
+  if (cell.verdict == Verdict::kStuck) list = &cell.stuck;
   return list == nullptr || list->empty() ? word : word + " " + orders_text(*list);
 }
 

@@ -52,7 +52,7 @@ struct MatrixCell {
   bool applies = false;  // the design's fault-free run passes the site
   bool fired = false;    // the scripted fault fired (false only for a bug or a race)
   sim::FaultRule rule;   // the fault injected
-  std::string verdict;   // "" when the cell does not apply
+  Verdict verdict = Verdict::kExactlyOnce;  // meaningful only when the cell applies
   std::vector<std::int64_t> lost, duplicated, phantom, stuck, dead_lettered;
   std::string command;   // the `eosim run` line that reproduces the cell
 };
@@ -62,7 +62,7 @@ struct MatrixRandom {
   std::uint64_t violations = 0;  // runs not exactly-once
   std::map<std::string, std::uint64_t> verdicts;
   std::optional<std::uint64_t> first_failing_seed;
-  std::string first_verdict;
+  Verdict first_verdict = Verdict::kExactlyOnce;  // with first_failing_seed
   std::string command;  // replays the first failing seed (or the first seed)
 };
 
@@ -97,7 +97,7 @@ bool build_matrix(const Scenario& scenario, const MatrixOptions& options, Matrix
                   std::string& error);
 
 // "ok" for exactly-once, "DUP" for duplicated, any other verdict in capitals.
-std::string matrix_verdict_word(const std::string& verdict);
+std::string matrix_verdict_word(Verdict verdict);
 // "ok", "DUP 2", "LOST 1, 3", "n/a": what a table shows in a cell.
 std::string matrix_cell_text(const MatrixCell& cell);
 // "3/20 DUP" or "0/20": the random row's entry.

@@ -50,7 +50,7 @@ std::vector<RowView> row_views(const Matrix& m) {
 }
 
 bool violates(const MatrixCell& cell) {
-  return cell.applies && cell.fired && cell.verdict != "exactly-once";
+  return cell.applies && cell.fired && cell.verdict != Verdict::kExactlyOnce;
 }
 
 std::string padded(const std::string& text, std::size_t width) {
@@ -236,7 +236,7 @@ namespace {
 std::string css_class(const MatrixCell& c) {
   if (!c.applies) return "na";
   if (!c.fired) return "nofire";
-  return c.verdict == "exactly-once" ? "ok" : "v-" + c.verdict;
+  return c.verdict == Verdict::kExactlyOnce ? "ok" : "v-" + std::string(verdict_name(c.verdict));
 }
 
 constexpr const char* kHtmlHead = R"(<!DOCTYPE html>

@@ -40,6 +40,12 @@ std::string upper(std::string text) {
   return text;
 }
 
+// "exactly-once" as it is, a violation in capitals.
+std::string verdict_word(Verdict verdict) {
+  const std::string name(verdict_name(verdict));
+  return verdict == Verdict::kExactlyOnce ? name : upper(name);
+}
+
 std::string number_list(const std::vector<std::int64_t>& numbers) {
   if (numbers.empty()) return "none";
   std::string out;
@@ -68,14 +74,14 @@ namespace {
 const std::vector<std::int64_t>* list_of_verdict(const Report& report) {
   if (report.effects_checked && report.verdict != report.ledger_verdict) {
     // The verdict comes from the external effects.
-    if (report.verdict == "duplicated") return &report.effect_duplicated;
-    if (report.verdict == "lost") return &report.effect_lost;
+    if (report.verdict == Verdict::kDuplicated) return &report.effect_duplicated;
+    if (report.verdict == Verdict::kLost) return &report.effect_lost;
     return &report.effect_phantom;
   }
-  if (report.verdict == "duplicated") return &report.duplicated;
-  if (report.verdict == "lost") return &report.lost;
-  if (report.verdict == "phantom") return &report.phantom;
-  if (report.verdict == "stuck") return &report.stuck;
+  if (report.verdict == Verdict::kDuplicated) return &report.duplicated;
+  if (report.verdict == Verdict::kLost) return &report.lost;
+  if (report.verdict == Verdict::kPhantom) return &report.phantom;
+  if (report.verdict == Verdict::kStuck) return &report.stuck;
   return nullptr;
 }
 
@@ -86,20 +92,21 @@ const std::vector<std::int64_t>* list_of_verdict(const Report& report) {
 std::string verdict_text(const RunSummary& run, bool brief = false) {
   const Report& report = run.report;
   const std::string bound = std::to_string(run.step_bound);
-  if (report.verdict == "incomplete") {
+  if (report.verdict == Verdict::kIncomplete) {
     return "INCOMPLETE (step bound " + bound + ", " + std::to_string(run.orders_never_produced) +
            " orders never produced)";
   }
-  std::string out = report.verdict == "exactly-once" ? report.verdict : upper(report.verdict);
+  std::string out = verdict_word(report.verdict);
   if (const auto* list = list_of_verdict(report); list != nullptr && !list->empty()) {
     out += " (orders " + number_list(*list) + ")";
   }
   if (report.effects_checked && report.verdict != report.ledger_verdict) {
     out += brief ? " in emails"
-                 : " in the emails sent; the ledger alone is " + report.ledger_verdict;
+                 : " in the emails sent; the ledger alone is " +
+                       std::string(verdict_name(report.ledger_verdict));
   }
   if (const std::string aside = set_aside_text(report); !aside.empty()) {
-    out += report.verdict == "exactly-once" ? " (" + aside + ")" : ", " + aside;
+    out += report.verdict == Verdict::kExactlyOnce ? " (" + aside + ")" : ", " + aside;
   }
   if (run.step_bound_hit) out += " - the step bound (" + bound + ") ended the run";
   return out;
@@ -142,10 +149,10 @@ std::string effect_text(const OrderOutcome& order) {
 }
 
 std::string outcome_marker(const OrderOutcome& order) {
-  if (order.outcome == "duplicated") return "  <- DUPLICATE";
-  if (order.outcome == "lost") return "  <- LOST";
-  if (order.outcome == "phantom") return "  <- PHANTOM (never committed)";
-  if (order.outcome == "stuck") return "  <- STUCK (still queued or unsent)";
+  if (order.outcome == lab::Outcome::kDuplicated) return "  <- DUPLICATE";
+  if (order.outcome == lab::Outcome::kLost) return "  <- LOST";
+  if (order.outcome == lab::Outcome::kPhantom) return "  <- PHANTOM (never committed)";
+  if (order.outcome == lab::Outcome::kStuck) return "  <- STUCK (still queued or unsent)";
   return "";
 }
 
@@ -202,7 +209,7 @@ void write_orders(std::ostream& out, const Report& report) {
   out << "  order  amount  outcome        dedup rows  effect\n";
   for (const auto& order : report.orders) {
     out << "  " << padded_left(std::to_string(order.order), 5) << "  "
-        << padded_left(std::to_string(order.amount), 6) << "  " << padded(order.outcome, 13)
+        << padded_left(std::to_string(order.amount), 6) << "  " << padded(std::string(outcome_name(order.outcome)), 13)
         << "  " << padded_left(std::to_string(order.dedup_rows), 10) << "  "
         << effect_text(order) << outcome_marker(order) << "\n";
     if (report.effects_checked) out << std::string(41, ' ') << email_text(order) << "\n";
@@ -292,7 +299,7 @@ std::string format_report_text(const RunRecord& record, const TextStyle& style) 
   write_faults(out, record.run);
   write_orders(out, record.run.report);
   write_lists(out, record.run);
-  const bool good = record.run.report.verdict == "exactly-once";
+  const bool good = record.run.report.verdict == Verdict::kExactlyOnce;
   out << "\nverdict: " << painted(verdict_text(record.run), good ? kGreen : kRed, style)
       << "\n";
   out << expect_text(record, style);
@@ -338,7 +345,7 @@ std::string format_side_by_side(const RunRecord& written, const RunRecord& fixed
       fixed.run.strategy + " / " + fixed.run.producer);
   row("change", "", one_line(written.scenario.fixed));
   const auto verdict = [&](const RunSummary& r, std::size_t width) {
-    const bool good = r.report.verdict == "exactly-once";
+    const bool good = r.report.verdict == Verdict::kExactlyOnce;
     const std::string text = verdict_text(r, true);
     // Padding goes outside the colour, so escape codes do not upset the columns.
     return painted(text, good ? kGreen : kRed, style) +
@@ -365,7 +372,7 @@ std::string format_side_by_side(const RunRecord& written, const RunRecord& fixed
 }
 
 std::string format_verdict_line(const RunRecord& record, const TextStyle& style) {
-  const bool good = record.run.report.verdict == "exactly-once";
+  const bool good = record.run.report.verdict == Verdict::kExactlyOnce;
   return printable(record.scenario.name) + ": " +
          painted(verdict_text(record.run), good ? kGreen : kRed, style) + ", expect " +
          (record.unmet.empty() ? painted("ok", kGreen, style) : painted("FAILED", kRed, style)) +
@@ -496,8 +503,8 @@ std::string format_suite_text(const std::vector<SuiteRow>& rows, const TextStyle
     width = std::max(width, printable(row.name).size());
   }
   const auto shown = [](const SuiteRow& row) {
-    const bool good = row.verdict == "exactly-once";
-    std::string text = good ? row.verdict : upper(row.verdict);
+    const bool good = row.verdict == Verdict::kExactlyOnce;
+    std::string text = verdict_word(row.verdict);
     if (!row.aside.empty()) text += good ? " (" + row.aside + ")" : ", " + row.aside;
     return text;
   };
@@ -514,7 +521,7 @@ std::string format_suite_text(const std::vector<SuiteRow>& rows, const TextStyle
       out << painted("not run", kRed, style) << "\n";
       continue;
     }
-    const bool good = row.verdict == "exactly-once";
+    const bool good = row.verdict == Verdict::kExactlyOnce;
     out << painted(padded(shown(row), verdict_width), good ? kGreen : kRed, style)
         << "  expect "
         << (row.expect_ok ? painted("ok", kGreen, style) : painted("FAILED", kRed, style))

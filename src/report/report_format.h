@@ -90,7 +90,7 @@ std::string format_side_by_side(const RunRecord& written, const RunRecord& fixed
 // One row of the suite table printed after several scenario files.
 struct SuiteRow {
   std::string name;     // scenario name, or the file when it could not be run
-  std::string verdict;  // "" when the file could not be run
+  Verdict verdict = Verdict::kExactlyOnce;  // meaningful only when `ran`
   bool ran = false;
   bool expect_ok = false;
   std::string aside;    // set_aside_text of the run: "1 dead-lettered", "" for none

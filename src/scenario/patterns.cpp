@@ -4,18 +4,18 @@ namespace lab {
 
 const std::vector<AntiPattern>& anti_patterns() {
   static const std::vector<AntiPattern> list = {
-      {"auto-ack", "outbox", "lost", "a crash after the delivery, before the commit"},
-      {"ack-before-commit", "outbox", "lost", "a crash between the ack and the commit"},
-      {"no-dedup", "outbox", "duplicated", "any redelivery or republish"},
-      {"separate-dedup-store", "outbox", "lost",
+      {"auto-ack", "outbox", Verdict::kLost, "a crash after the delivery, before the commit"},
+      {"ack-before-commit", "outbox", Verdict::kLost, "a crash between the ack and the commit"},
+      {"no-dedup", "outbox", Verdict::kDuplicated, "any redelivery or republish"},
+      {"separate-dedup-store", "outbox", Verdict::kLost,
        "a crash after the dedup mark, before the commit"},
-      {"check-then-act", "outbox", "duplicated",
+      {"check-then-act", "outbox", Verdict::kDuplicated,
        "a redelivery to the other consumer while the first still works"},
-      {"naive-errors", "outbox", "lost", "a transient commit error taken as a duplicate"},
-      {"requeue-poison", "outbox", "stuck", "none: the poison message loops by itself"},
-      {"atomic", "dual-write", "lost", "a crash or a lost publish after the commit"},
-      {"atomic", "publish-then-commit", "phantom", "a crash after the publish"},
-      {"atomic", "outbox-no-confirm", "lost", "a lost publish, or a broker restart"},
+      {"naive-errors", "outbox", Verdict::kLost, "a transient commit error taken as a duplicate"},
+      {"requeue-poison", "outbox", Verdict::kStuck, "none: the poison message loops by itself"},
+      {"atomic", "dual-write", Verdict::kLost, "a crash or a lost publish after the commit"},
+      {"atomic", "publish-then-commit", Verdict::kPhantom, "a crash after the publish"},
+      {"atomic", "outbox-no-confirm", Verdict::kLost, "a lost publish, or a broker restart"},
   };
   return list;
 }
@@ -23,7 +23,7 @@ const std::vector<AntiPattern>& anti_patterns() {
 Scenario anti_pattern_scenario(const AntiPattern& p) {
   Scenario s;
   s.name = "anti-pattern: " + p.strategy + " + " + p.producer;
-  s.about = "Shows `" + p.verdict + "` under random faults: " + p.why + ".";
+  s.about = "Shows `" + std::string(verdict_name(p.verdict)) + "` under random faults: " + p.why + ".";
   s.workload.orders = 3;
   s.workload.amount = 150;
   s.workload.initial_balance = 550;

@@ -19,7 +19,7 @@ namespace lab {
 struct AntiPattern {
   std::string strategy;  // consumer strategy
   std::string producer;  // producer pattern
-  std::string verdict;   // the violation it teaches
+  Verdict verdict;       // the violation it teaches
   std::string why;       // one line: the fault that shows it
 };
 

@@ -128,7 +128,7 @@ void write_rule(std::ostringstream& out, const sim::FaultRule& rule) {
 void write_expect(std::ostringstream& out, const Expect& e) {
   if (e == Expect{}) return;
   out << "\n[expect]\n";
-  if (e.verdict) out << "verdict = " << string_value(*e.verdict) << "\n";
+  if (e.verdict) out << "verdict = " << string_value(verdict_name(*e.verdict)) << "\n";
   if (e.balance) out << "balance = " << *e.balance << "\n";
   const std::pair<const char*, const std::optional<std::vector<std::int64_t>>*> lists[] = {
       {"lost", &e.lost},           {"duplicated", &e.duplicated},

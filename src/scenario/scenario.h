@@ -24,6 +24,7 @@
 
 #include "sim/faults.h"
 #include "sim/rng.h"
+#include "src/checker/verdict.h"
 #include "src/consumer/strategy.h"
 #include "src/producer/design.h"
 
@@ -125,7 +126,7 @@ struct RandomFaults {
 };
 
 struct Expect {
-  std::optional<std::string> verdict;
+  std::optional<Verdict> verdict;
   std::optional<std::int64_t> balance;
   std::optional<std::vector<std::int64_t>> lost, duplicated, phantom, stuck, dead_lettered,
       rejected;

@@ -440,7 +440,7 @@ bool read_expect(const TableReader& root, Scenario& s) {
   if (t.has("verdict")) {
     std::string verdict;
     if (!t.read_name("verdict", verdict, verdicts(), "verdict")) return false;
-    e.verdict = std::move(verdict);
+    e.verdict = parse_verdict(verdict);  // read_name checked it against the catalog
   }
   return t.read_int("balance", e.balance, kInt64Min, kInt64Max) &&
          t.read_order_list("lost", e.lost, orders) &&

@@ -132,7 +132,7 @@ bool run_chunk(const Search& search, const std::vector<Node>& level, std::size_t
 }
 
 std::string outcome_key(const Report& r) {
-  std::string key = r.verdict + "|" + std::to_string(r.balance_actual);
+  std::string key = std::string(verdict_name(r.verdict)) + "|" + std::to_string(r.balance_actual);
   for (const auto* list : {&r.lost, &r.duplicated, &r.phantom, &r.stuck}) {
     key += "|";
     for (const auto n : *list) key += std::to_string(n) + ",";
@@ -170,9 +170,9 @@ bool reduce(const Node& node, NodeRun& run, std::map<std::uint64_t, bool>& seen,
     out.outcomes.push_back(std::move(c));
   }
   ++out.outcomes[it->second].executions;
-  if (r.verdict == "incomplete") {
+  if (r.verdict == Verdict::kIncomplete) {
     ++out.incomplete;  // the step bound ended it: no claim either way
-  } else if (r.verdict != "exactly-once") {
+  } else if (r.verdict != Verdict::kExactlyOnce) {
     ++out.violations;
     if (!out.first_violation) out.first_violation = node.path;
   }
@@ -238,12 +238,12 @@ bool explore(const Scenario& scenario, const ExploreOptions& options, ExploreRes
   return true;
 }
 
-bool explore_expectation_met(const ExploreResult& result, const std::string& expect,
+bool explore_expectation_met(const ExploreResult& result, const Expectation& expect,
                              std::string& why) {
-  EOSIM_ASSERT(expect == "exactly-once" || expect == "violation");
+  EOSIM_ASSERT(expect.violation || expect.verdict == Verdict::kExactlyOnce);
   const std::string found = std::to_string(result.violations) + " violating execution(s) in " +
                             std::to_string(result.runs) + " runs";
-  if (expect == "violation") {
+  if (expect.violation) {
     why = result.violations > 0 ? found : "no violation found in " + std::to_string(result.runs) + " runs";
     return result.violations > 0;
   }

@@ -68,7 +68,7 @@ struct ExplorePath {
 };
 
 struct OutcomeClass {
-  std::string verdict;
+  Verdict verdict = Verdict::kExactlyOnce;
   std::vector<std::int64_t> lost, duplicated, phantom, stuck;
   std::int64_t balance = 0;
   std::uint64_t executions = 0;  // distinct executions that ended here
@@ -104,7 +104,7 @@ bool explore(const Scenario& scenario, const ExploreOptions& options, ExploreRes
 // in `why`. A violation found is evidence whatever else happened; "exactly-once" needs
 // the whole tree: a truncated or empty search, or an execution the step bound cut short,
 // is not met (an absence of violations nobody looked for proves nothing).
-bool explore_expectation_met(const ExploreResult& result, const std::string& expect,
+bool explore_expectation_met(const ExploreResult& result, const Expectation& expect,
                              std::string& why);
 
 // Runs one path of the tree again (as explore did), for a report or a test.

@@ -33,8 +33,8 @@ std::string list_text(const std::vector<std::int64_t>& orders) {
 // answered with the first seed that gives it.
 class Oracle {
  public:
-  Oracle(const Scenario& scenario, std::string verdict, std::size_t max_runs)
-      : base_(scenario), verdict_(std::move(verdict)), max_runs_(max_runs) {
+  Oracle(const Scenario& scenario, Verdict verdict, std::size_t max_runs)
+      : base_(scenario), verdict_(verdict), max_runs_(max_runs) {
     base_.random.ratios.clear();
     base_.script.clear();
     seeds_ = {scenario.seed};
@@ -87,7 +87,7 @@ class Oracle {
 
  private:
   Scenario base_;
-  std::string verdict_;
+  Verdict verdict_;
   std::size_t max_runs_;
   std::vector<std::uint64_t> seeds_;
   std::size_t runs_ = 0;
@@ -162,7 +162,7 @@ std::string meaning_of(const std::string& site) {
 }
 
 std::string result_text(const Report& r) {
-  std::string text = "verdict " + r.verdict;
+  std::string text = "verdict " + std::string(verdict_name(r.verdict));
   for (const auto& [name, list] : {std::pair<const char*, const std::vector<std::int64_t>*>{
                                        "lost", &r.lost},
                                    {"duplicated", &r.duplicated},
@@ -171,7 +171,7 @@ std::string result_text(const Report& r) {
     if (!list->empty()) text += ", " + std::string(name) + " " + list_text(*list);
   }
   for (const auto& o : r.orders) {
-    if (o.outcome == "duplicated") {
+    if (o.outcome == Outcome::kDuplicated) {
       text += "; order " + std::to_string(o.order) + " debited " + std::to_string(o.debits) +
               " times" + (o.rejections ? " and rejected" : "");
     }
@@ -189,7 +189,8 @@ std::string about_text(const Scenario& scenario, const ShrinkResult& r,
       std::to_string(scenario.seed) + " (strategy " + scenario.consumer.label() +
       ", producer " + scenario.producer.label() + "). That run fired " +
       std::to_string(r.original.faults.size()) + " fault(s), " + std::to_string(random) +
-      " of them random, and ended " + r.original.report.verdict + ".\n";
+      " of them random, and ended " +
+      std::string(verdict_name(r.original.report.verdict)) + ".\n";
   const std::string schedule =
       r.seed == scenario.seed
           ? "with the same seed"
@@ -302,8 +303,8 @@ ShrinkStatus shrink(const Scenario& scenario, const ShrinkOptions& options,
   world.record_tape = false;
   if (!run_scenario(scenario, world, out.original, nullptr, error)) return ShrinkStatus::kError;
   out.runs = 1;
-  const std::string verdict = out.original.report.verdict;
-  if (verdict == "exactly-once") {
+  const Verdict verdict = out.original.report.verdict;
+  if (verdict == Verdict::kExactlyOnce) {
     error = "seed " + std::to_string(scenario.seed) +
             " is exactly-once: there is no violation to shrink (find one with eosim sweep)";
     return ShrinkStatus::kNoViolation;
@@ -318,7 +319,8 @@ ShrinkStatus shrink(const Scenario& scenario, const ShrinkOptions& options,
     }
     error = "the " + std::to_string(out.candidates.size()) + " fault(s) of seed " +
             std::to_string(scenario.seed) + ", written as rules, give " +
-            replay.report.verdict + " instead of " + verdict + ", with this seed and the " +
+            std::string(verdict_name(replay.report.verdict)) + " instead of " +
+            std::string(verdict_name(verdict)) + ", with this seed and the " +
             std::to_string(kScheduleSeeds - 1) +
             " after it: the violation needs the exact schedule of that random run. Try "
             "another failing seed.";

@@ -62,7 +62,7 @@ bool run_block(const Scenario& scenario, const SweepOptions& options, std::uint6
 void reduce(const SeedResult& r, std::uint64_t seed, std::size_t keep, SweepSummary& out) {
   const Report& report = r.run.report;
   ++out.runs;
-  ++out.verdicts[report.verdict];
+  ++out.verdicts[std::string(verdict_name(report.verdict))];
   out.steps += r.run.steps;
   out.faults_fired += r.run.faults.size();
   for (const auto& f : r.run.faults) ++out.faults_by_action[f.action];
@@ -76,7 +76,7 @@ void reduce(const SeedResult& r, std::uint64_t seed, std::size_t keep, SweepSumm
       }
     }
   }
-  if (report.verdict == "exactly-once") return;
+  if (report.verdict == lab::Verdict::kExactlyOnce) return;
   ++out.failing_runs;
   if (out.failures.size() >= keep) return;
   SweepFailure f;
@@ -260,32 +260,37 @@ std::string fault_spec_text(const std::map<std::string, sim::Ratio>& ratios) {
 }
 
 bool valid_sweep_expectation(const std::string& expect) {
-  return expect == "violation" || find_verdict(expect) != nullptr;
+  return parse_expectation(expect).has_value();
 }
 
-bool sweep_expectation_met(const SweepSummary& summary, const std::string& expect,
+bool sweep_expectation_met(const SweepSummary& summary, const Expectation& expect,
                            std::string& why) {
-  EOSIM_ASSERT(valid_sweep_expectation(expect));
   if (summary.unfired_runs > 0) {
     why = std::to_string(summary.unfired_runs) + " of " + std::to_string(summary.runs) +
           " runs did not fire every scripted fault (first: seed " +
           std::to_string(summary.first_unfired_seed) + ", " + summary.first_unfired + ")";
     return false;
   }
-  const auto count_of = [&summary](const char* verdict) {
-    const auto it = summary.verdicts.find(verdict);
+  const auto count_of = [&summary](Verdict verdict) {
+    const auto it = summary.verdicts.find(std::string(verdict_name(verdict)));
     return it == summary.verdicts.end() ? std::uint64_t{0} : it->second;
   };
-  const std::uint64_t clean = count_of("exactly-once");
+  const std::uint64_t clean = count_of(Verdict::kExactlyOnce);
   // A run the step bound cut short before its workload was produced is neither.
-  const std::uint64_t incomplete = count_of("incomplete");
+  const std::uint64_t incomplete = count_of(Verdict::kIncomplete);
   const std::uint64_t violating = summary.runs - clean - incomplete;
   const std::string first =
       summary.failures.empty()
           ? ""
           : " (first: seed " + std::to_string(summary.failures.front().seed) + ", " +
-                summary.failures.front().verdict + ")";
-  if (expect == "exactly-once") {
+                std::string(verdict_name(summary.failures.front().verdict)) + ")";
+  if (expect.violation) {
+    why = violating > 0 ? std::to_string(violating) + " of " + std::to_string(summary.runs) +
+                              " runs violated" + first
+                        : "no run violated exactly-once";
+    return violating > 0;
+  }
+  if (expect.verdict == Verdict::kExactlyOnce) {
     why = clean == summary.runs
               ? "every run was exactly-once"
               : std::to_string(summary.runs - clean) + " of " + std::to_string(summary.runs) +
@@ -296,16 +301,9 @@ bool sweep_expectation_met(const SweepSummary& summary, const std::string& expec
     }
     return clean == summary.runs;
   }
-  if (expect == "violation") {
-    why = violating > 0 ? std::to_string(violating) + " of " + std::to_string(summary.runs) +
-                              " runs violated" + first
-                        : "no run violated exactly-once";
-    return violating > 0;
-  }
-  const auto it = summary.verdicts.find(expect);
-  const std::uint64_t hits = it == summary.verdicts.end() ? 0 : it->second;
-  why = hits > 0 ? std::to_string(hits) + " runs ended " + expect
-                 : "no run ended " + expect;
+  const std::uint64_t hits = count_of(expect.verdict);
+  const std::string name(verdict_name(expect.verdict));
+  why = hits > 0 ? std::to_string(hits) + " runs ended " + name : "no run ended " + name;
   return hits > 0;
 }
 

@@ -48,7 +48,7 @@ struct SweepOptions {
 
 struct SweepFailure {
   std::uint64_t seed = 0;
-  std::string verdict;
+  Verdict verdict = Verdict::kExactlyOnce;
   std::vector<std::int64_t> lost, duplicated, phantom, stuck;
   std::int64_t balance_expected = 0;
   std::int64_t balance_actual = 0;
@@ -121,9 +121,9 @@ std::string fault_spec_text(const std::map<std::string, sim::Ratio>& ratios);
 // "violation" = at least one run does not; any other verdict = at least one run has it.
 // Returns whether it holds, with a one-line explanation in `why`. A sweep with unfired
 // runs (SweepSummary::unfired_runs) meets no expectation.
-bool sweep_expectation_met(const SweepSummary& summary, const std::string& expect,
+bool sweep_expectation_met(const SweepSummary& summary, const Expectation& expect,
                            std::string& why);
-// Whether `expect` is a value sweep_expectation_met understands.
+// Whether `expect` is a value sweep_expectation_met understands (parse_expectation).
 bool valid_sweep_expectation(const std::string& expect);
 
 }  // namespace lab

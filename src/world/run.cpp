@@ -147,7 +147,7 @@ std::vector<std::string> unmet_expectations(const Scenario& scenario, const RunS
   std::vector<std::string> unmet;
   const Expect& e = scenario.expect;
   const Report& r = run.report;
-  if (r.verdict == "incomplete" && !(e == Expect{})) {
+  if (r.verdict == lab::Verdict::kIncomplete && !(e == Expect{})) {
     // Nothing about the design can be checked on a workload that was not produced.
     unmet.push_back("the run is incomplete: the step bound (" + std::to_string(run.step_bound) +
                     ") ended it with " + std::to_string(run.orders_never_produced) +
@@ -155,7 +155,8 @@ std::vector<std::string> unmet_expectations(const Scenario& scenario, const RunS
     return unmet;
   }
   if (e.verdict && *e.verdict != r.verdict) {
-    unmet.push_back("verdict: expected " + *e.verdict + ", got " + r.verdict);
+    unmet.push_back("verdict: expected " + std::string(verdict_name(*e.verdict)) + ", got " +
+                    std::string(verdict_name(r.verdict)));
   }
   if (e.balance && *e.balance != r.balance_actual) {
     unmet.push_back("balance: expected " + std::to_string(*e.balance) + ", got " +

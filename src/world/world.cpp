@@ -285,7 +285,7 @@ RunSummary World::summary() {
   r.orders_never_produced = w.scenario_.workload.orders - w.producer_->orders_created();
   // Orders the producer never reached say nothing about the design: the run is
   // incomplete, not stuck or lost (a poison loop over orders that exist stays stuck).
-  if (r.step_bound_hit && r.orders_never_produced > 0) r.report.verdict = "incomplete";
+  if (r.step_bound_hit && r.orders_never_produced > 0) r.report.verdict = Verdict::kIncomplete;
   r.trace_hash = w.kernel_.trace.hash();
   r.trace_events = w.kernel_.trace.size();
   r.tape = w.kernel_.chooser.tape();

@@ -16,8 +16,8 @@ TEST_CASE("anti-patterns: the list covers every strategy and producer but the ri
   for (const auto& p : lab::anti_patterns()) {
     CHECK(lab::find_strategy(p.strategy) != nullptr);
     CHECK(lab::find_producer(p.producer) != nullptr);
-    CHECK(lab::find_verdict(p.verdict) != nullptr);
-    CHECK(p.verdict != "exactly-once");
+    CHECK(lab::find_verdict(lab::verdict_name(p.verdict)) != nullptr);
+    CHECK(p.verdict != lab::Verdict::kExactlyOnce);
     const lab::Scenario s = lab::anti_pattern_scenario(p);
     CHECK(s.script.empty());
     CHECK(s.random.ratios.empty());
@@ -39,7 +39,7 @@ TEST_CASE("anti-patterns: a sweep finds the violation and shrink keeps at most t
     SECTION(p.strategy + " / " + p.producer) {
       const lab::Scenario s = lab::anti_pattern_scenario(p);
       const lab::SweepSummary summary = property::sweep(s, 1, kSeeds, 0, 50);
-      REQUIRE(summary.verdicts.at(p.verdict) > 0);
+      REQUIRE(summary.verdicts.at(std::string(lab::verdict_name(p.verdict))) > 0);
       // The first failing seed with the right kind of violation, shrunk.
       std::uint64_t seed = 0;
       for (const auto& f : summary.failures) {

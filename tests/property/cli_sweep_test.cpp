@@ -92,7 +92,7 @@ TEST_CASE("cli shrink: writes a minimal scenario that eosim run reproduces", "[c
   REQUIRE(lab::load_scenario(out.string(), minimal, error));
   CHECK(minimal.script.size() <= 2);
   CHECK(minimal.random.ratios.empty());
-  CHECK(minimal.expect.verdict == "duplicated");
+  CHECK(minimal.expect.verdict == lab::Verdict::kDuplicated);
   const Output replay = eosim("run '" + out.string() + "'");
   CHECK(replay.exit_code == 0);  // its [expect] holds
   CHECK(contains(replay.text, "DUPLICATED"));

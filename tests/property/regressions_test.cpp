@@ -42,7 +42,7 @@ TEST_CASE("regression: a producer crash after its commit leaves no outbox row un
     const lab::RunSummary r = run(three_orders({crash}));
     INFO("crash after committing order " << order);
     CHECK(r.faults.size() == 1);
-    CHECK(r.report.verdict == "exactly-once");
+    CHECK(r.report.verdict == lab::Verdict::kExactlyOnce);
     CHECK(r.report.stuck.empty());
     CHECK(r.report.balance_actual == 1000 - 3 * 150);
   }
@@ -67,7 +67,7 @@ TEST_CASE("regression: the relay republishes unconfirmed rows after a silent rec
     const lab::RunSummary r = run(s);
     INFO("seed " << seed);
     REQUIRE(r.faults.size() == 1);
-    CHECK(r.report.verdict == "exactly-once");
+    CHECK(r.report.verdict == lab::Verdict::kExactlyOnce);
     CHECK(r.report.stuck.empty());
   }
 }
@@ -91,7 +91,7 @@ TEST_CASE("regression: a dead-lettered message survives a broker restart",
   s.script = {restart};
   const lab::RunSummary r = run(s);
   REQUIRE(r.faults.size() == 1);
-  CHECK(r.report.verdict == "exactly-once");
+  CHECK(r.report.verdict == lab::Verdict::kExactlyOnce);
   CHECK(r.report.dead_lettered == std::vector<std::int64_t>{2});
   CHECK(r.report.lost.empty());
 }

@@ -30,8 +30,8 @@ Tally tally(const lab::Scenario& scenario, const std::string& spec, std::uint64_
     REQUIRE(lab::run_scenario(lab::sweep_scenario(scenario, options, seed), lab::WorldOptions{},
                               run, nullptr, error));
     ++t.runs;
-    ++t.ledger[run.report.ledger_verdict];
-    if (run.report.effects_checked) ++t.effects[run.report.effect_verdict];
+    ++t.ledger[std::string(lab::verdict_name(run.report.ledger_verdict))];
+    if (run.report.effects_checked) ++t.effects[std::string(lab::verdict_name(run.report.effect_verdict))];
     t.faults += static_cast<std::int64_t>(run.faults.size());
     CHECK_FALSE(run.step_bound_hit);
   }

@@ -38,7 +38,7 @@ std::vector<std::string> unmet_on(lab::Scenario s, std::uint64_t seed) {
 }
 
 bool broken(const lab::Scenario& s) {
-  return s.expect.verdict && *s.expect.verdict != "exactly-once";
+  return s.expect.verdict && *s.expect.verdict != lab::Verdict::kExactlyOnce;
 }
 
 }  // namespace

@@ -71,20 +71,20 @@ TEST_CASE("scenarios: each anti-pattern is caught with the order it affected", "
   const fs::path dir = fs::path(EOSIM_SOURCE_DIR) / "scenarios";
   struct Case {
     const char* file;
-    const char* verdict;
+    lab::Verdict verdict;
     std::vector<std::int64_t> lost, duplicated, phantom, stuck;
   };
   const std::vector<Case> cases = {
-      {"03-crash-between-commit-and-ack-no-dedup.toml", "duplicated", {}, {2}, {}, {}},
-      {"05-ack-before-commit-crash.toml", "lost", {2}, {}, {}, {}},
-      {"06-auto-ack-crash.toml", "lost", {2}, {}, {}, {}},
-      {"07-separate-dedup-store.toml", "lost", {2}, {}, {}, {}},
-      {"08-naive-error-classification.toml", "lost", {2}, {}, {}, {}},
-      {"10-poison-requeue-forever.toml", "stuck", {}, {}, {}, {2}},
-      {"12-dual-write-crash.toml", "lost", {2}, {}, {}, {}},
-      {"13-publish-then-commit.toml", "phantom", {}, {}, {2}, {}},
-      {"15-outbox-no-confirm-restart.toml", "lost", {2}, {}, {}, {}},
-      {"16-competing-consumers-check-then-act.toml", "duplicated", {}, {1}, {}, {}},
+      {"03-crash-between-commit-and-ack-no-dedup.toml", lab::Verdict::kDuplicated, {}, {2}, {}, {}},
+      {"05-ack-before-commit-crash.toml", lab::Verdict::kLost, {2}, {}, {}, {}},
+      {"06-auto-ack-crash.toml", lab::Verdict::kLost, {2}, {}, {}, {}},
+      {"07-separate-dedup-store.toml", lab::Verdict::kLost, {2}, {}, {}, {}},
+      {"08-naive-error-classification.toml", lab::Verdict::kLost, {2}, {}, {}, {}},
+      {"10-poison-requeue-forever.toml", lab::Verdict::kStuck, {}, {}, {}, {2}},
+      {"12-dual-write-crash.toml", lab::Verdict::kLost, {2}, {}, {}, {}},
+      {"13-publish-then-commit.toml", lab::Verdict::kPhantom, {}, {}, {2}, {}},
+      {"15-outbox-no-confirm-restart.toml", lab::Verdict::kLost, {2}, {}, {}, {}},
+      {"16-competing-consumers-check-then-act.toml", lab::Verdict::kDuplicated, {}, {1}, {}, {}},
   };
   for (const auto& c : cases) {
     SECTION(c.file) {
@@ -121,7 +121,7 @@ TEST_CASE("scenarios: the correct pattern survives the same faults", "[scenarios
       const lab::Scenario s =
           lab::with_overrides(load((dir / f.file).string()), std::nullopt, f.strategy, f.producer);
       const lab::RunSummary r = run(s);
-      CHECK(r.report.verdict == "exactly-once");
+      CHECK(r.report.verdict == lab::Verdict::kExactlyOnce);
       CHECK(r.report.balance_actual == r.report.balance_expected);
     }
   }

@@ -196,7 +196,7 @@ TEST_CASE("the browser opens a scenario and the overrides start it over", "[ui]"
   CHECK(configure->seed == 9u);
   CHECK(app.session().scenario().consumer.strategy == "atomic");
   CHECK(app.session().scenario().seed == 9u);
-  CHECK(app.session().end().report.verdict == "exactly-once");
+  CHECK(app.session().end().report.verdict == lab::Verdict::kExactlyOnce);
 
   // A scenario with two consumers gets a lane for each, between the broker and the ledger.
   app.apply(ui::LoadCmd{scenario("17-competing-consumers-atomic.toml")});
@@ -224,8 +224,8 @@ TEST_CASE("compare mode steps both strategies together and finds where they part
   ui.settle(app);
   CHECK(app.compare(0).scenario().consumer.strategy == "atomic");
   CHECK(app.compare(1).scenario().consumer.strategy == "no-dedup");
-  CHECK(app.compare(0).view().summary.report.verdict == "exactly-once");
-  CHECK(app.compare(1).view().summary.report.verdict == "duplicated");
+  CHECK(app.compare(0).view().summary.report.verdict == lab::Verdict::kExactlyOnce);
+  CHECK(app.compare(1).view().summary.report.verdict == lab::Verdict::kDuplicated);
   CHECK(app.compare(1).view().summary.report.balance_actual == 400);
   const auto d = lab::first_divergence(app.compare(0).world().kernel().trace.events(),
                                        app.compare(1).world().kernel().trace.events());

@@ -95,14 +95,14 @@ TEST_CASE("heartbeat: the broker gives the zombie's message away before the zomb
   // Its ack goes into the silent connection: lost, without an error the zombie could see.
   CHECK(find(r, zombie, "lost", 1, static_cast<std::size_t>(zombie_commit)) > zombie_commit);
   CHECK(find(r, zombie, "ack-failed") < 0);
-  CHECK(r.summary.report.verdict == "duplicated");
+  CHECK(r.summary.report.verdict == lab::Verdict::kDuplicated);
   CHECK(r.summary.report.duplicated == std::vector<std::int64_t>{1});
 }
 
 TEST_CASE("heartbeat: the atomic consumer absorbs the zombie's duplicate", "[heartbeat]") {
   const Run r = run(zombie_scenario("heartbeat = 5\n", "atomic"));
   CHECK(find(r, "broker", "silent-peer") >= 0);
-  CHECK(r.summary.report.verdict == "exactly-once");
+  CHECK(r.summary.report.verdict == lab::Verdict::kExactlyOnce);
   CHECK(find(r, "consumer", "duplicate", 1) >= 0);
 }
 
@@ -111,7 +111,7 @@ TEST_CASE("heartbeat: 0 means nobody notices, and the zombie's delivery stays he
   const Run r = run(zombie_scenario("heartbeat = 0\n", "no-dedup"));
   REQUIRE(find(r, "consumer", "frozen") >= 0);
   CHECK(find(r, "", "silent-peer") < 0);
-  CHECK(r.summary.report.verdict == "stuck");
+  CHECK(r.summary.report.verdict == lab::Verdict::kStuck);
   CHECK(r.summary.report.stuck == std::vector<std::int64_t>{1});
   CHECK(r.summary.report.duplicated.empty());
 }
@@ -125,7 +125,7 @@ TEST_CASE("heartbeat: a client with client_timeout = 0 never notices; the broker
   CHECK(find(r, "broker", "silent-peer") > frozen);
   CHECK(find(r, zombie, "silent-peer") < 0);
   CHECK(find(r, zombie, "connect", 0, static_cast<std::size_t>(frozen)) < 0);  // never back
-  CHECK(r.summary.report.verdict == "exactly-once");
+  CHECK(r.summary.report.verdict == lab::Verdict::kExactlyOnce);
 }
 
 TEST_CASE("heartbeat: without heartbeat keys a freeze is noticed by both after heartbeat_timeout",

@@ -184,7 +184,7 @@ TEST_CASE("fault sites: relay attempts count publishes of the order's row", "[fa
   CHECK(r.faults[0].attempt == 1);
   CHECK(r.faults[1].attempt == 2);
   CHECK(r.unfired.empty());
-  CHECK(r.report.verdict == "exactly-once");  // republished with the same id, deduplicated
+  CHECK(r.report.verdict == lab::Verdict::kExactlyOnce);  // republished with the same id, deduplicated
 }
 
 TEST_CASE("fault sites: a publish attempt on the relay's link fires and loses the order",
@@ -198,7 +198,7 @@ TEST_CASE("fault sites: a publish attempt on the relay's link fires and loses th
   const lab::RunSummary r = run(s);
   REQUIRE(r.faults.size() == 1);
   CHECK(r.faults[0].attempt == 1);
-  CHECK(r.report.verdict == "lost");
+  CHECK(r.report.verdict == lab::Verdict::kLost);
   CHECK(r.report.lost == std::vector<std::int64_t>{2});
 }
 
@@ -207,7 +207,7 @@ TEST_CASE("fault sites: the order service's attempt is 1", "[fault_sites]") {
   s.script = {rule("producer.after_commit", "crash", 2, 1)};
   const lab::RunSummary r = run(s);
   REQUIRE(r.faults.size() == 1);
-  CHECK(r.report.verdict == "lost");
+  CHECK(r.report.verdict == lab::Verdict::kLost);
 }
 
 TEST_CASE("fault sites: who passes a site, in words", "[fault_sites]") {

@@ -100,7 +100,7 @@ TEST_CASE("checker: a correct ledger is exactly-once and reports nothing", "[che
   lab.reject(3);  // a business rule refused it: an outcome, not a loss
 
   const lab::Report r = lab.check();
-  CHECK(r.verdict == "exactly-once");
+  CHECK(r.verdict == lab::Verdict::kExactlyOnce);
   CHECK(r.lost.empty());
   CHECK(r.duplicated.empty());
   CHECK(r.phantom.empty());
@@ -112,11 +112,11 @@ TEST_CASE("checker: a correct ledger is exactly-once and reports nothing", "[che
   CHECK(r.balance_actual == kInitial - 350);
   CHECK_FALSE(r.balance_negative);
   REQUIRE(numbers_of(r) == Orders{1, 2, 3});
-  CHECK(outcome_of(r, 1).outcome == "debited");
+  CHECK(outcome_of(r, 1).outcome == lab::Outcome::kDebited);
   CHECK(outcome_of(r, 1).committed);
   CHECK(outcome_of(r, 1).amount == 100);
   CHECK(outcome_of(r, 1).debits == 1);
-  CHECK(outcome_of(r, 3).outcome == "rejected");
+  CHECK(outcome_of(r, 3).outcome == lab::Outcome::kRejected);
   CHECK(outcome_of(r, 3).rejections == 1);
   CHECK(outcome_of(r, 3).debits == 0);
 }
@@ -130,10 +130,10 @@ TEST_CASE("checker: a double debit is duplicated and the balance disagrees", "[c
   lab.debit(2, 150);  // redelivered after commit, no dedup
 
   const lab::Report r = lab.check();
-  CHECK(r.verdict == "duplicated");
+  CHECK(r.verdict == lab::Verdict::kDuplicated);
   CHECK(r.duplicated == Orders{2});
   CHECK(r.lost.empty());
-  CHECK(outcome_of(r, 2).outcome == "duplicated");
+  CHECK(outcome_of(r, 2).outcome == lab::Outcome::kDuplicated);
   CHECK(outcome_of(r, 2).debits == 2);
   CHECK(r.balance_expected == kInitial - 250);  // each debited order counted once
   CHECK(r.balance_actual == kInitial - 400);
@@ -148,10 +148,10 @@ TEST_CASE("checker: a committed order with no outcome is lost", "[checker]") {
   lab.debit(3, 100);
 
   const lab::Report r = lab.check();
-  CHECK(r.verdict == "lost");
+  CHECK(r.verdict == lab::Verdict::kLost);
   CHECK(r.lost == Orders{2});
   CHECK(r.stuck.empty());
-  CHECK(outcome_of(r, 2).outcome == "lost");
+  CHECK(outcome_of(r, 2).outcome == lab::Outcome::kLost);
   CHECK(outcome_of(r, 2).debits + outcome_of(r, 2).rejections + outcome_of(r, 2).dead_letters ==
         0);
   // The business meant to charge all three: the lost order shows as a mismatch.
@@ -166,12 +166,12 @@ TEST_CASE("checker: an outcome for an order never committed is a phantom", "[che
   lab.debit(9, 70);  // publish-then-commit: the message went out, the commit did not
 
   const lab::Report r = lab.check();
-  CHECK(r.verdict == "phantom");
+  CHECK(r.verdict == lab::Verdict::kPhantom);
   CHECK(r.phantom == Orders{9});
   CHECK(r.duplicated.empty());
   REQUIRE(numbers_of(r) == Orders{1, 9});
   CHECK_FALSE(outcome_of(r, 9).committed);
-  CHECK(outcome_of(r, 9).outcome == "phantom");
+  CHECK(outcome_of(r, 9).outcome == lab::Outcome::kPhantom);
   CHECK(outcome_of(r, 9).amount == 70);
   CHECK(r.balance_expected == kInitial - 100);  // phantoms are not expected to be debited
   CHECK(r.balance_actual == kInitial - 170);
@@ -199,13 +199,13 @@ TEST_CASE("checker: messages left in the broker or unsent outbox rows are stuck"
     lab.leftovers.unacked = {2};
 
     const lab::Report r = lab.check();
-    CHECK(r.verdict == "stuck");
+    CHECK(r.verdict == lab::Verdict::kStuck);
     CHECK(r.stuck == Orders{1, 2, 3});
     CHECK(r.lost.empty());
-    CHECK(outcome_of(r, 1).outcome == "stuck");
+    CHECK(outcome_of(r, 1).outcome == lab::Outcome::kStuck);
     CHECK(outcome_of(r, 1).stuck);
-    CHECK(outcome_of(r, 3).outcome == "stuck");
-    CHECK(outcome_of(r, 4).outcome == "debited");
+    CHECK(outcome_of(r, 3).outcome == lab::Outcome::kStuck);
+    CHECK(outcome_of(r, 4).outcome == lab::Outcome::kDebited);
     CHECK_FALSE(outcome_of(r, 4).stuck);
   }
   SECTION("an order with an outcome and a leftover copy is still stuck") {
@@ -217,11 +217,11 @@ TEST_CASE("checker: messages left in the broker or unsent outbox rows are stuck"
     lab.debit(5, 100);  // published and debited, but the relay never marked it sent
 
     const lab::Report r = lab.check();
-    CHECK(r.verdict == "stuck");
+    CHECK(r.verdict == lab::Verdict::kStuck);
     CHECK(r.stuck == Orders{1, 3, 4, 5});
-    CHECK(outcome_of(r, 4).outcome == "stuck");
+    CHECK(outcome_of(r, 4).outcome == lab::Outcome::kStuck);
     CHECK(outcome_of(r, 4).debits == 1);
-    CHECK(outcome_of(r, 2).outcome == "debited");
+    CHECK(outcome_of(r, 2).outcome == lab::Outcome::kDebited);
     // Order 3 is committed but still queued: the business meant to charge it.
     CHECK(r.balance_expected == r.balance_actual - 100);
   }
@@ -234,10 +234,10 @@ TEST_CASE("checker: debited and rejected is duplicated", "[checker]") {
   lab.reject(1);
 
   const lab::Report r = lab.check();
-  CHECK(r.verdict == "duplicated");
+  CHECK(r.verdict == lab::Verdict::kDuplicated);
   CHECK(r.duplicated == Orders{1});
   CHECK(r.rejected == Orders{1});
-  CHECK(outcome_of(r, 1).outcome == "duplicated");
+  CHECK(outcome_of(r, 1).outcome == lab::Outcome::kDuplicated);
 }
 
 TEST_CASE("checker: a dead-lettered order is an outcome, not a loss", "[checker]") {
@@ -248,10 +248,10 @@ TEST_CASE("checker: a dead-lettered order is an outcome, not a loss", "[checker]
   lab.leftovers.dead_lettered = {2};
 
   const lab::Report r = lab.check();
-  CHECK(r.verdict == "exactly-once");
+  CHECK(r.verdict == lab::Verdict::kExactlyOnce);
   CHECK(r.lost.empty());
   CHECK(r.dead_lettered == Orders{2});
-  CHECK(outcome_of(r, 2).outcome == "dead-lettered");
+  CHECK(outcome_of(r, 2).outcome == lab::Outcome::kDeadLettered);
   CHECK(outcome_of(r, 2).dead_letters == 1);
   // The funds covered order 2: parked for a person, it is money the business has not had.
   CHECK(r.balance_expected == r.balance_actual - 100);
@@ -268,7 +268,7 @@ TEST_CASE("checker: verdict precedence is duplicated, lost, phantom, stuck", "[c
     lab.debit(1, 100);
     lab.debit(1, 100);
     const lab::Report r = lab.check();
-    CHECK(r.verdict == "duplicated");
+    CHECK(r.verdict == lab::Verdict::kDuplicated);
     // Every list is reported, whatever the verdict.
     CHECK(r.duplicated == Orders{1});
     CHECK(r.lost == Orders{2});
@@ -278,13 +278,13 @@ TEST_CASE("checker: verdict precedence is duplicated, lost, phantom, stuck", "[c
   SECTION("lost beats phantom and stuck") {
     lab.debit(1, 100);
     const lab::Report r = lab.check();
-    CHECK(r.verdict == "lost");
+    CHECK(r.verdict == lab::Verdict::kLost);
   }
   SECTION("phantom beats stuck") {
     lab.debit(1, 100);
     lab.debit(2, 100);
     const lab::Report r = lab.check();
-    CHECK(r.verdict == "phantom");
+    CHECK(r.verdict == lab::Verdict::kPhantom);
     CHECK(r.stuck == Orders{3});
   }
 }
@@ -300,7 +300,7 @@ TEST_CASE("checker: a negative balance is flagged", "[checker]") {
   CHECK(r.balance_actual == kInitial - 1600);
   CHECK(r.balance_expected == kInitial - 800);  // the business rule refuses order 2: funds
   CHECK(r.balance_negative);
-  CHECK(r.verdict == "exactly-once");  // each order once; the overdraft is reported apart
+  CHECK(r.verdict == lab::Verdict::kExactlyOnce);  // each order once; the overdraft is reported apart
 }
 
 TEST_CASE("checker: an unknown account is an error, not a verdict", "[checker]") {
@@ -389,8 +389,8 @@ TEST_CASE("checker: up to kListAllOrders order numbers the report lists every or
   CHECK(r.orders.size() == lab::kListAllOrders);
   CHECK(r.orders_unlisted == 0);
   CHECK(r.lost == Orders{7});
-  CHECK(outcome_of(r, 7).outcome == "lost");
-  CHECK(outcome_of(r, n).outcome == "debited");
+  CHECK(outcome_of(r, 7).outcome == lab::Outcome::kLost);
+  CHECK(outcome_of(r, n).outcome == lab::Outcome::kDebited);
 }
 
 TEST_CASE("checker: beyond kListAllOrders only the orders that went wrong are listed",
@@ -408,7 +408,7 @@ TEST_CASE("checker: beyond kListAllOrders only the orders that went wrong are li
   CHECK(r.duplicated == (Orders{3, n}));
   CHECK(r.stuck == Orders{n + 1});
   CHECK(r.rejected == Orders{3});
-  CHECK(r.verdict == "duplicated");
+  CHECK(r.verdict == lab::Verdict::kDuplicated);
   // The expected balance walks every committed order, listed or not: the first kInitial
   // orders of 1 use the balance up.
   CHECK(r.balance_expected == 0);

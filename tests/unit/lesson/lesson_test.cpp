@@ -77,9 +77,9 @@ TEST_CASE("lessons: a statement about a run can be false", "[lesson]") {
   REQUIRE(lab::run_lesson(lesson, runs, run_error));
   CHECK(lab::answers_shown(lesson, runs) == std::vector<std::int64_t>{2});
   lab::LessonShows shows;
-  shows.verdict = "exactly-once";
+  shows.verdict = lab::Verdict::kExactlyOnce;
   CHECK_FALSE(lab::shows_holds(shows, runs));
-  shows.verdict = "duplicated";
+  shows.verdict = lab::Verdict::kDuplicated;
   CHECK(lab::shows_holds(shows, runs));
   shows.redelivered = false;
   CHECK_FALSE(lab::shows_holds(shows, runs));

@@ -84,7 +84,7 @@ TEST_CASE("matrix: every cell applies where the design passes the site, and its 
       if (!cell.applies) continue;
       CHECK(cell.fired);
       CHECK(cell.rule.site == m.faults[f].site);
-      CHECK(lab::find_verdict(cell.verdict) != nullptr);
+      CHECK(lab::find_verdict(lab::verdict_name(cell.verdict)) != nullptr);
       CHECK(cell.command.find("--fault ") != std::string::npos);
     }
     CHECK(some);  // a row nobody passes would not be listed
@@ -92,17 +92,17 @@ TEST_CASE("matrix: every cell applies where the design passes the site, and its 
   // The lessons of the article, as the matrix must show them.
   const std::size_t atomic = design_index(m, "atomic");
   for (const auto& row : m.cells) {
-    if (row[atomic].applies) CHECK(row[atomic].verdict == "exactly-once");
+    if (row[atomic].applies) CHECK(row[atomic].verdict == lab::Verdict::kExactlyOnce);
   }
   const auto& after_commit = m.cells[fault_index(m, "consumer.after_commit")];
-  CHECK(after_commit[design_index(m, "no-dedup")].verdict == "duplicated");
+  CHECK(after_commit[design_index(m, "no-dedup")].verdict == lab::Verdict::kDuplicated);
   CHECK(after_commit[design_index(m, "no-dedup")].duplicated == std::vector<std::int64_t>{1});
   const auto& before_commit = m.cells[fault_index(m, "consumer.before_commit")];
-  CHECK(before_commit[design_index(m, "auto-ack")].verdict == "lost");
+  CHECK(before_commit[design_index(m, "auto-ack")].verdict == lab::Verdict::kLost);
   // A producer crash after its publish exists only for publish-then-commit and dual-write.
   const auto& after_publish = m.cells[fault_index(m, "producer.after_publish")];
   CHECK_FALSE(after_publish[atomic].applies);
-  CHECK(after_publish[design_index(m, "publish-then-commit")].verdict == "phantom");
+  CHECK(after_publish[design_index(m, "publish-then-commit")].verdict == lab::Verdict::kPhantom);
 }
 
 TEST_CASE("matrix: a cell's command reproduces it, and the thread count changes nothing",
@@ -117,7 +117,7 @@ TEST_CASE("matrix: a cell's command reproduces it, and the thread count changes 
   for (std::size_t f = 0; f < one.faults.size(); ++f) {
     for (std::size_t d = 0; d < one.designs.size(); ++d) {
       const lab::MatrixCell& cell = one.cells[f][d];
-      if (!cell.applies || cell.verdict == "exactly-once") continue;
+      if (!cell.applies || cell.verdict == lab::Verdict::kExactlyOnce) continue;
       lab::Scenario s = lab::with_overrides(file, std::nullopt, one.designs[d].strategy,
                                             one.designs[d].producer);
       sim::FaultRule rule;

@@ -198,7 +198,7 @@ TEST_CASE("design: a fixed twin applies its assignments to the same scenario", "
   CHECK(twin.consumer.choices() == consumer::find_preset("atomic")->choices);
   // The new preset replaced the whole design: the old preset's `mark` went with it.
   CHECK(twin.consumer.mark == consumer::Mark::kBeforeCommit);
-  CHECK(twin.expect.verdict == std::optional<std::string>("exactly-once"));
+  CHECK(twin.expect.verdict == lab::Verdict::kExactlyOnce);
 
   lab::LoadError e = parse_bad("name = 'x'\n\nfixed = 'consumer.strategy = '\n");
   CHECK(e.key == "fixed");
@@ -215,9 +215,9 @@ TEST_CASE("design: the checker counts emails apart from debits, and dedup rows",
   REQUIRE(lab::load_scenario(dir + "31-side-effect-before-commit.toml", s, error));
   lab::RunSummary r = run(s);
   CHECK(r.report.effects_checked);
-  CHECK(r.report.ledger_verdict == "exactly-once");
-  CHECK(r.report.effect_verdict == "duplicated");
-  CHECK(r.report.verdict == "duplicated");
+  CHECK(r.report.ledger_verdict == lab::Verdict::kExactlyOnce);
+  CHECK(r.report.effect_verdict == lab::Verdict::kDuplicated);
+  CHECK(r.report.verdict == lab::Verdict::kDuplicated);
   CHECK(r.report.effect_duplicated == std::vector<std::int64_t>{2});
   for (const lab::OrderOutcome& o : r.report.orders) {
     CHECK(o.debits == 1);
@@ -226,8 +226,8 @@ TEST_CASE("design: the checker counts emails apart from debits, and dedup rows",
   }
   REQUIRE(lab::load_scenario(dir + "32-side-effect-after-commit-no-key.toml", s, error));
   r = run(s);
-  CHECK(r.report.ledger_verdict == "exactly-once");
-  CHECK(r.report.verdict == "lost");
+  CHECK(r.report.ledger_verdict == lab::Verdict::kExactlyOnce);
+  CHECK(r.report.verdict == lab::Verdict::kLost);
   CHECK(r.report.effect_lost == std::vector<std::int64_t>{2});
   // Without a side effect nothing is counted and the verdict is the ledger's.
   REQUIRE(lab::load_scenario(dir + "03-crash-between-commit-and-ack-no-dedup.toml", s, error));

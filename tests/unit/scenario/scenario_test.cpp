@@ -102,7 +102,7 @@ TEST_CASE("a full scenario file loads with every field", "[scenario]") {
   restart.tick = 120;
   CHECK(s.script[2] == restart);
 
-  CHECK(s.expect.verdict == std::optional<std::string>("duplicated"));
+  CHECK(s.expect.verdict == lab::Verdict::kDuplicated);
   CHECK(s.expect.balance == std::optional<std::int64_t>(700));
   CHECK(s.expect.lost == std::optional<Orders>(Orders{}));
   CHECK(s.expect.duplicated == std::optional<Orders>(Orders{1, 3}));
@@ -328,7 +328,7 @@ TEST_CASE("to_toml writes a file that loads back to the same scenario", "[scenar
     original.script.push_back(sim::FaultRule{"db.commit", "fail", 3, 2, std::nullopt,
                                              std::nullopt, 1, std::nullopt, 4});
     original.expect.stuck = Orders{};
-    original.expect.verdict = "stuck";
+    original.expect.verdict = lab::Verdict::kStuck;
   }
   SECTION("a one-line about and the largest signed seed") {
     original.name = "n";

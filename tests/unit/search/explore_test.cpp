@@ -63,7 +63,7 @@ TEST_CASE("explore: one fault at each opportunity, each firing where it was plac
   CHECK(r.runs_by_faults[1] == r.base_opportunities);
   CHECK(r.violations == 0);  // atomic + outbox survives every single fault
   REQUIRE(r.outcomes.size() == 1);
-  CHECK(r.outcomes[0].verdict == "exactly-once");
+  CHECK(r.outcomes[0].verdict == lab::Verdict::kExactlyOnce);
   CHECK_FALSE(r.truncated);
   // The rule made from an opportunity fires there and nowhere else: the run up to it is
   // the root's, since rules draw nothing from the chooser.
@@ -99,7 +99,7 @@ TEST_CASE("explore: an anti-pattern's violation is found with the fewest faults"
   lab::RunSummary replay;
   std::string error;
   REQUIRE(lab::run_path(s, *r.first_violation, replay, error));
-  CHECK(replay.report.verdict == "duplicated");
+  CHECK(replay.report.verdict == lab::Verdict::kDuplicated);
   CHECK(replay.faults.size() == 1);
   // And it becomes a scenario file.
   lab::ShrinkResult file;

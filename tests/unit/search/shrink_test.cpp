@@ -79,7 +79,7 @@ TEST_CASE("shrink: keeps only the fault the violation needs", "[shrink]") {
   std::string error;
   INFO(error);
   REQUIRE(lab::shrink(s, {}, r, error) == lab::ShrinkStatus::kShrunk);
-  CHECK(r.original.report.verdict == "duplicated");
+  CHECK(r.original.report.verdict == lab::Verdict::kDuplicated);
   CHECK(r.candidates.size() == 3);
   REQUIRE(r.minimal.size() == 1);
   CHECK(r.minimal[0].site == "consumer.after_commit");
@@ -87,7 +87,7 @@ TEST_CASE("shrink: keeps only the fault the violation needs", "[shrink]") {
   CHECK(r.seed == 3);
   CHECK(r.reproduced.report.duplicated == std::vector<std::int64_t>{2});
   CHECK(r.minimal_scenario.script == r.minimal);
-  CHECK(r.minimal_scenario.expect.verdict == "duplicated");
+  CHECK(r.minimal_scenario.expect.verdict == lab::Verdict::kDuplicated);
   CHECK(r.minimal_scenario.expect.duplicated == std::vector<std::int64_t>{2});
   CHECK(r.minimal_scenario.about.find("consumer.after_commit: crash (order 2") !=
         std::string::npos);
@@ -125,7 +125,7 @@ TEST_CASE("shrink: a violation without faults shrinks to none", "[shrink]") {
   std::string error;
   INFO(error);
   REQUIRE(lab::shrink(s, {}, r, error) == lab::ShrinkStatus::kShrunk);
-  CHECK(r.original.report.verdict == "stuck");
+  CHECK(r.original.report.verdict == lab::Verdict::kStuck);
   CHECK(r.minimal.empty());
   CHECK(r.minimal_scenario.expect.stuck == std::vector<std::int64_t>{2});
 }

@@ -58,7 +58,7 @@ TEST_CASE("sweep: counts add up and failures are the first failing seeds, re-run
     lab::RunSummary one;
     std::string error;
     REQUIRE(lab::run_scenario(lab::sweep_scenario(s, options, seed), {}, one, nullptr, error));
-    CHECK(one.report.verdict == "exactly-once");
+    CHECK(one.report.verdict == lab::Verdict::kExactlyOnce);
   }
 }
 
@@ -118,15 +118,15 @@ TEST_CASE("sweep: --expect exactly-once, violation and a named verdict", "[sweep
   dirty.failing_runs = 3;
   dirty.failures.push_back({});
   dirty.failures.back().seed = 4;
-  dirty.failures.back().verdict = "lost";
+  dirty.failures.back().verdict = lab::Verdict::kLost;
   std::string why;
-  CHECK(lab::sweep_expectation_met(clean, "exactly-once", why));
-  CHECK_FALSE(lab::sweep_expectation_met(dirty, "exactly-once", why));
+  CHECK(lab::sweep_expectation_met(clean, *lab::parse_expectation("exactly-once"), why));
+  CHECK_FALSE(lab::sweep_expectation_met(dirty, *lab::parse_expectation("exactly-once"), why));
   CHECK(why == "3 of 10 runs were not exactly-once (first: seed 4, lost)");
-  CHECK_FALSE(lab::sweep_expectation_met(clean, "violation", why));
-  CHECK(lab::sweep_expectation_met(dirty, "violation", why));
-  CHECK(lab::sweep_expectation_met(dirty, "lost", why));
-  CHECK_FALSE(lab::sweep_expectation_met(dirty, "duplicated", why));
+  CHECK_FALSE(lab::sweep_expectation_met(clean, *lab::parse_expectation("violation"), why));
+  CHECK(lab::sweep_expectation_met(dirty, *lab::parse_expectation("violation"), why));
+  CHECK(lab::sweep_expectation_met(dirty, *lab::parse_expectation("lost"), why));
+  CHECK_FALSE(lab::sweep_expectation_met(dirty, *lab::parse_expectation("duplicated"), why));
   CHECK(why == "no run ended duplicated");
   CHECK(lab::valid_sweep_expectation("violation"));
   CHECK(lab::valid_sweep_expectation("stuck"));

@@ -77,7 +77,7 @@ Shown shown(lab::Session& session) {
   for (const auto& a : v.actors) {
     s.actors.push_back(a.name + (a.up ? " up " : " down ") + std::to_string(a.holding));
   }
-  s.verdict = v.summary.report.verdict;
+  s.verdict = lab::verdict_name(v.summary.report.verdict);
   s.balance = v.summary.report.balance_actual;
   return s;
 }
@@ -155,7 +155,7 @@ TEST_CASE("the live tables show the redelivered order deduplicated by the atomic
   CHECK(table("rejections").rows.empty());
   REQUIRE(table("accounts").rows.size() == 1);
   CHECK(table("accounts").rows[0] == std::vector<std::string>{"alice", "550"});
-  CHECK(v.summary.report.verdict == "exactly-once");
+  CHECK(v.summary.report.verdict == lab::Verdict::kExactlyOnce);
   CHECK(v.summary.redeliveries == 1);
 
   lab::Session no_dedup;
@@ -163,7 +163,7 @@ TEST_CASE("the live tables show the redelivered order deduplicated by the atomic
   open(no_dedup, load("02-crash-between-commit-and-ack.toml"));
   REQUIRE(no_dedup.configure(std::nullopt, "no-dedup", "", error));
   no_dedup.seek(no_dedup.end().steps);
-  CHECK(no_dedup.view().summary.report.verdict == "duplicated");
+  CHECK(no_dedup.view().summary.report.verdict == lab::Verdict::kDuplicated);
   CHECK(no_dedup.view().summary.report.balance_actual == 400);
   // The two strategies share every event up to the redelivery's dedup check.
   const auto d = lab::first_divergence(session.world().kernel().trace.events(),
@@ -234,7 +234,7 @@ TEST_CASE("crashing the consumer by hand between commit and ack shows the redeli
   REQUIRE(s.faults.size() == 1);
   CHECK(s.faults[0].site == "consumer.after_commit");
   CHECK(s.redeliveries >= 1);
-  CHECK(s.report.verdict == "exactly-once");
+  CHECK(s.report.verdict == lab::Verdict::kExactlyOnce);
   bool duplicate_seen = false;
   for (const auto& e : session.world().kernel().trace.events()) {
     duplicate_seen = duplicate_seen || e.kind == "duplicate";

@@ -97,7 +97,7 @@ TEST_CASE("warm: other names, and files, open and close as usual", "[store][warm
   lab::RunSummary run;
   std::string error;
   REQUIRE(lab::run_scenario(s, options, run, nullptr, error));
-  CHECK(run.report.verdict == "exactly-once");
+  CHECK(run.report.verdict == lab::Verdict::kExactlyOnce);
   CHECK(fs::file_size(dir / "ledger.db") > 0);
   CHECK(fs::file_size(dir / "orders.db") > 0);
   fs::remove_all(dir);
@@ -120,7 +120,7 @@ TEST_CASE("warm: worlds on a warm thread reuse connections and empty the tables"
   for (const auto* run : {&first, &second}) {
     CHECK(run->trace_hash == cold.trace_hash);
     CHECK(run->report.balance_actual == cold.report.balance_actual);
-    CHECK(run->report.verdict == "exactly-once");  // not debited twice by leftovers
+    CHECK(run->report.verdict == lab::Verdict::kExactlyOnce);  // not debited twice by leftovers
   }
   // A second world while the first is alive gets databases of its own.
   std::string e2;

@@ -37,11 +37,11 @@ TEST_CASE("step bound: a workload not produced by the bound is incomplete, not s
           "[step-bound]") {
   lab::Scenario s = workload(100);
   s.max_steps = 300;
-  s.expect.verdict = "exactly-once";
+  s.expect.verdict = lab::Verdict::kExactlyOnce;
   const lab::RunSummary r = run(s);
   CHECK(r.step_bound_hit);
   CHECK(r.step_bound == 300);
-  CHECK(r.report.verdict == "incomplete");
+  CHECK(r.report.verdict == lab::Verdict::kIncomplete);
   CHECK(r.orders_never_produced > 0);
   CHECK(r.orders_never_produced < 100);
   const auto unmet = lab::unmet_expectations(s, r);
@@ -59,7 +59,7 @@ TEST_CASE("step bound: a poison loop over an order that exists stays stuck", "[s
   const lab::RunSummary r = run(s);
   CHECK(r.step_bound_hit);
   CHECK(r.orders_never_produced == 0);
-  CHECK(r.report.verdict == "stuck");
+  CHECK(r.report.verdict == lab::Verdict::kStuck);
 }
 
 TEST_CASE("step bound: the default scales with the workload", "[step-bound]") {
@@ -73,7 +73,7 @@ TEST_CASE("step bound: the default scales with the workload", "[step-bound]") {
   const lab::RunSummary r = run(workload(25'000));
   CHECK_FALSE(r.step_bound_hit);
   CHECK(r.steps > 200'000);
-  CHECK(r.report.verdict == "exactly-once");
+  CHECK(r.report.verdict == lab::Verdict::kExactlyOnce);
 }
 
 TEST_CASE("step bound: an unset max_steps stays unset through a file", "[step-bound]") {
@@ -89,22 +89,22 @@ TEST_CASE("step bound: an unset max_steps stays unset through a file", "[step-bo
 TEST_CASE("step bound: explore passes exactly-once only over the whole tree", "[step-bound]") {
   lab::ExploreResult r;
   std::string why;
-  CHECK_FALSE(lab::explore_expectation_met(r, "exactly-once", why));  // nothing explored
+  CHECK_FALSE(lab::explore_expectation_met(r, *lab::parse_expectation("exactly-once"), why));  // nothing explored
   CHECK(why.find("nothing was explored") != std::string::npos);
   r.runs = 10;
   r.truncated = true;
-  CHECK_FALSE(lab::explore_expectation_met(r, "exactly-once", why));
+  CHECK_FALSE(lab::explore_expectation_met(r, *lab::parse_expectation("exactly-once"), why));
   CHECK(why.find("truncated") != std::string::npos);
   r.truncated = false;
   r.incomplete = 1;
-  CHECK_FALSE(lab::explore_expectation_met(r, "exactly-once", why));
+  CHECK_FALSE(lab::explore_expectation_met(r, *lab::parse_expectation("exactly-once"), why));
   r.incomplete = 0;
-  CHECK(lab::explore_expectation_met(r, "exactly-once", why));
-  CHECK_FALSE(lab::explore_expectation_met(r, "violation", why));
+  CHECK(lab::explore_expectation_met(r, *lab::parse_expectation("exactly-once"), why));
+  CHECK_FALSE(lab::explore_expectation_met(r, *lab::parse_expectation("violation"), why));
   r.violations = 1;
   r.truncated = true;  // a violation found is evidence even in a truncated search
-  CHECK(lab::explore_expectation_met(r, "violation", why));
-  CHECK_FALSE(lab::explore_expectation_met(r, "exactly-once", why));
+  CHECK(lab::explore_expectation_met(r, *lab::parse_expectation("violation"), why));
+  CHECK_FALSE(lab::explore_expectation_met(r, *lab::parse_expectation("exactly-once"), why));
 }
 
 TEST_CASE("step bound: incomplete sweep runs are neither exactly-once nor violations",
@@ -119,7 +119,7 @@ TEST_CASE("step bound: incomplete sweep runs are neither exactly-once nor violat
   REQUIRE(lab::sweep(s, options, summary, error));
   CHECK(summary.verdicts.at("incomplete") == 3);
   std::string why;
-  CHECK_FALSE(lab::sweep_expectation_met(summary, "violation", why));
-  CHECK_FALSE(lab::sweep_expectation_met(summary, "exactly-once", why));
+  CHECK_FALSE(lab::sweep_expectation_met(summary, *lab::parse_expectation("violation"), why));
+  CHECK_FALSE(lab::sweep_expectation_met(summary, *lab::parse_expectation("exactly-once"), why));
   CHECK(why.find("step bound") != std::string::npos);
 }
