@@ -33,6 +33,17 @@ class Reader {
     out = it->template get<T>();
   }
 
+  // A name of the checker's vocabulary, turned into its enum by `parse` (verdict.h).
+  template <class T, class Parse>
+  void name(const char* key, T& out, Parse parse) {
+    std::string text;
+    get(key, text);
+    if (!error_.empty()) return;
+    const auto parsed = parse(text);
+    if (!parsed) return fail(key, "names no such value");
+    out = *parsed;
+  }
+
   // A list of order numbers.
   void orders(const char* key, std::vector<std::int64_t>& out) {
     if (!error_.empty()) return;
@@ -91,8 +102,8 @@ bool summary_from_json(const nlohmann::json& j, RunSummary& out, std::string& er
   r.get("strategy", s.strategy);
   r.get("producer", s.producer);
   Report& report = s.report;
-  r.get("verdict", report.verdict);
-  r.get("ledger_verdict", report.ledger_verdict);
+  r.name("verdict", report.verdict, parse_verdict);
+  r.name("ledger_verdict", report.ledger_verdict, parse_verdict);
   r.orders("lost", report.lost);
   r.orders("duplicated", report.duplicated);
   r.orders("phantom", report.phantom);
@@ -127,7 +138,7 @@ bool summary_from_json(const nlohmann::json& j, RunSummary& out, std::string& er
     o.get("order", order.order);
     o.get("amount", order.amount);
     o.get("committed", order.committed);
-    o.get("outcome", order.outcome);
+    o.name("outcome", order.outcome, parse_outcome);
     o.get("debits", order.debits);
     o.get("rejections", order.rejections);
     o.get("dead_letters", order.dead_letters);

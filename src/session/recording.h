@@ -53,8 +53,8 @@ class Recording {
   std::uint64_t target() const { return step_; }  // seeking is immediate
   bool settled() const { return true; }
   bool over() const { return step_ >= end_.steps; }
-  // The recorded summary; steps = the last event's step. Without a summary line, an
-  // empty report (verdict "") for that many steps.
+  // The recorded summary; steps = the last event's step. Without a summary line
+  // (has_summary() false), an empty report for that many steps: no verdict to show.
   const RunSummary& end() const { return end_; }
   const StepView& view() const { return view_; }
 

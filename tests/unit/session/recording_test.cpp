@@ -67,7 +67,7 @@ TEST_CASE("a recorded live run loads with its summary and the lanes of its proce
   CHECK(r.live());
   CHECK(r.has_summary());
   CHECK(r.replay().find("eosim live") == 0);
-  CHECK(r.end().report.verdict == "duplicated");
+  CHECK(r.end().report.verdict == lab::Verdict::kDuplicated);
   CHECK(r.end().report.duplicated == std::vector<std::int64_t>{2});
   CHECK(r.end().report.balance_actual == 400);
   REQUIRE(r.end().report.orders.size() == 3);
@@ -91,7 +91,7 @@ TEST_CASE("a recorded live run steps forward and back through its events", "[rec
   CHECK(r.step() == 0);
   CHECK(r.events().empty());
   CHECK_FALSE(r.view().over);
-  CHECK(r.view().summary.report.verdict.empty());  // not known before the end
+  CHECK(r.view().summary.report.orders.empty());  // nothing known before the end
   std::uint64_t steps = 0;
   while (r.step_forward()) {
     ++steps;
@@ -106,13 +106,13 @@ TEST_CASE("a recorded live run steps forward and back through its events", "[rec
   CHECK(steps == r.end().steps);
   CHECK(r.over());
   CHECK(r.view().over);
-  CHECK(r.view().summary.report.verdict == "duplicated");
+  CHECK(r.view().summary.report.verdict == lab::Verdict::kDuplicated);
   CHECK_FALSE(r.step_forward());
 
   r.step_back();
   CHECK(r.step() == r.end().steps - 1);
   CHECK(r.events().size() == all.size() - 1);
-  CHECK(r.view().summary.report.verdict.empty());
+  CHECK(r.view().summary.report.orders.empty());
   r.seek(5);
   CHECK(r.events().size() == 5);
   r.seek(1000000);  // clamped to the last step
