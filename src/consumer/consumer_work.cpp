@@ -60,14 +60,20 @@ void Consumer::receive() {
 
 void Consumer::reject_unidentified(bool readable) {
   // Without a stable id a duplicate cannot be recognised: refuse it, never requeue it.
+  // The refusal is recorded before the reject: a reject without requeue removes the message
+  // for good, so if the record failed too nothing would be left to show it ever came. A
+  // failed INSERT is a database error like any other (a transient one is nacked and the
+  // redelivery records it).
   const broker::Delivery& d = current_->deliver.delivery;
+  const store::Status st =
+      ledger_.statement("INSERT INTO rejections(order_id, message_id, reason, tick) "
+                        "VALUES(?1, NULL, ?2, ?3)")
+          .bind(1, d.message.order)
+          .bind(2, readable ? "missing message_id" : "unreadable body")
+          .bind(3, static_cast<std::int64_t>(k_.scheduler.now()))
+          .exec();
+  if (!st.ok()) return on_db_error(st);
   settle("basic.reject", false);
-  ledger_.statement("INSERT INTO rejections(order_id, message_id, reason, tick) "
-                    "VALUES(?1, NULL, ?2, ?3)")
-      .bind(1, d.message.order)
-      .bind(2, readable ? "missing message_id" : "unreadable body")
-      .bind(3, static_cast<std::int64_t>(k_.scheduler.now()))
-      .exec();
   trace("rejected", "no message_id: rejected without requeue");
   finish();
 }
@@ -143,7 +149,7 @@ bool Consumer::insert_key(store::Txn& txn, const std::string& id, std::int64_t o
                                .bind(3, static_cast<std::int64_t>(k_.scheduler.now()))
                                .exec();
   if (st.ok()) return true;
-  txn.rollback();
+  txn.abandon();
   if (!st.is_unique_violation()) {
     on_db_error(st);
   } else if (options_.strategy.dedup_order == DedupOrder::kKeyFirst) {
@@ -175,7 +181,7 @@ void Consumer::transact() {
                          .bind(2, body->account)
                          .exec();
   if (!st.ok()) {
-    txn.rollback();
+    txn.abandon();
     return on_db_error(st);
   }
   // A business rule said no (insufficient funds): a poison message if requeued.
@@ -186,7 +192,7 @@ void Consumer::transact() {
            .bind(1, body->order).bind(2, id).bind(3, body->amount)
            .bind(4, options_.instance).bind(5, now).exec();
   if (!st.ok()) {
-    txn.rollback();
+    txn.abandon();
     return on_db_error(st);
   }
   if (options_.strategy.side_effect == SideEffect::kBeforeCommit) {
@@ -197,7 +203,7 @@ void Consumer::transact() {
   if (fault("consumer.before_commit")) return;
   st = txn.commit();
   if (!st.ok()) {
-    txn.rollback();
+    txn.abandon();
     return on_db_error(st);
   }
   ++stats_.applied;
@@ -226,11 +232,11 @@ void Consumer::after_commit(std::int64_t order, const std::string& id) {
 void Consumer::refuse(store::Txn& txn, std::int64_t order, const std::string& id) {
   const PoisonPolicy poison = options_.strategy.choices.poison;
   if (poison == PoisonPolicy::kRequeue) {
-    txn.rollback();
+    txn.abandon();
     trace("refused", "insufficient funds: nack, requeue");
     settle("basic.nack", true);
   } else if (poison == PoisonPolicy::kDeadLetter && options_.dead_letter) {
-    txn.rollback();
+    txn.abandon();
     trace("refused", "insufficient funds: reject to the dead-letter queue");
     settle("basic.reject", false);
   } else {
@@ -246,7 +252,7 @@ void Consumer::refuse(store::Txn& txn, std::int64_t order, const std::string& id
                            .exec();
     if (st.ok()) st = txn.commit();
     if (!st.ok()) {
-      txn.rollback();
+      txn.abandon();
       return on_db_error(st);
     }
     trace("refused", "insufficient funds: recorded and acked");

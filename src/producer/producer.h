@@ -52,9 +52,9 @@ struct ProducerOptions {
   sim::Tick interval_ticks = 10;
   sim::Tick restart_ticks = 20;
   sim::Tick reconnect_ticks = 5;
-  sim::Tick poll_ticks = 0;
+  sim::Tick poll_ticks = 0;  // the relay also looks for unsent rows this often (0 = never)
   std::int64_t first_order = 1;  // a restarted live producer goes on after its last order
-  std::uint64_t publish_ids_from = 0;  // message_id = at-publish: the relay's first id - 1  // the relay also looks for unsent rows this often (0 = never)
+  std::uint64_t publish_ids_from = 0;  // message_id = at-publish: the relay's first id - 1
 };
 
 // Publishes on one connection of its own; shared by the order service's direct patterns
@@ -93,6 +93,13 @@ class Relay {
   void on_disconnect(transport::ConnId conn);
   void poll();
   void on_confirm(const broker::Confirm& confirm);
+  struct OutboxRow {
+    std::int64_t id = 0, order = 0;
+    std::string message_id, body;
+  };
+  // The unsent rows in id order. False (and nothing in `rows`) when the read failed; the
+  // relay then reads again later by itself.
+  bool read_unsent(std::vector<OutboxRow>& rows);
   void mark_sent(std::int64_t row);
   bool fault(const char* site, std::int64_t order, std::int64_t attempt);
   void after(sim::Tick delay, const char* label, std::function<void()> fn);

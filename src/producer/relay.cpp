@@ -67,20 +67,9 @@ void Relay::pump() {
     in_flight_.clear();
     returned_.clear();
   }
-  struct Row {
-    std::int64_t id, order;
-    std::string message_id, body;
-  };
-  std::vector<Row> rows;
-  store::Stmt& select = db_.statement(
-      "SELECT id, order_id, message_id, body FROM outbox WHERE sent = 0 ORDER BY id");
-  bool has_row = false;
-  for (store::Status st = select.step(has_row); st.ok() && has_row; st = select.step(has_row)) {
-    rows.push_back({select.column_int64(0), select.column_int64(1), select.column_text(2),
-                    select.column_text(3)});
-  }
-  select.reset();
-  for (const Row& row : rows) {
+  std::vector<OutboxRow> rows;
+  if (!read_unsent(rows)) return;
+  for (const OutboxRow& row : rows) {
     bool pending = false;
     for (const auto& [seq, f] : in_flight_) pending = pending || f.row == row.id;
     if (pending) continue;
@@ -109,6 +98,32 @@ void Relay::pump() {
                       "outbox row marked sent at publish, without waiting for a confirm");
     }
   }
+}
+
+// A failed read is not "no rows": the rows it missed would wait for the next kick, and
+// after the last order nothing kicks again, so they would never be published. The relay
+// traces the error and reads again later - at its next poll when it polls, else after
+// reconnect_ticks - and publishes nothing from a partial read (the rows read before the
+// error are read again then). In the simulator nothing holds orders.db's lock between
+// steps, so this happens in live runs (a lock another process holds too long) and tests.
+bool Relay::read_unsent(std::vector<OutboxRow>& rows) {
+  store::Stmt& select = db_.statement(
+      "SELECT id, order_id, message_id, body FROM outbox WHERE sent = 0 ORDER BY id");
+  bool has_row = false;
+  store::Status st = select.step(has_row);
+  for (; st.ok() && has_row; st = select.step(has_row)) {
+    rows.push_back({select.column_int64(0), select.column_int64(1), select.column_text(2),
+                    select.column_text(3)});
+  }
+  select.reset();
+  if (st.ok()) return true;
+  rows.clear();
+  const bool polls = options_.poll_ticks > 0;
+  k_.trace.record("relay", "db-error", "", 0,
+                  "reading the outbox: " + st.to_string() +
+                      (polls ? " -> read again at the next poll" : " -> read again later"));
+  if (!polls) after(options_.reconnect_ticks, "relay.retry", [this] { kick(); });
+  return false;
 }
 
 void Relay::mark_sent(std::int64_t row) {

@@ -62,7 +62,7 @@ sim::FaultRule rule_from_fired(const sim::FiredFault& fault, bool with_nth,
 // One line per rule, e.g. "consumer.after_commit: crash (order 2, delivery attempt 1)".
 std::string story_line(const sim::FaultRule& rule);
 
-enum class ShrinkStatus {
+enum class [[nodiscard]] ShrinkStatus {
   kShrunk,           // out is complete
   kNoViolation,      // the run is exactly-once: nothing to shrink
   kNotReproducible,  // its faults, as rules, do not give the verdict under any schedule tried

@@ -9,6 +9,9 @@
 //     Guessing "duplicate" from a message (or answering "yes" to
 //     every error) turns a transient failure into a silently dropped message; eosim's
 //     `naive-errors` strategy teaches exactly that bug, so this layer must be exact.
+//   - [[nodiscard]], like live::Status: a caller that drops a failure must say so in code.
+//     (The two stay separate types: this one carries an SQLite code and its kind, live's an
+//     AMQP reply code; neither side needs the other's.)
 
 #include <sqlite3.h>
 
@@ -32,7 +35,7 @@ ErrorKind classify(int extended_code);
 // "none", "unique-violation", "busy", "transient", "constraint", "other".
 const char* kind_name(ErrorKind kind);
 
-struct Status {
+struct [[nodiscard]] Status {
   int code = SQLITE_OK;  // extended result code
   ErrorKind kind = ErrorKind::kNone;
   std::string message;

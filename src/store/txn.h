@@ -10,8 +10,8 @@
 //     without running COMMIT; like a real failed COMMIT, the transaction stays open and the
 //     caller rolls back (or lets the destructor do it).
 //   - A failed COMMIT (BUSY) keeps the transaction open too; a successful one ends it.
-//   - rollback() and the destructor tolerate a transaction SQLite already ended (it rolls
-//     back by itself after some errors, and close() — a crash — rolls back too).
+//   - rollback(), abandon() and the destructor tolerate a transaction SQLite already ended
+//     (it rolls back by itself after some errors, and close() — a crash — rolls back too).
 // REQUIRES: the Db outlives the Txn and is not moved while the Txn is active.
 
 #include "src/store/db.h"
@@ -41,6 +41,11 @@ class Txn {
   Status commit();
   // REQUIRES: active(). Ends the guard's responsibility whatever the result.
   Status rollback();
+  // REQUIRES: active(). Rolls back for a caller that already has an error (or a refusal)
+  // to report: ROLLBACK of an open transaction fails only on a broken connection (an I/O
+  // error while undoing the journal), which no caller can repair, so this asserts that the
+  // transaction is over instead of returning a Status. The destructor uses it too.
+  void abandon();
 
  private:
   Db& db_;

@@ -109,7 +109,13 @@ bool WorldImpl::create_databases(const consumer::Strategy& strategy, std::string
   if (!options_.keep_db_dir.empty()) {
     // Files are for a person to read afterwards; durability against power loss is not
     // what is being simulated.
-    for (store::Db* db : {&orders_anchor_, &ledger_anchor_}) db->exec("PRAGMA synchronous=OFF");
+    for (store::Db* db : {&orders_anchor_, &ledger_anchor_}) {
+      st = db->exec("PRAGMA synchronous=OFF");
+      if (!st.ok()) {
+        error = "cannot set up the run's database files: " + st.to_string();
+        return false;
+      }
+    }
   }
   return true;
 }

@@ -231,6 +231,36 @@ TEST_CASE("consumer: a message without message_id is rejected without requeue", 
   CHECK(b.debits() == 0);
 }
 
+TEST_CASE("consumer: a rejection that cannot be recorded is nacked, and recorded when it "
+          "comes again",
+          "[consumer]") {
+  FakeBroker b;
+  consumer::Consumer c(b.env(), options_for(b, "atomic"));
+  c.start();
+  b.k.scheduler.run(100);
+  broker::Delivery d;
+  d.to = {b.conn, 1};
+  d.delivery_tag = 1;
+  d.message.order = 4;
+  d.message.body = orders::encode({4, 150, "alice"});
+  // Another connection holds the ledger's write lock: the rejection INSERT gets SQLITE_BUSY.
+  REQUIRE(b.ledger.exec("BEGIN IMMEDIATE").ok());
+  b.k.network.send(b.conn, "broker",
+                   broker::make_frame("basic.deliver", broker::DeliverFrame{d, 1}, 4, 1, "d"));
+  b.k.scheduler.run(100);
+  // Not rejected for good with nothing recorded: nacked back to the queue instead.
+  CHECK(b.received.back() == "basic.nack");
+  CHECK(b.count("SELECT COUNT(*) FROM rejections") == 0);
+  REQUIRE(b.ledger.exec("ROLLBACK").ok());
+  d.delivery_tag = 2;
+  d.redelivered = true;
+  b.k.network.send(b.conn, "broker",
+                   broker::make_frame("basic.deliver", broker::DeliverFrame{d, 2}, 4, 2, "d"));
+  b.k.scheduler.run(100);
+  CHECK(b.received.back() == "basic.reject");
+  CHECK(b.count("SELECT COUNT(*) FROM rejections WHERE order_id = 4") == 1);
+}
+
 TEST_CASE("order message: encode and decode agree, garbage is refused", "[consumer]") {
   const auto m = orders::decode(orders::encode({7, 250, "bob"}));
   REQUIRE(m);

@@ -110,6 +110,31 @@ TEST_CASE("relay: a lost connection republishes unconfirmed rows with the same i
   CHECK(b.sent() == 1);
 }
 
+TEST_CASE("relay: a failed read of the outbox is read again, not taken for no rows",
+          "[producer]") {
+  for (const sim::Tick poll : {sim::Tick{0}, sim::Tick{7}}) {
+    FakeBroker b;
+    producer::ProducerOptions o = two_orders(b, producer::Pattern::kOutbox);
+    o.poll_ticks = poll;
+    producer::OrderService service(transport::sim_env(b.k, b.producer_net),
+                                   transport::sim_env(b.k, b.relay_net), o);
+    // One committed row and no order service running: nothing will kick the relay again.
+    REQUIRE(b.orders
+                .exec("INSERT INTO outbox(order_id, message_id, body, created_tick) "
+                      "VALUES(1, 'order-1', 'order=1;amount=150;account=alice', 0)")
+                .ok());
+    // Another connection holds the write lock: the relay's SELECT gets SQLITE_BUSY.
+    REQUIRE(b.orders.exec("BEGIN IMMEDIATE").ok());
+    service.relay()->start();
+    b.k.scheduler.run(50);
+    CHECK(b.published.empty());
+    REQUIRE(b.orders.exec("ROLLBACK").ok());
+    b.k.scheduler.run(1000);
+    INFO("poll_ticks = " << poll);
+    CHECK(b.published == std::vector<std::string>{"order-1"});
+  }
+}
+
 TEST_CASE("relay without confirms marks rows sent as soon as it publishes", "[producer]") {
   FakeBroker b;
   producer::OrderService service(transport::sim_env(b.k, b.producer_net),
