@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -167,11 +168,14 @@ void print_live(const LiveCommandOptions& o, const lab::RunRecord& record,
   }
 }
 
-// One order's effect as a comparison shows it: outcome and debit count.
-std::string order_cell(const lab::OrderOutcome* o) {
+// One order's effect as a comparison shows it: outcome and debit count, and the emails
+// sent when the design has that side effect.
+std::string order_cell(const lab::OrderOutcome* o, bool emails) {
   if (o == nullptr) return "-";
-  return std::string(lab::outcome_name(o->outcome)) + " (" + std::to_string(o->debits) + " debit" + (o->debits == 1 ? "" : "s") +
-         ")";
+  std::string cell = std::string(lab::outcome_name(o->outcome)) + " (" +
+                     std::to_string(o->debits) + " debit" + (o->debits == 1 ? "" : "s");
+  if (emails) cell += ", " + std::to_string(o->effects) + " email" + (o->effects == 1 ? "" : "s");
+  return cell + ")";
 }
 
 const lab::OrderOutcome* find_order(const lab::Report& r, std::int64_t order) {
@@ -181,8 +185,9 @@ const lab::OrderOutcome* find_order(const lab::Report& r, std::int64_t order) {
   return nullptr;
 }
 
-// Per order: the model's outcome, the live one, and whether they agree (outcome and
-// debit count). True when every order and the verdict agree.
+// Per order: the model's outcome, the live one, and whether they agree (outcome, debit
+// count, and email count when either side checked emails). True when every order and the
+// verdict agree.
 bool print_comparison(const std::string& file, const lab::RunSummary& model,
                       const lab::RunSummary& real, std::ostream& out) {
   std::vector<std::int64_t> orders;
@@ -191,17 +196,21 @@ bool print_comparison(const std::string& file, const lab::RunSummary& model,
   }
   std::sort(orders.begin(), orders.end());
   orders.erase(std::unique(orders.begin(), orders.end()), orders.end());
-  out << file << "\n  order  model                      live                       agree\n";
+  const bool emails = model.report.effects_checked || real.report.effects_checked;
+  const int width = emails ? 36 : 26;
+  out << file << "\n  order  " << std::left << std::setw(width + 1) << "model"
+      << std::setw(width + 1) << "live" << "agree\n" << std::right;
   bool all = model.report.verdict == real.report.verdict;
-  char line[160];
+  char line[200];
   for (const std::int64_t n : orders) {
     const lab::OrderOutcome* m = find_order(model.report, n);
     const lab::OrderOutcome* l = find_order(real.report, n);
     const bool same = m != nullptr && l != nullptr && m->outcome == l->outcome &&
-                      m->debits == l->debits;
+                      m->debits == l->debits && (!emails || m->effects == l->effects);
     all = all && same;
-    std::snprintf(line, sizeof line, "  %5lld  %-26s %-26s %s\n", static_cast<long long>(n),
-                  order_cell(m).c_str(), order_cell(l).c_str(), same ? "yes" : "NO");
+    std::snprintf(line, sizeof line, "  %5lld  %-*s %-*s %s\n", static_cast<long long>(n),
+                  width, order_cell(m, emails).c_str(), width, order_cell(l, emails).c_str(),
+                  same ? "yes" : "NO");
     out << line;
   }
   out << "  verdict: model " << model.report.verdict << ", live " << real.report.verdict

@@ -110,4 +110,11 @@ TEST_CASE("live --compare: the model and RabbitMQ agree on the network scenarios
     ++agreements;
   }
   CHECK(agreements == 3);
+  // Scenario 34 compares emails too: order 2's went out twice, in the model and live.
+  std::size_t twice = 0;
+  for (std::size_t at = o.out.find("1 debit, 2 emails"); at != std::string::npos;
+       at = o.out.find("1 debit, 2 emails", at + 1)) {
+    ++twice;
+  }
+  CHECK(twice == 2);
 }

@@ -1,0 +1,134 @@
+// The fault proxy's judge (src/live/net_faults.h) without a broker: the frames a proxy
+// would show it, and what it answers - the model's matching of sites, frame kinds, nth,
+// order and attempt, over every connection of a run.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "src/live/actor_process.h"
+#include "src/live/net_faults.h"
+#include "src/scenario/scenario.h"
+#include "tests/live/live_cli.h"
+
+namespace {
+
+using live::Direction;
+using live::ProxyAction;
+using live::SeenFrame;
+
+lab::Scenario scenario_from(const std::string& toml) {
+  lab::Scenario s;
+  lab::LoadError error;
+  INFO(error.to_string());
+  REQUIRE(lab::parse_scenario(toml, "test.toml", s, error));
+  return s;
+}
+
+SeenFrame frame(int listener, std::uint64_t conn, Direction d, live::MethodId m,
+                std::int64_t order, std::uint64_t tag) {
+  SeenFrame f;
+  f.listener = listener;
+  f.connection = conn;
+  f.direction = d;
+  f.method = m;
+  f.order = order;
+  f.delivery_tag = tag;
+  return f;
+}
+
+constexpr live::MethodId kDeliver{60, 60};
+constexpr live::MethodId kAck{60, 80};
+constexpr live::MethodId kPublish{60, 40};
+
+}  // namespace
+
+TEST_CASE("the broker's basic.ack is the model's confirm.ack; a consumer's is basic.ack",
+          "[proxy]") {
+  CHECK(live::model_frame_kind(Direction::kClientToBroker, kAck) == "basic.ack");
+  CHECK(live::model_frame_kind(Direction::kBrokerToClient, kAck) == "confirm.ack");
+  CHECK(live::model_frame_kind(Direction::kBrokerToClient, kDeliver) == "basic.deliver");
+  CHECK(live::model_frame_kind(Direction::kClientToBroker, {10, 11}).empty());  // start-ok
+}
+
+TEST_CASE("nth counts a frame kind over every consumer; the ack names its delivery's order",
+          "[proxy]") {
+  const lab::Scenario s = scenario_from(R"(
+name = "t"
+[workload]
+orders = 3
+[consumer]
+instances = 2
+[[faults.script]]
+at = "net.consumer->broker"
+frame = "basic.ack"
+nth = 2
+do = "drop"
+)");
+  live_test::TempDir dir;
+  live::NetFaults judge(s, {{"consumer1", "consumer2", "relay"}, dir.path, 0, 10});
+  CHECK(judge.notice_ms() == 300);  // heartbeat_timeout 30 ticks of 10 ms
+  // consumer1 gets order 1, consumer2 order 2 (tags are per connection: both are 1).
+  CHECK(judge.judge(frame(0, 1, Direction::kBrokerToClient, kDeliver, 1, 1)).kind ==
+        ProxyAction::kPass);
+  CHECK(judge.judge(frame(1, 2, Direction::kBrokerToClient, kDeliver, 2, 1)).kind ==
+        ProxyAction::kPass);
+  // A publish does not count towards the consumers' basic.ack.
+  CHECK(judge.judge(frame(2, 3, Direction::kClientToBroker, kPublish, 3, 0)).kind ==
+        ProxyAction::kPass);
+  CHECK(judge.judge(frame(0, 1, Direction::kClientToBroker, kAck, 0, 1)).kind ==
+        ProxyAction::kPass);
+  const ProxyAction second = judge.judge(frame(1, 2, Direction::kClientToBroker, kAck, 0, 1));
+  CHECK(second.kind == ProxyAction::kDrop);
+  CHECK(second.notice_ms == 300);
+  // Fired once: a third ack passes.
+  CHECK(judge.judge(frame(0, 1, Direction::kClientToBroker, kAck, 0, 1)).kind ==
+        ProxyAction::kPass);
+  const auto fired = live::read_fired(dir.path);
+  REQUIRE(fired.size() == 1);
+  CHECK(fired[0].site == "net.consumer->broker");
+  CHECK(fired[0].frame == "basic.ack");
+  CHECK(fired[0].order == 2);
+  CHECK(fired[0].attempt == 1);
+  CHECK(fired[0].instance == 2);
+  CHECK(fired[0].nth == 2);
+}
+
+TEST_CASE("a delivery's attempt counts every delivery of the order, to any consumer",
+          "[proxy]") {
+  const lab::Scenario s = scenario_from(R"(
+name = "t"
+[workload]
+orders = 2
+[consumer]
+instances = 2
+[network]
+heartbeat = 5
+[[faults.script]]
+at = "net.broker->consumer"
+frame = "basic.deliver"
+order = 1
+attempt = 2
+do = "freeze"
+)");
+  live_test::TempDir dir;
+  live::NetFaults judge(s, {{"consumer1", "consumer2"}, dir.path, 0, 10});
+  CHECK(judge.notice_ms() == -1);  // heartbeats decide
+  CHECK(judge.judge(frame(0, 1, Direction::kBrokerToClient, kDeliver, 1, 1)).kind ==
+        ProxyAction::kPass);
+  CHECK(judge.judge(frame(0, 1, Direction::kBrokerToClient, kDeliver, 2, 2)).kind ==
+        ProxyAction::kPass);
+  // Order 1 again, to the other consumer: its second attempt.
+  CHECK(judge.judge(frame(1, 2, Direction::kBrokerToClient, kDeliver, 1, 1)).kind ==
+        ProxyAction::kFreeze);
+  REQUIRE(live::read_fired(dir.path).size() == 1);
+  CHECK(live::read_fired(dir.path)[0].instance == 2);
+}
+
+TEST_CASE("the heartbeat an actor asks RabbitMQ for is whole seconds, at least 1",
+          "[proxy]") {
+  CHECK(live::heartbeat_seconds(std::nullopt, 10) == 0);
+  CHECK(live::heartbeat_seconds(0, 10) == 0);
+  CHECK(live::heartbeat_seconds(5, 10) == 1);     // 50 ms
+  CHECK(live::heartbeat_seconds(5, 200) == 1);    // exactly 1 s
+  CHECK(live::heartbeat_seconds(11, 200) == 3);   // 2.2 s, rounded up
+}
