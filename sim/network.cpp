@@ -52,7 +52,7 @@ std::string Network::site_of(const NodeId& from, const NodeId& to, const char* p
 
 ConnId Network::connect(const NodeId& client, const NodeId& server) {
   if (!nodes_.count(server) || partitioned(client, server, scheduler_.now())) {
-    trace_.record(client, "refused", server, 0, "connection refused");
+    trace_.record(client, EventKind::kRefused, server, 0, "connection refused");
     return 0;
   }
   const ConnId id = next_conn_++;
@@ -61,7 +61,7 @@ ConnId Network::connect(const NodeId& client, const NodeId& server) {
   c.dir[0].to = server;
   c.dir[1].from = server;
   c.dir[1].to = client;
-  trace_.record(client, "connect", server, 0, "connection " + std::to_string(id));
+  trace_.record(client, EventKind::kConnect, server, 0, "connection " + std::to_string(id));
   if (const auto& accept = nodes_[server].on_accept) accept(id, client);
   return id;
 }
@@ -104,12 +104,12 @@ bool Network::send(ConnId conn, const NodeId& from, Frame frame) {
                                           frame.kind, instance});
   if (fault && *fault == "drop") {
     ++frames_lost_;
-    trace_.record(from, "lost", dir.to, frame.order,
+    trace_.record(from, EventKind::kLost, dir.to, frame.order,
                   frame.summary + (cut ? " (partition)" : " (dropped: connection breaks)"));
     break_connection(conn, from, "frame lost");
     return true;  // the sender cannot tell: TCP accepted the bytes
   }
-  trace_.record(from, "send", dir.to, frame.order, frame.summary);
+  trace_.record(from, EventKind::kSend, dir.to, frame.order, frame.summary);
   const Tick arrival = std::max(scheduler_.now() + draw_latency(options_.latency_min,
                                                                 options_.latency_max),
                                 dir.last_arrival);
@@ -132,11 +132,11 @@ void Network::deliver_head(ConnId conn, int d) {
   const auto node = nodes_.find(dir.to);
   if (node == nodes_.end() || c.notified[1 - d]) {
     ++frames_lost_;
-    trace_.record(dir.from, "lost", dir.to, item.frame.order,
+    trace_.record(dir.from, EventKind::kLost, dir.to, item.frame.order,
                   item.frame.summary + " (receiver gone)");
     return;
   }
-  trace_.record(dir.to, "recv", dir.from, item.frame.order, item.frame.summary);
+  trace_.record(dir.to, EventKind::kRecv, dir.from, item.frame.order, item.frame.summary);
   if (item.freeze_after) freeze(conn, "frozen after " + item.frame.summary);
   if (node->second.on_frame) node->second.on_frame(conn, item.frame);
 }
@@ -144,7 +144,7 @@ void Network::deliver_head(ConnId conn, int d) {
 void Network::lose_queue(Direction& dir, const char* why) {
   for (const auto& item : dir.queue) {
     ++frames_lost_;
-    trace_.record(dir.from, "lost", dir.to, item.frame.order, item.frame.summary + " (" + why + ")");
+    trace_.record(dir.from, EventKind::kLost, dir.to, item.frame.order, item.frame.summary + " (" + why + ")");
   }
   dir.queue.clear();
 }
@@ -159,11 +159,11 @@ void Network::notify(ConnId conn, int side, Tick delay) {
       // Nothing came through for its whole detection time: it closes its socket, and its
       // own sends fail from now on. The peer, behind the frozen link, sees none of this.
       c.dir[side].alive = false;
-      trace_.record(self, "silent-peer", c.dir[side].to, 0,
+      trace_.record(self, EventKind::kSilentPeer, c.dir[side].to, 0,
                     "heard nothing for " + std::to_string(delay) +
                         " ticks (missed heartbeats): closes connection " + std::to_string(conn));
     }
-    trace_.record(self, "disconnected", c.dir[side].to, 0, "connection " + std::to_string(conn));
+    trace_.record(self, EventKind::kDisconnected, c.dir[side].to, 0, "connection " + std::to_string(conn));
     const auto node = nodes_.find(self);
     if (node != nodes_.end() && node->second.on_disconnect) node->second.on_disconnect(conn);
   }, 1);  // after frames arriving at the same instant
@@ -179,7 +179,7 @@ void Network::break_connection(ConnId conn, const NodeId& noticer, const std::st
     lose_queue(dir, "connection broken");
   }
   const int first = side_of(c, noticer);
-  trace_.record(noticer, "broken", c.dir[first].to, 0, why);
+  trace_.record(noticer, EventKind::kBroken, c.dir[first].to, 0, why);
   notify(conn, first, options_.reset_notice);
   notify_by_detection(conn, 1 - first);
 }
@@ -196,7 +196,7 @@ void Network::freeze(ConnId conn, const std::string& why) {
   Connection& c = it->second;
   if (c.frozen || !c.dir[0].alive || !c.dir[1].alive) return;
   c.frozen = true;
-  trace_.record(c.dir[0].from, "frozen", c.dir[0].to, 0,
+  trace_.record(c.dir[0].from, EventKind::kFrozen, c.dir[0].to, 0,
                 why + ": connection " + std::to_string(conn) + " carries nothing either way");
   for (auto& dir : c.dir) lose_queue(dir, "connection frozen");
   for (int side = 0; side < 2; ++side) notify_by_detection(conn, side);
@@ -210,7 +210,7 @@ bool Network::is_frozen(ConnId conn) const {
 bool Network::send_frozen(Connection& c, int d, const Frame& frame) {
   ++frames_sent_;
   ++frames_lost_;
-  trace_.record(c.dir[d].from, "lost", c.dir[d].to, frame.order,
+  trace_.record(c.dir[d].from, EventKind::kLost, c.dir[d].to, frame.order,
                 frame.summary + " (connection frozen)");
   return true;  // nothing tells the sender: no error, no reset, just silence
 }
@@ -260,22 +260,22 @@ void Network::send_datagram(const NodeId& from, const NodeId& to, Frame frame,
   const FaultPoint drop{site, "drop", frame.order, frame.attempt, frame.kind, 0};
   if (partitioned(from, to, scheduler_.now()) || faults_.check(drop)) {
     ++frames_lost_;
-    trace_.record(from, "lost", to, frame.order, frame.summary + " (captured)");
+    trace_.record(from, EventKind::kLost, to, frame.order, frame.summary + " (captured)");
     return;
   }
   const FaultPoint dup{site, "duplicate", frame.order, frame.attempt, frame.kind, 0};
   const int copies = faults_.check(dup) ? 2 : 1;
-  trace_.record(from, "send", to, frame.order, frame.summary);
+  trace_.record(from, EventKind::kSend, to, frame.order, frame.summary);
   for (int i = 0; i < copies; ++i) {
     const Tick delay = draw_latency(options.latency_min, options.latency_max);
     scheduler_.after(delay, "net.datagram", [this, from, to, frame] {
       const auto node = nodes_.find(to);
       if (node == nodes_.end() || !node->second.on_datagram) {
         ++frames_lost_;
-        trace_.record(from, "lost", to, frame.order, frame.summary + " (nobody there)");
+        trace_.record(from, EventKind::kLost, to, frame.order, frame.summary + " (nobody there)");
         return;
       }
-      trace_.record(to, "recv", from, frame.order, frame.summary);
+      trace_.record(to, EventKind::kRecv, from, frame.order, frame.summary);
       node->second.on_datagram(from, frame);
     });
   }

@@ -49,12 +49,12 @@ namespace {
 // The canonical encoding of an event up to its detail (which the caller folds in, whole or
 // in pieces, before kEventSep).
 std::uint64_t hash_head(std::uint64_t hash, std::uint64_t step, Tick time,
-                        std::string_view actor, std::string_view kind, std::string_view target,
+                        std::string_view actor, EventKind kind, std::string_view target,
                         std::int64_t order) {
   hash = fold_number(hash, static_cast<std::int64_t>(step));
   hash = fold(hash, kFieldSep);
   hash = fold_number(hash, static_cast<std::int64_t>(time));
-  for (const std::string_view field : {actor, kind, target}) {
+  for (const std::string_view field : {actor, event_kind_name(kind), target}) {
     hash = fold(hash, kFieldSep);
     hash = fold(hash, field);
   }
@@ -77,7 +77,7 @@ std::string hash_hex(std::uint64_t hash) {
   return buffer;
 }
 
-void Trace::record(std::string_view actor, std::string_view kind, std::string_view target,
+void Trace::record(std::string_view actor, EventKind kind, std::string_view target,
                    std::int64_t order, std::initializer_list<DetailPart> detail) {
   const std::uint64_t step = scheduler_.steps();
   const Tick time = scheduler_.now();
@@ -87,7 +87,7 @@ void Trace::record(std::string_view actor, std::string_view kind, std::string_vi
   hash_ = fold(hash, kEventSep);
   ++count_;
   if (!keep_ && sinks_.empty()) return;
-  TraceEvent event{step, time, std::string(actor), std::string(kind), std::string(target),
+  TraceEvent event{step, time, std::string(actor), kind, std::string(target),
                    order, ""};
   for (const DetailPart& part : detail) event.detail += part_text(part, buffer);
   for (const auto& sink : sinks_) sink(event);
@@ -101,8 +101,8 @@ std::string format_text(const TraceEvent& e) {
   std::string line = head;
   line += e.actor;
   line.append(e.actor.size() < 10 ? 10 - e.actor.size() : 1, ' ');
-  line += e.kind;
-  if (!e.target.empty()) line += (e.kind == "recv" ? " <- " : " -> ") + e.target;
+  line += event_kind_name(e.kind);
+  if (!e.target.empty()) line += (e.kind == EventKind::kRecv ? " <- " : " -> ") + e.target;
   if (e.order != 0) line += " order=" + std::to_string(e.order);
   if (!e.detail.empty()) line += "  " + e.detail;
   return line;
@@ -134,7 +134,7 @@ std::string json_escape(const std::string& text) {
 std::string format_jsonl(const TraceEvent& e) {
   std::string line = "{\"step\":" + std::to_string(e.step) + ",\"time\":" +
                      std::to_string(e.time) + ",\"actor\":\"" + json_escape(e.actor) +
-                     "\",\"kind\":\"" + json_escape(e.kind) + "\"";
+                     "\",\"kind\":\"" + std::string(event_kind_name(e.kind)) + "\"";
   if (!e.target.empty()) line += ",\"target\":\"" + json_escape(e.target) + "\"";
   if (e.order != 0) line += ",\"order\":" + std::to_string(e.order);
   line += ",\"detail\":\"" + json_escape(e.detail) + "\"}";
@@ -159,14 +159,15 @@ std::string mermaid_id(const std::string& actor) {
 }
 
 std::string mermaid_label(const TraceEvent& e, bool with_kind) {
-  std::string label = with_kind ? e.kind : "";
+  const std::string kind(event_kind_name(e.kind));
+  std::string label = with_kind ? kind : "";
   if (!e.detail.empty()) label += (label.empty() ? "" : ": ") + e.detail;
   if (with_kind && !e.target.empty()) label += " (" + e.target + ")";
   if (e.order != 0) label += " [order " + std::to_string(e.order) + "]";
   for (char& c : label) {
     if (c == ';' || c == '#' || c == '\n') c = ' ';
   }
-  return label.empty() ? e.kind : label;
+  return label.empty() ? kind : label;
 }
 
 }  // namespace
@@ -197,17 +198,17 @@ void write_mermaid(std::ostream& out, const std::vector<TraceEvent>& events,
   // lost (a crossed arrow); "send" events would draw it twice.
   for (const auto& e : events) {
     const std::string self = mermaid_id(e.actor);
-    if (e.kind == "send") continue;
-    if (e.kind == "recv") {
+    if (e.kind == EventKind::kSend) continue;
+    if (e.kind == EventKind::kRecv) {
       out << "  " << mermaid_id(e.target) << "->>" << self << ": " << mermaid_label(e, false)
           << '\n';
-    } else if (e.kind == "lost") {
+    } else if (e.kind == EventKind::kLost) {
       out << "  " << self << "-x" << mermaid_id(e.target) << ": " << mermaid_label(e, false)
           << '\n';
-    } else if (e.kind == "connect") {
+    } else if (e.kind == EventKind::kConnect) {
       out << "  " << self << "-->>" << mermaid_id(e.target) << ": connect\n";
-    } else if (!e.target.empty() && e.kind != "broken" && e.kind != "disconnected" &&
-               e.kind != "refused") {
+    } else if (!e.target.empty() && e.kind != EventKind::kBroken &&
+               e.kind != EventKind::kDisconnected && e.kind != EventKind::kRefused) {
       out << "  " << self << "->>" << mermaid_id(e.target) << ": " << mermaid_label(e, false)
           << '\n';
     } else {

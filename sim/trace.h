@@ -17,6 +17,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "sim/event_kind.h"
 #include "sim/scheduler.h"
 
 namespace sim {
@@ -25,7 +26,7 @@ struct TraceEvent {
   std::uint64_t step = 0;
   Tick time = 0;
   std::string actor;   // "broker", "consumer1", ...
-  std::string kind;    // "send", "recv", "lost", "crash", "commit", "fault", ...
+  EventKind kind = EventKind::kSend;  // hashed and written as event_kind_name(kind)
   std::string target;  // the other actor of a message ("" when none)
   std::int64_t order = 0;
   std::string detail;  // human-readable, part of the hash
@@ -57,9 +58,9 @@ class Trace {
 
   // Records one event stamped with the scheduler's step and time. `detail` is the
   // concatenation of its parts.
-  void record(std::string_view actor, std::string_view kind, std::string_view target,
+  void record(std::string_view actor, EventKind kind, std::string_view target,
               std::int64_t order, std::initializer_list<DetailPart> detail);
-  void record(std::string_view actor, std::string_view kind, std::string_view target,
+  void record(std::string_view actor, EventKind kind, std::string_view target,
               std::int64_t order, std::string_view detail) {
     record(actor, kind, target, order, {DetailPart(detail)});
   }

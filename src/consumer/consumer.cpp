@@ -17,7 +17,7 @@ Consumer::Consumer(transport::Env env, ConsumerOptions options)
   k_.net.set_handlers(std::move(handlers));
 }
 
-void Consumer::trace(std::string_view kind, std::initializer_list<sim::DetailPart> detail) {
+void Consumer::trace(sim::EventKind kind, std::initializer_list<sim::DetailPart> detail) {
   k_.trace.record(name_, kind, "", order(), detail);
 }
 
@@ -78,7 +78,7 @@ void Consumer::on_frame(transport::ConnId conn, const broker::BrokerMethod& meth
                  [&](const broker::ChannelClosed&) {
                    // A channel error: the client library closes the connection and we
                    // start over.
-                   trace("channel-error", summary);
+                   trace(sim::EventKind::kChannelError, summary);
                    k_.net.close(conn);
                    on_disconnect(conn);
                  },
@@ -123,7 +123,7 @@ bool Consumer::fault(const char* site, const char* kind) {
 
 void Consumer::crash(const std::string& why) {
   if (!up_) return;
-  k_.trace.record(name_, "crash", "", order(), why);
+  k_.trace.record(name_, sim::EventKind::kCrash, "", order(), why);
   ++stats_.crashes;
   ++generation_;
   up_ = false;
@@ -137,7 +137,7 @@ void Consumer::crash(const std::string& why) {
   const std::uint64_t generation = generation_;
   k_.scheduler.after(options_.restart_ticks, "consumer.restart", [this, generation] {
     if (generation != generation_) return;
-    k_.trace.record(name_, "restart", "", 0, "process restarted");
+    k_.trace.record(name_, sim::EventKind::kRestart, "", 0, "process restarted");
     start();
   });
 }
@@ -160,7 +160,7 @@ void Consumer::settle(const char* kind, bool requeue) {
     frame.summary = "reject " + tag + (requeue ? " requeue" : "");
   }
   if (!k_.net.send(current_->conn, std::move(frame))) {
-    trace("ack-failed", std::string(kind) + " " + tag + ": its connection is closed");
+    trace(sim::EventKind::kAckFailed, std::string(kind) + " " + tag + ": its connection is closed");
   }
 }
 
@@ -173,12 +173,12 @@ void Consumer::on_db_error(const store::Status& status) {
   if (options_.strategy.choices.errors == ErrorPolicy::kAllDuplicate) {
     // A duplicate check that says yes to every error: the transient one is acked too.
     ++stats_.duplicates;
-    trace("misclassified", status.to_string() + " -> treated as a duplicate, acked");
+    trace(sim::EventKind::kMisclassified, status.to_string() + " -> treated as a duplicate, acked");
     settle("basic.ack");
   } else if (acked_) {
-    trace("db-error", status.to_string() + " (already acked: the effect is lost)");
+    trace(sim::EventKind::kDbError, status.to_string() + " (already acked: the effect is lost)");
   } else {
-    trace("db-error", status.to_string() + " -> rolled back, nack requeue");
+    trace(sim::EventKind::kDbError, status.to_string() + " -> rolled back, nack requeue");
     settle("basic.nack", true);
   }
   finish();

@@ -106,8 +106,8 @@ class Consumer {
   void finish();
   template <class Fn>
   void later(const char* label, Fn fn);
-  void trace(std::string_view kind, std::initializer_list<sim::DetailPart> detail);
-  void trace(std::string_view kind, std::string_view detail) {
+  void trace(sim::EventKind kind, std::initializer_list<sim::DetailPart> detail);
+  void trace(sim::EventKind kind, std::string_view detail) {
     // Spelled out: clang reads trace(kind, {detail}) as a call of this overload again.
     trace(kind, std::initializer_list<sim::DetailPart>{detail});
   }

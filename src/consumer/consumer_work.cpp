@@ -28,7 +28,7 @@ bool Consumer::key_last() const {
 
 void Consumer::receive() {
   const broker::Delivery& d = current_->deliver.delivery;
-  trace("handle", describe(d));
+  trace(sim::EventKind::kHandle, describe(d));
   if (fault("consumer.on_deliver")) return;
   const auto body = orders::decode(d.message.body);
   if (d.message.message_id.empty() || !body) return reject_unidentified(body.has_value());
@@ -46,7 +46,7 @@ void Consumer::receive() {
     if (seen) return on_duplicate(id + " already seen: ack without effect");
     if (c.dedup == Dedup::kCheckThenAct) {
       // The look that races: nothing found now says nothing about a moment from now.
-      trace("checked", id + " not in processed_messages: will act in a later transaction");
+      trace(sim::EventKind::kChecked, id + " not in processed_messages: will act in a later transaction");
     }
     if (c.dedup == Dedup::kSeparateStore && options_.strategy.mark == Mark::kBeforeCommit) {
       // Written first and on its own: if the business transaction fails now, the key
@@ -74,7 +74,7 @@ void Consumer::reject_unidentified(bool readable) {
           .exec();
   if (!st.ok()) return on_db_error(st);
   settle("basic.reject", false);
-  trace("rejected", "no message_id: rejected without requeue");
+  trace(sim::EventKind::kRejected, "no message_id: rejected without requeue");
   finish();
 }
 
@@ -97,7 +97,7 @@ bool Consumer::expire_dedup_keys() {
     return false;
   }
   if (db.changes() > 0) {
-    trace("dedup-expired", std::to_string(db.changes()) + " dedup key(s) older than " +
+    trace(sim::EventKind::kDedupExpired, std::to_string(db.changes()) + " dedup key(s) older than " +
                                std::to_string(retention) + " ticks deleted");
   }
   return true;
@@ -127,7 +127,7 @@ bool Consumer::mark_seen(const std::string& id, std::int64_t order) {
     on_db_error(st);
     return false;
   }
-  trace("dedup-store", id + (options_.strategy.mark == Mark::kBeforeCommit
+  trace(sim::EventKind::kDedupStore, id + (options_.strategy.mark == Mark::kBeforeCommit
                                  ? " marked seen in the separate store"
                                  : " marked seen in the separate store, after the commit"));
   return true;
@@ -207,7 +207,7 @@ void Consumer::transact() {
     return on_db_error(st);
   }
   ++stats_.applied;
-  k_.trace.record(name_, "commit", "ledger", body->order,
+  k_.trace.record(name_, sim::EventKind::kCommit, "ledger", body->order,
                   "debit " + std::to_string(body->amount) + " " + id);
   after_commit(body->order, id);
 }
@@ -233,11 +233,11 @@ void Consumer::refuse(store::Txn& txn, std::int64_t order, const std::string& id
   const PoisonPolicy poison = options_.strategy.choices.poison;
   if (poison == PoisonPolicy::kRequeue) {
     txn.abandon();
-    trace("refused", "insufficient funds: nack, requeue");
+    trace(sim::EventKind::kRefused, "insufficient funds: nack, requeue");
     settle("basic.nack", true);
   } else if (poison == PoisonPolicy::kDeadLetter && options_.dead_letter) {
     txn.abandon();
-    trace("refused", "insufficient funds: reject to the dead-letter queue");
+    trace(sim::EventKind::kRefused, "insufficient funds: reject to the dead-letter queue");
     settle("basic.reject", false);
   } else {
     // A recorded refusal is a processed message too: with the key inserted last it has
@@ -255,7 +255,7 @@ void Consumer::refuse(store::Txn& txn, std::int64_t order, const std::string& id
       txn.abandon();
       return on_db_error(st);
     }
-    trace("refused", "insufficient funds: recorded and acked");
+    trace(sim::EventKind::kRefused, "insufficient funds: recorded and acked");
     settle("basic.ack");
   }
   finish();
@@ -278,10 +278,10 @@ void Consumer::send_effect(std::int64_t order, const std::string& id) {
                                .exec();
   EOSIM_ASSERT(st.ok());  // the mail server's log has no faults of its own
   if (effects_.changes() == 0) {
-    k_.trace.record(name_, "effect", "mail", order,
+    k_.trace.record(name_, sim::EventKind::kEffect, "mail", order,
                     "email for " + id + " ignored: the mail server has seen its key");
   } else {
-    k_.trace.record(name_, "effect", "mail", order,
+    k_.trace.record(name_, sim::EventKind::kEffect, "mail", order,
                     "email sent for " + id + (keyed ? " (idempotency key)" : ""));
   }
 }
@@ -300,7 +300,7 @@ void Consumer::on_skipped(const std::string& id) {
   // The store says "done" but the ledger has no debit for it: not a duplicate caught, an
   // effect skipped (the anti-pattern's loss, made visible).
   ++stats_.skipped;
-  trace("skipped", id + " marked seen in the separate store but never applied: ack without "
+  trace(sim::EventKind::kSkipped, id + " marked seen in the separate store but never applied: ack without "
                         "effect");
   settle("basic.ack");
   finish();
@@ -308,7 +308,7 @@ void Consumer::on_skipped(const std::string& id) {
 
 void Consumer::on_duplicate(const std::string& why) {
   ++stats_.duplicates;
-  trace("duplicate", why);
+  trace(sim::EventKind::kDuplicate, why);
   const Strategy& s = options_.strategy;
   // A commit followed by a crash before the email: the ledger says "done", so only a
   // resend (harmless with a key) can still deliver the email.

@@ -25,31 +25,31 @@ std::string pending_key(const std::string& from, const std::string& to,
 }
 
 struct KindOfNote {
-  const char* kind;
+  sim::EventKind kind;
   NoteKind note;
 };
-constexpr KindOfNote kNoteKinds[] = {{"crash", NoteKind::kCrash},
-                                     {"fault", NoteKind::kFault},
-                                     {"duplicate", NoteKind::kDuplicate},
-                                     {"skipped", NoteKind::kSkipped},
-                                     {"restart", NoteKind::kRestart},
-                                     {"up", NoteKind::kRestart},
-                                     {"enqueue", NoteKind::kEnqueue},
-                                     {"commit", NoteKind::kCommit},
-                                     {"refused", NoteKind::kWarn},
-                                     {"rejected", NoteKind::kWarn},
-                                     {"db-error", NoteKind::kWarn},
-                                     {"misclassified", NoteKind::kWarn},
-                                     {"ack-failed", NoteKind::kWarn},
-                                     {"channel-error", NoteKind::kWarn},
-                                     {"dead-letter", NoteKind::kWarn},
-                                     {"discard", NoteKind::kWarn},
-                                     {"disconnected", NoteKind::kWarn},
-                                     {"frozen", NoteKind::kWarn},
-                                     {"silent-peer", NoteKind::kWarn},
-                                     {"lost", NoteKind::kWarn}};
+constexpr KindOfNote kNoteKinds[] = {{sim::EventKind::kCrash, NoteKind::kCrash},
+                                     {sim::EventKind::kFault, NoteKind::kFault},
+                                     {sim::EventKind::kDuplicate, NoteKind::kDuplicate},
+                                     {sim::EventKind::kSkipped, NoteKind::kSkipped},
+                                     {sim::EventKind::kRestart, NoteKind::kRestart},
+                                     {sim::EventKind::kUp, NoteKind::kRestart},
+                                     {sim::EventKind::kEnqueue, NoteKind::kEnqueue},
+                                     {sim::EventKind::kCommit, NoteKind::kCommit},
+                                     {sim::EventKind::kRefused, NoteKind::kWarn},
+                                     {sim::EventKind::kRejected, NoteKind::kWarn},
+                                     {sim::EventKind::kDbError, NoteKind::kWarn},
+                                     {sim::EventKind::kMisclassified, NoteKind::kWarn},
+                                     {sim::EventKind::kAckFailed, NoteKind::kWarn},
+                                     {sim::EventKind::kChannelError, NoteKind::kWarn},
+                                     {sim::EventKind::kDeadLetter, NoteKind::kWarn},
+                                     {sim::EventKind::kDiscard, NoteKind::kWarn},
+                                     {sim::EventKind::kDisconnected, NoteKind::kWarn},
+                                     {sim::EventKind::kFrozen, NoteKind::kWarn},
+                                     {sim::EventKind::kSilentPeer, NoteKind::kWarn},
+                                     {sim::EventKind::kLost, NoteKind::kWarn}};
 
-NoteKind note_kind(const std::string& kind) {
+NoteKind note_kind(sim::EventKind kind) {
   for (const KindOfNote& k : kNoteKinds) {
     if (kind == k.kind) return k.note;
   }
@@ -57,7 +57,7 @@ NoteKind note_kind(const std::string& kind) {
 }
 
 std::string note_text(const sim::TraceEvent& e) {
-  std::string label = e.kind;
+  std::string label(sim::event_kind_name(e.kind));
   switch (note_kind(e.kind)) {
     case NoteKind::kCrash:
     case NoteKind::kFault:
@@ -69,7 +69,9 @@ std::string note_text(const sim::TraceEvent& e) {
     default:
       break;
   }
-  if (e.kind == "disconnected") return "disconnected from " + e.target + " (" + e.detail + ")";
+  if (e.kind == sim::EventKind::kDisconnected) {
+    return "disconnected from " + e.target + " (" + e.detail + ")";
+  }
   return e.detail.empty() ? label : label + ": " + e.detail;
 }
 
@@ -204,7 +206,7 @@ void SequenceLayout::add_arrow(const sim::TraceEvent& e, ArrowKind kind, const s
 // A "recv" or "lost" event ends the oldest matching frame in flight. False when none does.
 bool SequenceLayout::finish_frame(const sim::TraceEvent& e) {
   // recv: this actor received from target. lost: this actor's frame to target is gone.
-  const bool recv = e.kind == "recv";
+  const bool recv = e.kind == sim::EventKind::kRecv;
   const std::string key = recv ? pending_key(e.target, e.actor, e.detail)
                                : pending_key(e.actor, e.target, summary_of_lost(e.detail));
   auto it = pending_.find(key);
@@ -225,28 +227,28 @@ bool SequenceLayout::finish_frame(const sim::TraceEvent& e) {
 void SequenceLayout::add(const sim::TraceEvent& e) {
   rows_.push_back({e.step, e.time, rows_.empty() || rows_.back().step != e.step, {}});
   const int lane = lane_of(e.actor);
-  if (e.kind == "send" && !e.target.empty()) {
+  if (e.kind == sim::EventKind::kSend && !e.target.empty()) {
     add_arrow(e, ArrowKind::kInFlight, e.target, e.detail);
     pending_[pending_key(e.actor, e.target, e.detail)].push_back(arrows_.size() - 1);
     return;
   }
-  if (e.kind == "recv" || (e.kind == "lost" && !e.target.empty())) {
+  if (e.kind == sim::EventKind::kRecv || (e.kind == sim::EventKind::kLost && !e.target.empty())) {
     if (finish_frame(e)) return;
     // Dropped as it was sent: no send event came before it.
-    if (e.kind == "lost") return add_arrow(e, ArrowKind::kLost, e.target, e.detail);
+    if (e.kind == sim::EventKind::kLost) return add_arrow(e, ArrowKind::kLost, e.target, e.detail);
   }
-  if (e.kind == "commit" && !e.target.empty()) {
+  if (e.kind == sim::EventKind::kCommit && !e.target.empty()) {
     return add_arrow(e, ArrowKind::kCommit, e.target, "commit: " + e.detail);
   }
-  if (e.kind == "dedup-store") {
+  if (e.kind == sim::EventKind::kDedupStore) {
     // The separate store is a lane of its own, so the write that outlives a rollback shows.
     const std::string what = e.order > 0 ? "order-" + std::to_string(e.order) : e.detail;
     return add_arrow(e, ArrowKind::kCommit, "dedup", "mark seen: " + what);
   }
-  if (e.kind == "connect" && !e.target.empty()) {
+  if (e.kind == sim::EventKind::kConnect && !e.target.empty()) {
     return add_arrow(e, ArrowKind::kConnect, e.target, "connect (" + e.detail + ")");
   }
-  if (e.kind == "broken" && !e.target.empty()) {
+  if (e.kind == sim::EventKind::kBroken && !e.target.empty()) {
     return add_arrow(e, ArrowKind::kBroken, e.target, "connection broken: " + e.detail);
   }
   add_note(e, lane);
@@ -258,8 +260,8 @@ void SequenceLayout::add_note(const sim::TraceEvent& e, int lane) {
   rows_.back().label = {notes_.back().text, note_tone(notes_.back().kind), lane, -1, false};
   // Lifelines: a consumer or relay is down from its crash to its restart; the broker from
   // its restart to "up".
-  const bool goes_down = e.kind == "crash" || (e.kind == "restart" && e.actor == "broker");
-  const bool comes_up = (e.kind == "restart" && e.actor != "broker") || e.kind == "up";
+  const bool goes_down = e.kind == sim::EventKind::kCrash || (e.kind == sim::EventKind::kRestart && e.actor == "broker");
+  const bool comes_up = (e.kind == sim::EventKind::kRestart && e.actor != "broker") || e.kind == sim::EventKind::kUp;
   if (goes_down) downtimes_.push_back({lane, row, row, true});
   if (comes_up) {
     for (auto& d : downtimes_) {

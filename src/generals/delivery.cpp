@@ -6,12 +6,12 @@ namespace generals {
 namespace {
 
 bool is_delivery(const sim::TraceEvent& e) {
-  return e.actor == "broker" && e.kind == "send" && e.order > 0 &&
+  return e.actor == "broker" && e.kind == sim::EventKind::kSend && e.order > 0 &&
          e.detail.rfind("deliver", 0) == 0;
 }
 
 bool is_trouble(const sim::TraceEvent& e) {
-  return e.kind == "fault" || e.kind == "crash" || e.kind == "lost" || e.kind == "db-error";
+  return e.kind == sim::EventKind::kFault || e.kind == sim::EventKind::kCrash || e.kind == sim::EventKind::kLost || e.kind == sim::EventKind::kDbError;
 }
 
 // Where the story of delivery `from` ends (exclusive): at the order's next delivery, or
@@ -22,7 +22,7 @@ std::size_t lifetime_end(const std::vector<sim::TraceEvent>& events, std::size_t
     const sim::TraceEvent& e = events[i];
     if (e.order != order) continue;
     if (is_delivery(e)) return i;
-    if (e.actor == "broker" && e.kind == "recv" && e.detail.rfind("ack", 0) == 0) return i + 1;
+    if (e.actor == "broker" && e.kind == sim::EventKind::kRecv && e.detail.rfind("ack", 0) == 0) return i + 1;
   }
   return events.size();
 }
@@ -33,28 +33,28 @@ bool belongs(const sim::TraceEvent& e, const Delivery& d) {
   if (e.order == d.order) return true;
   const bool about_consumer = e.actor == d.consumer || e.target == d.consumer;
   return e.order == 0 && about_consumer &&
-         (e.kind == "crash" || e.kind == "restart" || e.kind == "disconnected" ||
-          e.kind == "broken");
+         (e.kind == sim::EventKind::kCrash || e.kind == sim::EventKind::kRestart || e.kind == sim::EventKind::kDisconnected ||
+          e.kind == sim::EventKind::kBroken);
 }
 
 std::string knows(const sim::TraceEvent& e) {
   const bool deliver = e.detail.rfind("deliver", 0) == 0;
   const bool ack = e.detail.rfind("ack", 0) == 0;
-  if (e.kind == "send" && deliver) {
+  if (e.kind == sim::EventKind::kSend && deliver) {
     return e.detail.find("redelivered") != std::string::npos
                ? "courier 1 again: the consumer must see it is a repeat"
                : "courier 1 sent: the broker does not know whether it arrives";
   }
-  if (e.kind == "recv" && deliver) return "the consumer has it; the broker does not know that";
-  if (e.kind == "commit") return "the effect is done; the broker still does not know";
-  if (e.kind == "crash") return "the consumer forgets what it did not commit; no ack will come";
-  if (e.kind == "send" && ack) return "courier 2 sent: the consumer will never learn if it arrives";
-  if (e.kind == "recv" && ack) return "the broker knows; the consumer never learns that it does";
-  if (e.kind == "lost") return "a courier is captured";
-  if (e.kind == "disconnected") {
+  if (e.kind == sim::EventKind::kRecv && deliver) return "the consumer has it; the broker does not know that";
+  if (e.kind == sim::EventKind::kCommit) return "the effect is done; the broker still does not know";
+  if (e.kind == sim::EventKind::kCrash) return "the consumer forgets what it did not commit; no ack will come";
+  if (e.kind == sim::EventKind::kSend && ack) return "courier 2 sent: the consumer will never learn if it arrives";
+  if (e.kind == sim::EventKind::kRecv && ack) return "the broker knows; the consumer never learns that it does";
+  if (e.kind == sim::EventKind::kLost) return "a courier is captured";
+  if (e.kind == sim::EventKind::kDisconnected) {
     return "the broker requeues: it cannot tell a crash before the work from one after it";
   }
-  if (e.kind == "duplicate") return "the consumer recognises the repeat: no second effect";
+  if (e.kind == sim::EventKind::kDuplicate) return "the consumer recognises the repeat: no second effect";
   return "";
 }
 
@@ -76,7 +76,7 @@ std::vector<Delivery> deliveries(const std::vector<sim::TraceEvent>& events) {
     const std::size_t end = lifetime_end(events, i);
     for (std::size_t j = i + 1; j < end && d.trouble.empty(); ++j) {
       if (is_trouble(events[j]) && belongs(events[j], d)) {
-        d.trouble = events[j].kind + ": " + events[j].detail;
+        d.trouble = std::string(sim::event_kind_name(events[j].kind)) + ": " + events[j].detail;
       }
     }
     out.push_back(std::move(d));
@@ -110,7 +110,8 @@ std::vector<DeliveryStep> delivery_ladder(const std::vector<sim::TraceEvent>& ev
   for (std::size_t i = d.event; i <= last; ++i) {
     const sim::TraceEvent& e = events[i];
     if (!belongs(e, d)) continue;
-    rungs.push_back({e.step, e.actor, e.kind + (e.detail.empty() ? "" : ": " + e.detail),
+    rungs.push_back({e.step, e.actor,
+                     std::string(sim::event_kind_name(e.kind)) + (e.detail.empty() ? "" : ": " + e.detail),
                      knows(e), is_trouble(e)});
   }
   return rungs;

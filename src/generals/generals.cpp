@@ -100,7 +100,7 @@ TwoGenerals::TwoGenerals(GeneralsOptions options)
   // A proposes in an event of its own, so that a stepper sees the state before courier 1
   // and can capture it by hand.
   kernel_.scheduler.at(0, "generals.propose", [this] {
-    kernel_.trace.record(node_of(General::kA), "learn", "", 0, "level 0: " + fact_text(0));
+    kernel_.trace.record(node_of(General::kA), sim::EventKind::kLearn, "", 0, "level 0: " + fact_text(0));
     dispatch(1);
     refresh_ladder();
   });
@@ -156,7 +156,7 @@ void TwoGenerals::dispatch(int number) {
     capture_armed_ = false;
     const std::string site = site_of(number);
     kernel_.faults.record({site, "drop", number, 0, frame.kind, 0}, "drop", true);
-    kernel_.trace.record(node_of(from), "lost", node_of(to), number,
+    kernel_.trace.record(node_of(from), sim::EventKind::kLost, node_of(to), number,
                          frame.summary + " (captured)");
     c.status = CourierStatus::kCaptured;
     c.scripted = true;
@@ -189,7 +189,7 @@ void TwoGenerals::on_courier(General receiver, const sim::Frame& frame) {
   int& level = receiver == General::kA ? level_a_ : level_b_;
   EOSIM_ASSERT(number > level);
   level = number;
-  kernel_.trace.record(node_of(receiver), "learn", "", number,
+  kernel_.trace.record(node_of(receiver), sim::EventKind::kLearn, "", number,
                        "level " + std::to_string(number) + ": " + fact_text(number));
   if (number < options_.couriers) dispatch(number + 1);
   refresh_ladder();

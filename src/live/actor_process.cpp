@@ -231,7 +231,7 @@ int run_actor(const ActorArgs& a, std::ostream& err) {
   const std::string node = a.node();
   k.faults.set_on_fire([&k, run_dir, node](const sim::FiredFault& f) {
     append_fired(run_dir, f);
-    k.trace.record(node, "fault", "", f.order, f.site + " -> " + f.action);
+    k.trace.record(node, sim::EventKind::kFault, "", f.order, f.site + " -> " + f.action);
     if (f.action == "crash") ::kill(::getpid(), SIGKILL);  // exactly here, as a crash is
   });
 
@@ -278,7 +278,7 @@ int run_actor(const ActorArgs& a, std::ostream& err) {
     relay = std::make_unique<producer::Relay>(env, popts);
   }
   k.scheduler.at(clock.now(), "live.start", [&] {
-    k.trace.record(node, "start", "", 0, "process " + std::to_string(::getpid()) + " started");
+    k.trace.record(node, sim::EventKind::kStart, "", 0, "process " + std::to_string(::getpid()) + " started");
     if (consumer) consumer->start();
     if (service) service->start();
     if (relay) relay->start();

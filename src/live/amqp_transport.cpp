@@ -39,14 +39,14 @@ transport::ConnId AmqpTransport::connect() {
   const Status st = AmqpClient::connect(options_.endpoint, co, client);
   if (!st.ok()) {
     last_error_ = st.message;
-    if (options_.trace) options_.trace->record(options_.node, "refused", "broker", 0, st.message);
+    if (options_.trace) options_.trace->record(options_.node, sim::EventKind::kRefused, "broker", 0, st.message);
     return 0;
   }
   last_error_.clear();
   const transport::ConnId conn = next_conn_++;
   clients_[conn] = std::move(client);
   if (options_.trace) {
-    options_.trace->record(options_.node, "connect", "broker", 0,
+    options_.trace->record(options_.node, sim::EventKind::kConnect, "broker", 0,
                            "connection " + std::to_string(conn));
   }
   return conn;
@@ -107,7 +107,7 @@ void AmqpTransport::lost(transport::ConnId conn, const std::string& why) {
   scheduler_.at(wall_now(), "live.disconnect", [this, conn, why] {
     // Traced here, at the wall tick it was learned (poll runs between events).
     if (options_.trace) {
-      options_.trace->record(options_.node, "disconnected", "broker", 0,
+      options_.trace->record(options_.node, sim::EventKind::kDisconnected, "broker", 0,
                              "connection " + std::to_string(conn) + ": " + why);
     }
     if (handlers_.on_disconnect) handlers_.on_disconnect(conn);

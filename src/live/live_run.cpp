@@ -191,7 +191,7 @@ bool reap(Actor& actor, std::int64_t now_ms, std::int64_t restart_ms, std::strin
   actor.pid = 0;
   if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
     actor.restart_at_ms = now_ms + restart_ms;
-    events.push_back({0, tick_at(actor.args, now_ms), actor.args.node(), "crash", "", 0,
+    events.push_back({0, tick_at(actor.args, now_ms), actor.args.node(), sim::EventKind::kCrash, "", 0,
                       "process killed by SIGKILL at its crash site"});
     return true;
   }
@@ -261,11 +261,13 @@ std::vector<sim::TraceEvent> merged_trace(const std::string& dir,
     while (std::getline(in, line)) {
       const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
       if (j.is_discarded() || !j.is_object()) continue;  // a line cut by a SIGKILL
+      const auto kind = sim::parse_event_kind(j.value("kind", std::string()));
+      if (!kind) continue;  // cut inside its kind by a SIGKILL
       sim::TraceEvent e;
       e.step = j.value("step", std::uint64_t{0});
       e.time = j.value("time", sim::Tick{0});
       e.actor = j.value("actor", std::string());
-      e.kind = j.value("kind", std::string());
+      e.kind = *kind;
       e.target = j.value("target", std::string());
       e.order = j.value("order", std::int64_t{0});
       e.detail = j.value("detail", std::string());
@@ -423,7 +425,7 @@ Status run_live(const lab::Scenario& s, const Endpoint& endpoint, const LiveOpti
     for (Actor& a : actors) {
       if (!reap(a, now, restart_ms, failure, supervisor_events)) break;
       if (a.restart_at_ms >= 0 && now >= a.restart_at_ms) {
-        supervisor_events.push_back({0, tick_at(a.args, now), a.args.node(), "restart", "", 0,
+        supervisor_events.push_back({0, tick_at(a.args, now), a.args.node(), sim::EventKind::kRestart, "", 0,
                                      "supervisor started the process again"});
         start(a, o.self_exe);
         ++out.restarts;

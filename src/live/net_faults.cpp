@@ -113,12 +113,12 @@ void NetFaults::on_fired(sim::FiredFault fault, const SeenFrame& f) {
   e.actor = up ? node : "broker";
   e.target = up ? "broker" : node;
   e.order = fault.order;
-  e.kind = "fault";
+  e.kind = sim::EventKind::kFault;
   e.detail = fault.site + " -> " + fault.action + " " + fault.frame + " #" +
              std::to_string(fault.nth) + " (fault proxy, connection " +
              std::to_string(f.connection) + ")";
   trace_ << sim::format_jsonl(e) << '\n';
-  e.kind = fault.action == "freeze" ? "frozen" : "lost";
+  e.kind = fault.action == "freeze" ? sim::EventKind::kFrozen : sim::EventKind::kLost;
   e.detail = fault.action == "freeze"
                  ? "the connection carries nothing more either way"
                  : fault.frame + " dropped: the connection breaks, its sender is reset at once";

@@ -96,7 +96,7 @@ void OrderService::create(std::int64_t order) {
     st = txn.commit();
     EOSIM_ASSERT(st.ok());
   }
-  k_.trace.record("producer", "commit", "orders", order,
+  k_.trace.record("producer", sim::EventKind::kCommit, "orders", order,
                   outbox ? "order + outbox row" : "order row");
   if (fault("producer.after_commit", order)) return;
   if (outbox) {
@@ -109,7 +109,7 @@ void OrderService::create(std::int64_t order) {
 
 void OrderService::crash(const std::string& why) {
   if (!up_) return;
-  k_.trace.record("producer", "crash", "", 0, why);
+  k_.trace.record("producer", sim::EventKind::kCrash, "", 0, why);
   up_ = false;
   ++generation_;
   db_.close();
@@ -118,7 +118,7 @@ void OrderService::crash(const std::string& why) {
   const std::uint64_t generation = generation_;
   k_.scheduler.after(options_.restart_ticks, "producer.restart", [this, generation] {
     if (generation != generation_) return;
-    k_.trace.record("producer", "restart", "", 0, "process restarted");
+    k_.trace.record("producer", sim::EventKind::kRestart, "", 0, "process restarted");
     start();
     // A crash after the commit skipped the relay's kick. A real relay also polls the
     // outbox; this poke stands for that poll, so a committed row is never left unsent.

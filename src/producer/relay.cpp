@@ -94,7 +94,7 @@ void Relay::pump() {
     if (fault("relay.after_publish", row.order, attempt)) return;
     if (options_.pattern == Pattern::kOutboxNoConfirm) {
       mark_sent(row.id);
-      k_.trace.record("relay", "sent", "", row.order,
+      k_.trace.record("relay", sim::EventKind::kSent, "", row.order,
                       "outbox row marked sent at publish, without waiting for a confirm");
     }
   }
@@ -119,7 +119,7 @@ bool Relay::read_unsent(std::vector<OutboxRow>& rows) {
   if (st.ok()) return true;
   rows.clear();
   const bool polls = options_.poll_ticks > 0;
-  k_.trace.record("relay", "db-error", "", 0,
+  k_.trace.record("relay", sim::EventKind::kDbError, "", 0,
                   "reading the outbox: " + st.to_string() +
                       (polls ? " -> read again at the next poll" : " -> read again later"));
   if (!polls) after(options_.reconnect_ticks, "relay.retry", [this] { kick(); });
@@ -162,7 +162,7 @@ void Relay::on_confirm(const broker::Confirm& confirm) {
     }
     if (fault("relay.after_confirm", f.order, f.attempt)) return;
     mark_sent(f.row);
-    k_.trace.record("relay", "sent", "", f.order, "outbox row marked sent after confirm");
+    k_.trace.record("relay", sim::EventKind::kSent, "", f.order, "outbox row marked sent after confirm");
   }
 }
 
@@ -177,7 +177,7 @@ void Relay::on_disconnect(transport::ConnId conn) {
 
 void Relay::crash(const std::string& why) {
   if (!up_) return;
-  k_.trace.record("relay", "crash", "", 0, why);
+  k_.trace.record("relay", sim::EventKind::kCrash, "", 0, why);
   up_ = false;
   ++generation_;
   pump_scheduled_ = false;
@@ -187,7 +187,7 @@ void Relay::crash(const std::string& why) {
   in_flight_.clear();
   returned_.clear();
   after(options_.restart_ticks, "relay.restart", [this] {
-    k_.trace.record("relay", "restart", "", 0, "process restarted");
+    k_.trace.record("relay", sim::EventKind::kRestart, "", 0, "process restarted");
     start();
   });
 }

@@ -32,12 +32,16 @@ std::string event_from_json(const nlohmann::json& j, sim::TraceEvent& e) {
     out = it->template get<T>();
     return "";
   };
+  std::string kind;
   for (const std::string& problem :
        {number("step", e.step, true), number("time", e.time, true), text("actor", e.actor, true),
-        text("kind", e.kind, true), text("target", e.target, false),
+        text("kind", kind, true), text("target", e.target, false),
         number("order", e.order, false), text("detail", e.detail, false)}) {
     if (!problem.empty()) return problem;
   }
+  const std::optional<sim::EventKind> parsed = sim::parse_event_kind(kind);
+  if (!parsed) return "key `kind`: no such event kind '" + kind + "'";
+  e.kind = *parsed;
   if (e.actor.empty()) return "key `actor` is empty";
   return "";
 }

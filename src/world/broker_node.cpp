@@ -64,7 +64,7 @@ void BrokerNode::on_publish(sim::ConnId conn, const broker::PublishFrame& publis
   // A quorum queue logs every message, and delivers it only once committed (row 11).
   const bool persistent = publish.message.persistent ||
                           options_.queue.type == broker::QueueType::kQuorum;
-  k_.trace.record("broker", "enqueue", "", order,
+  k_.trace.record("broker", sim::EventKind::kEnqueue, "", order,
                   publish.message.message_id.empty()
                       ? std::string_view("(no message_id)")
                       : std::string_view(publish.message.message_id));
@@ -72,7 +72,7 @@ void BrokerNode::on_publish(sim::ConnId conn, const broker::PublishFrame& publis
   if (persistent) schedule_sync();
   if (k_.faults.check({"broker.reorder", "reorder", order, attempt, "", 0})) {
     broker_.reorder_to_front(options_.queue.name);
-    k_.trace.record("broker", "reorder", "", order, "newest ready message moved to the head");
+    k_.trace.record("broker", sim::EventKind::kReorder, "", order, "newest ready message moved to the head");
   }
   if (k_.faults.check({"broker.restart", "restart", order, attempt, "", 0})) {
     restart("fault at broker.restart");
@@ -112,7 +112,7 @@ void BrokerNode::schedule_timeout_check() {
 void BrokerNode::restart(const std::string& why, broker::Broker::Stop stop) {
   if (!up_) return;
   const bool crash = stop == broker::Broker::Stop::kCrash;
-  k_.trace.record("broker", "restart", "", 0,
+  k_.trace.record("broker", sim::EventKind::kRestart, "", 0,
                   why + ": durable queues keep their synced persistent messages" +
                       (crash ? "; killed, so every recovered classic message is redelivered"
                              : ""));
@@ -129,7 +129,7 @@ void BrokerNode::restart(const std::string& why, broker::Broker::Stop stop) {
     up_ = true;
     declare();  // durable queues survived; declaring them again is idempotent
     attach();
-    k_.trace.record("broker", "up", "", 0, "accepting connections again");
+    k_.trace.record("broker", sim::EventKind::kUp, "", 0, "accepting connections again");
   });
 }
 
@@ -176,7 +176,7 @@ void BrokerNode::channel_closed(const broker::ChannelClosed& c) {
 
 void BrokerNode::dead_lettered(const broker::Message& m, const std::string& from_queue,
                                const std::string& reason) {
-  k_.trace.record("broker", "dead-letter", "", m.order, from_queue + ": " + reason);
+  k_.trace.record("broker", sim::EventKind::kDeadLetter, "", m.order, from_queue + ": " + reason);
   // The dead-lettered copy is written to the dead-letter queue: like a publish, it reaches
   // disk at the next sync, which must therefore come (invariant 1). Without this it waited
   // for the next publish, and a restart before one lost it.
@@ -186,14 +186,14 @@ void BrokerNode::dead_lettered(const broker::Message& m, const std::string& from
 void BrokerNode::requeued(const broker::Message& m, const std::string& queue,
                           broker::RequeueReason why) {
   // Without this event a redelivery would seem to come from nowhere in the trace.
-  k_.trace.record("broker", "requeue", "", m.order,
+  k_.trace.record("broker", sim::EventKind::kRequeue, "", m.order,
                   (m.message_id.empty() ? std::string("(no message_id)") : m.message_id) +
                       " back to " + queue + ": " + broker::requeue_reason_text(why));
 }
 
 void BrokerNode::discarded(const broker::Message& m, const std::string& from_queue,
                            const std::string& reason) {
-  k_.trace.record("broker", "discard", "", m.order, from_queue + ": " + reason + ", no dead-letter queue");
+  k_.trace.record("broker", sim::EventKind::kDiscard, "", m.order, from_queue + ": " + reason + ", no dead-letter queue");
 }
 
 BrokerLeftovers BrokerNode::leftovers() const {

@@ -161,7 +161,7 @@ bool WorldImpl::build(std::string& error) {
     std::string detail = f.site + " -> " + f.action;
     if (!f.frame.empty()) detail += " " + f.frame + " #" + std::to_string(f.nth);
     if (f.attempt > 0) detail += " attempt " + std::to_string(f.attempt);
-    kernel_.trace.record(actor_of(f), "fault", "", f.order, detail);
+    kernel_.trace.record(actor_of(f), sim::EventKind::kFault, "", f.order, detail);
   });
 
   broker_ = std::make_unique<BrokerNode>(k, broker_options(s));

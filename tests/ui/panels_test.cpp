@@ -230,7 +230,7 @@ TEST_CASE("compare mode steps both strategies together and finds where they part
   const auto d = lab::first_divergence(app.compare(0).world().kernel().trace.events(),
                                        app.compare(1).world().kernel().trace.events());
   REQUIRE(d.diverged);
-  CHECK(app.compare(0).world().kernel().trace.events()[d.event].kind == "duplicate");
+  CHECK(app.compare(0).world().kernel().trace.events()[d.event].kind == sim::EventKind::kDuplicate);
 }
 
 TEST_CASE("Two Generals mode: a captured courier, and the last one is never confirmed", "[ui]") {

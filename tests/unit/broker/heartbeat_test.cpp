@@ -43,7 +43,7 @@ Run run(const std::string& toml) {
 
 // Index of the first event of `kind` by an actor whose name starts with `actor` (and, if
 // given, about `order`); -1 if none.
-long find(const Run& r, const std::string& actor, const std::string& kind,
+long find(const Run& r, const std::string& actor, sim::EventKind kind,
           std::int64_t order = 0, std::size_t from = 0) {
   for (std::size_t i = from; i < r.trace.size(); ++i) {
     const sim::TraceEvent& e = r.trace[i];
@@ -67,12 +67,12 @@ TEST_CASE("heartbeat: the broker gives up after 3 missed heartbeats, a client af
 TEST_CASE("heartbeat: the broker gives the zombie's message away before the zombie notices",
           "[heartbeat]") {
   const Run r = run(zombie_scenario("heartbeat = 5\n", "no-dedup"));
-  const long frozen = find(r, "consumer", "frozen");
+  const long frozen = find(r, "consumer", sim::EventKind::kFrozen);
   REQUIRE(frozen >= 0);
   const std::string zombie = r.trace[static_cast<std::size_t>(frozen)].actor;
-  const long broker_gives_up = find(r, "broker", "silent-peer");
-  const long zombie_commit = find(r, zombie, "commit", 1);
-  const long zombie_notices = find(r, zombie, "silent-peer");
+  const long broker_gives_up = find(r, "broker", sim::EventKind::kSilentPeer);
+  const long zombie_commit = find(r, zombie, sim::EventKind::kCommit, 1);
+  const long zombie_notices = find(r, zombie, sim::EventKind::kSilentPeer);
   REQUIRE(broker_gives_up > frozen);
   REQUIRE(zombie_notices > broker_gives_up);
   // The broker's detection and the client's, each from the freeze, in virtual ticks.
@@ -83,7 +83,7 @@ TEST_CASE("heartbeat: the broker gives the zombie's message away before the zomb
   long redelivered = -1;
   for (long i = broker_gives_up; i < static_cast<long>(r.trace.size()); ++i) {
     const sim::TraceEvent& e = r.trace[static_cast<std::size_t>(i)];
-    if (e.actor == "broker" && e.kind == "send" && e.order == 1 && e.target != zombie &&
+    if (e.actor == "broker" && e.kind == sim::EventKind::kSend && e.order == 1 && e.target != zombie &&
         e.detail.find("redelivered") != std::string::npos) {
       redelivered = i;
       break;
@@ -93,24 +93,24 @@ TEST_CASE("heartbeat: the broker gives the zombie's message away before the zomb
   CHECK(zombie_commit > redelivered);
   CHECK(zombie_commit < zombie_notices);
   // Its ack goes into the silent connection: lost, without an error the zombie could see.
-  CHECK(find(r, zombie, "lost", 1, static_cast<std::size_t>(zombie_commit)) > zombie_commit);
-  CHECK(find(r, zombie, "ack-failed") < 0);
+  CHECK(find(r, zombie, sim::EventKind::kLost, 1, static_cast<std::size_t>(zombie_commit)) > zombie_commit);
+  CHECK(find(r, zombie, sim::EventKind::kAckFailed) < 0);
   CHECK(r.summary.report.verdict == lab::Verdict::kDuplicated);
   CHECK(r.summary.report.duplicated == std::vector<std::int64_t>{1});
 }
 
 TEST_CASE("heartbeat: the atomic consumer absorbs the zombie's duplicate", "[heartbeat]") {
   const Run r = run(zombie_scenario("heartbeat = 5\n", "atomic"));
-  CHECK(find(r, "broker", "silent-peer") >= 0);
+  CHECK(find(r, "broker", sim::EventKind::kSilentPeer) >= 0);
   CHECK(r.summary.report.verdict == lab::Verdict::kExactlyOnce);
-  CHECK(find(r, "consumer", "duplicate", 1) >= 0);
+  CHECK(find(r, "consumer", sim::EventKind::kDuplicate, 1) >= 0);
 }
 
 TEST_CASE("heartbeat: 0 means nobody notices, and the zombie's delivery stays held",
           "[heartbeat]") {
   const Run r = run(zombie_scenario("heartbeat = 0\n", "no-dedup"));
-  REQUIRE(find(r, "consumer", "frozen") >= 0);
-  CHECK(find(r, "", "silent-peer") < 0);
+  REQUIRE(find(r, "consumer", sim::EventKind::kFrozen) >= 0);
+  CHECK(find(r, "", sim::EventKind::kSilentPeer) < 0);
   CHECK(r.summary.report.verdict == lab::Verdict::kStuck);
   CHECK(r.summary.report.stuck == std::vector<std::int64_t>{1});
   CHECK(r.summary.report.duplicated.empty());
@@ -119,24 +119,24 @@ TEST_CASE("heartbeat: 0 means nobody notices, and the zombie's delivery stays he
 TEST_CASE("heartbeat: a client with client_timeout = 0 never notices; the broker does",
           "[heartbeat]") {
   const Run r = run(zombie_scenario("heartbeat = 5\nclient_timeout = 0\n", "atomic"));
-  const long frozen = find(r, "consumer", "frozen");
+  const long frozen = find(r, "consumer", sim::EventKind::kFrozen);
   REQUIRE(frozen >= 0);
   const std::string zombie = r.trace[static_cast<std::size_t>(frozen)].actor;
-  CHECK(find(r, "broker", "silent-peer") > frozen);
-  CHECK(find(r, zombie, "silent-peer") < 0);
-  CHECK(find(r, zombie, "connect", 0, static_cast<std::size_t>(frozen)) < 0);  // never back
+  CHECK(find(r, "broker", sim::EventKind::kSilentPeer) > frozen);
+  CHECK(find(r, zombie, sim::EventKind::kSilentPeer) < 0);
+  CHECK(find(r, zombie, sim::EventKind::kConnect, 0, static_cast<std::size_t>(frozen)) < 0);  // never back
   CHECK(r.summary.report.verdict == lab::Verdict::kExactlyOnce);
 }
 
 TEST_CASE("heartbeat: without heartbeat keys a freeze is noticed by both after heartbeat_timeout",
           "[heartbeat]") {
   const Run r = run(zombie_scenario("heartbeat_timeout = 25\n", "atomic"));
-  const long frozen = find(r, "consumer", "frozen");
+  const long frozen = find(r, "consumer", sim::EventKind::kFrozen);
   REQUIRE(frozen >= 0);
   const std::string zombie = r.trace[static_cast<std::size_t>(frozen)].actor;
   const sim::Tick t0 = r.trace[static_cast<std::size_t>(frozen)].time;
-  const long broker_side = find(r, "broker", "silent-peer");
-  const long client_side = find(r, zombie, "silent-peer");
+  const long broker_side = find(r, "broker", sim::EventKind::kSilentPeer);
+  const long client_side = find(r, zombie, sim::EventKind::kSilentPeer);
   REQUIRE(broker_side >= 0);
   REQUIRE(client_side >= 0);
   CHECK(r.trace[static_cast<std::size_t>(broker_side)].time - t0 == 25);

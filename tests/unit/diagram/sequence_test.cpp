@@ -38,7 +38,7 @@ TEST_CASE("crash between commit and ack: the redelivery, the crash and the dupli
   layout.update(trace, 1);
   REQUIRE(layout.rows().size() == trace.size());
   const auto sends = std::count_if(trace.begin(), trace.end(),
-                                   [](const sim::TraceEvent& e) { return e.kind == "send"; });
+                                   [](const sim::TraceEvent& e) { return e.kind == sim::EventKind::kSend; });
   const auto frame_arrows =
       std::count_if(layout.arrows().begin(), layout.arrows().end(), [](const diagram::Arrow& a) {
         return a.kind == diagram::ArrowKind::kDelivered || a.kind == diagram::ArrowKind::kInFlight ||
@@ -54,7 +54,7 @@ TEST_CASE("crash between commit and ack: the redelivery, the crash and the dupli
   CHECK(redelivery->kind == diagram::ArrowKind::kDelivered);
   CHECK(layout.lanes()[static_cast<std::size_t>(redelivery->from_lane)].actor == "broker");
   CHECK(layout.lanes()[static_cast<std::size_t>(redelivery->to_lane)].actor == "consumer1");
-  CHECK(trace[redelivery->to_row].kind == "recv");
+  CHECK(trace[redelivery->to_row].kind == sim::EventKind::kRecv);
   CHECK(trace[redelivery->to_row].detail == redelivery->label);
 
   const auto note = [&](diagram::NoteKind kind) {
@@ -70,8 +70,8 @@ TEST_CASE("crash between commit and ack: the redelivery, the crash and the dupli
   CHECK(commits == 6);  // 3 orders written by the producer, 3 debits by the consumer
   REQUIRE(layout.downtimes().size() == 1);
   CHECK_FALSE(layout.downtimes()[0].open);
-  CHECK(trace[layout.downtimes()[0].from_row].kind == "crash");
-  CHECK(trace[layout.downtimes()[0].to_row].kind == "restart");
+  CHECK(trace[layout.downtimes()[0].from_row].kind == sim::EventKind::kCrash);
+  CHECK(trace[layout.downtimes()[0].to_row].kind == sim::EventKind::kRestart);
 }
 
 TEST_CASE("no-dedup: the second debit of order 2 is marked as committed again", "[diagram]") {
@@ -101,7 +101,7 @@ TEST_CASE("a frame lost with its connection ends in a lost arrow", "[diagram]") 
       std::count_if(layout.arrows().begin(), layout.arrows().end(),
                     [](const diagram::Arrow& a) { return a.kind == diagram::ArrowKind::kLost; });
   const auto lost_events = std::count_if(trace.begin(), trace.end(), [](const sim::TraceEvent& e) {
-    return e.kind == "lost" && !e.target.empty();
+    return e.kind == sim::EventKind::kLost && !e.target.empty();
   });
   CHECK(lost >= 1);
   CHECK(lost == lost_events);
@@ -184,11 +184,11 @@ TEST_CASE("every row has at most one label, and a lost frame's reason is in its 
     const diagram::RowLabel& label = layout.rows()[i].label;
     if (label.lost) {
       ++lost_labels;
-      CHECK(trace[i].kind == "lost");
+      CHECK(trace[i].kind == sim::EventKind::kLost);
       CHECK(label.text.rfind("LOST: ", 0) == 0);
     }
-    if (trace[i].kind == "recv") CHECK(label.text.empty());  // the arrow is labelled where sent
-    if (trace[i].kind == "send") CHECK(label.text == trace[i].detail);
+    if (trace[i].kind == sim::EventKind::kRecv) CHECK(label.text.empty());  // the arrow is labelled where sent
+    if (trace[i].kind == sim::EventKind::kSend) CHECK(label.text == trace[i].detail);
   }
   CHECK(lost_labels >= 1);
 }

@@ -76,8 +76,8 @@ TEST_CASE("a recorded live run loads with its summary and the lanes of its proce
   // A real process was killed and started again, and the trace says so.
   bool crashed = false, restarted = false;
   for (const auto& e : r.all_events()) {
-    crashed = crashed || (e.actor == "consumer1" && e.kind == "crash");
-    restarted = restarted || (e.actor == "consumer1" && e.kind == "restart");
+    crashed = crashed || (e.actor == "consumer1" && e.kind == sim::EventKind::kCrash);
+    restarted = restarted || (e.actor == "consumer1" && e.kind == sim::EventKind::kRestart);
   }
   CHECK(crashed);
   CHECK(restarted);

@@ -29,7 +29,7 @@ void small_run(sim::Kernel& k) {
     k.network.send(c, "broker", deliver);
   });
   k.scheduler.at(9, "ack", [&k, c] {
-    k.trace.record("consumer1", "commit", "", 1, "debit 150");
+    k.trace.record("consumer1", sim::EventKind::kCommit, "", 1, "debit 150");
     sim::Frame ack;
     ack.kind = "basic.ack";
     ack.order = 1;
