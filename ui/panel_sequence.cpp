@@ -171,6 +171,51 @@ void follow_current(const SessionModel& m, ViewState& v, int slot) {
   ImGui::SetScrollY(std::max(0.0f, want));
 }
 
+// The rows the clipper put on screen, [first, last]; first > last when none.
+struct VisibleRows {
+  std::size_t first = 0, last = 0;
+};
+
+// One band per visible row: the current step's highlight, where two runs part, the line
+// between steps, and the row's event as a tooltip. Only the rows on screen (the clipper).
+VisibleRows draw_row_bands(ImDrawList* draw, const Screen& s, const SessionModel& m,
+                           std::size_t divergence_event) {
+  const auto& rows = m.layout->rows();
+  const auto& events = *m.events;
+  const diagram::Canvas& c = *s.canvas;
+  VisibleRows visible{rows.size(), 0};
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(rows.size()), c.row_height);
+  while (clipper.Step()) {
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+      const auto row = static_cast<std::size_t>(i);
+      visible.first = std::min(visible.first, row);
+      visible.last = std::max(visible.last, row);
+      const ImVec2 a = s.at(0, c.row_top(row)), b = s.at(c.width, c.row_top(row + 1));
+      if (rows[row].step == m.view->step) draw->AddRectFilled(a, b, palette::kHighlight);
+      if (row == divergence_event) draw->AddRectFilled(a, b, palette::kDiverge);
+      if (rows[row].first_of_step) {
+        draw->AddLine(ImVec2(a.x + c.gutter, a.y), ImVec2(b.x, a.y), IM_COL32(255, 255, 255, 14));
+      }
+      ImGui::Dummy(ImVec2(c.width, c.row_height));
+      if (ImGui::IsItemHovered() && row < events.size()) {
+        ImGui::SetTooltip("%s", sim::format_text(events[row]).c_str());
+      }
+    }
+  }
+  clipper.End();
+  return visible;
+}
+
+// "differs" takes the gutter of the row where two runs part, over its stamp.
+void draw_divergence_tag(ImDrawList* draw, const Screen& s, std::size_t row) {
+  const diagram::Canvas& c = *s.canvas;
+  const float y = s.origin.y + c.row_top(row) + 1;
+  draw->AddRectFilled(ImVec2(s.origin.x, y), ImVec2(s.origin.x + c.gutter - 2, y + c.label_height),
+                      IM_COL32(120, 30, 100, 255), 3.0f);
+  draw->AddText(ImVec2(s.origin.x + 3, y + 1), palette::kText, "differs");
+}
+
 }  // namespace
 
 ImU32 tone_color(diagram::Tone tone) {
@@ -193,52 +238,23 @@ ImU32 tone_color(diagram::Tone tone) {
 
 void draw_sequence(const SessionModel& m, ViewState& v, int slot, std::size_t divergence_event) {
   const diagram::SequenceLayout& layout = *m.layout;
-  const auto& rows = layout.rows();
   const std::string child_id = "rows" + std::to_string(slot);
   const float width = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize;
   ImGui::BeginChild(child_id.c_str(), ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
   m.placement->update(layout, width, imgui_metrics());
   const diagram::Placement& p = *m.placement;
-  const diagram::Canvas& c = p.canvas();
   // Rows are exactly row_height apart: the clipper's arithmetic and the placement agree.
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0));
-  Screen s{ImGui::GetCursorScreenPos(), &c};
+  const Screen s{ImGui::GetCursorScreenPos(), &p.canvas()};
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  const auto& events = *m.events;
-  ImGui::Dummy(ImVec2(c.width, c.header));
-
-  std::size_t first = rows.size(), last = 0;
-  ImGuiListClipper clipper;
-  clipper.Begin(static_cast<int>(rows.size()), c.row_height);
-  while (clipper.Step()) {
-    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
-      const auto row = static_cast<std::size_t>(i);
-      first = std::min(first, row);
-      last = std::max(last, row);
-      const ImVec2 a = s.at(0, c.row_top(row)), b = s.at(c.width, c.row_top(row + 1));
-      if (rows[row].step == m.view->step) draw->AddRectFilled(a, b, palette::kHighlight);
-      if (row == divergence_event) draw->AddRectFilled(a, b, palette::kDiverge);
-      if (rows[row].first_of_step) {
-        draw->AddLine(ImVec2(a.x + c.gutter, a.y), ImVec2(b.x, a.y), IM_COL32(255, 255, 255, 14));
-      }
-      ImGui::Dummy(ImVec2(c.width, c.row_height));
-      if (ImGui::IsItemHovered() && row < events.size()) {
-        ImGui::SetTooltip("%s", sim::format_text(events[row]).c_str());
-      }
-    }
-  }
-  clipper.End();
+  ImGui::Dummy(ImVec2(p.canvas().width, p.canvas().header));
+  const VisibleRows rows = draw_row_bands(draw, s, m, divergence_event);
   // Room below the last row, so the current step can sit above the panel's bottom edge.
   ImGui::Dummy(ImVec2(1, ImGui::GetWindowHeight() * 0.25f));
-  if (first <= last && !rows.empty()) draw_rows_content(draw, s, m, first, last);
-  if (divergence_event < rows.size()) {
-    // "differs" takes the gutter of the row where two runs part, over its stamp.
-    const float y = s.origin.y + c.row_top(divergence_event) + 1;
-    const char* tag = "differs";
-    draw->AddRectFilled(ImVec2(s.origin.x, y), ImVec2(s.origin.x + c.gutter - 2, y + c.label_height),
-                        IM_COL32(120, 30, 100, 255), 3.0f);
-    draw->AddText(ImVec2(s.origin.x + 3, y + 1), palette::kText, tag);
+  if (!layout.rows().empty() && rows.first <= rows.last) {
+    draw_rows_content(draw, s, m, rows.first, rows.last);
   }
+  if (divergence_event < layout.rows().size()) draw_divergence_tag(draw, s, divergence_event);
   draw_titles(draw, layout, p, s.origin, ImGui::GetWindowPos().y);
   follow_current(m, v, slot);
   ImGui::PopStyleVar();

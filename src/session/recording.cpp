@@ -85,6 +85,53 @@ std::string at_line(const std::string& name, std::size_t line, const std::string
   return name + ":" + std::to_string(line) + ": " + what;
 }
 
+// A trace file's lines: its events and, if there is one, the summary object.
+struct TraceLines {
+  std::vector<sim::TraceEvent> events;
+  std::optional<nlohmann::json> summary;
+  std::size_t summary_line = 0;
+};
+
+bool read_lines(std::istream& in, const std::string& name, TraceLines& out, std::string& error) {
+  std::string line;
+  std::size_t number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+      error = at_line(name, number, "not a JSON object (cut short?): a trace line is one "
+                                    "event {\"step\":..,\"time\":..,\"actor\":..,\"kind\":..}");
+      return false;
+    }
+    if (out.summary) {
+      error =
+          at_line(name, number,
+                  "a line after the summary line (line " + std::to_string(out.summary_line) + ")");
+      return false;
+    }
+    if (j.contains("summary")) {
+      out.summary = j.at("summary");
+      out.summary_line = number;
+      continue;
+    }
+    sim::TraceEvent e;
+    if (const std::string problem = event_from_json(j, e); !problem.empty()) {
+      error = at_line(name, number, problem);
+      return false;
+    }
+    if (!out.events.empty() && e.step < out.events.back().step) {
+      error =
+          at_line(name, number,
+                  "step " + std::to_string(e.step) + " after step " +
+                      std::to_string(out.events.back().step) + ": events must be in step order");
+      return false;
+    }
+    out.events.push_back(std::move(e));
+  }
+  return true;
+}
+
 }  // namespace
 
 bool Recording::load(const std::string& path, std::string& error) {
@@ -97,42 +144,11 @@ bool Recording::load(const std::string& path, std::string& error) {
 }
 
 bool Recording::parse(std::istream& in, const std::string& name, std::string& error) {
-  std::vector<sim::TraceEvent> events;
-  std::optional<nlohmann::json> summary;
-  std::string line;
-  std::size_t number = 0, summary_line = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) {
-      error = at_line(name, number, "not a JSON object (cut short?): a trace line is one "
-                                    "event {\"step\":..,\"time\":..,\"actor\":..,\"kind\":..}");
-      return false;
-    }
-    if (summary) {
-      error = at_line(name, number, "a line after the summary line (line " +
-                                        std::to_string(summary_line) + ")");
-      return false;
-    }
-    if (j.contains("summary")) {
-      summary = j.at("summary");
-      summary_line = number;
-      continue;
-    }
-    sim::TraceEvent e;
-    if (const std::string problem = event_from_json(j, e); !problem.empty()) {
-      error = at_line(name, number, problem);
-      return false;
-    }
-    if (!events.empty() && e.step < events.back().step) {
-      error = at_line(name, number, "step " + std::to_string(e.step) + " after step " +
-                                        std::to_string(events.back().step) +
-                                        ": events must be in step order");
-      return false;
-    }
-    events.push_back(std::move(e));
-  }
+  TraceLines lines;
+  if (!read_lines(in, name, lines, error)) return false;
+  std::vector<sim::TraceEvent>& events = lines.events;
+  const std::optional<nlohmann::json>& summary = lines.summary;
+  const std::size_t summary_line = lines.summary_line;
   if (events.empty()) {
     error = name + ": no trace events in it";
     return false;
