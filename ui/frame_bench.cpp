@@ -104,6 +104,33 @@ void FrameBench::report() {
   std::printf("step back from %llu: a replay of %llu steps took %.1f ms\n",
               static_cast<unsigned long long>(end_), static_cast<unsigned long long>(end_ - 1),
               ms_since(replay_start));
+  report_rewinds(session);
+}
+
+// Rewinds and re-runs repeated, as a person clicking Back at the end or Apply and reset
+// does: the medians (a shared machine disturbs single figures).
+void FrameBench::report_rewinds(lab::Session& session) {
+  constexpr int kTimes = 9;
+  std::vector<double> back, rerun;
+  const lab::Scenario s = session.scenario();
+  std::string error;
+  for (int i = 0; i < kTimes; ++i) {
+    session.seek(end_);
+    const auto back_start = std::chrono::steady_clock::now();
+    session.seek(end_ - 1);
+    back.push_back(ms_since(back_start));
+    // The same choices applied again: a new world at step 0, and the whole run's end.
+    const auto rerun_start = std::chrono::steady_clock::now();
+    if (!session.configure(s.seed, s.consumer.strategy, s.producer.pattern, error)) return;
+    (void)session.end();
+    rerun.push_back(ms_since(rerun_start));
+  }
+  std::sort(back.begin(), back.end());
+  std::sort(rerun.begin(), rerun.end());
+  std::printf(
+      "median of %d: step back from the end %.2f ms, re-run (new world + the whole "
+      "run's end) %.2f ms\n",
+      kTimes, back[kTimes / 2], rerun[kTimes / 2]);
 }
 
 }  // namespace ui

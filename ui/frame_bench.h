@@ -35,6 +35,7 @@ class FrameBench {
 
  private:
   void report();
+  void report_rewinds(lab::Session& session);
 
   BenchOptions options_;
   App& app_;

@@ -25,6 +25,7 @@
 
 #include "src/broker/views.h"
 #include "src/scenario/scenario.h"
+#include "src/store/warm.h"
 #include "src/world/world.h"
 
 namespace lab {
@@ -125,6 +126,10 @@ class Session {
   std::unique_ptr<World> fresh_world() const;
   void changed();  // the world moved or the run changed: views are stale
 
+  // The thread's warm databases (store/warm.h), shared by every session on it: a replay,
+  // a re-run and the whole run's end() take back connections and prepared statements an
+  // earlier world of this thread parked. First, so it outlives every world below.
+  std::shared_ptr<store::WarmScope> warm_ = store::shared_warm_scope();
   Scenario base_;
   std::optional<std::uint64_t> seed_;
   std::string strategy_, producer_;

@@ -28,19 +28,39 @@ WarmScope::~WarmScope() {
 
 WarmScope* WarmScope::current() { return g_current; }
 
-std::string WarmScope::database_uri(const std::string& name) const {
-  return prefix_ + name + "?vfs=memdb";
+std::string WarmScope::database_uri(const std::string& name, int slot) const {
+  EOSIM_ASSERT(slot >= 0);
+  EOSIM_ASSERT(slot < kSlots);
+  // Slot 0 keeps the name a one-world scope always had.
+  return prefix_ + (slot == 0 ? "" : std::to_string(slot) + "-") + name + "?vfs=memdb";
 }
 
-bool WarmScope::claim() {
-  if (claimed_) return false;
-  claimed_ = true;
-  return true;
+bool WarmScope::claim(int& slot) {
+  for (int i = 0; i < kSlots; ++i) {
+    if (claimed_[i]) continue;
+    claimed_[i] = true;
+    slot = i;
+    return true;
+  }
+  return false;
 }
 
-void WarmScope::release() {
-  EOSIM_ASSERT(claimed_);
-  claimed_ = false;
+void WarmScope::release(int slot) {
+  EOSIM_ASSERT(slot >= 0);
+  EOSIM_ASSERT(slot < kSlots);
+  EOSIM_ASSERT(claimed_[slot]);
+  claimed_[slot] = false;
+}
+
+std::shared_ptr<WarmScope> shared_warm_scope() {
+  thread_local std::weak_ptr<WarmScope> shared;
+  if (std::shared_ptr<WarmScope> scope = shared.lock()) return scope;
+  // A scope someone else owns (a sweep worker's): used, never destroyed, from here.
+  if (WarmScope* scope = WarmScope::current())
+    return std::shared_ptr<WarmScope>(scope, [](WarmScope*) {});
+  auto scope = std::make_shared<WarmScope>();
+  shared = scope;
+  return scope;
 }
 
 bool WarmScope::owns(const std::string& uri) const { return uri.rfind(prefix_, 0) == 0; }

@@ -1,6 +1,7 @@
 #pragma once
 // store::WarmScope — keeps SQLite connections, with their prepared statements, alive
-// across the runs that one thread makes (a sweep worker, an explore worker, a shrink).
+// across the runs that one thread makes (a sweep worker, an explore worker, a shrink, the
+// GUI's sessions).
 //
 // Opening a connection, reading the schema into it and preparing its statements was most
 // of the fixed cost of a small run. While a WarmScope lives on a thread, Db::close() of a
@@ -18,8 +19,10 @@
 //       open and close as usual.
 //   (3) Nothing about which parked connection a caller gets can change a result: they
 //       differ only in which statements they have already prepared.
-//   (4) The scope's databases are used by one world at a time: claim() says whether the
-//       caller may use them (false while another holder has them).
+//   (4) Each set of the scope's databases (a slot) is used by one world at a time: claim()
+//       hands out a slot no other holder has, or fails when all kSlots are held. A sweep
+//       worker's one world at a time always gets slot 0; the GUI's session holds a few at
+//       once (the shown world, a replay built aside, the whole run's end).
 // REQUIRES: at most one WarmScope per thread at a time; every Db opened under it is closed
 //   (or destroyed) on the same thread before the scope ends.
 
@@ -44,12 +47,15 @@ class WarmScope {
   // The scope of the calling thread, or nullptr.
   static WarmScope* current();
 
-  // The in-memory database `name` ("orders", "ledger", ...) of this scope.
-  std::string database_uri(const std::string& name) const;
+  static constexpr int kSlots = 8;
 
-  // Invariant (4). REQUIRES: release() once done, after closing the connections.
-  bool claim();
-  void release();
+  // The in-memory database `name` ("orders", "ledger", ...) of this scope's set `slot`.
+  std::string database_uri(const std::string& name, int slot = 0) const;
+
+  // Invariant (4): a free slot into `slot`, or false. REQUIRES: release(slot) once done,
+  // after closing the connections.
+  bool claim(int& slot);
+  void release(int slot);
 
   // How many connections were opened for real, and how many were taken back from the
   // park (for tests and the benchmark).
@@ -65,10 +71,15 @@ class WarmScope {
 
   WarmScope* previous_;
   std::string prefix_;
-  bool claimed_ = false;
+  bool claimed_[kSlots] = {};
   std::map<std::string, std::vector<std::unique_ptr<Db::Conn>>> parked_;
   std::uint64_t opened_ = 0, reused_ = 0;
 };
+
+// The calling thread's scope for holders that come and go in any order (the GUI's
+// sessions): the thread's scope when it has one (not owned), else one made now and kept
+// while any of its holders keeps the pointer.
+std::shared_ptr<WarmScope> shared_warm_scope();
 
 // A WarmScope for the calling thread unless it already has one (then nothing): what a
 // sweep worker or a shrink holds around its runs.

@@ -42,7 +42,9 @@ DbUris make_uris(const std::string& keep_dir, WarmClaim& warm) {
   if (warm.claim()) {
     // The mail server's log is never warm: it is opened only by designs with an email.
     const store::WarmScope& w = *warm.scope();
-    return {w.database_uri("orders"), w.database_uri("ledger"), w.database_uri("dedup"),
+    const int slot = warm.slot();
+    return {w.database_uri("orders", slot), w.database_uri("ledger", slot),
+            w.database_uri("dedup", slot),
             "file:/eosim-" + std::to_string(++g_world_counter) + "-effects?vfs=memdb"};
   }
   const std::string base = "file:/eosim-" + std::to_string(++g_world_counter) + "-";

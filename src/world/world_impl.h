@@ -26,20 +26,22 @@ class WarmClaim {
  public:
   WarmClaim() = default;
   ~WarmClaim() {
-    if (scope_ != nullptr) scope_->release();
+    if (scope_ != nullptr) scope_->release(slot_);
   }
   WarmClaim(const WarmClaim&) = delete;
   WarmClaim& operator=(const WarmClaim&) = delete;
-  // Claims the calling thread's scope when there is one and it is free.
+  // Claims a slot of the calling thread's scope when there is one and a slot is free.
   bool claim() {
     store::WarmScope* scope = store::WarmScope::current();
-    if (scope != nullptr && scope->claim()) scope_ = scope;
+    if (scope != nullptr && scope->claim(slot_)) scope_ = scope;
     return scope_ != nullptr;
   }
   store::WarmScope* scope() const { return scope_; }
+  int slot() const { return slot_; }
 
  private:
   store::WarmScope* scope_ = nullptr;
+  int slot_ = 0;
 };
 
 class WorldImpl {

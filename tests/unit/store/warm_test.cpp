@@ -133,3 +133,47 @@ TEST_CASE("warm: worlds on a warm thread reuse connections and empty the tables"
   CHECK(a->summary().trace_hash == cold.trace_hash);
   CHECK(b->summary().trace_hash == cold.trace_hash);
 }
+
+TEST_CASE("warm: claims get slots of their own, each with its own databases", "[store][warm]") {
+  store::WarmScope scope;
+  int slots[store::WarmScope::kSlots] = {};
+  for (int i = 0; i < store::WarmScope::kSlots; ++i) {
+    REQUIRE(scope.claim(slots[i]));
+    CHECK(slots[i] == i);  // the lowest free slot
+  }
+  int none = -1;
+  CHECK_FALSE(scope.claim(none));  // all held: the caller goes cold
+  scope.release(3);
+  int again = -1;
+  REQUIRE(scope.claim(again));
+  CHECK(again == 3);
+  CHECK(scope.database_uri("orders", 0) != scope.database_uri("orders", 1));
+  CHECK(scope.database_uri("orders") == scope.database_uri("orders", 0));
+  // Two slots' databases of one name are two databases.
+  store::Db a, b;
+  REQUIRE(store::Db::open(scope.database_uri("t", 1), a).ok());
+  REQUIRE(store::Db::open(scope.database_uri("t", 2), b).ok());
+  REQUIRE(a.exec("CREATE TABLE t(x INTEGER)").ok());
+  REQUIRE(a.statement("INSERT INTO t VALUES (1)").exec().ok());
+  REQUIRE(b.exec("CREATE TABLE t(x INTEGER)").ok());
+  CHECK(count_rows(a) == 1);
+  CHECK(count_rows(b) == 0);
+  for (int i = 0; i < store::WarmScope::kSlots; ++i) scope.release(i);
+}
+
+TEST_CASE("warm: the shared scope lives while a holder keeps it", "[store][warm]") {
+  REQUIRE(store::WarmScope::current() == nullptr);
+  {
+    const auto first = store::shared_warm_scope();
+    const auto second = store::shared_warm_scope();
+    CHECK(first.get() == second.get());
+    CHECK(store::WarmScope::current() == first.get());
+  }
+  CHECK(store::WarmScope::current() == nullptr);  // the last holder ended it
+  store::WarmScope own;  // a sweep worker's: shared, never ended, by the holders
+  {
+    const auto borrowed = store::shared_warm_scope();
+    CHECK(borrowed.get() == &own);
+  }
+  CHECK(store::WarmScope::current() == &own);
+}
