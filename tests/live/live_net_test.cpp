@@ -124,3 +124,25 @@ TEST_CASE("live --compare: the model and RabbitMQ agree on the network scenarios
   }
   CHECK(twice == 2);
 }
+
+TEST_CASE("live --compare: a lost publish, a lost confirm and a zombie nobody notices agree",
+          "[live-net]") {
+  live_test::broker_endpoint();
+  TempDir dir;
+  // Every rule here matches on what the proxy reads in the frames: the publish's order
+  // header (relay -> broker), the nth confirm (broker -> relay), a delivery's order and
+  // attempt; with heartbeat = 0 the frozen connection holds order 1 to the end: stuck.
+  const Outcome o = eosim({"live", "--compare", kSource + "/tests/data/live/net", "--broker",
+                           real_broker().url, "--tick-ms", kTickMs},
+                          dir);
+  INFO(o.out);
+  CHECK(o.exit_code == 0);
+  CHECK(o.out.find("DISAGREE") == std::string::npos);
+  CHECK(o.out.find("verdict: model stuck, live stuck  -> agree") != std::string::npos);
+  std::size_t agreements = 0;
+  for (std::size_t at = o.out.find("-> agree"); at != std::string::npos;
+       at = o.out.find("-> agree", at + 1)) {
+    ++agreements;
+  }
+  CHECK(agreements == 3);
+}
