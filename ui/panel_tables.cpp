@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "src/producer/design.h"
 #include "ui/panels.h"
 #include "ui/widgets.h"
 
@@ -25,7 +26,8 @@ std::vector<std::string> table_order(const lab::Scenario& s) {
     order.erase(std::find(order.begin(), order.end(), name));
     order.insert(order.begin(), name);
   };
-  if (s.producer.pattern != "outbox") {
+  const producer::PatternPreset* preset = producer::find_pattern(s.producer.pattern);
+  if (preset == nullptr || preset->pattern != producer::Pattern::kOutbox) {
     first("orders");
     first("outbox");
   }

@@ -194,6 +194,13 @@ std::string_view action_name(Action action) {
   return kActions[static_cast<std::size_t>(action)].name;
 }
 
+std::optional<Action> parse_action(std::string_view name) {
+  for (const ActionInfo& a : kActions) {
+    if (a.name == name) return a.id;
+  }
+  return std::nullopt;
+}
+
 bool random_kind(std::string_view name) {
   for (const ActionInfo& a : kActions) {
     if (a.name == name) return a.random;

@@ -17,6 +17,7 @@
 // name from the actor that reaches it; the catalog test checks each row against runs.
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -65,6 +66,7 @@ struct ActionInfo {
 };
 std::span<const ActionInfo> actions();
 std::string_view action_name(Action action);
+std::optional<Action> parse_action(std::string_view name);  // nullopt for an unknown name
 // Whether [faults.random] and sweep --faults may draw the kind named so (false for an
 // unknown name).
 bool random_kind(std::string_view name);

@@ -142,7 +142,10 @@ void Consumer::crash(const std::string& why) {
   });
 }
 
-void Consumer::settle(const char* kind, bool requeue) {
+void Consumer::settle(Settle how, bool requeue) {
+  const char* const kind = how == Settle::kAck    ? "basic.ack"
+                           : how == Settle::kNack ? "basic.nack"
+                                                  : "basic.reject";
   if (acked_) return;  // auto-ack, or already acked before the work
   acked_ = true;
   const auto& d = current_->deliver.delivery;
@@ -151,11 +154,10 @@ void Consumer::settle(const char* kind, bool requeue) {
   const std::string tag = std::to_string(d.delivery_tag);
   transport::Outgoing frame{kind, broker::AckFrame{d.delivery_tag, false}, ord, attempt,
                             "ack " + tag};
-  const std::string kind_name = kind;
-  if (kind_name == "basic.nack") {
+  if (how == Settle::kNack) {
     frame.method = broker::NackFrame{d.delivery_tag, false, requeue};
     frame.summary = "nack " + tag + (requeue ? " requeue" : "");
-  } else if (kind_name == "basic.reject") {
+  } else if (how == Settle::kReject) {
     frame.method = broker::RejectFrame{d.delivery_tag, requeue};
     frame.summary = "reject " + tag + (requeue ? " requeue" : "");
   }
@@ -174,12 +176,12 @@ void Consumer::on_db_error(const store::Status& status) {
     // A duplicate check that says yes to every error: the transient one is acked too.
     ++stats_.duplicates;
     trace(sim::EventKind::kMisclassified, status.to_string() + " -> treated as a duplicate, acked");
-    settle("basic.ack");
+    settle(Settle::kAck);
   } else if (acked_) {
     trace(sim::EventKind::kDbError, status.to_string() + " (already acked: the effect is lost)");
   } else {
     trace(sim::EventKind::kDbError, status.to_string() + " -> rolled back, nack requeue");
-    settle("basic.nack", true);
+    settle(Settle::kNack, true);
   }
   finish();
 }

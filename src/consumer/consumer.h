@@ -102,7 +102,9 @@ class Consumer {
   // separate-dedup-store: the store marks `id` seen but the ledger holds no debit for it.
   bool separate_mark_without_effect(const std::string& id);
   bool fault(const char* site, const char* kind = "crash");
-  void settle(const char* kind, bool requeue = true);
+  // How a delivery is settled: the frame sent back to the broker.
+  enum class Settle { kAck, kNack, kReject };
+  void settle(Settle how, bool requeue = true);
   void finish();
   template <class Fn>
   void later(const char* label, Fn fn);

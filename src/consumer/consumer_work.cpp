@@ -34,7 +34,7 @@ void Consumer::receive() {
   if (d.message.message_id.empty() || !body) return reject_unidentified(body.has_value());
   const Choices& c = options_.strategy.choices;
   if (c.ack == AckTiming::kBeforeCommit) {
-    settle("basic.ack");
+    settle(Settle::kAck);
     if (fault("consumer.after_ack")) return;
   }
   if (!expire_dedup_keys()) return;
@@ -73,7 +73,7 @@ void Consumer::reject_unidentified(bool readable) {
           .bind(3, static_cast<std::int64_t>(k_.scheduler.now()))
           .exec();
   if (!st.ok()) return on_db_error(st);
-  settle("basic.reject", false);
+  settle(Settle::kReject, false);
   trace(sim::EventKind::kRejected, "no message_id: rejected without requeue");
   finish();
 }
@@ -223,7 +223,7 @@ void Consumer::after_commit(std::int64_t order, const std::string& id) {
     if (fault("consumer.after_side_effect")) return;
   }
   if (s.choices.ack == AckTiming::kAfterCommit) {
-    settle("basic.ack");
+    settle(Settle::kAck);
     if (fault("consumer.after_ack")) return;
   }
   finish();
@@ -234,11 +234,11 @@ void Consumer::refuse(store::Txn& txn, std::int64_t order, const std::string& id
   if (poison == PoisonPolicy::kRequeue) {
     txn.abandon();
     trace(sim::EventKind::kRefused, "insufficient funds: nack, requeue");
-    settle("basic.nack", true);
+    settle(Settle::kNack, true);
   } else if (poison == PoisonPolicy::kDeadLetter && options_.dead_letter) {
     txn.abandon();
     trace(sim::EventKind::kRefused, "insufficient funds: reject to the dead-letter queue");
-    settle("basic.reject", false);
+    settle(Settle::kReject, false);
   } else {
     // A recorded refusal is a processed message too: with the key inserted last it has
     // not been inserted yet, and a duplicate is only recognised here.
@@ -256,7 +256,7 @@ void Consumer::refuse(store::Txn& txn, std::int64_t order, const std::string& id
       return on_db_error(st);
     }
     trace(sim::EventKind::kRefused, "insufficient funds: recorded and acked");
-    settle("basic.ack");
+    settle(Settle::kAck);
   }
   finish();
 }
@@ -302,7 +302,7 @@ void Consumer::on_skipped(const std::string& id) {
   ++stats_.skipped;
   trace(sim::EventKind::kSkipped, id + " marked seen in the separate store but never applied: ack without "
                         "effect");
-  settle("basic.ack");
+  settle(Settle::kAck);
   finish();
 }
 
@@ -316,7 +316,7 @@ void Consumer::on_duplicate(const std::string& why) {
     const broker::Message& m = current_->deliver.delivery.message;
     send_effect(m.order, m.message_id);
   }
-  settle("basic.ack");
+  settle(Settle::kAck);
   finish();
 }
 

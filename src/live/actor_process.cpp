@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "sim/kernel.h"
+#include "src/catalog/fault_sites.h"
 #include "src/consumer/consumer.h"
 #include "src/world/actor_options.h"
 #include "src/world/world.h"
@@ -232,7 +233,9 @@ int run_actor(const ActorArgs& a, std::ostream& err) {
   k.faults.set_on_fire([&k, run_dir, node](const sim::FiredFault& f) {
     append_fired(run_dir, f);
     k.trace.record(node, sim::EventKind::kFault, "", f.order, f.site + " -> " + f.action);
-    if (f.action == "crash") ::kill(::getpid(), SIGKILL);  // exactly here, as a crash is
+    if (lab::parse_action(f.action) == lab::Action::kCrash) {
+      ::kill(::getpid(), SIGKILL);  // exactly here, as a crash is
+    }
   });
 
   DeliveryCounter deliveries;

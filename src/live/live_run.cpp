@@ -13,6 +13,8 @@
 #include <sstream>
 #include <vector>
 
+#include "sim/assert.h"
+#include "src/producer/design.h"
 #include "src/world/actor_options.h"
 #include "src/checker/checker.h"
 #include "src/catalog/fault_sites.h"
@@ -305,8 +307,10 @@ std::vector<Actor> actors_of(const lab::Scenario& s, const ActorArgs& base) {
     a.args.instance = static_cast<int>(i);
     actors.push_back(a);
   }
-  const std::string& pattern = s.producer.pattern;
-  if (pattern == "outbox" || pattern == "outbox-no-confirm") {
+  const producer::PatternPreset* preset = producer::find_pattern(s.producer.pattern);
+  EOSIM_ASSERT(preset != nullptr);  // the scenario loader checked the name
+  if (preset->pattern == producer::Pattern::kOutbox ||
+      preset->pattern == producer::Pattern::kOutboxNoConfirm) {
     Actor relay{base};
     relay.args.role = "relay";
     actors.push_back(relay);

@@ -93,11 +93,13 @@ ProxyAction NetFaults::judge(const SeenFrame& f) {
     }
   }
   const std::optional<std::string> fired =
-      plan_.check({site, "drop", order, attempt, kind, sim::node_instance(node)});
+      plan_.check({site, lab::action_name(lab::Action::kDrop), order, attempt, kind,
+                    sim::node_instance(node)});
   if (!fired) return {};
   on_fired(plan_.fired().back(), f);
   ProxyAction action;
-  action.kind = *fired == "freeze" ? ProxyAction::kFreeze : ProxyAction::kDrop;
+  action.kind =
+      lab::parse_action(*fired) == lab::Action::kFreeze ? ProxyAction::kFreeze : ProxyAction::kDrop;
   action.notice_ms = notice_ms_;
   return action;
 }
@@ -118,8 +120,9 @@ void NetFaults::on_fired(sim::FiredFault fault, const SeenFrame& f) {
              std::to_string(fault.nth) + " (fault proxy, connection " +
              std::to_string(f.connection) + ")";
   trace_ << sim::format_jsonl(e) << '\n';
-  e.kind = fault.action == "freeze" ? sim::EventKind::kFrozen : sim::EventKind::kLost;
-  e.detail = fault.action == "freeze"
+  const bool freeze = lab::parse_action(fault.action) == lab::Action::kFreeze;
+  e.kind = freeze ? sim::EventKind::kFrozen : sim::EventKind::kLost;
+  e.detail = freeze
                  ? "the connection carries nothing more either way"
                  : fault.frame + " dropped: the connection breaks, its sender is reset at once";
   trace_ << sim::format_jsonl(e) << '\n';

@@ -5,6 +5,7 @@
 
 #include "sim/assert.h"
 #include "src/broker/broker.h"
+#include "src/catalog/fault_sites.h"
 
 namespace lab {
 
@@ -64,14 +65,17 @@ std::string describe_rule(const sim::FaultRule& r) {
   if (r.step) text = "step " + std::to_string(*r.step) + ": ";
   if (r.after_step) text = "after step " + std::to_string(*r.after_step) + ": ";
   if (r.tick) text = "tick " + std::to_string(*r.tick) + ": ";
-  const bool net = r.site.rfind("net.", 0) == 0;
-  if (r.site == "consumer.process") {
+  const FaultSite* site_entry = find_fault_site(r.site);
+  const std::optional<Site> site =
+      site_entry != nullptr ? std::optional<Site>(site_entry->id) : std::nullopt;
+  const bool net = site_entry != nullptr && site_entry->is_network();
+  if (site == Site::kConsumerProcess) {
     text += "crash " + instance_name(r.instance) + " now";
-  } else if (r.site == "consumer.after_commit" && !r.order) {
+  } else if (site == Site::kConsumerAfterCommit && !r.order) {
     text += "crash " + instance_name(r.instance) + " after its next commit";
-  } else if (r.site == "broker.restart" && (r.step || r.tick)) {
+  } else if (site == Site::kBrokerRestart && (r.step || r.tick)) {
     text += "restart the broker";
-  } else if (r.site == "db.commit" && !r.order) {
+  } else if (site == Site::kDbCommit && !r.order) {
     text += "fail the next commit of " + instance_name(r.instance);
   } else if (net && (r.step || r.tick)) {
     text += "break " + r.site.substr(4);

@@ -6,6 +6,7 @@
 
 #include "sim/assert.h"
 #include "src/broker/heartbeat.h"
+#include "src/catalog/fault_sites.h"
 #include "src/consumer/consumer.h"
 #include "src/world/broker_node.h"
 #include "src/world/schema.h"
@@ -75,7 +76,10 @@ std::string actor_of(const sim::FiredFault& f) {
   auto with_instance = [&](const std::string& role) {
     return role + (f.instance > 0 ? std::to_string(f.instance) : "1");
   };
-  if (s.rfind("consumer.", 0) == 0 || s == "db.commit") return with_instance("consumer");
+  const FaultSite* site = find_fault_site(s);
+  if (s.rfind("consumer.", 0) == 0 || (site != nullptr && site->id == Site::kDbCommit)) {
+    return with_instance("consumer");
+  }
   if (s.rfind("net.", 0) == 0) {
     const std::string role = s.substr(4, s.find("->") - 4);
     return role == "consumer" ? with_instance(role) : role;
@@ -191,18 +195,20 @@ void WorldImpl::fire_timed(const sim::FaultRule& rule, std::size_t index) {
   const std::int64_t instance = rule.instance.value_or(0);
   kernel_.faults.record_rule(index, {rule.site, rule.action, 0, 0, "", instance});
   const std::string when = " at tick " + std::to_string(*rule.tick);
-  if (rule.site == "broker.restart") {
+  const FaultSite* site = find_fault_site(rule.site);
+  EOSIM_ASSERT(site != nullptr && site->timed);  // the scenario loader checked the rule
+  if (site->id == Site::kBrokerRestart) {
     broker_->restart("scripted restart" + when);
     return;
   }
-  if (rule.site == "consumer.process") {
+  if (site->id == Site::kConsumerProcess) {
     for (auto& c : consumers_) {
       const bool chosen = instance == 0 || c->name() == "consumer" + std::to_string(instance);
       if (chosen) c->crash("crashed" + when);
     }
     return;
   }
-  EOSIM_ASSERT(rule.site.rfind("net.", 0) == 0);
+  EOSIM_ASSERT(site->is_network());
   const std::string from_role = rule.site.substr(4, rule.site.find("->") - 4);
   const std::string to_role = rule.site.substr(rule.site.find("->") + 2);
   for (const sim::ConnId conn : kernel_.network.connections_of("broker")) {
@@ -211,7 +217,7 @@ void WorldImpl::fire_timed(const sim::FaultRule& rule, std::size_t index) {
     const std::string role = sim::node_role(other);
     if (role != (from_role == "broker" ? to_role : from_role)) continue;
     if (instance != 0 && sim::node_instance(other) != instance) continue;
-    if (rule.action == "freeze") {
+    if (parse_action(rule.action) == Action::kFreeze) {
       kernel_.network.freeze(conn, "frozen" + when);
     } else {
       kernel_.network.break_connection(conn, from_role == "broker" ? "broker" : other,
