@@ -71,6 +71,26 @@ void open_trace_row(ViewState& view, Commands& commands) {
       "--keep-db DIR writes DIR/trace.jsonl, --format jsonl prints one.");
 }
 
+// Seed, strategy and producer over the file's values, and the button that starts over
+// with them.
+void draw_overrides(const lab::Scenario& base, ViewState& view, Commands& commands) {
+  ImGui::Separator();
+  ImGui::InputTextWithHint("seed", ("as in the file (" + std::to_string(base.seed) + ")").c_str(),
+                           view.seed_text, sizeof view.seed_text, ImGuiInputTextFlags_CharsDecimal);
+  override_combo("strategy", view.strategy_index, lab::strategies(), base.consumer.strategy);
+  override_combo("producer", view.producer_index, lab::producers(), base.producer.pattern);
+  if (button("Apply and reset")) {
+    ConfigureCmd c;
+    if (view.seed_text[0] != '\0') c.seed = std::strtoull(view.seed_text, nullptr, 10);
+    c.strategy = picked(view.strategy_index, lab::strategies());
+    c.producer = picked(view.producer_index, lab::producers());
+    commands.push_back(c);
+  }
+  help_marker(
+      "Starts the run over at step 0 with these choices. Faults made by hand "
+      "belong to the old run and are dropped.");
+}
+
 }  // namespace
 
 void draw_browser(const Model& model, ViewState& view, Commands& commands) {
@@ -108,21 +128,7 @@ void draw_browser(const Model& model, ViewState& view, Commands& commands) {
   if (recorded || !model.main.valid()) return;
 
   const lab::Scenario& base = model.main.session->base();
-  ImGui::Separator();
-  ImGui::InputTextWithHint("seed", ("as in the file (" + std::to_string(base.seed) + ")").c_str(),
-                           view.seed_text, sizeof view.seed_text, ImGuiInputTextFlags_CharsDecimal);
-  override_combo("strategy", view.strategy_index, lab::strategies(), base.consumer.strategy);
-  override_combo("producer", view.producer_index, lab::producers(), base.producer.pattern);
-  if (button("Apply and reset")) {
-    ConfigureCmd c;
-    if (view.seed_text[0] != '\0') c.seed = std::strtoull(view.seed_text, nullptr, 10);
-    c.strategy = picked(view.strategy_index, lab::strategies());
-    c.producer = picked(view.producer_index, lab::producers());
-    commands.push_back(c);
-  }
-  help_marker(
-      "Starts the run over at step 0 with these choices. Faults made by hand "
-      "belong to the old run and are dropped.");
+  draw_overrides(base, view, commands);
 
   const lab::Scenario& s = model.main.session->scenario();
   ImGui::Separator();
