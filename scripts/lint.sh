@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the house's two static checks and exits non-zero when either finds something:
-#   clang-format (.clang-format) on the lines changed since BASE (default: main), so new
+#   clang-format (.clang-format) on the lines changed since BASE (default: where this branch
+#     left main, `git merge-base main HEAD`, so lines main gained since are not touched), so new
 #     code follows the layout without reformatting every file other branches are editing;
 #     --all checks every file instead (and --fix rewrites them).
 #   clang-tidy (.clang-tidy) on every .cpp of sim/, src/, ui/ and bench/ in the build's
@@ -39,7 +40,9 @@ if [ "$do_format" = 1 ]; then
       status=1
     fi
   else
-    base=${BASE:-main}
+    # The fork point, not main itself: once main moves on, a diff against main would
+    # include (and --fix would reformat) lines other branches changed.
+    base=${BASE:-$(git merge-base main HEAD)}
     if [ "$fix" = 1 ]; then
       git clang-format --quiet "$base" -- '*.h' '*.cpp' || true
     else
