@@ -143,6 +143,10 @@ void Consumer::crash(const std::string& why) {
 }
 
 void Consumer::settle(Settle how, bool requeue) {
+  // The broker hears about a delivery only while no ledger transaction is open: after its
+  // commit or rollback, or (ack before commit) before it begins. An ack inside the
+  // transaction would let the broker forget a message whose debit may still roll back.
+  EOSIM_ASSERT(!ledger_.in_transaction());
   const char* const kind = how == Settle::kAck    ? "basic.ack"
                            : how == Settle::kNack ? "basic.nack"
                                                   : "basic.reject";

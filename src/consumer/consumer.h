@@ -31,6 +31,7 @@
 
 #include "src/broker/frames.h"
 #include "src/consumer/strategy.h"
+#include "src/orders/order_message.h"
 #include "src/store/db.h"
 #include "src/store/txn.h"
 #include "src/transport/transport.h"
@@ -92,8 +93,12 @@ class Consumer {
   bool expire_dedup_keys();                 // false when it failed (already handled)
   bool check_outside(const std::string& id, bool& seen);  // separate store / check-then-act
   bool mark_seen(const std::string& id, std::int64_t order);
+  // same-transaction or check-then-act: the dedup key is written in the business transaction.
+  bool key_in_txn() const;
   bool key_last() const;  // dedup_order = effect-first: the key is inserted after the work
   bool insert_key(store::Txn& txn, const std::string& id, std::int64_t order);
+  bool debit(store::Txn& txn, const orders::OrderMessage& body, const std::string& id);
+  void commit(store::Txn& txn, const orders::OrderMessage& body, const std::string& id);
   void refuse(store::Txn& txn, std::int64_t order, const std::string& id);
   void send_effect(std::int64_t order, const std::string& id);
   void on_duplicate(const std::string& why);

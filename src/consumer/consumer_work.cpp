@@ -21,6 +21,11 @@ std::string describe(const broker::Delivery& d) {
 
 }  // namespace
 
+bool Consumer::key_in_txn() const {
+  const Dedup dedup = options_.strategy.choices.dedup;
+  return dedup == Dedup::kSameTxn || dedup == Dedup::kCheckThenAct;
+}
+
 bool Consumer::key_last() const {
   return options_.strategy.choices.dedup == Dedup::kSameTxn &&
          options_.strategy.dedup_order == DedupOrder::kEffectFirst;
@@ -161,55 +166,81 @@ bool Consumer::insert_key(store::Txn& txn, const std::string& id, std::int64_t o
   return false;
 }
 
+// Step 2: the business transaction. Each part returns early (false) when it settled the
+// delivery - a duplicate, a refusal, a database error - or a fault crashed the consumer.
 void Consumer::transact() {
   const broker::Delivery& d = current_->deliver.delivery;
   const auto body = orders::decode(d.message.body);
-  EOSIM_ASSERT(body.has_value());
+  EOSIM_ASSERT(body.has_value());  // receive() rejected a body that does not decode
+  // Ack after commit: nothing is acked yet. Auto-ack or ack before commit: it already is.
+  EOSIM_ASSERT(acked_ == (options_.strategy.choices.ack != AckTiming::kAfterCommit));
   const std::string id = d.message.message_id;
-  const std::int64_t now = static_cast<std::int64_t>(k_.scheduler.now());
   store::Txn txn(ledger_);
   if (!txn.status().ok()) return on_db_error(txn.status());
-  const Dedup dedup = options_.strategy.choices.dedup;
-  if ((dedup == Dedup::kSameTxn && !key_last()) || dedup == Dedup::kCheckThenAct) {
+  bool key_written = false;  // this transaction holds the dedup key
+  if (key_in_txn() && !key_last()) {
     if (!insert_key(txn, id, body->order)) return;
-    if (dedup == Dedup::kSameTxn && fault("consumer.after_dedup_insert")) return;
+    key_written = true;
+    const bool same_txn = options_.strategy.choices.dedup == Dedup::kSameTxn;
+    if (same_txn && fault("consumer.after_dedup_insert")) return;
   }
-  store::Status st = ledger_
-                         .statement("UPDATE accounts SET balance = balance - ?1 "
-                                    "WHERE id = ?2 AND balance >= ?1")
-                         .bind(1, body->amount)
-                         .bind(2, body->account)
-                         .exec();
-  if (!st.ok()) {
-    txn.abandon();
-    return on_db_error(st);
-  }
-  // A business rule said no (insufficient funds): a poison message if requeued.
-  if (ledger_.changes() == 0) return refuse(txn, body->order, id);
-  st = ledger_
-           .statement("INSERT INTO debits(order_id, message_id, amount, consumer, tick) "
-                      "VALUES(?1, ?2, ?3, ?4, ?5)")
-           .bind(1, body->order).bind(2, id).bind(3, body->amount)
-           .bind(4, options_.instance).bind(5, now).exec();
-  if (!st.ok()) {
-    txn.abandon();
-    return on_db_error(st);
-  }
+  if (!debit(txn, *body, id)) return;
   if (options_.strategy.side_effect == SideEffect::kBeforeCommit) {
     send_effect(body->order, id);
     if (fault("consumer.after_side_effect")) return;
   }
-  if (key_last() && !insert_key(txn, id, body->order)) return;
+  if (key_last()) {
+    if (!insert_key(txn, id, body->order)) return;
+    key_written = true;
+  }
+  // With the key in the business transaction, the debit never commits without it: the key
+  // is what recognises the next copy of this message and stops a second debit.
+  EOSIM_ASSERT(key_written == key_in_txn());
+  commit(txn, *body, id);
+}
+
+// The debit and its row, inside `txn`. False when the delivery was settled instead: a
+// database error, or a refusal (insufficient funds).
+bool Consumer::debit(store::Txn& txn, const orders::OrderMessage& body, const std::string& id) {
+  EOSIM_ASSERT(txn.active() && ledger_.in_transaction());
+  store::Status st = ledger_
+                         .statement("UPDATE accounts SET balance = balance - ?1 "
+                                    "WHERE id = ?2 AND balance >= ?1")
+                         .bind(1, body.amount)
+                         .bind(2, body.account)
+                         .exec();
+  if (st.ok() && ledger_.changes() == 0) {
+    // A business rule said no (insufficient funds): a poison message if requeued.
+    refuse(txn, body.order, id);
+    return false;
+  }
+  if (st.ok()) {
+    st = ledger_
+             .statement("INSERT INTO debits(order_id, message_id, amount, consumer, tick) "
+                        "VALUES(?1, ?2, ?3, ?4, ?5)")
+             .bind(1, body.order).bind(2, id).bind(3, body.amount)
+             .bind(4, options_.instance)
+             .bind(5, static_cast<std::int64_t>(k_.scheduler.now())).exec();
+  }
+  if (st.ok()) return true;
+  txn.abandon();
+  on_db_error(st);
+  return false;
+}
+
+// The commit (site db.commit can fail it), then what follows it.
+void Consumer::commit(store::Txn& txn, const orders::OrderMessage& body, const std::string& id) {
   if (fault("consumer.before_commit")) return;
-  st = txn.commit();
+  const store::Status st = txn.commit();
   if (!st.ok()) {
     txn.abandon();
     return on_db_error(st);
   }
+  EOSIM_ASSERT(!txn.active() && !ledger_.in_transaction());
   ++stats_.applied;
-  k_.trace.record(name_, sim::EventKind::kCommit, "ledger", body->order,
-                  "debit " + std::to_string(body->amount) + " " + id);
-  after_commit(body->order, id);
+  k_.trace.record(name_, sim::EventKind::kCommit, "ledger", body.order,
+                  "debit " + std::to_string(body.amount) + " " + id);
+  after_commit(body.order, id);
 }
 
 void Consumer::after_commit(std::int64_t order, const std::string& id) {
@@ -223,6 +254,7 @@ void Consumer::after_commit(std::int64_t order, const std::string& id) {
     if (fault("consumer.after_side_effect")) return;
   }
   if (s.choices.ack == AckTiming::kAfterCommit) {
+    EOSIM_ASSERT(!acked_);  // nothing acked this delivery before its commit
     settle(Settle::kAck);
     if (fault("consumer.after_ack")) return;
   }

@@ -87,6 +87,26 @@ std::string actor_of(const sim::FiredFault& f) {
   return s.substr(0, s.find('.'));
 }
 
+// The simulated network's links from the scenario's [network] table.
+sim::LinkOptions link_options(const NetworkConfig& n) {
+  sim::LinkOptions link;
+  link.latency_min = static_cast<sim::Tick>(n.latency_min);
+  link.latency_max = static_cast<sim::Tick>(n.latency_max);
+  link.heartbeat_timeout = static_cast<sim::Tick>(n.heartbeat_timeout);
+  link.reset_notice = 1;
+  if (n.heartbeat) {
+    // Each side's own detection, 0 = never (conformance row 18).
+    const auto heartbeat = static_cast<std::uint64_t>(*n.heartbeat);
+    link.server_detect =
+        static_cast<sim::Tick>(broker::silent_peer_timeout(heartbeat).value_or(0));
+    link.client_detect =
+        n.client_timeout
+            ? static_cast<sim::Tick>(*n.client_timeout)
+            : static_cast<sim::Tick>(broker::client_silence_timeout(heartbeat).value_or(0));
+  }
+  return link;
+}
+
 }  // namespace
 
 // The run's databases, each with its schema: orders and ledger always, the separate
@@ -126,6 +146,8 @@ bool WorldImpl::create_databases(const consumer::Strategy& strategy, std::string
   return true;
 }
 
+// In order: the databases, the kernel (network, fault plan), then the actors, which take
+// their place on the network and their databases as they are made.
 bool WorldImpl::build(std::string& error) {
   const Scenario& s = scenario_;
   if (!options_.keep_db_dir.empty() && !keep_dir_ready(options_.keep_db_dir, s, error)) {
@@ -137,26 +159,16 @@ bool WorldImpl::build(std::string& error) {
   }
   const consumer::Strategy strategy = s.consumer.design();
   if (!create_databases(strategy, error)) return false;
+  set_up_kernel();
+  return add_actors(strategy, error);
+}
 
+void WorldImpl::set_up_kernel() {
+  const Scenario& s = scenario_;
   sim::Kernel& k = kernel_;
   k.trace.keep(options_.keep_trace);
   k.faults.log_opportunities(options_.log_opportunities);
-  sim::LinkOptions link;
-  link.latency_min = static_cast<sim::Tick>(s.network.latency_min);
-  link.latency_max = static_cast<sim::Tick>(s.network.latency_max);
-  link.heartbeat_timeout = static_cast<sim::Tick>(s.network.heartbeat_timeout);
-  link.reset_notice = 1;
-  if (s.network.heartbeat) {
-    // Each side's own detection, 0 = never (conformance row 18).
-    const auto heartbeat = static_cast<std::uint64_t>(*s.network.heartbeat);
-    link.server_detect =
-        static_cast<sim::Tick>(broker::silent_peer_timeout(heartbeat).value_or(0));
-    link.client_detect =
-        s.network.client_timeout
-            ? static_cast<sim::Tick>(*s.network.client_timeout)
-            : static_cast<sim::Tick>(broker::client_silence_timeout(heartbeat).value_or(0));
-  }
-  k.network.set_options(link);
+  k.network.set_options(link_options(s.network));
   k.faults.set_rules(s.script);
   sim::RandomFaultOptions random;
   random.ratios = s.random.ratios;
@@ -169,9 +181,11 @@ bool WorldImpl::build(std::string& error) {
     if (f.attempt > 0) detail += " attempt " + std::to_string(f.attempt);
     kernel_.trace.record(actor_of(f), sim::EventKind::kFault, "", f.order, detail);
   });
+}
 
-  broker_ = std::make_unique<BrokerNode>(k, broker_options(s));
-
+bool WorldImpl::add_actors(const consumer::Strategy& strategy, std::string& error) {
+  const Scenario& s = scenario_;
+  broker_ = std::make_unique<BrokerNode>(kernel_, broker_options(s));
   producer::ProducerOptions p;
   if (!producer_options(s, uris_, p, error)) return false;
   producer_ = std::make_unique<producer::OrderService>(node_env("producer"), node_env("relay"), p);

@@ -57,6 +57,8 @@ class WorldImpl {
 
   bool build(std::string& error);
   bool create_databases(const consumer::Strategy& strategy, std::string& error);
+  void set_up_kernel();  // trace, network links, the fault plan
+  bool add_actors(const consumer::Strategy& strategy, std::string& error);
   void start();
   // `index`: the rule's place in the fault plan, so its firing is counted.
   void fire_timed(const sim::FaultRule& rule, std::size_t index);
