@@ -6,6 +6,7 @@
 #include <string>
 
 #include "tests/support/cli_runner.h"
+#include "tests/support/temp_dir.h"
 
 namespace {
 
@@ -40,9 +41,8 @@ std::string run_shard(const fs::path& dir, int index, int count) {
 
 TEST_CASE("cli merge: the shards of a sweep merge into the single sweep's report",
           "[cli][sweep][merge]") {
-  const fs::path dir = fs::temp_directory_path() / "eosim-cli-merge-test";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const test_support::TempDir tmp("cli-merge");
+  const fs::path& dir = tmp.path;
   std::string shards;
   for (int i = 3; i >= 0; --i) shards += " " + run_shard(dir, i, 4);  // any order
 
@@ -59,13 +59,11 @@ TEST_CASE("cli merge: the shards of a sweep merge into the single sweep's report
   const Output one = cli_runner::run(kSweep + " --shard 1/4", "");
   CHECK(contains(one.text, "seeds 13..23"));
   CHECK(contains(one.text, "shard 1/4 of seeds 1..45"));
-  fs::remove_all(dir);
 }
 
 TEST_CASE("cli merge: a missing, repeated or foreign shard is bad input", "[cli][merge]") {
-  const fs::path dir = fs::temp_directory_path() / "eosim-cli-merge-bad-test";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const test_support::TempDir tmp("cli-merge-bad");
+  const fs::path& dir = tmp.path;
   const std::string s0 = run_shard(dir, 0, 3);
   const std::string s1 = run_shard(dir, 1, 3);
   const Output missing = cli_runner::run("merge " + s0 + " " + s1, "2>&1");

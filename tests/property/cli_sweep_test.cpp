@@ -8,6 +8,7 @@
 
 #include "src/scenario/scenario.h"
 #include "tests/support/cli_runner.h"
+#include "tests/support/temp_dir.h"
 
 namespace {
 
@@ -73,8 +74,8 @@ TEST_CASE("cli sweep: bad input exits 2 and says what is wrong", "[cli][sweep]")
 
 TEST_CASE("cli shrink: writes a minimal scenario that eosim run reproduces", "[cli][shrink]") {
   namespace fs = std::filesystem;
-  const fs::path out = fs::temp_directory_path() / "eosim-cli-shrink-test.toml";
-  fs::remove(out);
+  const test_support::TempDir tmp("cli-shrink");
+  const fs::path out = tmp.path / "shrunk.toml";
   // Find a failing seed the way a user would, then shrink it.
   const Output found = eosim(
       "sweep " + kHappy + " --seeds 1..100 --strategy no-dedup --format json", "");
@@ -101,7 +102,6 @@ TEST_CASE("cli shrink: writes a minimal scenario that eosim run reproduces", "[c
       eosim("shrink " + kHappy + " --strategy no-dedup --seed " + seed, "2>/dev/null");
   CHECK(to_stdout.exit_code == 0);
   CHECK(contains(to_stdout.text, "[[faults.script]]"));
-  fs::remove(out);
 }
 
 TEST_CASE("cli shrink: a seed that does not fail exits 1", "[cli][shrink]") {
@@ -124,8 +124,8 @@ TEST_CASE("cli explore: every single fault on the happy path is exactly-once",
 TEST_CASE("cli explore: finds the no-dedup violation and writes it as a scenario",
           "[cli][explore]") {
   namespace fs = std::filesystem;
-  const fs::path out = fs::temp_directory_path() / "eosim-cli-explore-test.toml";
-  fs::remove(out);
+  const test_support::TempDir tmp("cli-explore");
+  const fs::path out = tmp.path / "counterexample.toml";
   const Output found =
       eosim("explore " + kHappy + " --strategy no-dedup --kinds crash --max-faults 1 "
             "--max-deviations 0 --expect violation --format json -o '" + out.string() + "'",
@@ -143,7 +143,6 @@ TEST_CASE("cli explore: finds the no-dedup violation and writes it as a scenario
             .exit_code == 1);
   CHECK(eosim("explore " + kHappy + " --kinds nosuch").exit_code == 2);
   CHECK(eosim("explore " + kHappy + " --max-faults 9").exit_code == 2);
-  fs::remove(out);
 }
 
 TEST_CASE("cli shrink --as-run: shrinks the scripted run eosim run makes", "[cli][shrink]") {

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "tests/support/cli_runner.h"
+#include "tests/support/temp_dir.h"
 
 namespace {
 
@@ -26,22 +27,7 @@ std::string scenario(const std::string& name) {
   return std::string(EOSIM_SOURCE_DIR) + "/scenarios/" + name;
 }
 
-// A fresh folder per test case, removed at the end.
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& name)
-      : path(fs::temp_directory_path() /
-             ("eosim-files-" + name + "-" + std::to_string(::getpid()))) {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::permissions(path, fs::perms::owner_all, fs::perm_options::add, ec);
-    fs::remove_all(path, ec);
-  }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-};
+using test_support::TempDir;
 
 void write_file(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;

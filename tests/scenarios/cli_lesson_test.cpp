@@ -9,6 +9,7 @@
 #include <string>
 
 #include "tests/support/cli_runner.h"
+#include "tests/support/temp_dir.h"
 
 namespace {
 
@@ -47,14 +48,13 @@ TEST_CASE("eosim lesson: lists the lessons, asks first, tells after", "[cli][les
 }
 
 TEST_CASE("eosim lesson: answers from stdin, bad input exits 2", "[cli][lesson]") {
-  const std::string input =
-      (std::filesystem::temp_directory_path() / "eosim-lesson-answers.txt").string();
+  const test_support::TempDir tmp("lesson-answers");
+  const std::string input = tmp / "answers.txt";
   {
     std::ofstream answers(input);
     answers << "9\nx\n2\n";
   }
   auto out = cli_runner::run("lesson 4" + dir(), "< " + quoted(input) + " 2>&1");
-  std::filesystem::remove(input);
   CHECK(out.exit_code == 0);  // 9 and x are asked again, 2 is right
   CHECK(contains(out.text, "You answered 2: right."));
   out = cli_runner::run("lesson 4" + dir(), "< /dev/null 2>&1");
@@ -71,8 +71,8 @@ TEST_CASE("docs/course.md and its pictures are what eosim lesson --course makes 
           "[cli][lesson]") {
   namespace fs = std::filesystem;
   const fs::path source(EOSIM_SOURCE_DIR);
-  const fs::path pictures = fs::temp_directory_path() / "eosim-course-test" / "course";
-  fs::remove_all(pictures.parent_path());
+  const test_support::TempDir tmp("course");
+  const fs::path pictures = tmp.path / "course";
   // Run from the source folder, so the page names files as scripts/course.sh does.
   const fs::path here = fs::current_path();
   fs::current_path(source);
@@ -106,5 +106,4 @@ TEST_CASE("docs/course.md and its pictures are what eosim lesson --course makes 
   fs::current_path(here);
   CHECK(again.exit_code == 2);
   CHECK(contains(again.text, "--force"));
-  fs::remove_all(pictures.parent_path());
 }

@@ -19,6 +19,7 @@
 #include "eosim_version.h"
 #include "src/catalog/catalog.h"
 #include "tests/support/cli_runner.h"
+#include "tests/support/temp_dir.h"
 
 namespace {
 
@@ -47,19 +48,7 @@ std::vector<std::string> lines_of(const std::string& text) {
   return lines;
 }
 
-// A fresh directory under /tmp for --keep-db, removed at the end of the test.
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    char name[] = "/tmp/eosim_cli_test_XXXXXX";
-    REQUIRE(mkdtemp(name) != nullptr);
-    path = name;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-};
+using test_support::TempDir;
 
 }  // namespace
 

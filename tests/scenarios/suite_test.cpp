@@ -10,6 +10,7 @@
 #include "src/world/world.h"
 #include "tests/support/golden.h"
 #include "tests/support/scenario_files.h"
+#include "tests/support/temp_dir.h"
 
 namespace fs = std::filesystem;
 
@@ -129,8 +130,8 @@ TEST_CASE("scenarios: the correct pattern survives the same faults", "[scenarios
 
 TEST_CASE("scenarios: --keep-db files agree with the checker when counted by hand",
           "[scenarios]") {
-  const fs::path dir = fs::temp_directory_path() / "eosim-keep-db-test";
-  fs::remove_all(dir);
+  const test_support::TempDir tmp("keep-db");
+  const fs::path& dir = tmp.path;
   const lab::Scenario s = load(
       (fs::path(EOSIM_SOURCE_DIR) / "scenarios" / "03-crash-between-commit-and-ack-no-dedup.toml")
           .string());
@@ -145,7 +146,6 @@ TEST_CASE("scenarios: --keep-db files agree with the checker when counted by han
   CHECK(r.report.duplicated == std::vector<std::int64_t>{2});
   const lab::RunSummary in_memory = run(s);
   CHECK(in_memory.trace_hash == r.trace_hash);  // files or memory: the same run
-  fs::remove_all(dir);
 }
 
 TEST_CASE("scenarios: pinned trace hashes are the same in every build type", "[scenarios]") {

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "tests/ui/headless.h"
+#include "tests/support/temp_dir.h"
 
 TEST_CASE("columns add up to the window and keep their minimum", "[ui][layout]") {
   for (const float width : {1280.0f, 1600.0f, 900.0f}) {
@@ -37,8 +38,9 @@ TEST_CASE("columns add up to the window and keep their minimum", "[ui][layout]")
 }
 
 TEST_CASE("a saved layout reads back; a damaged one gives the defaults", "[ui][layout]") {
-  const std::string path = (std::filesystem::temp_directory_path() /
-                            "eosim-layout-test" / "gui-layout.ini").string();
+  const test_support::TempDir tmp("layout");
+  // In a folder that does not exist yet: save_layout makes it.
+  const std::string path = (tmp.path / "config" / "gui-layout.ini").string();
   ui::PanelLayout layout;
   layout.left = 0.3f;
   layout.browser = 0.4f;
@@ -54,13 +56,11 @@ TEST_CASE("a saved layout reads back; a damaged one gives the defaults", "[ui][l
   }
   CHECK(ui::load_layout(path) == ui::PanelLayout{});
   CHECK(ui::load_layout(path + ".missing") == ui::PanelLayout{});
-  std::filesystem::remove_all(std::filesystem::path(path).parent_path());
 }
 
 TEST_CASE("dragging a splitter resizes the panels and remembers it", "[ui][layout]") {
-  const std::string path =
-      (std::filesystem::temp_directory_path() / "eosim-layout-drag.ini").string();
-  std::filesystem::remove(path);
+  const test_support::TempDir tmp("layout-drag");
+  const std::string path = tmp / "gui-layout.ini";
   uitest::Headless h;
   ui::App app;
   ui::AppOptions options;
@@ -80,5 +80,4 @@ TEST_CASE("dragging a splitter resizes the panels and remembers it", "[ui][layou
   CHECK(ui::load_layout(path).left == Approx(app.view().panels.left));
   REQUIRE(h.drag(app, "##split verdict", 0, 40));
   CHECK(ui::load_layout(path).verdict == Approx(app.view().panels.verdict));
-  std::filesystem::remove(path);
 }

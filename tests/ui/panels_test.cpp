@@ -11,6 +11,7 @@
 #include "src/world/world.h"
 #include "tests/support/cli_runner.h"
 #include "tests/ui/headless.h"
+#include "tests/support/temp_dir.h"
 
 namespace {
 
@@ -149,9 +150,8 @@ TEST_CASE("export, then `eosim run` on the file, reproduces the session's trace 
   REQUIRE(ui.click(app, "Drop next"));  // relay->broker basic.publish
   REQUIRE(app.session().hand_rules().size() == 2);
 
-  const std::string path =
-      (std::filesystem::temp_directory_path() / "eosim_ui_export_test.toml").string();
-  std::filesystem::remove(path);
+  const test_support::TempDir tmp("ui-export");
+  const std::string path = tmp / "exported.toml";
   const std::string target = path;
   std::fill(std::begin(app.view().export_path), std::end(app.view().export_path), '\0');
   target.copy(app.view().export_path, sizeof app.view().export_path - 1);
@@ -173,7 +173,6 @@ TEST_CASE("export, then `eosim run` on the file, reproduces the session's trace 
   REQUIRE(ui.click(app, "End >|"));
   ui.settle(app);
   CHECK(sim::hash_hex(app.session().world().kernel().trace.hash()) == expected);
-  std::filesystem::remove(path);
 }
 
 TEST_CASE("the browser opens a scenario and the overrides start it over", "[ui]") {

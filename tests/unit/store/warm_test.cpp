@@ -9,6 +9,7 @@
 #include "src/world/world.h"
 #include "src/store/db.h"
 #include "src/store/txn.h"
+#include "tests/support/temp_dir.h"
 
 namespace {
 
@@ -87,8 +88,8 @@ TEST_CASE("warm: other names, and files, open and close as usual", "[store][warm
 
   // --keep-db under a warm thread still writes real files.
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / "eosim-warm-keep-db-test";
-  fs::remove_all(dir);
+  const test_support::TempDir tmp("warm-keep-db");
+  const fs::path& dir = tmp.path;
   lab::Scenario s;
   s.name = "warm keep-db";
   s.workload.orders = 2;
@@ -100,7 +101,6 @@ TEST_CASE("warm: other names, and files, open and close as usual", "[store][warm
   CHECK(run.report.verdict == lab::Verdict::kExactlyOnce);
   CHECK(fs::file_size(dir / "ledger.db") > 0);
   CHECK(fs::file_size(dir / "orders.db") > 0);
-  fs::remove_all(dir);
 }
 
 TEST_CASE("warm: worlds on a warm thread reuse connections and empty the tables",
