@@ -5,7 +5,7 @@
 //
 // Invariants:
 //  (1) Names are unique within each list; the lists keep a fixed teaching order.
-//  (2) The fault sites are in lab/fault_sites.h (included here); every action a site
+//  (2) The fault sites are in catalog/fault_sites.h (included here); every action a site
 //      allows is a random fault kind, and each frame a network site carries is a frame
 //      kind.
 //  (3) The lists are built once and never change; pointers returned by the find_*
@@ -25,14 +25,15 @@ struct CatalogEntry {
 };
 
 
-// Consumer strategies (DESIGN.md's table), producer patterns, queue types.
+// Consumer strategies (in teaching order), producer patterns, queue types.
 const std::vector<CatalogEntry>& strategies();
 const std::vector<CatalogEntry>& producers();
 const std::vector<CatalogEntry>& queue_types();
-// Random fault kinds (the actions of lab/fault_sites.h); network frame kinds.
+// Random fault kinds (the actions of catalog/fault_sites.h); network frame kinds.
 const std::vector<CatalogEntry>& fault_kinds();
 const std::vector<CatalogEntry>& frame_kinds();
-// The checker's verdicts, in DESIGN.md's order of precedence after `exactly-once`.
+// The checker's verdicts, `exactly-once` then the others by precedence
+// (docs/scenario-format.md, "How a run is judged").
 const std::vector<CatalogEntry>& verdicts();
 
 // Lookups return nullptr for an unknown name.

@@ -102,7 +102,7 @@ OrderOutcome classify_order(int64_t order, const Facts& f) {
   return o;
 }
 
-// Precedence of violations (DESIGN.md): the earlier is the worse.
+// Precedence of violations (docs/scenario-format.md): the earlier is the worse.
 int severity(Verdict verdict) {
   const Verdict order[] = {Verdict::kDuplicated, Verdict::kLost, Verdict::kPhantom,
                            Verdict::kStuck};

@@ -22,8 +22,8 @@
 // Each OrderOutcome.outcome names the worst that applies, in this order:
 //   "phantom" (uncommitted with an outcome), "duplicated", "stuck", "debited", "rejected",
 //   "dead-lettered", "lost". Several rejections of one order are "rejected", not duplicated:
-//   a rejection changes no balance (DESIGN.md: duplicated = debited twice, or debited and
-//   rejected).
+//   a rejection changes no balance (docs/glossary.md: duplicated = debited twice, or
+//   debited and rejected).
 // Balance: expected = what the business intended, from orders.db and the business rule, never
 //   from what was debited: start at the initial balance and walk the committed orders in
 //   order-number order; each is accepted when the running balance covers its amount (the

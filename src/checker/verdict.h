@@ -6,8 +6,8 @@
 //
 // Invariants:
 //  (1) verdict_name and parse_verdict are inverse on every Verdict (likewise for outcomes).
-//  (2) The violation verdicts are ordered by precedence (DESIGN.md): duplicated, lost,
-//      phantom, stuck; the checker gives the first that applies.
+//  (2) The violation verdicts are ordered by precedence (docs/scenario-format.md):
+//      duplicated, lost, phantom, stuck; the checker gives the first that applies.
 
 #include <cstdint>
 #include <iosfwd>

@@ -5,7 +5,7 @@
 // more struct + function here and one registration in main.cpp, without touching the
 // others.
 //
-// Exit codes (DESIGN.md): 0 every expectation met, 1 an expectation failed, 2 bad input
+// Exit codes (README.md): 0 every expectation met, 1 an expectation failed, 2 bad input
 // (file, key, value, option), 3 internal error. When several problems occur in one
 // invocation the highest code wins, so "bad input" is never hidden by a failed expectation.
 //
@@ -210,7 +210,7 @@ int course_command(const LessonCommandOptions& options, const std::vector<std::s
 bool expand_inputs(const std::vector<std::string>& inputs, std::vector<std::string>& files,
                    std::string& error);
 
-// Checks --strategy / --producer against lab/catalog.h. "" is always valid (no override).
+// Checks --strategy / --producer against catalog/catalog.h. "" is always valid (no override).
 // On failure `error` names the bad value and lists the valid names.
 bool check_overrides(const std::string& strategy, const std::string& producer,
                      std::string& error);

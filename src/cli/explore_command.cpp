@@ -1,4 +1,4 @@
-// `eosim explore`: the exhaustive search of lab/explore.h over a small workload - every
+// `eosim explore`: the exhaustive search of search/explore.h over a small workload - every
 // placement of up to K faults, plus up to D changed scheduler decisions - with a report
 // of the tree's size, the distinct outcomes and the first counterexample, written as a
 // scenario file (through shrink) when a file can carry it.

@@ -1,4 +1,4 @@
-// `eosim list`: every name a scenario file may use, printed from lab/catalog.h (so the
+// `eosim list`: every name a scenario file may use, printed from catalog/catalog.h (so the
 // listing and the loader cannot disagree), and the scenarios found in a directory.
 
 #include <algorithm>
@@ -42,7 +42,7 @@ std::string joined(const std::vector<std::string_view>& names) {
   return lab::join_names(names);
 }
 
-// What a site's rule may match on, and who ever passes it (lab/fault_sites.h).
+// What a site's rule may match on, and who ever passes it (catalog/fault_sites.h).
 std::string site_keys_text(const lab::FaultSite& site) {
   std::vector<std::string_view> keys;
   if (site.takes(lab::kKeyOrder)) keys.push_back("order");

@@ -1,6 +1,6 @@
 // `eosim matrix`: every design (consumer strategy, producer pattern) against every fault
 // site that applies, one scripted fault per cell, plus a row of random seeds
-// (lab/matrix.h), printed as text, Markdown, JSON or HTML.
+// (matrix/matrix.h), printed as text, Markdown, JSON or HTML.
 
 #include <iostream>
 #include <nlohmann/json.hpp>

@@ -1,5 +1,5 @@
 // `eosim shrink`: take the failing run of one seed (with the same random faults a sweep
-// gives it), shrink its faults to a minimal set (lab/shrink.h) and write the result as a
+// gives it), shrink its faults to a minimal set (search/shrink.h) and write the result as a
 // scenario file with explicit [[faults.script]] rules, [expect] and an `about` story.
 //
 // With -o the file is written there and the report goes to stdout; without it the TOML

@@ -1,4 +1,4 @@
-// `eosim sweep`: run one scenario over a range of seeds with random faults (lab/sweep.h),
+// `eosim sweep`: run one scenario over a range of seeds with random faults (search/sweep.h),
 // print the count per verdict, the first failing seeds (each with the command that shrinks
 // it), runs/s and steps/s, and turn --expect into the exit code.
 //

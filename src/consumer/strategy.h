@@ -92,7 +92,7 @@ struct Strategy {
   friend bool operator==(const Strategy&, const Strategy&) = default;
 };
 
-// The presets, in DESIGN.md's teaching order.
+// The presets, in teaching order: the design that works first, then each way to break it.
 std::span<const Preset> presets();
 // nullptr for an unknown name.
 const Preset* find_preset(std::string_view name);

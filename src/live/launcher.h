@@ -2,7 +2,11 @@
 // A private RabbitMQ on loopback for tests and tools: Debian's rabbitmq-server (3.10),
 // started as a child of this process with its own data folder, ports and epmd, so several
 // can run at once on one machine and none touches a system broker.
-// Recipe and pitfalls: notes/rabbitmq-local.md.
+// Why this way: the /usr/sbin wrappers switch user and use /var/lib/rabbitmq, so the
+// scripts in /usr/lib/rabbitmq/bin are run directly, with HOME (where Erlang writes its
+// cookie), config, data and log folders and every port private and on 127.0.0.1. epmd is
+// started first, on loopback and a port of its own, and the Erlang VMs are told not to
+// start one: one they start by themselves lingers after the broker.
 //
 // Contract:
 //  - start() returns only when the broker answers (AMQP port open and

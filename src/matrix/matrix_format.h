@@ -1,5 +1,5 @@
 #pragma once
-// The design x fault matrix (lab/matrix.h) as text for a terminal, Markdown for a README,
+// The design x fault matrix (matrix/matrix.h) as text for a terminal, Markdown for a README,
 // JSON for tools and a self-contained HTML page with coloured cells.
 //
 // Invariants:

@@ -9,8 +9,8 @@
 //      the caller asks for it).
 //  (2) The text report always carries the line `SEED=<n>` and a command that replays the
 //      run, so any run shown to a person can be reproduced.
-//  (3) The JSON object holds every field DESIGN.md's "Command line" section promises; order
-//      numbers are JSON integers and trace_hash is 16 lowercase hex digits (sim::hash_hex).
+//  (3) In the JSON object (report_json) order numbers are JSON integers and trace_hash is
+//      16 lowercase hex digits (sim::hash_hex).
 // REQUIRES: RunRecord's references outlive the call they are passed to.
 
 #include <cstdint>
@@ -60,7 +60,7 @@ std::string format_report_text(const RunRecord& record, const TextStyle& style);
 // One line: the scenario's name, its verdict and whether its expectations held.
 std::string format_verdict_line(const RunRecord& record, const TextStyle& style);
 
-// The JSON summary object of one run (DESIGN.md's `--format json`).
+// The JSON summary object of one run (`eosim run --format json`).
 // Keys keep a fixed, readable order (scenario and seed first), hence ordered_json.
 nlohmann::ordered_json report_json(const RunRecord& record);
 // report_json as one compact line (no newline). Invalid UTF-8 in names is replaced, never

@@ -1,7 +1,7 @@
 #pragma once
 // The generated part of docs/scenario-format.md: every key of a scenario file (from
-// lab/scenario_keys.h) and every fault site with what it takes and who passes it (from
-// lab/fault_sites.h), as Markdown. `eosim list format` prints it; a test checks that the
+// scenario/scenario_keys.h) and every fault site with what it takes and who passes it (from
+// catalog/fault_sites.h), as Markdown. `eosim list format` prints it; a test checks that the
 // file holds exactly this text between its markers.
 
 #include <string>

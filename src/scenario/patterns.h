@@ -4,7 +4,7 @@
 // random sweep shows it. The property tests and the benchmark sweep exactly these.
 //
 // Invariants:
-//  (1) Every entry names a strategy and a producer of lab/catalog.h, and its verdict is a
+//  (1) Every entry names a strategy and a producer of catalog/catalog.h, and its verdict is a
 //      violation verdict of the catalog (never "exactly-once").
 //  (2) anti_pattern_scenario() has no faults of its own (no script, no random ratios):
 //      whatever a sweep finds comes from the seed's random faults.
@@ -23,7 +23,7 @@ struct AntiPattern {
   std::string why;       // one line: the fault that shows it
 };
 
-// In the order of DESIGN.md's tables: the consumer strategies, then the producer patterns.
+// In teaching order: the consumer strategies, then the producer patterns.
 const std::vector<AntiPattern>& anti_patterns();
 
 // Three orders with everything else at the scenario defaults, except what the pattern

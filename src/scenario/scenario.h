@@ -1,10 +1,10 @@
 #pragma once
 // A scenario: one scripted experiment (workload, actors, faults, expectations) as read
-// from a strict TOML file (format: DESIGN.md, "Scenario files").
+// from a strict TOML file (format: docs/scenario-format.md).
 //
 // Invariants of a Scenario filled by parse_scenario / load_scenario:
 //  (1) Every name (strategy, producer pattern, queue type, fault site, action, frame,
-//      random fault kind, verdict) is one of lab/catalog.h; every action is allowed at
+//      random fault kind, verdict) is one of catalog/catalog.h; every action is allowed at
 //      its site; `frame` only on network sites; `tick` only on timed sites.
 //  (2) Every order number (script rules, without_message_id, expect lists) is in
 //      1..workload.orders; workload.amounts is empty or has exactly `orders` entries.

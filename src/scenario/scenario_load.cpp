@@ -268,7 +268,7 @@ bool check_triggers(const TableReader& t, const FaultSite& site) {
 
 std::string rule_site(const FaultSite& site) { return std::string(site.name); }
 
-// Every match key must be one the site can match on (lab/fault_sites.h); a key it cannot
+// Every match key must be one the site can match on (catalog/fault_sites.h); a key it cannot
 // match would make the rule silently never fire.
 bool check_match_keys(const TableReader& t, const FaultSite& site, const SiteFrame* frame) {
   struct KeyName {

@@ -289,7 +289,7 @@ class TableReader {
 };
 
 // Parses `text` (named `source` in errors). False, with `error` at the line, on bad TOML.
-// Text that could trip toml++ 3.3.0 is refused first (lab/toml_guard.h).
+// Text that could trip toml++ 3.3.0 is refused first (toml/toml_guard.h).
 inline bool parse_toml(std::string_view text, const std::string& source, toml::table& out,
                        LoadError& error) {
   std::int64_t bad_line = 0;

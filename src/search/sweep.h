@@ -117,7 +117,7 @@ bool merge_sweeps(std::vector<SweepSummary> parts, std::size_t keep_failures,
 // "drop=1/20,crash=1/30": the inverse of parse_fault_spec ("" for no ratios).
 std::string fault_spec_text(const std::map<std::string, sim::Ratio>& ratios);
 
-// What `--expect V` demands of a sweep (DESIGN.md): "exactly-once" = every run has it;
+// What `--expect V` demands of a sweep (`eosim sweep --help`): "exactly-once" = every run has it;
 // "violation" = at least one run does not; any other verdict = at least one run has it.
 // Returns whether it holds, with a one-line explanation in `why`. A sweep with unfired
 // runs (SweepSummary::unfired_runs) meets no expectation.

@@ -1,4 +1,4 @@
-// The conformance cases: one or more per row of notes/amqp-conformance-3.10.md. Each reads
+// The conformance cases: one or more per row of the table in docs/conformance.md. Each reads
 // as the behaviour it checks; the same steps run against the model and a real RabbitMQ.
 #include <string>
 #include <vector>

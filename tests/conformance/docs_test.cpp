@@ -31,8 +31,9 @@ const char* const kIntro = R"(# The model broker next to a real RabbitMQ
 
 Everything eosim teaches rests on its model broker behaving like RabbitMQ. This table says,
 row by row, what a real RabbitMQ 3.10.8 (Debian 12's `rabbitmq-server`) does, what the
-model does, and which conformance case checks it. The rows are those of the measurements in
-`notes/amqp-conformance-3.10.md`.
+model does, and which conformance case checks it. Each row is one behaviour measured on that
+broker, numbered in the order it was measured; the rules the model follows are stated, with
+their reasons, in [amqp-semantics.md](amqp-semantics.md).
 
 This file is generated from the test's own case list (`tests/conformance/cases.cpp`); a
 test fails when the two differ. Rewrite it with

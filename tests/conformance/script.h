@@ -64,7 +64,7 @@ struct Step {
 // A case: one behaviour of the conformance note, checked by one script.
 struct Case {
   std::string id;         // "row04-quorum-nack-tail": the test's name
-  int row = 0;            // row of the conformance table (notes/amqp-conformance-3.10.md)
+  int row = 0;            // row of the conformance table (docs/conformance.md)
   std::string behaviour;  // what is checked, one line
   std::string rabbitmq;   // what RabbitMQ 3.10.8 does, one line
   std::string model;      // how the model does it (or why it does not), one line

@@ -1,6 +1,6 @@
 #pragma once
 // Scenarios the property tests sweep, built in code so that a test says exactly what it
-// runs. Every one is a small workload with the defaults of DESIGN.md's scenario format.
+// runs. Every one is a small workload with the defaults of docs/scenario-format.md.
 
 #include <catch2/catch.hpp>
 

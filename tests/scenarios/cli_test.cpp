@@ -1,6 +1,6 @@
 // The `eosim` command line, tested as a user meets it: the built binary is run through the
-// shell, and each test checks the exit code AND what is printed (DESIGN.md, "Command
-// line": 0 expectations met, 1 an expectation failed, 2 bad input, 3 internal error).
+// shell, and each test checks the exit code AND what is printed (README.md's
+// exit codes: 0 expectations met, 1 an expectation failed, 2 bad input, 3 internal error).
 
 #include <stdlib.h>
 #include <sys/wait.h>

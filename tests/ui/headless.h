@@ -1,5 +1,5 @@
 #pragma once
-// Dear ImGui with no window (notes/toolchain.md): a context, a display size, a built font
+// Dear ImGui with no window: a context, a display size, a built font
 // atlas, and frames run by hand. Widgets drawn through ui::button & co. record their
 // rectangles in an ItemProbe, so a test clicks them with the mouse, as a person would.
 

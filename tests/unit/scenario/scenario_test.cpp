@@ -118,7 +118,7 @@ TEST_CASE("a scenario with only a name takes the documented defaults", "[scenari
   expected.path = data_path("good/minimal.toml");
   expected.name = "only a name";
   CHECK(s == expected);
-  // The defaults themselves, as DESIGN.md's example file states them.
+  // The defaults themselves, as docs/scenario-format.md states them.
   CHECK(s.seed == 1);
   CHECK(s.workload.orders == 3);
   CHECK(s.workload.amount == 150);
