@@ -78,7 +78,7 @@ TEST_CASE("scenarios: each anti-pattern is caught with the order it affected", "
   const std::vector<Case> cases = {
       {"03-crash-between-commit-and-ack-no-dedup.toml", lab::Verdict::kDuplicated, {}, {2}, {}, {}},
       {"05-ack-before-commit-crash.toml", lab::Verdict::kLost, {2}, {}, {}, {}},
-      {"06-auto-ack-crash.toml", lab::Verdict::kLost, {2}, {}, {}, {}},
+      {"06-auto-ack-crash.toml", lab::Verdict::kLost, {3}, {}, {}, {}},
       {"07-separate-dedup-store.toml", lab::Verdict::kLost, {2}, {}, {}, {}},
       {"08-naive-error-classification.toml", lab::Verdict::kLost, {2}, {}, {}, {}},
       {"10-poison-requeue-forever.toml", lab::Verdict::kStuck, {}, {}, {}, {2}},
