@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -88,7 +89,8 @@ int load_all(const LiveCommandOptions& o, const std::vector<std::string>& files,
       continue;
     }
     l.scenario = lab::with_overrides(std::move(l.scenario), std::nullopt, o.strategy, o.producer);
-    const std::string refusal = live::live_refusal(l.scenario);
+    std::string refusal = live::live_refusal(l.scenario);
+    if (refusal.empty() && !o.broker.empty()) refusal = live::broker_refusal(l.scenario);
     if (!refusal.empty()) {
       err << "eosim: live: " << file << ": " << refusal << '\n';
       if (files.size() == 1) return kExitBadInput;
@@ -116,6 +118,12 @@ int open_broker(const LiveCommandOptions& o, live::Endpoint& endpoint,
   }
   if (o.progress) err << "live: starting a private RabbitMQ on loopback...\n";
   live::LaunchOptions launch;
+  // consumer_timeout is checked on each channel's tick (60 s by default): a short tick
+  // closes an expired channel within 20 ms of its timeout, as the model does within 1 tick.
+  launch.channel_tick_ms = 20;
+  if (const char* dir = std::getenv("EOSIM_RABBITMQ_BIN"); dir != nullptr && *dir != '\0') {
+    launch.rabbitmq_bin_dir = dir;
+  }
   if (live::Status st = live::PrivateBroker::start(launch, own); !st.ok()) {
     err << "eosim: live: " << st.message << '\n';
     return kExitBadInput;
@@ -132,7 +140,10 @@ nlohmann::ordered_json live_json(const LiveCommandOptions& o, const lab::RunReco
   j["wall_ms"] = result.wall_ms;
   j["tick_ms"] = o.tick_ms;
   j["restarts"] = result.restarts;
+  j["broker_restarts"] = result.broker_restarts;
+  j["broker_restart_ms"] = result.broker_restart_ms;
   j["timed_out"] = result.timed_out;
+  if (!result.loop.empty()) j["loop"] = result.loop;
   if (!o.keep_db.empty()) j["run_dir"] = result.run_dir;
   return j;
 }
@@ -160,8 +171,14 @@ void print_live(const LiveCommandOptions& o, const lab::RunRecord& record,
   out << "live: " << result.wall_ms / 1000 << '.' << (result.wall_ms % 1000) / 100
       << " s until settled (1 tick = " << o.tick_ms << " ms), " << result.restarts
       << " actor restart(s) after a crash site";
+  if (result.broker_restarts > 0) {
+    out << ", " << result.broker_restarts << " broker restart(s) taking "
+        << result.broker_restart_ms / 1000 << '.' << (result.broker_restart_ms % 1000) / 100
+        << " s";
+  }
   if (!o.keep_db.empty()) out << ", files in " << result.run_dir;
   out << '\n';
+  if (!result.loop.empty()) out << "live: " << result.loop << '\n';
   if (result.timed_out) {
     out << "TIMEOUT: the run did not settle within " << o.timeout_s
         << " s; at the end: " << result.still_going << '\n';
@@ -258,6 +275,7 @@ int live_command(const LiveCommandOptions& o, std::ostream& out, std::ostream& e
     lo.strategy = o.strategy;
     lo.producer = o.producer;
     lo.self_exe = self_exe();
+    lo.broker = own.get();
     if (o.progress) {
       lo.progress = [&err](const std::string& line) { err << '\r' << line << "\x1b[K" << std::flush; };
     }
@@ -290,11 +308,18 @@ int live_command(const LiveCommandOptions& o, std::ostream& out, std::ostream& e
       char times[200];
       std::snprintf(times, sizeof times,
                     "  time: model %.4f s (%llu steps, %llu ticks); live %.2f s in all, settled "
-                    "after %.2f s\n",
+                    "after %.2f s",
                     model_s, static_cast<unsigned long long>(model.steps),
                     static_cast<unsigned long long>(model.time), live_s,
                     static_cast<double>(result.wall_ms) / 1000.0);
       out << times;
+      if (result.broker_restarts > 0) {
+        std::snprintf(times, sizeof times, " (%.2f s of it restarting the broker)",
+                      static_cast<double>(result.broker_restart_ms) / 1000.0);
+        out << times;
+      }
+      out << '\n';
+      if (!result.loop.empty()) out << "  (live: " << result.loop << ")\n";
       if (result.timed_out) {
         out << "  (live: stopped at the timeout, " << o.timeout_s << " s: " << result.still_going
             << ")\n";

@@ -17,6 +17,7 @@
 #include "src/catalog/fault_sites.h"
 #include "src/consumer/consumer.h"
 #include "src/world/actor_options.h"
+#include "src/world/broker_node.h"
 #include "src/world/world.h"
 #include "src/live/amqp_transport.h"
 #include "src/producer/producer.h"
@@ -251,6 +252,11 @@ int run_actor(const ActorArgs& a, std::ostream& err) {
   net_options.trace = &k.trace;
   net_options.node = node;
   net_options.attempt_of = [&deliveries](const broker::Delivery& d) { return deliveries.count(d); };
+  // The broker's own faults: the publisher asks them as it publishes (the real broker
+  // cannot be asked); faults.log tells the supervisor, which stops the broker.
+  net_options.broker_stops_at = [&k](const transport::Outgoing& f) {
+    return lab::stop_at_publish(k.faults, f.order, f.attempt).has_value();
+  };
   AmqpTransport net(std::move(net_options), k.scheduler, clock);
   const transport::Env env{net, k.scheduler, k.faults, k.trace};
 

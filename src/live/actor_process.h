@@ -10,7 +10,10 @@
 // what it held), SQLite rolls back its open transaction when the file is next opened, and
 // the supervisor restarts it. A rule that has fired `times` times (per faults.log) is not
 // armed again in the restarted process. db.commit fails through the store layer, as in
-// the simulator.
+// the simulator. The broker's own faults (broker.restart, broker.crash) are asked by the
+// publishing process as it publishes (lab::stop_at_publish, the model broker's question):
+// one that fires goes to faults.log, where the supervisor sees it and restarts the
+// private broker, and the publish waits for its connection to die (amqp_transport.h).
 //
 // Files in the run folder: trace-<node>.jsonl (its trace events, one JSON object a line,
 // with the wall tick as time), <node>.log (its stderr), faults.log, deliveries.db (the

@@ -75,8 +75,14 @@ Status AmqpTransport::apply(AmqpClient& c, const broker::ClientMethod& method) {
 }
 
 bool AmqpTransport::send(transport::ConnId conn, transport::Outgoing frame) {
-  const auto it = clients_.find(conn);
+  auto it = clients_.find(conn);
   if (it == clients_.end() || !it->second->connected()) return false;
+  if (std::holds_alternative<broker::PublishFrame>(frame.method) && options_.broker_stops_at &&
+      options_.broker_stops_at(frame)) {
+    wait_until_lost(conn);
+    it = clients_.find(conn);
+    if (it == clients_.end() || !it->second->connected()) return true;  // written too late
+  }
   AmqpClient& client = *it->second;
   // A refused ack on a channel the broker already closed is what a client library does
   // too: the method goes nowhere, and the connection's events say why.
@@ -112,6 +118,15 @@ void AmqpTransport::lost(transport::ConnId conn, const std::string& why) {
     }
     if (handlers_.on_disconnect) handlers_.on_disconnect(conn);
   });
+}
+
+void AmqpTransport::wait_until_lost(transport::ConnId conn) {
+  const std::int64_t deadline = WallClock::monotonic_ms() + options_.broker_stop_wait_ms;
+  while (WallClock::monotonic_ms() < deadline) {
+    const auto it = clients_.find(conn);
+    if (it == clients_.end() || !it->second->connected()) return;
+    if (std::optional<Event> event = it->second->poll(100)) arrive(conn, std::move(*event));
+  }
 }
 
 void AmqpTransport::arrive(transport::ConnId conn, Event event) {

@@ -13,6 +13,11 @@
 //      on_disconnect (as a scheduler event) and forgotten; send on it then returns false.
 //  (2) A delivery's attempt number comes from `attempt_of`, called once per delivery in
 //      arrival order (the live run counts them per order, across processes).
+//  (3) A publish at which a broker fault fired is written only once its connection is
+//      gone (connection.close 320 from a broker stopping cleanly, or a reset from a killed
+//      one): it meets a broker that is going down and never reaches a queue, as the model's
+//      message enqueued but not yet synced is lost. send() still returns true: the
+//      publisher wrote it, and learns of the lost connection through on_disconnect.
 
 #include <cstdint>
 #include <functional>
@@ -52,6 +57,11 @@ struct AmqpTransportOptions {
   // traces them (null: not traced).
   sim::Trace* trace = nullptr;
   std::string node;  // this actor's name in the trace
+  // Asked before each publish: true when a broker fault (broker.restart, broker.crash)
+  // fired at it. The supervisor is then stopping the real broker; the publish waits until
+  // this connection is gone (invariant 3).
+  std::function<bool(const transport::Outgoing&)> broker_stops_at;
+  int broker_stop_wait_ms = 60000;  // how long a publish waits for that, at most
 };
 
 class AmqpTransport final : public transport::Transport {
@@ -75,6 +85,8 @@ class AmqpTransport final : public transport::Transport {
  private:
   Status apply(AmqpClient& client, const broker::ClientMethod& method);
   void lost(transport::ConnId conn, const std::string& why);
+  // Invariant (3): reads (and passes on) what arrives until `conn` is gone.
+  void wait_until_lost(transport::ConnId conn);
   void arrive(transport::ConnId conn, Event event);
   sim::Tick wall_now() const;
 

@@ -23,6 +23,8 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr int kStopTimeoutMs = 30000;
+// RabbitMQ's consumer_timeout when rabbitmq.conf does not set it (rabbit.app, 3.8.15 on).
+constexpr int kDefaultConsumerTimeoutMs = 1800000;
 
 // Free loopback ports, all distinct: each socket stays bound until all are picked.
 bool pick_free_ports(std::array<int, 3>& ports) {
@@ -70,7 +72,8 @@ std::string missing_rabbitmq(const LaunchOptions& options) {
   if (::access(server.c_str(), X_OK) == 0) return "";
   return "rabbitmq-server is not installed (" + server.string() +
          " missing): run `sudo bash scripts/setup.sh` (or `sudo apt-get install "
-         "rabbitmq-server`), or point EOSIM_AMQP_URL at a broker of yours";
+         "rabbitmq-server`), or use a broker of yours (eosim live --broker URL; the tests: "
+         "EOSIM_AMQP_URL)";
 }
 
 Status PrivateBroker::start(const LaunchOptions& options, std::unique_ptr<PrivateBroker>& out) {
@@ -208,6 +211,28 @@ void PrivateBroker::stop_node(int sig) {
   }
   unregister_group(node_pid_);
   node_pid_ = 0;
+}
+
+Status PrivateBroker::eval(const std::string& expr) {
+  ChildSpec ctl;
+  ctl.argv = {options_.rabbitmq_bin_dir + "/rabbitmqctl", "-q", "eval", expr};
+  ctl.env = environment();
+  ctl.output_path = dir_ + "/log/eval.out";
+  int code = 0;
+  if (Status s = run_to_end(ctl, 30000, code); !s.ok()) return s;
+  if (code != 0) {
+    return Status::error("rabbitmqctl eval failed (exit " + std::to_string(code) + "), see " +
+                         ctl.output_path);
+  }
+  return Status::success();
+}
+
+Status PrivateBroker::set_consumer_timeout(int ms) {
+  if (ms == options_.consumer_timeout_ms) return Status::success();
+  options_.consumer_timeout_ms = ms;
+  if (Status s = write_config(); !s.ok()) return s;
+  const int value = ms > 0 ? ms : kDefaultConsumerTimeoutMs;
+  return eval("application:set_env(rabbit, consumer_timeout, " + std::to_string(value) + ").");
 }
 
 Status PrivateBroker::restart(RestartKind kind) {

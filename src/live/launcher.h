@@ -55,6 +55,13 @@ class PrivateBroker {
 
   const Endpoint& endpoint() const { return endpoint_; }
   Status restart(RestartKind kind);
+  // Sets the node's consumer_timeout (ms; 0 = RabbitMQ's default, 30 minutes) for the
+  // channels opened from now on: `rabbitmqctl eval` with application:set_env, the runtime
+  // form of rabbitmq.conf's key (a channel reads it when it opens; RabbitMQ 3.10 has no
+  // per-queue argument for it). rabbitmq.conf is rewritten too, so a restart keeps it.
+  // A no-op when the value is already set.
+  Status set_consumer_timeout(int ms);
+  int consumer_timeout_ms() const { return options_.consumer_timeout_ms; }
   // Idempotent. Returns false if a process group could not be emptied (it was SIGKILLed).
   bool stop();
 
@@ -71,6 +78,8 @@ class PrivateBroker {
   Status start_epmd();
   Status start_node();
   Status wait_ready();
+  // Runs `rabbitmqctl eval EXPR` against the node; an error unless it exits 0.
+  Status eval(const std::string& expr);
   void stop_node(int signal);
 
   LaunchOptions options_;

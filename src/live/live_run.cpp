@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <sstream>
 #include <vector>
@@ -120,9 +121,20 @@ struct Snapshot {
   std::int64_t committed = 0, unsent = 0, debits = 0, rejections = 0, deliveries = 0;
   std::uint32_t ready = 0;
   std::size_t faults = 0;
+  std::int64_t most_delivered = 0;  // the delivery count of the order delivered most
   int silent_ends = 0;  // the fault proxy's silent connection ends still open
   bool operator==(const Snapshot&) const = default;
+  // What the run has done to the world: the tables and the faults (not the queue).
+  bool same_effects(const Snapshot& o) const {
+    return committed == o.committed && unsent == o.unsent && debits == o.debits &&
+           rejections == o.rejections && faults == o.faults;
+  }
 };
+
+// An order delivered this often while nothing but deliveries changed for the quiet period
+// is in a redelivery loop (a poison message requeued forever): the live counterpart of the
+// model's step bound, which ends such a run too.
+constexpr std::int64_t kLoopDeliveries = 20;
 
 std::int64_t count(const std::string& path, const char* sql) {
   store::Db db;
@@ -143,6 +155,7 @@ Snapshot snapshot(const std::string& dir, AmqpClient& admin, const std::string& 
   s.deliveries = count(dir + "/deliveries.db", "SELECT COALESCE(SUM(n), 0) FROM deliveries");
   if (!admin.ready_count(queue, s.ready).ok()) s.ready = 0;
   s.faults = read_fired(dir).size();
+  s.most_delivered = count(dir + "/deliveries.db", "SELECT COALESCE(MAX(n), 0) FROM deliveries");
   return s;
 }
 
@@ -347,6 +360,154 @@ Status start_proxy(const lab::Scenario& s, const Endpoint& broker, std::vector<A
   return Status::success();
 }
 
+// "order 2 delivered 57 times ...": the loop that ended a run.
+std::string loop_text(const std::string& dir, std::int64_t quiet_ms) {
+  const std::int64_t n = count(dir + "/deliveries.db", "SELECT COALESCE(MAX(n), 0) FROM deliveries");
+  const std::int64_t order = count(
+      dir + "/deliveries.db", "SELECT order_id FROM deliveries ORDER BY n DESC, order_id LIMIT 1");
+  std::ostringstream text;
+  text << "order " << order << " delivered " << n << " times while nothing else changed for "
+       << quiet_ms / 1000 << '.' << (quiet_ms % 1000) / 100
+       << " s: a redelivery loop, stopped (as the model's step bound stops it)";
+  return text.str();
+}
+
+// Everything the supervisor holds while the run goes on.
+struct Supervision {
+  const lab::Scenario& s;
+  const LiveOptions& o;
+  const Endpoint& endpoint;
+  std::unique_ptr<AmqpClient> admin;  // null while the broker restarts
+  std::string prefix;
+  std::vector<Actor> actors;
+  std::unique_ptr<NetFaults> net_faults;
+  std::unique_ptr<FaultProxy> proxy;    // every actor reaches the broker through it
+  std::vector<sim::TraceEvent> events;  // the supervisor's own (crash, restart, broker)
+  std::string failure;                  // an actor that ended on its own
+  std::size_t broker_faults_done = 0;   // broker faults of faults.log carried out
+  std::int64_t no_settle_before_ms = 0;  // after a broker restart (restart_broker)
+};
+
+// After a broker restart the run may not settle for this long: an actor that connected
+// while the node was still booting can sit in its login until rabbitmq-c's handshake
+// timeout (12 s) gives up, and only then reconnect and publish again.
+constexpr std::int64_t kAfterBrokerRestartMs = 15000;
+
+// Whether `name` is the catalog's site `id`.
+bool at_site(const std::string& name, lab::Site id) {
+  const lab::FaultSite* site = lab::find_fault_site(name);
+  return site != nullptr && site->id == id;
+}
+
+bool is_broker_stop(const std::string& site) {
+  return at_site(site, lab::Site::kBrokerRestart) || at_site(site, lab::Site::kBrokerCrash);
+}
+
+// Carries out a broker fault the publisher logged: the private broker is stopped (SIGTERM
+// for broker.restart, SIGKILL for broker.crash) and started again on the same data folder;
+// the run's queues are declared again, as the model's broker does when it comes back up.
+Status restart_broker(Supervision& sv, const ActorArgs& base, const sim::FiredFault& f,
+                      LiveResult& out) {
+  const bool kill = at_site(f.site, lab::Site::kBrokerCrash);
+  const std::int64_t began = WallClock::monotonic_ms();
+  sv.events.push_back({0, tick_at(base, began), "broker", sim::EventKind::kRestart, "", f.order,
+                       std::string("supervisor ") +
+                           (kill ? "SIGKILLs" : "stops (SIGTERM)") +
+                           " the private RabbitMQ at " + f.site + " and starts it again"});
+  if (sv.o.progress) sv.o.progress("live: restarting the private RabbitMQ (" + f.site + ")...");
+  sv.admin.reset();
+  if (Status st = sv.o.broker->restart(kill ? RestartKind::kKill : RestartKind::kClean);
+      !st.ok()) {
+    return Status::error("the private RabbitMQ did not come back after " + f.site + ": " +
+                         st.message);
+  }
+  if (Status st = AmqpClient::connect(sv.endpoint, {}, sv.admin); !st.ok()) return st;
+  if (Status st = declare_queues(sv.s, *sv.admin, sv.prefix); !st.ok()) return st;
+  const std::int64_t up = WallClock::monotonic_ms();
+  sv.events.push_back({0, tick_at(base, up), "broker", sim::EventKind::kUp, "", 0,
+                       "accepting connections again after " + std::to_string(up - began) +
+                           " ms"});
+  ++out.broker_restarts;
+  out.broker_restart_ms += up - began;
+  sv.no_settle_before_ms = up + kAfterBrokerRestartMs;
+  return Status::success();
+}
+
+// Reaps and restarts actors; false (sv.failure set) when one ended on its own.
+bool tend_actors(Supervision& sv, std::int64_t now, bool& pending, LiveResult& out) {
+  const std::int64_t restart_ms = 20 * sv.o.tick_ms;  // the actors' restart_ticks
+  pending = false;
+  for (Actor& a : sv.actors) {
+    if (!reap(a, now, restart_ms, sv.failure, sv.events)) return false;
+    if (a.restart_at_ms >= 0 && now >= a.restart_at_ms) {
+      sv.events.push_back({0, tick_at(a.args, now), a.args.node(), sim::EventKind::kRestart, "", 0,
+                           "supervisor started the process again"});
+      start(a, sv.o.self_exe);
+      ++out.restarts;
+    }
+    pending = pending || a.restart_at_ms >= 0;
+  }
+  return true;
+}
+
+// Watches the run until it settles, times out or fails (sv.failure). Time the broker spent
+// restarting does not count against the timeout: it is reported on its own.
+void supervise(Supervision& sv, const ActorArgs& base, LiveResult& out) {
+  const lab::Scenario& s = sv.s;
+  const std::int64_t quiet_ms = std::max<std::int64_t>(1500, 100 * sv.o.tick_ms);
+  const std::string queue = sv.prefix + "orders";
+  const bool silence_ends = !s.network.heartbeat || *s.network.heartbeat > 0;
+  Snapshot last;
+  std::int64_t last_change_ms = base.origin_ms;
+  std::int64_t last_effect_ms = base.origin_ms;
+  for (;;) {
+    ::usleep(100 * 1000);
+    bool pending = false;
+    if (!tend_actors(sv, WallClock::monotonic_ms(), pending, out)) return;
+    pending = pending || WallClock::monotonic_ms() < sv.no_settle_before_ms;
+    const std::vector<sim::FiredFault> fired = read_fired(out.run_dir);
+    for (std::size_t i = 0, seen = 0; i < fired.size(); ++i) {
+      if (!is_broker_stop(fired[i].site) || seen++ < sv.broker_faults_done) continue;
+      ++sv.broker_faults_done;
+      if (Status st = restart_broker(sv, base, fired[i], out); !st.ok()) {
+        sv.failure = st.message;
+        return;
+      }
+      last_change_ms = last_effect_ms = WallClock::monotonic_ms();
+    }
+    const std::int64_t now = WallClock::monotonic_ms();
+    Snapshot snap = snapshot(out.run_dir, *sv.admin, queue);
+    // A silent connection someone will notice (a timer of the proxy, heartbeats) is
+    // still going: the broker gives back what it held once its end is closed.
+    snap.silent_ends = sv.proxy->silent_ends();
+    pending = pending || (snap.silent_ends > 0 && silence_ends);
+    if (!snap.same_effects(last)) last_effect_ms = now;
+    if (!(snap == last)) {
+      last = snap;
+      last_change_ms = now;
+    }
+    out.wall_ms = now - base.origin_ms;
+    const std::string line = progress_line(snap, s.workload.orders, out.wall_ms, out.restarts);
+    if (sv.o.progress) sv.o.progress(line);
+    const bool produced = snap.committed >= s.workload.orders;
+    const std::int64_t quiet = now - last_change_ms;
+    if (!pending && quiet >= quiet_ms && (produced || quiet >= 3 * quiet_ms)) {
+      out.wall_ms = last_change_ms - base.origin_ms;
+      return;
+    }
+    if (!pending && produced && now - last_effect_ms >= quiet_ms &&
+        snap.most_delivered >= kLoopDeliveries) {
+      out.loop = loop_text(out.run_dir, quiet_ms);
+      return;
+    }
+    if (out.wall_ms - out.broker_restart_ms >= std::int64_t{sv.o.timeout_s} * 1000) {
+      out.timed_out = true;
+      out.still_going = line;
+      return;
+    }
+  }
+}
+
 }  // namespace
 
 std::string live_refusal(const lab::Scenario& s) {
@@ -356,25 +517,25 @@ std::string live_refusal(const lab::Scenario& s) {
              ") cannot run live: a live run takes only scripted faults";
     }
   }
-  if (s.broker.consumer_timeout > 0) {
-    return "[broker] consumer_timeout is a setting of the whole RabbitMQ node, not of a run's "
-           "queue; not live yet";
-  }
   for (const sim::FaultRule& rule : s.script) {
     if (rule.tick || rule.step || rule.after_step) {
       return "fault at " + rule.site +
              " is triggered by a tick or step, which wall time would decide; live runs take "
              "rules on content only (order, attempt, frame, nth)";
     }
-    // Live so far: a process that kills itself at its site, a failing commit, and a
-    // network rule the fault proxy applies (net_faults.h).
+    // Live so far: a process that kills itself at its site, a failing commit, a network
+    // rule the fault proxy applies (net_faults.h), and the private broker stopped (or
+    // killed) and started again.
     const lab::FaultSite* site = lab::find_fault_site(rule.site);
     const bool live_site = site != nullptr &&
                            (site->is_network() || site->action == lab::Action::kCrash ||
-                            site->action == lab::Action::kFail);
+                            site->action == lab::Action::kFail ||
+                            site->action == lab::Action::kRestart ||
+                            site->action == lab::Action::kKill);
     if (!live_site) {
       return "fault at " + rule.site + " (" + rule.action +
-             ") cannot run live yet: live runs take crash sites, db.commit and network rules";
+             ") cannot run live yet: live runs take crash sites, db.commit, network rules, "
+             "broker.restart and broker.crash";
     }
   }
   if (s.network.client_timeout) {
@@ -384,93 +545,71 @@ std::string live_refusal(const lab::Scenario& s) {
   return "";
 }
 
+std::string broker_refusal(const lab::Scenario& s) {
+  if (s.broker.consumer_timeout > 0) {
+    return "[broker] consumer_timeout is a setting of the whole RabbitMQ node (3.10 has no "
+           "per-queue one): only the private RabbitMQ eosim starts (no --broker) is set";
+  }
+  for (const sim::FaultRule& rule : s.script) {
+    if (is_broker_stop(rule.site)) {
+      return "fault at " + rule.site +
+             " stops the broker: only the private RabbitMQ eosim starts (no --broker) is "
+             "restarted, never a broker given with --broker";
+    }
+  }
+  return "";
+}
+
 Status run_live(const lab::Scenario& s, const Endpoint& endpoint, const LiveOptions& o,
                 LiveResult& out) {
   // Several processes share the run's files: a lock held by another one is waited for.
   store::Db::set_live_lock_wait_ms(10000);
+  if (o.broker != nullptr) {
+    // The scenario's ticks in wall time; every run sets it (0: back to the default).
+    if (s.broker.consumer_timeout > std::numeric_limits<int>::max() / o.tick_ms) {
+      return Status::error("[broker] consumer_timeout is too long for RabbitMQ in milliseconds");
+    }
+    const auto ms = static_cast<int>(s.broker.consumer_timeout * o.tick_ms);
+    if (Status st = o.broker->set_consumer_timeout(ms); !st.ok()) {
+      return Status::error("cannot set the private RabbitMQ's consumer_timeout: " + st.message);
+    }
+  }
   if (Status st = prepare_run_dir(s, o, out.run_dir); !st.ok()) return st;
   if (Status st = create_databases(s, out.run_dir); !st.ok()) return st;
-  std::unique_ptr<AmqpClient> admin;
-  if (Status st = AmqpClient::connect(endpoint, {}, admin); !st.ok()) return st;
-  const std::string prefix = "eosim-live-" + std::to_string(::getpid()) + "-" +
-                             std::to_string(WallClock::monotonic_ms()) + "-";
-  if (Status st = declare_queues(s, *admin, prefix); !st.ok()) return st;
+  Supervision sv{s, o, endpoint};
+  if (Status st = AmqpClient::connect(endpoint, {}, sv.admin); !st.ok()) return st;
+  sv.prefix = "eosim-live-" + std::to_string(::getpid()) + "-" +
+              std::to_string(WallClock::monotonic_ms()) + "-";
+  if (Status st = declare_queues(s, *sv.admin, sv.prefix); !st.ok()) return st;
 
   ActorArgs base;
   base.scenario_path = s.path;
   base.strategy = o.strategy;
   base.producer = o.producer;
   base.run_dir = out.run_dir;
-  base.queue_prefix = prefix;
+  base.queue_prefix = sv.prefix;
   base.origin_ms = WallClock::monotonic_ms();
   base.tick_ms = o.tick_ms;
-  std::vector<Actor> actors = actors_of(s, base);
+  sv.actors = actors_of(s, base);
   // Every actor reaches the broker through the fault proxy, on a port of its own.
-  std::unique_ptr<NetFaults> net_faults;
-  std::unique_ptr<FaultProxy> proxy;
-  if (Status st = start_proxy(s, endpoint, actors, net_faults, proxy); !st.ok()) {
-    delete_queues(s, *admin, prefix);
+  if (Status st = start_proxy(s, endpoint, sv.actors, sv.net_faults, sv.proxy); !st.ok()) {
+    delete_queues(s, *sv.admin, sv.prefix);
     return st;
   }
-  for (Actor& a : actors) start(a, o.self_exe);
+  for (Actor& a : sv.actors) start(a, o.self_exe);
 
-  const std::int64_t restart_ms = 20 * o.tick_ms;  // the actors' restart_ticks
-  const std::int64_t quiet_ms = std::max<std::int64_t>(1500, 100 * o.tick_ms);
-  const std::string queue = prefix + "orders";
-  const bool silence_ends = !s.network.heartbeat || *s.network.heartbeat > 0;
-  Snapshot last;
-  std::int64_t last_change_ms = base.origin_ms;
-  std::string failure;
-  std::vector<sim::TraceEvent> supervisor_events;
-  for (;;) {
-    ::usleep(100 * 1000);
-    const std::int64_t now = WallClock::monotonic_ms();
-    bool pending = false;
-    for (Actor& a : actors) {
-      if (!reap(a, now, restart_ms, failure, supervisor_events)) break;
-      if (a.restart_at_ms >= 0 && now >= a.restart_at_ms) {
-        supervisor_events.push_back({0, tick_at(a.args, now), a.args.node(), sim::EventKind::kRestart, "", 0,
-                                     "supervisor started the process again"});
-        start(a, o.self_exe);
-        ++out.restarts;
-      }
-      pending = pending || a.restart_at_ms >= 0;
-    }
-    if (!failure.empty()) break;
-    Snapshot snap = snapshot(out.run_dir, *admin, queue);
-    // A silent connection someone will notice (a timer of the proxy, heartbeats) is
-    // still going: the broker gives back what it held once its end is closed.
-    snap.silent_ends = proxy->silent_ends();
-    pending = pending || (snap.silent_ends > 0 && silence_ends);
-    if (!(snap == last)) {
-      last = snap;
-      last_change_ms = now;
-    }
-    out.wall_ms = now - base.origin_ms;
-    if (o.progress) o.progress(progress_line(snap, s.workload.orders, out.wall_ms, out.restarts));
-    const bool produced = snap.committed >= s.workload.orders;
-    const std::int64_t quiet = now - last_change_ms;
-    if (!pending && quiet >= quiet_ms && (produced || quiet >= 3 * quiet_ms)) {
-      out.wall_ms = last_change_ms - base.origin_ms;
-      break;
-    }
-    if (out.wall_ms >= static_cast<std::int64_t>(o.timeout_s) * 1000) {
-      out.timed_out = true;
-      out.still_going = progress_line(snap, s.workload.orders, out.wall_ms, out.restarts);
-      break;
-    }
-  }
-  for (Actor& a : actors) stop(a);
+  supervise(sv, base, out);
+  for (Actor& a : sv.actors) stop(a);
   // A connection the proxy still holds silent (a frozen one, the far end of a broken one)
   // lets go now: the broker takes back what it held, and the drain below counts it.
-  proxy->stop();
-  if (!failure.empty()) {
-    delete_queues(s, *admin, prefix);
-    return Status::error(failure);
+  sv.proxy->stop();
+  if (!sv.failure.empty()) {
+    if (sv.admin) delete_queues(s, *sv.admin, sv.prefix);
+    return Status::error(sv.failure);
   }
-  const lab::BrokerLeftovers left = leftovers(s, endpoint, prefix);
-  delete_queues(s, *admin, prefix);
-  admin.reset();
+  const lab::BrokerLeftovers left = leftovers(s, endpoint, sv.prefix);
+  if (sv.admin) delete_queues(s, *sv.admin, sv.prefix);
+  sv.admin.reset();
 
   lab::RunSummary& r = out.summary;
   r.scenario = s.name;
@@ -482,7 +621,7 @@ Status run_live(const lab::Scenario& s, const Endpoint& endpoint, const LiveOpti
       std::max<std::int64_t>(0, count(out.run_dir + "/deliveries.db",
                                       "SELECT COALESCE(SUM(redelivered), 0) FROM deliveries"));
   r.time = static_cast<sim::Tick>(out.wall_ms / o.tick_ms);
-  out.trace = merged_trace(out.run_dir, std::move(supervisor_events));
+  out.trace = merged_trace(out.run_dir, std::move(sv.events));
   r.trace_hash = 0xcbf29ce484222325ULL;  // FNV-1a's offset basis, as sim::Trace starts
   for (const sim::TraceEvent& e : out.trace) r.trace_hash = sim::hash_event(r.trace_hash, e);
   r.trace_events = out.trace.size();

@@ -6,8 +6,10 @@
 // The run: create the databases (the lab's schema) and the run's own queues (names
 // prefixed per run, so a user's broker keeps everything of theirs); start the consumers,
 // the relay and the producer; restart an actor that a crash site SIGKILLed after its
-// restart delay (ticks x tick_ms); wait until the run settles - every order committed and
-// nothing in the tables, the queue or the fault log changed for a quiet period - or the
+// restart delay (ticks x tick_ms); stop and start the private broker where a broker fault
+// fired (the publisher asks broker.restart / broker.crash as it publishes); wait until the
+// run settles - every order committed and nothing in the tables, the queue or the fault
+// log changed for a quiet period - or ends in a redelivery loop (LiveResult::loop), or the
 // timeout; stop the actors (SIGTERM, then SIGKILL); read what is left in the queues; run
 // the checker on the files.
 //
@@ -27,6 +29,7 @@
 #include "src/scenario/scenario.h"
 #include "src/world/world.h"
 #include "src/live/endpoint.h"
+#include "src/live/launcher.h"
 #include "src/live/status.h"
 
 namespace live {
@@ -38,6 +41,9 @@ struct LiveOptions {
   std::string strategy;    // command-line overrides, passed on to every actor
   std::string producer;
   std::string self_exe;    // the eosim binary the actors run
+  // The private broker this run may restart (broker.restart, broker.crash); null with a
+  // broker of the user's (--broker), where broker_refusal() keeps those rules out.
+  PrivateBroker* broker = nullptr;
   // Called about every 250 ms while waiting, with a one-line state of the run.
   std::function<void(const std::string&)> progress;
 };
@@ -46,8 +52,13 @@ struct LiveResult {
   lab::RunSummary summary;
   bool timed_out = false;
   std::string still_going;   // at a timeout: what had not settled
+  // Set when the run ended in a redelivery loop: an order delivered again and again (at
+  // least 20 times) while nothing else changed for the quiet period. The report says so.
+  std::string loop;
   std::int64_t wall_ms = 0;  // from the first actor's start to the run settling
   int restarts = 0;          // actor processes restarted after a crash site
+  int broker_restarts = 0;   // the private broker stopped and started again
+  std::int64_t broker_restart_ms = 0;  // wall time those took (part of wall_ms)
   std::string run_dir;
   // Every actor process's trace events and the supervisor's (crash, restart), by wall
   // tick; the summary's trace_hash hashes them, so it differs from run to run.
@@ -58,7 +69,13 @@ struct LiveResult {
 // triggers (wall time would decide them), and the sites this live mode does not have yet.
 std::string live_refusal(const lab::Scenario& scenario);
 
-// REQUIRES: live_refusal(scenario) is "", scenario's overrides already applied.
+// Why `scenario` cannot run against a broker of the user's (--broker), or "": restarting
+// or killing the broker, and node settings (consumer_timeout), need the private broker
+// eosim starts. Asked on top of live_refusal.
+std::string broker_refusal(const lab::Scenario& scenario);
+
+// REQUIRES: live_refusal(scenario) is "", scenario's overrides already applied; with
+// options.broker null, broker_refusal(scenario) is "" too.
 Status run_live(const lab::Scenario& scenario, const Endpoint& endpoint,
                 const LiveOptions& options, LiveResult& out);
 

@@ -6,6 +6,16 @@ namespace {
 constexpr broker::ChannelId kChannel = 1;  // one channel per connection (frames.h)
 }
 
+std::optional<broker::Broker::Stop> stop_at_publish(sim::FaultPlan& faults, std::int64_t order,
+                                                    std::int64_t attempt) {
+  const bool restart = faults.check({"broker.restart", "restart", order, attempt, "", 0}).has_value();
+  // Random only when a ratio names "kill" (no default sweep mix does).
+  const bool crash = faults.check({"broker.crash", "kill", order, 0, "", 0}).has_value();
+  if (restart) return broker::Broker::Stop::kClean;
+  if (crash) return broker::Broker::Stop::kCrash;
+  return std::nullopt;
+}
+
 BrokerNode::BrokerNode(sim::Kernel& kernel, BrokerNodeOptions options)
     : k_(kernel), options_(std::move(options)), broker_(*this) {
   declare();
@@ -74,12 +84,9 @@ void BrokerNode::on_publish(sim::ConnId conn, const broker::PublishFrame& publis
     broker_.reorder_to_front(options_.queue.name);
     k_.trace.record("broker", sim::EventKind::kReorder, "", order, "newest ready message moved to the head");
   }
-  if (k_.faults.check({"broker.restart", "restart", order, attempt, "", 0})) {
-    restart("fault at broker.restart");
-  }
-  // Random only when a ratio names "kill" (no default sweep mix does).
-  if (k_.faults.check({"broker.crash", "kill", order, 0, "", 0})) {
-    restart("fault at broker.crash", broker::Broker::Stop::kCrash);
+  if (const auto stop = stop_at_publish(k_.faults, order, attempt)) {
+    const bool crash = *stop == broker::Broker::Stop::kCrash;
+    restart(crash ? "fault at broker.crash" : "fault at broker.restart", *stop);
   }
 }
 

@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,14 @@ struct BrokerNodeOptions {
   sim::Tick downtime_ticks = 10;
   sim::Tick consumer_timeout_ticks = 0;  // 0 = off (conformance row 17)
 };
+
+// The broker's stop that the scripted faults ask for as a message of `order` is published
+// (`attempt`: the how-manyth publish of it): broker.restart (a clean stop), broker.crash (a
+// kill), or none. Both sites are asked every time, restart first. One question for both
+// worlds: the model broker asks it as it enqueues, a live run's publisher as it sends (a
+// real broker cannot be asked), and the live supervisor then stops the real one.
+std::optional<broker::Broker::Stop> stop_at_publish(sim::FaultPlan& faults, std::int64_t order,
+                                                    std::int64_t attempt);
 
 class BrokerNode : public broker::Output {
  public:

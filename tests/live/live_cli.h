@@ -43,14 +43,19 @@ struct Outcome {
   std::string out;
 };
 
-// Runs `eosim ARGS...` to the end (bounded), its stdout and stderr in one file.
-inline Outcome eosim(const std::vector<std::string>& args, const TempDir& dir) {
+// Runs `eosim ARGS...` to the end (bounded), its stdout and stderr in one file; `env`
+// ("KEY=VALUE") is added to its environment.
+inline Outcome eosim(const std::vector<std::string>& args, const TempDir& dir,
+                     const std::vector<std::string>& env = {}, int timeout_ms = 240000) {
   live::ChildSpec spec;
   spec.argv = {EOSIM_BINARY};
   spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.env = env;
   spec.output_path = dir.path + "/eosim.out";
+  std::error_code ec;
+  std::filesystem::remove(spec.output_path, ec);  // the output file is appended to
   Outcome o;
-  const live::Status st = live::run_to_end(spec, 240000, o.exit_code);
+  const live::Status st = live::run_to_end(spec, timeout_ms, o.exit_code);
   INFO(st.message);
   REQUIRE(st.ok());
   std::ifstream in(spec.output_path);
@@ -89,20 +94,40 @@ inline std::int64_t debits_of(const std::string& ledger, std::int64_t order) {
   return number_of(ledger, "SELECT COUNT(*) FROM debits WHERE order_id = ?1", order);
 }
 
+// Calls `fn` with the contents of /proc/PID/<file> of every process.
+template <typename Fn>
+void each_process(const char* file, Fn fn) {
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(entry.path() / file);
+    fn(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()));
+  }
+}
+
 // Processes whose command line mentions `text` (an actor of a run keeps its run folder in
 // its arguments).
 inline int processes_mentioning(const std::string& text) {
   int found = 0;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    const std::string name = entry.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(entry.path() / "cmdline");
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  each_process("cmdline", [&](const std::string& cmdline) {
     if (cmdline.find("live-actor") != std::string::npos &&
         cmdline.find(text) != std::string::npos) {
       ++found;
     }
-  }
+  });
+  return found;
+}
+
+// Processes of any kind (actor, RabbitMQ node, epmd, rabbitmqctl) whose environment holds
+// `entry` ("KEY=VALUE"): what an eosim run started with that entry left behind.
+inline int processes_with_env(const std::string& entry) {
+  int found = 0;
+  each_process("environ", [&](const std::string& env) {
+    std::istringstream vars(env);
+    for (std::string var; std::getline(vars, var, '\0');) {
+      if (var == entry) ++found;
+    }
+  });
   return found;
 }
 
