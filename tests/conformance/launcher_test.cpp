@@ -85,7 +85,13 @@ ChildReport broker_in_child(pid_t& child) {
     ::close(fds[0]);
     std::unique_ptr<live::PrivateBroker> broker;
     ChildReport report;
-    if (live::PrivateBroker::start({}, broker).ok()) {
+    // A start can lose its picked ports to another broker starting at the same moment (a
+    // second ctest run on the machine); the test is about interruption, so try again.
+    bool started = false;
+    for (int attempt = 0; attempt < 3 && !started; ++attempt) {
+      started = live::PrivateBroker::start({}, broker).ok();
+    }
+    if (started) {
       report.node = broker->node_pid();
       report.epmd = broker->epmd_pid();
       const std::string& dir = broker->data_dir();
