@@ -66,6 +66,25 @@ ConnId Network::connect(const NodeId& client, const NodeId& server) {
   return id;
 }
 
+void Network::add_state(StateHash& hash) const {
+  for (const auto& [id, c] : connections_) {
+    const bool quiet = !c.dir[0].alive && !c.dir[1].alive && c.dir[0].queue.empty() &&
+                       c.dir[1].queue.empty();
+    if (quiet) continue;  // closed and drained: nothing of it can happen any more
+    hash.add(c.frozen);
+    for (const Direction& d : c.dir) {
+      hash.add(std::string_view(d.from));
+      hash.add(d.alive);
+      hash.add(static_cast<std::uint64_t>(d.queue.size()));
+      for (const InFlight& f : d.queue) {
+        hash.add(std::string_view(f.frame.kind));
+        hash.add(f.frame.order);
+        hash.add(f.frame.attempt);
+      }
+    }
+  }
+}
+
 bool Network::is_open(ConnId conn) const {
   const auto it = connections_.find(conn);
   return it != connections_.end() && it->second.dir[0].alive && it->second.dir[1].alive;

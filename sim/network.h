@@ -41,6 +41,7 @@
 #include "sim/faults.h"
 #include "sim/rng.h"
 #include "sim/scheduler.h"
+#include "sim/state_hash.h"
 #include "sim/trace.h"
 
 namespace sim {
@@ -150,6 +151,12 @@ class Network {
   // delay, so couriers can overtake each other.
   void send_datagram(const NodeId& from, const NodeId& to, Frame frame,
                      DatagramOptions options = {});
+
+  // The frames in flight, for an abstract state (sim/state_hash.h): per connection still
+  // carrying something, in opening order, each direction's liveness and its frames' kind,
+  // order and attempt. Not the connection ids, the times or the summaries (delivery tags):
+  // the same traffic on a reopened connection is the same state.
+  void add_state(StateHash& hash) const;
 
   std::uint64_t frames_sent() const { return frames_sent_; }
   std::uint64_t frames_lost() const { return frames_lost_; }

@@ -161,6 +161,7 @@ struct ExploreCommandOptions {
   int max_deviations = 1;       // D: changed scheduler decisions
   std::string kinds;            // "drop,crash"; "" = every kind
   std::uint64_t max_runs = 200000;
+  bool no_merge = false;        // run every child, even where its state was explored
   unsigned jobs = 0;
   std::string strategy;
   std::string producer;

@@ -72,6 +72,8 @@ void write_text(const ExploreCommandOptions& o, const lab::Scenario& s,
       << " other options)\n\n";
   out << "schedules explored: " << r.runs << " (" << r.distinct << " distinct executions, "
       << r.duplicates << " duplicates not expanded)\n";
+  out << "state merging: " << (o.no_merge ? "off (--no-merge)" : "on") << ", " << r.merged
+      << " fault placements cut (their state and budget were reached before)\n";
   for (std::size_t k = 0; k < r.runs_by_faults.size(); ++k) {
     out << "  with " << k << " added fault(s): " << r.runs_by_faults[k] << "\n";
   }
@@ -128,6 +130,8 @@ void write_json(const ExploreCommandOptions& o, const lab::Scenario& s,
   j["schedules"] = r.runs;
   j["distinct"] = r.distinct;
   j["duplicates"] = r.duplicates;
+  j["merge_states"] = !o.no_merge;
+  j["merged"] = r.merged;
   j["runs_by_faults"] = r.runs_by_faults;
   j["truncated"] = r.truncated;
   j["outcomes"] = nlohmann::ordered_json::array();
@@ -190,6 +194,7 @@ int explore_command(const ExploreCommandOptions& options, std::ostream& out,
   explore.max_faults = options.max_faults;
   explore.max_deviations = options.max_deviations;
   explore.max_runs = options.max_runs;
+  explore.merge_states = !options.no_merge;
   explore.jobs = options.jobs;
   if (options.progress) {
     explore.progress = [&err](std::uint64_t runs, std::uint64_t known) {

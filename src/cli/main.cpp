@@ -407,6 +407,9 @@ CLI::App* add_explore_command(CLI::App& app, cli::ExploreCommandOptions& o) {
   explore->add_option("--jobs", o.jobs, "Worker threads (default: every core; at most 256)")
       ->type_name("N")
       ->check(job_count());
+  explore->add_flag("--no-merge", o.no_merge,
+                    "Do not merge states: run a fault child even when an earlier one starts "
+                    "from the same state with the same budget (slower; for comparison)");
   explore->add_option("--strategy", o.strategy, "Replace the consumer strategy")->type_name("S");
   explore->add_option("--producer", o.producer, "Replace the producer pattern")->type_name("P");
   add_choice_options(explore, o.choices);

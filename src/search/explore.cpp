@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "sim/assert.h"
+#include "sim/state_hash.h"
 #include "src/search/parallel.h"
 
 namespace lab {
@@ -19,6 +20,7 @@ struct Node {
   ExplorePath path;
   std::size_t first_opportunity = 0;  // children place faults at this index or later
   std::size_t first_position = 0;     // children change decisions at this position or later
+  std::uint64_t state_key = 0;        // state merging (explore.h); 0 = never merged
 };
 
 struct NodeRun {
@@ -70,13 +72,14 @@ class Search {
     WorldOptions world;
     world.keep_trace = false;
     world.log_opportunities = may_add_fault(node);
+    world.hash_states = options_.merge_states && may_add_fault(node);
     if (!node.path.tape.empty()) world.tape = node.path.tape;
     auto w = World::create(scenario_for(node.path), world, out.error);
     if (!w) return;
     out.built = true;
     w->run();
     out.summary = w->summary();
-    if (may_add_fault(node)) add_fault_children(node, w->kernel().faults, out);
+    if (may_add_fault(node)) add_fault_children(node, *w, out);
     if (may_add_deviation(node)) add_schedule_children(node, out);
     for (const auto& choice : out.summary.tape) {
       out.choice_points += choice.bound > 1 ? 1 : 0;
@@ -86,11 +89,30 @@ class Search {
   }
 
  private:
-  void add_fault_children(const Node& node, const sim::FaultPlan& plan, NodeRun& out) const {
+  // The state merging key of a fault placed at opportunity `o`, the `place`-th of its step.
+  std::uint64_t state_key(const World& world, const sim::FiredFault& o, std::uint64_t place,
+                          std::size_t faults_after) const {
+    const auto& states = world.state_hashes();
+    if (o.step == 0 || o.step > states.size()) return 0;  // not at a step: never merged
+    sim::StateHash key;
+    key.add(states[o.step - 1]);
+    for (const std::string* text : {&o.site, &o.action, &o.frame}) key.add(std::string_view(*text));
+    key.add(o.order);
+    key.add(o.attempt);
+    key.add(o.instance);
+    key.add(place);
+    key.add(static_cast<std::uint64_t>(faults_after));
+    return key.value() | 1;  // never 0
+  }
+
+  void add_fault_children(const Node& node, const World& world, NodeRun& out) const {
+    const sim::FaultPlan& plan = world.kernel().faults;
     const auto& opportunities = plan.opportunities();
-    for (std::size_t i = node.first_opportunity; i < opportunities.size(); ++i) {
+    std::uint64_t place = 0;  // opportunities before this one in the same step
+    for (std::size_t i = 0; i < opportunities.size(); ++i) {
       const sim::FiredFault& o = opportunities[i];
-      if (!wants(o.action)) continue;
+      place = i > 0 && opportunities[i - 1].step == o.step ? place + 1 : 0;
+      if (i < node.first_opportunity || !wants(o.action)) continue;
       // Where a rule already fires, another one would never be asked.
       bool taken = false;
       for (const auto& f : plan.fired()) taken = taken || same_moment(f, o);
@@ -100,6 +122,8 @@ class Search {
       child.path = node.path;
       child.path.faults.push_back(rule_from_fired(o, true, root_.consumer.instances));
       child.first_opportunity = i + 1;
+      child.state_key = state_key(world, o, place,
+                                  static_cast<std::size_t>(options_.max_faults) - child.path.faults.size());
       out.children.push_back(std::move(child));
     }
   }
@@ -197,6 +221,7 @@ bool explore(const Scenario& scenario, const ExploreOptions& options, ExploreRes
   const Search search(scenario, options);
   std::map<std::uint64_t, bool> seen;
   std::map<std::string, std::size_t> classes;
+  std::set<std::uint64_t> states;  // state keys of the fault children queued so far
 
   std::vector<Node> level(1);  // the root
   std::vector<NodeRun> runs;
@@ -228,7 +253,13 @@ bool explore(const Scenario& scenario, const ExploreOptions& options, ExploreRes
           root = false;
         }
         if (!reduce(level[begin + i], runs[i], seen, classes, out)) continue;
-        for (auto& child : runs[i].children) next_level.push_back(std::move(child));
+        for (auto& child : runs[i].children) {
+          if (child.state_key != 0 && !states.insert(child.state_key).second) {
+            ++out.merged;  // an earlier child starts from the same state, same budget
+            continue;
+          }
+          next_level.push_back(std::move(child));
+        }
       }
       if (options.progress) options.progress(out.runs, out.runs + next_level.size());
     }

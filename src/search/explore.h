@@ -16,13 +16,24 @@
 //    one path only.
 //  - Two nodes whose runs have the same trace hash, the same replayed tape length and the
 //    same starting points for their children have identical subtrees: the later one is
-//    counted as a duplicate and not expanded. This is the only state de-duplication;
-//    there is no partial-order reduction, so commuting events still cost runs.
+//    counted as a duplicate and not expanded.
+//  - State merging (ExploreOptions::merge_states): a parent that may place faults hashes
+//    the abstract state (World::abstract_state: tables without ticks, broker queues
+//    without tags, frames in flight, actors) before every step. A fault child is keyed by
+//    the state before the step its opportunity is in, the opportunity (site, kind, frame,
+//    order, attempt, instance, its place in the step) and the faults it may still add. A
+//    child whose key an earlier child had is cut (counted in `merged`): whatever faults led
+//    there, the two continue from the same state with the same budget. Commuting faults
+//    and schedule changes that converge on one state are explored once this way. It is
+//    optimistic: timers not yet due and random draws still to come are not in the state,
+//    so a cut child could in principle have gone elsewhere; tests check that every
+//    anti-pattern's violations are still found.
 // Levels are run in parallel and reduced in tree order, so the result is the same for any
 // number of jobs.
 //
 // Invariants of an ExploreResult:
 //  (1) runs == distinct + duplicates <= max_runs; truncated when nodes were left unrun.
+//      Merged children are neither run nor counted in runs.
 //  (2) Outcome classes are listed in the order they were first seen (breadth first), each
 //      with the count of distinct executions that ended in it.
 //  (3) first_violation is the first violating node in breadth-first order: no violation
@@ -48,6 +59,7 @@ struct ExploreOptions {
   int max_deviations = 1;     // D: scheduler decisions changed
   std::set<std::string> kinds;  // fault kinds to place; empty = every kind
   std::uint64_t max_runs = 200000;
+  bool merge_states = true;   // cut fault children whose state was explored (see above)
   unsigned jobs = 0;          // 0 = every hardware thread
   // Called on the calling thread after each chunk: (runs so far, nodes known so far).
   std::function<void(std::uint64_t, std::uint64_t)> progress;
@@ -82,6 +94,8 @@ struct ExploreResult {
   std::uint64_t runs = 0;                 // worlds run
   std::uint64_t distinct = 0;             // runs that were new executions
   std::uint64_t duplicates = 0;           // runs pruned as identical to an earlier one
+  std::uint64_t merged = 0;               // fault children never run: their state and
+                                          // budget had been reached before
   std::vector<std::uint64_t> runs_by_faults;  // index = faults placed
   std::uint64_t violations = 0;           // distinct executions that were not exactly-once
                                           // (nor incomplete)

@@ -273,10 +273,13 @@ bool World::over() const {
 
 bool World::step() {
   if (over()) return false;
+  if (impl_->options_.hash_states) impl_->state_hashes_.push_back(abstract_state());
   const bool ran = impl_->kernel_.scheduler.step();
   fire_step_rules();
   return ran;
 }
+
+const std::vector<std::uint64_t>& World::state_hashes() const { return impl_->state_hashes_; }
 
 void World::run() {
   while (step()) {

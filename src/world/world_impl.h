@@ -75,6 +75,7 @@ class WorldImpl {
   std::unique_ptr<BrokerNode> broker_;
   std::unique_ptr<producer::OrderService> producer_;
   std::vector<std::unique_ptr<consumer::Consumer>> consumers_;
+  std::vector<std::uint64_t> state_hashes_;  // WorldOptions::hash_states
 };
 
 }  // namespace lab

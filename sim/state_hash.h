@@ -1,0 +1,32 @@
+#pragma once
+// A hash of an abstract state, for exhaustive search: two runs in states with the same hash
+// are taken to have the same futures. FNV-1a, fed field by field; a string is fed with its
+// length first, so ("ab", "c") and ("a", "bc") differ.
+
+#include <cstdint>
+#include <string_view>
+
+namespace sim {
+
+class StateHash {
+ public:
+  void add(std::uint64_t value) {
+    for (int i = 0; i < 8; ++i) byte(static_cast<unsigned char>(value >> (8 * i)));
+  }
+  void add(std::int64_t value) { add(static_cast<std::uint64_t>(value)); }
+  void add(bool value) { byte(value ? 1 : 0); }
+  void add(std::string_view text) {
+    add(static_cast<std::uint64_t>(text.size()));
+    for (const char c : text) byte(static_cast<unsigned char>(c));
+  }
+  std::uint64_t value() const { return hash_; }
+
+ private:
+  void byte(unsigned char b) {
+    hash_ ^= b;
+    hash_ *= 0x100000001b3ULL;
+  }
+  std::uint64_t hash_ = 0xcbf29ce484222325ULL;
+};
+
+}  // namespace sim
