@@ -155,21 +155,26 @@ std::set<std::string> verdicts_of(const lab::ExploreResult& r) {
 }
 
 // Explores every anti-pattern with and without state merging; `kinds` empty = every kind.
-void compare_anti_patterns(const std::set<std::string>& kinds) {
+// requeue-poison is left out when `quick`: its runs all go on to the step bound.
+void compare_anti_patterns(int max_faults, int max_deviations, const std::set<std::string>& kinds,
+                           bool quick) {
+  std::uint64_t cut = 0;
   for (const lab::AntiPattern& p : lab::anti_patterns()) {
+    if (quick && p.strategy == "requeue-poison") continue;
     const lab::Scenario s = lab::anti_pattern_scenario(p);
     lab::ExploreOptions options;
-    options.max_faults = 1;
-    options.max_deviations = 1;
+    options.max_faults = max_faults;
+    options.max_deviations = max_deviations;
     options.kinds = kinds;
     options.merge_states = false;
     const lab::ExploreResult all = run_explore(s, options);
     options.merge_states = true;
     const lab::ExploreResult merged = run_explore(s, options);
+    cut += merged.merged;
     INFO(p.strategy << " / " << p.producer << ": " << all.runs << " runs without merging, "
                     << merged.runs << " with, " << merged.merged << " cut");
     CHECK(verdicts_of(merged) == verdicts_of(all));
-    CHECK(merged.violations > 0);
+    CHECK((merged.violations > 0) == (all.violations > 0));
     CHECK(all.merged == 0);
     CHECK(merged.runs <= all.runs);
     if (all.first_violation) {
@@ -177,19 +182,20 @@ void compare_anti_patterns(const std::set<std::string>& kinds) {
       CHECK(merged.first_violation->faults.size() == all.first_violation->faults.size());
     }
   }
+  CHECK(cut > 0);  // merging had something to merge
 }
 
 }  // namespace
 
-TEST_CASE("explore: state merging finds every anti-pattern's verdicts (crashes, K=1, D=1)",
+TEST_CASE("explore: state merging finds the anti-patterns' verdicts (crashes, K=2, D=0)",
           "[explore][merge]") {
-  compare_anti_patterns({"crash"});
+  compare_anti_patterns(2, 0, {"crash"}, true);
 }
 
-// Hidden (about 40,000 runs): eosim_core_tests "[.merge]".
+// Hidden (tens of thousands of runs, minutes): eosim_core_tests "[.merge]".
 TEST_CASE("explore: state merging finds every anti-pattern's verdicts (every kind, K=1, D=1)",
           "[.merge]") {
-  compare_anti_patterns({});
+  compare_anti_patterns(1, 1, {}, false);
 }
 
 namespace {
