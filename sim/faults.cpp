@@ -1,5 +1,6 @@
 #include "sim/faults.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "sim/assert.h"
@@ -115,6 +116,61 @@ const FiredFault& FaultPlan::log(const FaultPoint& point, std::string action,
   fired_.push_back(std::move(fault));
   if (on_fire_) on_fire_(fired_.back());
   return fired_.back();
+}
+
+namespace {
+
+void add_optional(StateHash& hash, const std::optional<std::int64_t>& value) {
+  hash.add(value.has_value());
+  if (value) hash.add(*value);
+}
+
+}  // namespace
+
+void FaultPlan::add_state(StateHash& hash) const {
+  const auto steps = static_cast<std::int64_t>(scheduler_.steps());
+  for (std::size_t i = 0; i < rules_.size(); ++i) {
+    const FaultRule& rule = rules_[i];
+    const std::int64_t left = rule.times - rule_fired_[i];
+    if (left <= 0) continue;  // spent: it never matches again
+    std::int64_t nth_left = 0;  // occurrences of its (site, frame) still to pass; <= 0: never
+    if (rule.nth && rule.frame) {
+      const auto it = occurrences_.find({rule.site, *rule.frame});
+      nth_left = *rule.nth - (it == occurrences_.end() ? 0 : it->second);
+      if (nth_left <= 0) continue;  // its occurrence has passed: it never matches again
+    } else if (rule.nth) {
+      // Without a frame, `nth` counts each (site, frame) of the site on its own.
+      for (const auto& [key, count] : occurrences_) {
+        if (key.first != rule.site) continue;
+        hash.add(std::string_view(key.second));
+        hash.add(std::max<std::int64_t>(*rule.nth - count, 0));
+      }
+    }
+    hash.add(static_cast<std::uint64_t>(i));
+    hash.add(left);
+    hash.add(std::string_view(rule.site));
+    hash.add(std::string_view(rule.action));
+    hash.add(std::string_view(rule.frame.value_or("")));
+    hash.add(rule.frame.has_value());
+    add_optional(hash, rule.order);
+    add_optional(hash, rule.attempt);
+    add_optional(hash, rule.instance);
+    hash.add(rule.tick.has_value());  // when: its fault.timed event, relative to now
+    hash.add(nth_left);
+    // Step triggers: only whether they lie ahead, and how far.
+    add_optional(hash, rule.step ? std::optional<std::int64_t>(*rule.step - steps) : std::nullopt);
+    const bool armed = !rule.after_step || *rule.after_step < steps;
+    hash.add(armed);
+    if (!armed) hash.add(*rule.after_step - steps);
+  }
+  hash.add(random_.budget - random_fired_);
+  const Tick now = scheduler_.now();
+  hash.add(static_cast<std::uint64_t>(random_.horizon > now ? random_.horizon - now : 0));
+  for (const auto& [kind, ratio] : random_.ratios) {
+    hash.add(std::string_view(kind));
+    hash.add(ratio.numerator);
+    hash.add(ratio.denominator);
+  }
 }
 
 std::vector<FaultRule> FaultPlan::timed_rules() const {

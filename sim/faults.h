@@ -31,6 +31,7 @@
 
 #include "sim/rng.h"
 #include "sim/scheduler.h"
+#include "sim/state_hash.h"
 
 namespace sim {
 
@@ -118,6 +119,11 @@ class FaultPlan {
   std::vector<FaultRule> timed_rules() const;
   // Rules with `step` are not matched by check either; the world fires them after a step.
   bool has_step_rules() const { return step_rules_ > 0; }
+  // What decides the faults still to come, for explore's state merging: every rule that
+  // may still fire, with its `nth` and step triggers counted from now (occurrences and
+  // steps so far are history), and the random budget left. Spent rules, the fired log and
+  // the opportunity log are history and left out.
+  void add_state(StateHash& hash) const;
 
  private:
   bool matches(const FaultRule& rule, const FaultPoint& point, std::int64_t nth) const;

@@ -25,6 +25,22 @@ std::optional<Tick> LinkOptions::detect_after(bool server) const {
   return *own;
 }
 
+namespace {
+
+// A courier's datagram event captures its ends and its frame.
+std::uint64_t datagram_tag(const NodeId& from, const NodeId& to, const Frame& frame) {
+  StateHash hash;
+  hash.add(std::string_view(from));
+  hash.add(std::string_view(to));
+  hash.add(std::string_view(frame.kind));
+  hash.add(frame.order);
+  hash.add(frame.attempt);
+  if (frame.payload) frame.payload->add_state(hash);
+  return hash.value();
+}
+
+}  // namespace
+
 Network::Network(Scheduler& scheduler, Chooser& chooser, FaultPlan& faults, Trace& trace)
     : scheduler_(scheduler), chooser_(chooser), faults_(faults), trace_(trace) {}
 
@@ -67,21 +83,43 @@ ConnId Network::connect(const NodeId& client, const NodeId& server) {
 }
 
 void Network::add_state(StateHash& hash) const {
+  const Tick now = scheduler_.now();
+  hash.add(static_cast<std::uint64_t>(next_conn_));
+  for (const auto& [node, handlers] : nodes_) {
+    hash.add(std::string_view(node));
+    hash.add(handlers.on_frame != nullptr);
+    hash.add(handlers.on_disconnect != nullptr);
+    hash.add(handlers.on_accept != nullptr);
+    hash.add(handlers.on_datagram != nullptr);
+  }
   for (const auto& [id, c] : connections_) {
-    const bool quiet = !c.dir[0].alive && !c.dir[1].alive && c.dir[0].queue.empty() &&
-                       c.dir[1].queue.empty();
-    if (quiet) continue;  // closed and drained: nothing of it can happen any more
+    hash.add(static_cast<std::uint64_t>(id));
     hash.add(c.frozen);
+    hash.add(c.notified[0]);
+    hash.add(c.notified[1]);
     for (const Direction& d : c.dir) {
       hash.add(std::string_view(d.from));
+      hash.add(std::string_view(d.to));
       hash.add(d.alive);
+      // Arrivals are at least last_arrival: only how far ahead of now it lies counts.
+      hash.add(static_cast<std::uint64_t>(d.last_arrival > now ? d.last_arrival - now : 0));
       hash.add(static_cast<std::uint64_t>(d.queue.size()));
       for (const InFlight& f : d.queue) {
         hash.add(std::string_view(f.frame.kind));
         hash.add(f.frame.order);
         hash.add(f.frame.attempt);
+        hash.add(f.freeze_after);
+        hash.add(f.frame.payload != nullptr);
+        if (f.frame.payload) f.frame.payload->add_state(hash);
       }
     }
+  }
+  for (const Window& w : partitions_) {
+    if (w.to <= now) continue;  // over: it never cuts anything again
+    hash.add(std::string_view(w.a));
+    hash.add(std::string_view(w.b));
+    hash.add(static_cast<std::uint64_t>(w.from > now ? w.from - now : 0));
+    hash.add(static_cast<std::uint64_t>(w.to - now));
   }
 }
 
@@ -135,7 +173,8 @@ bool Network::send(ConnId conn, const NodeId& from, Frame frame) {
   dir.last_arrival = arrival;
   const bool freeze_after = fault && *fault == "freeze";
   dir.queue.push_back({std::move(frame), freeze_after});
-  scheduler_.at(arrival, "net.deliver", [this, conn, d] { deliver_head(conn, d); });
+  scheduler_.at(arrival, "net.deliver", [this, conn, d] { deliver_head(conn, d); }, 0,
+                event_tag(conn, d));
   return true;
 }
 
@@ -185,7 +224,7 @@ void Network::notify(ConnId conn, int side, Tick delay) {
     trace_.record(self, EventKind::kDisconnected, c.dir[side].to, 0, "connection " + std::to_string(conn));
     const auto node = nodes_.find(self);
     if (node != nodes_.end() && node->second.on_disconnect) node->second.on_disconnect(conn);
-  }, 1);  // after frames arriving at the same instant
+  }, 1, event_tag(conn, side, delay));  // priority 1: after frames arriving at the same instant
 }
 
 void Network::break_connection(ConnId conn, const NodeId& noticer, const std::string& why) {
@@ -296,7 +335,7 @@ void Network::send_datagram(const NodeId& from, const NodeId& to, Frame frame,
       }
       trace_.record(to, EventKind::kRecv, from, frame.order, frame.summary);
       node->second.on_datagram(from, frame);
-    });
+    }, 0, datagram_tag(from, to, frame));
   }
 }
 

@@ -36,6 +36,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "sim/faults.h"
@@ -55,11 +56,22 @@ using ConnId = std::uint64_t;
 // every method with std::visit.
 struct Payload {
   virtual ~Payload() = default;
+  // Everything the receiver can read from it, for explore's state merging.
+  virtual void add_state(StateHash& hash) const = 0;
 };
 
+// A protocol's message type T needs `add_state(StateHash&, const T&)` beside it (found by
+// argument-dependent lookup); integers (tests, synthetic workloads) are hashed as they are.
 template <class T>
 struct Boxed final : Payload {
   explicit Boxed(T v) : value(std::move(v)) {}
+  void add_state(StateHash& hash) const override {
+    if constexpr (std::is_integral_v<T>) {
+      hash.add(static_cast<std::uint64_t>(value));
+    } else {
+      add_payload_state(hash, value);
+    }
+  }
   T value;
 };
 
@@ -152,10 +164,10 @@ class Network {
   void send_datagram(const NodeId& from, const NodeId& to, Frame frame,
                      DatagramOptions options = {});
 
-  // The frames in flight, for an abstract state (sim/state_hash.h): per connection still
-  // carrying something, in opening order, each direction's liveness and its frames' kind,
-  // order and attempt. Not the connection ids, the times or the summaries (delivery tags):
-  // the same traffic on a reopened connection is the same state.
+  // For explore's state merging: every connection (its id, ends, liveness, who was told,
+  // whether frozen) with its frames in flight (kind, order, attempt, payload), the nodes
+  // attached and the partition windows. Counters and frame summaries are not read by
+  // anything that decides and are left out.
   void add_state(StateHash& hash) const;
 
   std::uint64_t frames_sent() const { return frames_sent_; }

@@ -92,6 +92,16 @@ std::uint64_t Chooser::below(std::uint64_t bound) {
   return value;
 }
 
+void Chooser::add_state(StateHash& hash) const {
+  hash.add(static_cast<std::uint64_t>(replay_.size() - replay_pos_));
+  for (std::size_t i = replay_pos_; i < replay_.size(); ++i) {
+    hash.add(replay_[i].bound);
+    hash.add(replay_[i].value);
+  }
+  hash.add(end_ == TapeEnd::kRandom);
+  prng_.add_state(hash);
+}
+
 bool Chooser::chance(Ratio ratio) {
   EOSIM_ASSERT(ratio.denominator > 0);
   EOSIM_ASSERT(ratio.numerator <= ratio.denominator);

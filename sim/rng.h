@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/state_hash.h"
+
 namespace sim {
 
 // A probability as a fraction, e.g. Ratio{1, 20}. REQUIRES: numerator <= denominator,
@@ -38,6 +40,10 @@ class Prng {
   std::uint64_t next_u64();
   // Uniform in [0, bound) without modulo bias. REQUIRES: bound > 0.
   std::uint64_t below(std::uint64_t bound);
+  // The whole generator state: every draw to come follows from it.
+  void add_state(StateHash& hash) const {
+    for (const std::uint64_t word : state_) hash.add(word);
+  }
 
  private:
   std::uint64_t state_[4];
@@ -70,6 +76,10 @@ class Chooser {
   bool chance(Ratio ratio);                  // REQUIRES: ratio valid
 
   std::uint64_t seed() const { return seed_; }
+  // What decides the decisions still to come, for explore's state merging: the tape
+  // entries not yet replayed, what happens after them, and the generator's state. The
+  // recorded tape is history and left out.
+  void add_state(StateHash& hash) const;
   // Every decision so far, unless recording was turned off.
   const ChoiceTape& tape() const { return recorded_; }
   // A run nobody replays (a long `eosim run`, a sweep) need not keep its tape: 16 bytes

@@ -1,5 +1,6 @@
 #include "sim/scheduler.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "sim/assert.h"
@@ -9,17 +10,38 @@ namespace sim {
 Scheduler::Scheduler(Chooser& chooser, TieBreak tie_break)
     : chooser_(chooser), tie_break_(tie_break) {}
 
-EventId Scheduler::at(Tick time, const char* label, std::function<void()> fn, int priority) {
+EventId Scheduler::at(Tick time, const char* label, std::function<void()> fn, int priority,
+                      std::uint64_t tag) {
   EOSIM_ASSERT(time >= now_);
   EOSIM_ASSERT(fn != nullptr);
   const EventId id = next_seq_++;
-  queue_.push(Event{time, priority, id, label, std::move(fn)});
+  queue_.push(Event{time, priority, id, label, std::move(fn), tag});
   return id;
 }
 
 EventId Scheduler::after(Tick delay, const char* label, std::function<void()> fn,
-                         int priority) {
-  return at(now_ + delay, label, std::move(fn), priority);
+                         int priority, std::uint64_t tag) {
+  return at(now_ + delay, label, std::move(fn), priority, tag);
+}
+
+void Scheduler::add_state(StateHash& hash) const {
+  // Times are counted from now and sequence numbers left out: the events are fed in the
+  // order they would run, and a new event always gets a higher number than every pending
+  // one, so only that order decides ties. Absolute time is history here; what reads it
+  // elsewhere (partitions, the broker's clock) is fed relative to now too.
+  std::vector<const Event*> pending;
+  pending.reserve(queue_.size());
+  for (const Event& e : queue_.events()) pending.push_back(&e);
+  const Later later;
+  std::sort(pending.begin(), pending.end(),
+            [&later](const Event* a, const Event* b) { return later(*b, *a); });
+  hash.add(static_cast<std::uint64_t>(pending.size()));
+  for (const Event* e : pending) {
+    hash.add(static_cast<std::uint64_t>(e->time - now_));
+    hash.add(static_cast<std::int64_t>(e->priority));
+    hash.add(std::string_view(e->label));
+    hash.add(e->tag);
+  }
 }
 
 Scheduler::Event Scheduler::pop_next() {

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "sim/rng.h"
+#include "sim/state_hash.h"
 
 namespace sim {
 
@@ -41,9 +42,13 @@ class Scheduler {
   std::uint64_t steps() const { return steps_; }
 
   // Schedules fn at absolute time `time` (>= now()). Lower priority runs first at equal
-  // times. `label` must outlive the scheduler (a string literal).
-  EventId at(Tick time, const char* label, std::function<void()> fn, int priority = 0);
-  EventId after(Tick delay, const char* label, std::function<void()> fn, int priority = 0);
+  // times. `label` must outlive the scheduler (a string literal). `tag` stands for what fn
+  // captured besides its owner (a generation, an order, a connection: see event_tag), so
+  // that add_state can tell two pending events apart without looking into the closures.
+  EventId at(Tick time, const char* label, std::function<void()> fn, int priority = 0,
+             std::uint64_t tag = 0);
+  EventId after(Tick delay, const char* label, std::function<void()> fn, int priority = 0,
+                std::uint64_t tag = 0);
 
   // Executes exactly one event. Returns false when there is nothing left to run.
   bool step();
@@ -57,6 +62,11 @@ class Scheduler {
   // Label of the event now running ("" between events).
   const char* current_label() const { return current_label_; }
 
+  // For explore's state merging: now, the next sequence number and every pending event's
+  // (time, priority, sequence number, label, tag), in the order they would run. The step
+  // count is left out (explore checks the step bound on its own, src/search/explore.h).
+  void add_state(StateHash& hash) const;
+
  private:
   struct Event {
     Tick time;
@@ -64,6 +74,7 @@ class Scheduler {
     EventId seq;
     const char* label;
     std::function<void()> fn;
+    std::uint64_t tag;
   };
   struct Later {
     bool operator()(const Event& a, const Event& b) const {
@@ -76,12 +87,24 @@ class Scheduler {
 
   Chooser& chooser_;
   TieBreak tie_break_;
-  std::priority_queue<Event, std::vector<Event>, Later> queue_;
+  // A priority queue whose events add_state can read (`c` is the standard's container).
+  struct Queue : std::priority_queue<Event, std::vector<Event>, Later> {
+    const std::vector<Event>& events() const { return c; }
+  };
+  Queue queue_;
   std::vector<Event> ties_;  // scratch space, kept to avoid reallocating per step
   Tick now_ = 0;
   std::uint64_t steps_ = 0;
   EventId next_seq_ = 1;
   const char* current_label_ = "";
 };
+
+// A scheduler tag from the values a closure captured (any number of integers).
+template <class... Values>
+std::uint64_t event_tag(Values... values) {
+  StateHash hash;
+  (hash.add(static_cast<std::uint64_t>(values)), ...);
+  return hash.value();
+}
 
 }  // namespace sim

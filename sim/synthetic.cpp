@@ -33,7 +33,7 @@ struct Ring {
       k.scheduler.after(2, "ring.retry", [this, from, token] {
         if (!k.network.is_open(out[from])) connect(from);
         pass(from, token);
-      });
+      }, 0, event_tag(from, token));
     }
   }
 };
@@ -67,7 +67,8 @@ SyntheticResult run_synthetic(Kernel& kernel, const SyntheticOptions& options) {
   ring->next_token = options.tokens;
   for (int t = 0; t < options.tokens; ++t) {
     const int from = t % options.nodes;
-    kernel.scheduler.at(0, "ring.start", [ring, from, t] { ring->pass(from, t + 1); });
+    kernel.scheduler.at(0, "ring.start", [ring, from, t] { ring->pass(from, t + 1); }, 0,
+                        event_tag(from, t));
   }
   SyntheticResult result;
   result.steps = kernel.scheduler.run(options.max_steps).steps;

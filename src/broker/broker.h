@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/state_hash.h"
 #include "src/broker/channel.h"
 #include "src/broker/heartbeat.h"
 #include "src/broker/message.h"
@@ -104,6 +105,11 @@ class Broker {
   std::size_t unacked_count() const;  // all channels
   const Counters& counters() const { return counters_; }
   uint64_t now() const { return now_; }
+  // For explore's state merging (broker_state.cpp): every queue and channel with all they
+  // hold (tags and sequence numbers as they are), the sync generation, and times relative
+  // to `now` (the simulation's clock; the broker's own may lag it). The counters are
+  // statistics nothing decides by, and are left out.
+  void add_state(sim::StateHash& hash, uint64_t now) const;
 
  private:
   Channel* find_channel(ChannelRef ref);

@@ -73,6 +73,8 @@ class Channel {
   // `split`: the first seq of the batch gets a frame of its own (conformance row 8).
   std::vector<Confirm> confirm_synced(bool split = false);
   std::size_t awaiting_sync() const { return awaiting_sync_.size(); }
+  // broker_state.cpp; `now`: the broker's clock, delivery times are fed relative to it.
+  void add_state(sim::StateHash& hash, uint64_t now) const;
 
  private:
   std::vector<Confirm> confirm_seqs(const std::vector<uint64_t>& seqs);

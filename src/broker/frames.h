@@ -36,6 +36,12 @@ using ClientMethod = std::variant<QosFrame, ConsumeFrame, ConfirmSelectFrame, Pu
 using BrokerMethod = std::variant<DeliverFrame, Confirm, Returned, ChannelClosed>;
 
 // One lambda per method for std::visit.
+// What a receiver can read from a frame's method, for explore's state merging (the
+// network's Boxed payload finds these by argument-dependent lookup). broker_state.cpp.
+void add_payload_state(sim::StateHash& hash, const ClientMethod& method);
+void add_payload_state(sim::StateHash& hash, const BrokerMethod& method);
+void add_state(sim::StateHash& hash, const DeliverFrame& deliver);
+
 template <class... Fs>
 struct Overloaded : Fs... {
   using Fs::operator()...;

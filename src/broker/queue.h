@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/state_hash.h"
 #include "src/broker/message.h"
 #include "src/broker/views.h"
 
@@ -37,6 +38,9 @@ struct QueuedMessage {
 // with count 1 goes in front (item 12). A new entry records the exchange ("" - only the
 // default exchange is modelled), the routing key the message reached `queue` with (its
 // name) and `now`; the first dead-lettering also sets x-first-death-* (conformance row 6).
+void add_state(sim::StateHash& hash, const Message& message);  // broker_state.cpp
+void add_state(sim::StateHash& hash, const QueuedMessage& entry);
+
 void add_x_death(Message& message, const std::string& queue, const std::string& reason,
                  uint64_t now);
 
@@ -78,6 +82,7 @@ class Queue {
   // crash it marks every message redelivered (it lost track of deliveries, row 12).
   // Returns how many ready messages were lost.
   std::size_t recover(uint64_t synced_generation, bool crashed = false);
+  void add_state(sim::StateHash& hash) const;  // broker_state.cpp
 
  private:
   void erase_consumer_at(std::size_t index);

@@ -72,8 +72,17 @@ void write_text(const ExploreCommandOptions& o, const lab::Scenario& s,
       << " other options)\n\n";
   out << "schedules explored: " << r.runs << " (" << r.distinct << " distinct executions, "
       << r.duplicates << " duplicates not expanded)\n";
-  out << "state merging: " << (o.no_merge ? "off (--no-merge)" : "on") << ", " << r.merged
-      << " fault placements cut (their state and budget were reached before)\n";
+  if (!o.no_merge) {
+    out << "state merging: " << r.merged
+        << " fault placement(s) not run: an earlier one went on from the same run state "
+           "(tables, broker, actors, frames, pending events, draws to come, rules) with the "
+           "same fault budget\n";
+    if (r.merge_steps_in_key) {
+      out << "  (a run came near the step bound, so the search ran again keyed by the steps "
+             "left too; the first pass of "
+          << r.merge_first_pass_runs << " runs was discarded)\n";
+    }
+  }
   for (std::size_t k = 0; k < r.runs_by_faults.size(); ++k) {
     out << "  with " << k << " added fault(s): " << r.runs_by_faults[k] << "\n";
   }
@@ -130,8 +139,12 @@ void write_json(const ExploreCommandOptions& o, const lab::Scenario& s,
   j["schedules"] = r.runs;
   j["distinct"] = r.distinct;
   j["duplicates"] = r.duplicates;
-  j["merge_states"] = !o.no_merge;
-  j["merged"] = r.merged;
+  if (!o.no_merge) {  // --no-merge prints exactly what explore printed before merging
+    j["merge_states"] = true;
+    j["merged"] = r.merged;
+    j["merge_steps_in_key"] = r.merge_steps_in_key;
+    j["merge_first_pass_runs"] = r.merge_first_pass_runs;
+  }
   j["runs_by_faults"] = r.runs_by_faults;
   j["truncated"] = r.truncated;
   j["outcomes"] = nlohmann::ordered_json::array();

@@ -408,8 +408,8 @@ CLI::App* add_explore_command(CLI::App& app, cli::ExploreCommandOptions& o) {
       ->type_name("N")
       ->check(job_count());
   explore->add_flag("--no-merge", o.no_merge,
-                    "Do not merge states: run a fault child even when an earlier one starts "
-                    "from the same state with the same budget (slower; for comparison)");
+                    "Run every fault placement, even one that goes on from the same run state "
+                    "as an earlier one with the same budget (slower; for comparison)");
   explore->add_option("--strategy", o.strategy, "Replace the consumer strategy")->type_name("S");
   explore->add_option("--producer", o.producer, "Replace the producer pattern")->type_name("P");
   add_choice_options(explore, o.choices);
@@ -429,6 +429,10 @@ CLI::App* add_explore_command(CLI::App& app, cli::ExploreCommandOptions& o) {
       "choice point (ties, latencies), then runs every placement of up to K faults and up to\n"
       "D changed decisions, breadth first, so the first counterexample has the fewest.\n"
       "Executions that repeat an earlier one exactly are counted once and not expanded.\n"
+      "State merging: a fault placement that would go on from exactly the run state of an\n"
+      "earlier one (every table row, the broker, the actors, frames in flight, pending\n"
+      "events, the random draws still to come, the rules) with the same fault budget is not\n"
+      "run; the verdicts found are the same as with --no-merge, and counts are of runs made.\n"
       "Sizes: a 2-order outbox run has ~33 opportunities and ~26 other scheduler options;\n"
       "K=2, D=1 is ~18,000 runs. The tree grows as opportunities^K: keep workloads small.\n"
       "\n"

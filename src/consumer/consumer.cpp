@@ -56,7 +56,7 @@ void Consumer::connect() {
     const std::uint64_t generation = generation_;
     k_.scheduler.after(options_.reconnect_ticks, "consumer.reconnect", [this, generation] {
       if (generation == generation_) connect();
-    });
+    }, 0, sim::event_tag(generation));
     return;
   }
   const bool auto_ack = options_.strategy.choices.ack == AckTiming::kAuto;
@@ -101,7 +101,7 @@ void Consumer::on_disconnect(transport::ConnId conn) {
   const std::uint64_t generation = generation_;
   k_.scheduler.after(options_.reconnect_ticks, "consumer.reconnect", [this, generation] {
     if (generation == generation_) connect();
-  });
+  }, 0, sim::event_tag(generation));
 }
 
 void Consumer::next() {
@@ -139,7 +139,7 @@ void Consumer::crash(const std::string& why) {
     if (generation != generation_) return;
     k_.trace.record(name_, sim::EventKind::kRestart, "", 0, "process restarted");
     start();
-  });
+  }, 0, sim::event_tag(generation));
 }
 
 void Consumer::settle(Settle how, bool requeue) {
@@ -188,6 +188,26 @@ void Consumer::on_db_error(const store::Status& status) {
     settle(Settle::kNack, true);
   }
   finish();
+}
+
+void Consumer::add_state(sim::StateHash& hash) const {
+  hash.add(static_cast<std::uint64_t>(conn_));
+  hash.add(up_);
+  hash.add(acked_);
+  hash.add(generation_);
+  hash.add(ledger_.is_open());
+  hash.add(dedup_.is_open());
+  hash.add(effects_.is_open());
+  hash.add(static_cast<std::uint64_t>(inbox_.size()));
+  for (const Work& w : inbox_) {
+    hash.add(static_cast<std::uint64_t>(w.conn));
+    broker::add_state(hash, w.deliver);
+  }
+  hash.add(current_.has_value());
+  if (current_) {
+    hash.add(static_cast<std::uint64_t>(current_->conn));
+    broker::add_state(hash, current_->deliver);
+  }
 }
 
 }  // namespace consumer

@@ -73,6 +73,10 @@ class Consumer {
   bool up() const { return up_; }
   const ConsumerStats& stats() const { return stats_; }
   std::size_t inbox_size() const { return inbox_.size() + (current_ ? 1 : 0); }
+  // For explore's state merging: everything the consumer decides by (its connection,
+  // whether it is up, its generation, the deliveries it holds, which databases it has
+  // open). The statistics are left out: nothing decides by them.
+  void add_state(sim::StateHash& hash) const;
 
  private:
   struct Work {
@@ -140,7 +144,7 @@ void Consumer::later(const char* label, Fn fn) {
   const std::uint64_t generation = generation_;
   k_.scheduler.after(options_.work_ticks, label, [this, generation, fn] {
     if (generation == generation_) fn();
-  });
+  }, 0, sim::event_tag(generation));
 }
 
 }  // namespace consumer

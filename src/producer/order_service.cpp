@@ -43,7 +43,7 @@ void OrderService::schedule_next() {
     if (generation != generation_) return;
     create(order);
     schedule_next();
-  });
+  }, 0, sim::event_tag(generation, order));
 }
 
 broker::Message OrderService::message_for(std::int64_t order) const {
@@ -123,7 +123,19 @@ void OrderService::crash(const std::string& why) {
     // A crash after the commit skipped the relay's kick. A real relay also polls the
     // outbox; this poke stands for that poll, so a committed row is never left unsent.
     if (relay_) relay_->kick();
-  });
+  }, 0, sim::event_tag(generation));
+}
+
+
+void OrderService::add_state(sim::StateHash& hash) const {
+  hash.add(db_.is_open());
+  publisher_.add_state(hash);
+  hash.add(up_);
+  hash.add(next_order_);
+  hash.add(created_);
+  hash.add(generation_);
+  hash.add(relay_ != nullptr);
+  if (relay_) relay_->add_state(hash);
 }
 
 }  // namespace producer

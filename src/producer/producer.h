@@ -71,6 +71,7 @@ class Publisher {
                                        std::int64_t attempt);
   void drop();  // forget the connection (crash / disconnect)
   transport::ConnId conn() const { return conn_; }
+  void add_state(sim::StateHash& hash) const;  // explore's state merging
 
  private:
   transport::Transport& net_;
@@ -86,6 +87,7 @@ class Relay {
   void kick();  // new rows may be waiting
   void crash(const std::string& why);
   std::size_t in_flight() const { return in_flight_.size(); }
+  void add_state(sim::StateHash& hash) const;  // explore's state merging: every field
 
  private:
   void pump();
@@ -139,6 +141,8 @@ class OrderService {
   // How many orders the service has started to create (1..n in order); the rest of the
   // workload was never produced.
   std::int64_t orders_created() const { return created_; }
+  // For explore's state merging: every field of the service, its publisher and its relay.
+  void add_state(sim::StateHash& hash) const;
 
  private:
   void create(std::int64_t order);

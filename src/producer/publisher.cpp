@@ -33,4 +33,10 @@ void Publisher::drop() {
   next_seq_ = 0;
 }
 
+void Publisher::add_state(sim::StateHash& hash) const {
+  hash.add(confirms_);
+  hash.add(static_cast<std::uint64_t>(conn_));
+  hash.add(next_seq_);
+}
+
 }  // namespace producer

@@ -20,7 +20,7 @@ void Relay::after(sim::Tick delay, const char* label, std::function<void()> fn) 
   const std::uint64_t generation = generation_;
   k_.scheduler.after(delay, label, [this, generation, fn = std::move(fn)] {
     if (generation == generation_) fn();
-  });
+  }, 0, sim::event_tag(generation));
 }
 
 void Relay::start() {
@@ -190,6 +190,30 @@ void Relay::crash(const std::string& why) {
     k_.trace.record("relay", sim::EventKind::kRestart, "", 0, "process restarted");
     start();
   });
+}
+
+
+void Relay::add_state(sim::StateHash& hash) const {
+  hash.add(db_.is_open());
+  publisher_.add_state(hash);
+  hash.add(up_);
+  hash.add(pump_scheduled_);
+  hash.add(generation_);
+  hash.add(static_cast<std::uint64_t>(in_flight_.size()));
+  for (const auto& [seq, f] : in_flight_) {
+    hash.add(seq);
+    hash.add(f.row);
+    hash.add(f.order);
+    hash.add(f.attempt);
+  }
+  hash.add(static_cast<std::uint64_t>(returned_.size()));
+  for (const std::uint64_t seq : returned_) hash.add(seq);
+  hash.add(ids_made_);
+  hash.add(static_cast<std::uint64_t>(publishes_.size()));
+  for (const auto& [order, count] : publishes_) {
+    hash.add(order);
+    hash.add(count);
+  }
 }
 
 }  // namespace producer

@@ -21,6 +21,7 @@ struct Node {
   std::size_t first_opportunity = 0;  // children place faults at this index or later
   std::size_t first_position = 0;     // children change decisions at this position or later
   std::uint64_t state_key = 0;        // state merging (explore.h); 0 = never merged
+  std::uint64_t state_step = 0;       // the step of the parent's run that key was taken at
 };
 
 struct NodeRun {
@@ -47,8 +48,10 @@ bool same_moment(const sim::FiredFault& a, const sim::FiredFault& b) {
 
 class Search {
  public:
-  Search(const Scenario& scenario, const ExploreOptions& options)
-      : root_(explore_root(scenario)), options_(options) {}
+  // `steps_in_key`: state keys include the steps left before the step bound (exact
+  // merging whatever the runs do; see explore()).
+  Search(const Scenario& scenario, const ExploreOptions& options, bool steps_in_key)
+      : root_(explore_root(scenario)), options_(options), steps_in_key_(steps_in_key) {}
 
   Scenario scenario_for(const ExplorePath& path) const {
     Scenario s = root_;
@@ -102,6 +105,7 @@ class Search {
     key.add(o.instance);
     key.add(place);
     key.add(static_cast<std::uint64_t>(faults_after));
+    if (steps_in_key_) key.add(static_cast<std::uint64_t>(step_bound(root_)) - (o.step - 1));
     return key.value() | 1;  // never 0
   }
 
@@ -124,6 +128,7 @@ class Search {
       child.first_opportunity = i + 1;
       child.state_key = state_key(world, o, place,
                                   static_cast<std::size_t>(options_.max_faults) - child.path.faults.size());
+      child.state_step = o.step;
       out.children.push_back(std::move(child));
     }
   }
@@ -146,6 +151,7 @@ class Search {
 
   Scenario root_;
   const ExploreOptions& options_;
+  bool steps_in_key_;
 };
 
 bool run_chunk(const Search& search, const std::vector<Node>& level, std::size_t begin,
@@ -211,17 +217,39 @@ Scenario explore_root(const Scenario& scenario) {
   return s;
 }
 
-bool explore(const Scenario& scenario, const ExploreOptions& options, ExploreResult& out,
-             std::string& error) {
-  EOSIM_ASSERT(options.max_faults >= 0);
-  EOSIM_ASSERT(options.max_deviations >= 0);
-  out = ExploreResult{};
-  out.jobs = std::min(kMaxJobs, options.jobs != 0 ? options.jobs
-                                                  : std::max(1u, std::thread::hardware_concurrency()));
-  const Search search(scenario, options);
+namespace {
+
+// What one pass of the search saw, beyond the result: for the step bound check.
+struct MergeCheck {
+  std::uint64_t max_steps = 0;  // steps of the longest run
+  bool bound_hit = false;       // a run ended at the step bound
+  std::uint64_t max_shift = 0;  // most steps a cut child was behind the child it merged into
+};
+
+// Queues `run`'s children, cutting those whose state key was queued before.
+void queue_children(NodeRun& run, std::map<std::uint64_t, std::uint64_t>& states,
+                    std::vector<Node>& next_level, MergeCheck& check, ExploreResult& out) {
+  for (auto& child : run.children) {
+    if (child.state_key != 0) {
+      const auto [it, fresh] = states.emplace(child.state_key, child.state_step);
+      if (!fresh) {
+        ++out.merged;  // an earlier child goes on from the same state with the same budget
+        if (child.state_step > it->second) {
+          check.max_shift = std::max(check.max_shift, child.state_step - it->second);
+        }
+        continue;
+      }
+    }
+    next_level.push_back(std::move(child));
+  }
+}
+
+bool search(const Scenario& scenario, const ExploreOptions& options, bool steps_in_key,
+            ExploreResult& out, MergeCheck& check, std::string& error) {
+  const Search tree(scenario, options, steps_in_key);
   std::map<std::uint64_t, bool> seen;
   std::map<std::string, std::size_t> classes;
-  std::set<std::uint64_t> states;  // state keys of the fault children queued so far
+  std::map<std::uint64_t, std::uint64_t> states;  // state key -> the kept child's step
 
   std::vector<Node> level(1);  // the root
   std::vector<NodeRun> runs;
@@ -237,7 +265,7 @@ bool explore(const Scenario& scenario, const ExploreOptions& options, ExploreRes
       const std::size_t count = static_cast<std::size_t>(
           std::min<std::uint64_t>({kChunkNodes, level.size() - begin, room}));
       runs.assign(count, NodeRun{});
-      if (!run_chunk(search, level, begin, runs,
+      if (!run_chunk(tree, level, begin, runs,
                      std::min<unsigned>(out.jobs, static_cast<unsigned>(count)), error)) {
         return false;
       }
@@ -252,20 +280,49 @@ bool explore(const Scenario& scenario, const ExploreOptions& options, ExploreRes
           out.base_alternatives = runs[i].alternatives;
           root = false;
         }
+        check.max_steps = std::max(check.max_steps, runs[i].summary.steps);
+        check.bound_hit = check.bound_hit || runs[i].summary.step_bound_hit;
         if (!reduce(level[begin + i], runs[i], seen, classes, out)) continue;
-        for (auto& child : runs[i].children) {
-          if (child.state_key != 0 && !states.insert(child.state_key).second) {
-            ++out.merged;  // an earlier child starts from the same state, same budget
-            continue;
-          }
-          next_level.push_back(std::move(child));
-        }
+        queue_children(runs[i], states, next_level, check, out);
       }
       if (options.progress) options.progress(out.runs, out.runs + next_level.size());
     }
     level = std::move(next_level);
   }
   if (!level.empty()) out.truncated = true;
+  return true;
+}
+
+}  // namespace
+
+bool explore(const Scenario& scenario, const ExploreOptions& options, ExploreResult& out,
+             std::string& error) {
+  EOSIM_ASSERT(options.max_faults >= 0);
+  EOSIM_ASSERT(options.max_deviations >= 0);
+  const unsigned jobs = std::min(
+      kMaxJobs, options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency()));
+  out = ExploreResult{};
+  out.jobs = jobs;
+  MergeCheck check;
+  if (!search(scenario, options, /*steps_in_key=*/false, out, check, error)) return false;
+  if (!options.merge_states) return true;
+  // A state key leaves out the step count, so a cut child stands for the child it merged
+  // into shifted by up to max_shift steps per fault (a chain of merges adds them up). That
+  // is exact while every run ends quiescent and even the longest, shifted that far, stays
+  // below the step bound; otherwise the search runs again with the steps left in the key.
+  const std::uint64_t shifted =
+      check.max_steps + check.max_shift * static_cast<std::uint64_t>(options.max_faults);
+  out.merge_shift = check.max_shift;
+  if (!check.bound_hit && shifted < static_cast<std::uint64_t>(step_bound(explore_root(scenario)))) {
+    return true;
+  }
+  const std::uint64_t first_runs = out.runs;
+  out = ExploreResult{};
+  out.jobs = jobs;
+  check = MergeCheck{};
+  if (!search(scenario, options, /*steps_in_key=*/true, out, check, error)) return false;
+  out.merge_steps_in_key = true;
+  out.merge_first_pass_runs = first_runs;
   return true;
 }
 

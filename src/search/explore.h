@@ -18,16 +18,20 @@
 //    same starting points for their children have identical subtrees: the later one is
 //    counted as a duplicate and not expanded.
 //  - State merging (ExploreOptions::merge_states): a parent that may place faults hashes
-//    the abstract state (World::abstract_state: tables without ticks, broker queues
-//    without tags, frames in flight, actors) before every step. A fault child is keyed by
-//    the state before the step its opportunity is in, the opportunity (site, kind, frame,
+//    its world's run state (World::run_state: every table row, the broker, the actors,
+//    frames in flight with their payloads, pending events, the chooser's tape and
+//    generator, the fault rules still live) before every step. A fault child is keyed by
+//    that hash before the step its opportunity is in, the opportunity (site, kind, frame,
 //    order, attempt, instance, its place in the step) and the faults it may still add. A
-//    child whose key an earlier child had is cut (counted in `merged`): whatever faults led
-//    there, the two continue from the same state with the same budget. Commuting faults
-//    and schedule changes that converge on one state are explored once this way. It is
-//    optimistic: timers not yet due and random draws still to come are not in the state,
-//    so a cut child could in principle have gone elsewhere; tests check that every
-//    anti-pattern's violations are still found.
+//    child whose key an earlier child had is cut (counted in `merged`): the two go on from
+//    the same state, with the same rules and the same draws to come, so their subtrees
+//    are the same executions. Faults that converge on one state (a crash before the commit
+//    at any of three sites of one step) are explored once this way.
+//    The key leaves out the step count, which only the step bound reads: a cut child is
+//    its match shifted by some steps. When every run ended quiescent and the longest one,
+//    shifted by the largest shift once per fault, stays below the bound, nothing differs;
+//    otherwise explore() runs the search again with the steps left in the key
+//    (merge_steps_in_key), which is exact whatever the runs do.
 // Levels are run in parallel and reduced in tree order, so the result is the same for any
 // number of jobs.
 //
@@ -96,6 +100,10 @@ struct ExploreResult {
   std::uint64_t duplicates = 0;           // runs pruned as identical to an earlier one
   std::uint64_t merged = 0;               // fault children never run: their state and
                                           // budget had been reached before
+  std::uint64_t merge_shift = 0;          // most steps a cut child was behind its match
+  bool merge_steps_in_key = false;        // the step bound was within reach: a second pass
+                                          // kept the steps left in the state key
+  std::uint64_t merge_first_pass_runs = 0;  // runs of the pass that was thrown away
   std::vector<std::uint64_t> runs_by_faults;  // index = faults placed
   std::uint64_t violations = 0;           // distinct executions that were not exactly-once
                                           // (nor incomplete)

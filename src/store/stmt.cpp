@@ -128,6 +128,18 @@ void Stmt::check_column(int index) const {
   EOSIM_ASSERT(index < sqlite3_column_count(stmt_));
 }
 
+int Stmt::column_count() const {
+  EOSIM_ASSERT(stmt_ != nullptr);
+  return sqlite3_column_count(stmt_);
+}
+
+std::string Stmt::column_name(int index) const {
+  EOSIM_ASSERT(stmt_ != nullptr);
+  EOSIM_ASSERT(index >= 0 && index < sqlite3_column_count(stmt_));
+  const char* name = sqlite3_column_name(stmt_, index);
+  return name != nullptr ? std::string(name) : std::string();
+}
+
 int64_t Stmt::column_int64(int index) const {
   check_column(index);
   return sqlite3_column_int64(stmt_, index);

@@ -50,6 +50,8 @@ class Stmt {
   // resets, keeping the bindings. Db::changes()/last_insert_rowid() describe this run.
   Status exec();
 
+  int column_count() const;  // of the result rows; REQUIRES: prepared
+  std::string column_name(int index) const;  // REQUIRES: prepared, index < column_count()
   int64_t column_int64(int index) const;
   std::string column_text(int index) const;  // "" for NULL
   bool column_is_null(int index) const;

@@ -103,7 +103,7 @@ void BrokerNode::schedule_sync() {
     // Invariant (5): only a sync with a batch of two or more has a choice to make.
     const bool split = broker_.sync_has_batch() && k_.chooser.below(2) == 1;
     broker_.sync(split ? broker::Batching::kSplit : broker::Batching::kOne);
-  });
+  }, 0, sim::event_tag(generation));
 }
 
 void BrokerNode::schedule_timeout_check() {
@@ -113,7 +113,7 @@ void BrokerNode::schedule_timeout_check() {
     if (generation != generation_) return;
     clock();
     broker_.check_timeouts(broker_.now(), static_cast<std::uint64_t>(timeout));
-  });
+  }, 0, sim::event_tag(generation, timeout));
 }
 
 void BrokerNode::restart(const std::string& why, broker::Broker::Stop stop) {
@@ -137,7 +137,7 @@ void BrokerNode::restart(const std::string& why, broker::Broker::Stop stop) {
     declare();  // durable queues survived; declaring them again is idempotent
     attach();
     k_.trace.record("broker", sim::EventKind::kUp, "", 0, "accepting connections again");
-  });
+  }, 0, sim::event_tag(generation));
 }
 
 void BrokerNode::deliver(const broker::Delivery& d) {
@@ -217,6 +217,19 @@ BrokerLeftovers BrokerNode::leftovers() const {
     }
   }
   return left;
+}
+
+void BrokerNode::add_state(sim::StateHash& hash) const {
+  broker_.add_state(hash, static_cast<std::uint64_t>(k_.scheduler.now()));
+  hash.add(sync_scheduled_);
+  hash.add(up_);
+  hash.add(generation_);
+  hash.add(static_cast<std::uint64_t>(attempts_.size()));
+  for (const std::int64_t n : attempts_) hash.add(n);
+  for (const auto& [order, n] : other_attempts_) {
+    hash.add(order);
+    hash.add(n);
+  }
 }
 
 }  // namespace lab

@@ -57,6 +57,9 @@ class BrokerNode : public broker::Output {
   const broker::Broker& model() const { return broker_; }
   BrokerLeftovers leftovers() const;
   bool up() const { return up_; }
+  // For explore's state merging: the model broker's state and this node's own (up, its
+  // generation, a sync pending, the deliveries counted per order).
+  void add_state(sim::StateHash& hash) const;
 
   // broker::Output
   void deliver(const broker::Delivery& d) override;

@@ -248,7 +248,8 @@ void WorldImpl::start() {
   for (std::size_t i = 0; i < rules.size(); ++i) {
     if (!rules[i].tick) continue;
     kernel_.scheduler.at(static_cast<sim::Tick>(*rules[i].tick), "fault.timed",
-                         [this, rule = rules[i], i] { fire_timed(rule, i); });
+                         [this, rule = rules[i], i] { fire_timed(rule, i); }, 0,
+                         sim::event_tag(i));
   }
 }
 
@@ -273,7 +274,7 @@ bool World::over() const {
 
 bool World::step() {
   if (over()) return false;
-  if (impl_->options_.hash_states) impl_->state_hashes_.push_back(abstract_state());
+  if (impl_->options_.hash_states) impl_->state_hashes_.push_back(run_state());
   const bool ran = impl_->kernel_.scheduler.step();
   fire_step_rules();
   return ran;

@@ -38,7 +38,7 @@ struct WorldOptions {
                                    // (kernel().faults.opportunities())
   bool record_tape = true;       // RunSummary::tape holds every decision (explore needs
                                  // it; a run nobody replays saves ~100 bytes per order)
-  bool hash_states = false;      // World::state_hashes(): the abstract state before each step
+  bool hash_states = false;      // World::state_hashes(): run_state() before each step
   std::optional<sim::ChoiceTape> tape;  // replay these decisions first
   sim::TapeEnd tape_end = sim::TapeEnd::kRandom;
 };
@@ -120,11 +120,11 @@ class World {
   // The broker, then each consumer.
   std::vector<ActorStatus> actors() const;
 
-  // --- abstract states, for explore's state merging (world_state.cpp) ---
-  // A hash of what the future of the run depends on, history left out (see world_state.cpp
-  // for what is in it). Reads only.
-  std::uint64_t abstract_state();
-  // With WorldOptions::hash_states: entry s is abstract_state() before step s + 1 ran.
+  // --- run states, for explore's state merging (world_state.cpp) ---
+  // A hash of everything the rest of the run depends on but the step count: two worlds of
+  // one scenario with equal hashes go on alike, step for step. Reads only.
+  std::uint64_t run_state();
+  // With WorldOptions::hash_states: entry s is run_state() before step s + 1 ran.
   const std::vector<std::uint64_t>& state_hashes() const;
 
   // --- commands (world_commands.cpp) ---

@@ -1,9 +1,27 @@
-// World::abstract_state: what explore's state merging compares (explore.h). Everything a
-// future step can depend on that is cheap to read, with the history taken out: database
-// rows without their tick columns or AUTOINCREMENT ids, broker queues and unacked
-// deliveries without delivery tags or sequence numbers, frames in flight without times or
-// connection ids, and whether each actor is up and what it holds. Left out, so the
-// merging is optimistic: timers not yet due and the random draws still to come.
+// World::run_state: what explore's state merging compares (src/search/explore.h). Two
+// worlds of one scenario whose hashes are equal have the same future, step for step, so
+// everything a future step can read is in it, as it is:
+//  - every row of every table of every database, with its rowid (AUTOINCREMENT counters
+//    included: the relay reads rows in id order); tick columns only where a decision
+//    reads them (column_kind below);
+//  - the model broker (queues, channels, unacked deliveries with their tags, publish
+//    sequence numbers, consumers and the round-robin cursor, the sync generation), the
+//    broker node, the order service, its relay and publisher, each consumer (the
+//    deliveries it holds, its connection, its generation);
+//  - the network: connections, frames in flight with their payloads, partitions;
+//  - the scheduler: every pending event in the order it would run (time from now,
+//    priority, label, and a tag for what its closure captured: a generation, an order, a
+//    connection); absolute time is history, and every time is fed relative to now;
+//  - the chooser: the tape entries still to replay and the generator's state, so the draws
+//    to come are the same;
+//  - the fault plan: every rule that may still fire, counted from now.
+// Left out, because nothing decides by them: the trace, the fired-fault and opportunity
+// logs, statistics and counters, the recorded tape — and the step count, which only the
+// step bound reads: explore checks that bound on its own (explore.cpp, exact_merging).
+
+#include <algorithm>
+#include <string>
+#include <vector>
 
 #include "sim/assert.h"
 #include "sim/state_hash.h"
@@ -14,9 +32,24 @@ namespace lab {
 
 namespace {
 
-// Every row of `sql` (no parameters, `columns` columns), as text ("" for NULL, marked).
-void add_rows(sim::StateHash& hash, store::Db& db, const char* sql, int columns) {
-  store::Stmt& st = db.statement(sql);
+// What a column of `table` is to the state: most are fed as they are; tick columns are
+// history (when a row was written) except where a decision reads them: dedup retention
+// deletes keys by `tick` against now (consumer_work.cpp, expire_dedup_keys), so those are
+// fed relative to now. No other statement of an actor reads a tick column.
+enum class Column { kValue, kAgeNow, kHistory };
+
+Column column_kind(const std::string& table, const std::string& column) {
+  const bool tick = column.size() >= 4 && column.compare(column.size() - 4, 4, "tick") == 0;
+  if (!tick) return Column::kValue;
+  return column == "tick" && (table == "processed_messages" || table == "seen")
+             ? Column::kAgeNow
+             : Column::kHistory;
+}
+
+// Every row of `table`, in rowid order, with its rowid.
+void add_rows(sim::StateHash& hash, store::Db& db, const std::string& table, sim::Tick now) {
+  store::Stmt& st = db.statement("SELECT rowid, * FROM \"" + table + "\" ORDER BY rowid");
+  std::vector<Column> kinds;
   bool has_row = false;
   std::uint64_t rows = 0;
   while (true) {
@@ -25,76 +58,58 @@ void add_rows(sim::StateHash& hash, store::Db& db, const char* sql, int columns)
     EOSIM_ASSERT(s.ok());
     if (!has_row) break;
     ++rows;
-    for (int c = 0; c < columns; ++c) {
+    if (kinds.empty()) {
+      for (int c = 0; c < st.column_count(); ++c) kinds.push_back(column_kind(table, st.column_name(c)));
+    }
+    for (int c = 0; c < st.column_count(); ++c) {
+      if (kinds[static_cast<std::size_t>(c)] == Column::kHistory) continue;
       hash.add(st.column_is_null(c));
-      hash.add(std::string_view(st.column_text(c)));
+      if (kinds[static_cast<std::size_t>(c)] == Column::kAgeNow && !st.column_is_null(c)) {
+        hash.add(static_cast<std::int64_t>(now) - st.column_int64(c));
+      } else {
+        hash.add(std::string_view(st.column_text(c)));
+      }
     }
   }
   st.reset();
   hash.add(rows);
 }
 
-void add_message(sim::StateHash& hash, const broker::Message& m) {
-  hash.add(std::string_view(m.message_id));
-  hash.add(m.order);
-  hash.add(m.x_delivery_count.value_or(-1));
-  hash.add(static_cast<std::uint64_t>(m.x_death.size()));
-}
-
-void add_broker(sim::StateHash& hash, const broker::Broker& b) {
-  for (const std::string& name : b.queue_names()) {
-    const broker::QueueView q = b.queue(name);
-    hash.add(std::string_view(name));
-    hash.add(static_cast<std::uint64_t>(q.ready.size()));
-    for (const auto& r : q.ready) {
-      hash.add(r.redelivered);
-      add_message(hash, r.message);
-    }
-    hash.add(static_cast<std::uint64_t>(q.unacked));
-    hash.add(static_cast<std::uint64_t>(q.consumers.size()));
+void add_database(sim::StateHash& hash, store::Db& db, sim::Tick now) {
+  hash.add(db.is_open());
+  if (!db.is_open()) return;
+  std::vector<std::string> tables;
+  store::Stmt& list = db.statement("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
+  bool has_row = false;
+  while (true) {
+    const store::Status s = list.step(has_row);
+    EOSIM_ASSERT(s.ok());
+    if (!has_row) break;
+    tables.push_back(list.column_text(0));
   }
-  for (const broker::ChannelView& c : b.channels()) {
-    hash.add(c.confirm_mode);
-    hash.add(static_cast<std::uint64_t>(c.unconfirmed.size()));
-    hash.add(static_cast<std::uint64_t>(c.unacked.size()));
-    for (const auto& u : c.unacked) {
-      hash.add(std::string_view(u.queue));
-      hash.add(u.redelivered);
-      add_message(hash, u.message);
-    }
+  list.reset();
+  for (const std::string& table : tables) {
+    hash.add(std::string_view(table));
+    add_rows(hash, db, table, now);
   }
 }
 
 }  // namespace
 
-std::uint64_t World::abstract_state() {
+std::uint64_t World::run_state() {
   WorldImpl& w = *impl_;
   sim::StateHash hash;
-  add_rows(hash, w.orders_anchor_, "SELECT id, account, amount FROM orders ORDER BY id", 3);
-  add_rows(hash, w.orders_anchor_,
-           "SELECT order_id, message_id, body, sent FROM outbox ORDER BY id", 4);
-  add_rows(hash, w.ledger_anchor_, "SELECT id, balance FROM accounts ORDER BY id", 2);
-  add_rows(hash, w.ledger_anchor_,
-           "SELECT message_id, order_id FROM processed_messages ORDER BY message_id", 2);
-  add_rows(hash, w.ledger_anchor_,
-           "SELECT order_id, message_id, amount, consumer FROM debits ORDER BY id", 4);
-  add_rows(hash, w.ledger_anchor_,
-           "SELECT order_id, message_id, reason FROM rejections ORDER BY id", 3);
-  if (w.dedup_anchor_.is_open()) {
-    add_rows(hash, w.dedup_anchor_, "SELECT message_id, order_id FROM seen ORDER BY message_id", 2);
+  for (store::Db* db : {&w.orders_anchor_, &w.ledger_anchor_, &w.dedup_anchor_, &w.effects_anchor_}) {
+    add_database(hash, *db, w.kernel_.scheduler.now());
   }
-  if (w.effects_anchor_.is_open()) {
-    add_rows(hash, w.effects_anchor_,
-             "SELECT order_id, message_id, idempotency_key, consumer FROM emails ORDER BY id", 4);
-  }
-  hash.add(w.broker_->up());
-  add_broker(hash, w.broker_->model());
+  w.broker_->add_state(hash);
+  w.producer_->add_state(hash);
+  hash.add(static_cast<std::uint64_t>(w.consumers_.size()));
+  for (const auto& c : w.consumers_) c->add_state(hash);
   w.kernel_.network.add_state(hash);
-  hash.add(w.producer_->orders_created());
-  for (const auto& c : w.consumers_) {
-    hash.add(c->up());
-    hash.add(static_cast<std::uint64_t>(c->inbox_size()));
-  }
+  w.kernel_.scheduler.add_state(hash);
+  w.kernel_.chooser.add_state(hash);
+  w.kernel_.faults.add_state(hash);
   return hash.value();
 }
 
