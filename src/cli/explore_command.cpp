@@ -77,10 +77,10 @@ void write_text(const ExploreCommandOptions& o, const lab::Scenario& s,
         << " fault placement(s) not run: an earlier one went on from the same run state "
            "(tables, broker, actors, frames, pending events, draws to come, rules) with the "
            "same fault budget\n";
-    if (r.merge_steps_in_key) {
-      out << "  (a run came near the step bound, so the search ran again keyed by the steps "
-             "left too; the first pass of "
-          << r.merge_first_pass_runs << " runs was discarded)\n";
+    if (r.merge_abandoned) {
+      out << "  (off after all: a run reached the step bound, where merging is not exact, so "
+             "the search ran again without it; the first pass's "
+          << r.merge_first_pass_runs << " runs were discarded)\n";
     }
   }
   for (std::size_t k = 0; k < r.runs_by_faults.size(); ++k) {
@@ -142,7 +142,7 @@ void write_json(const ExploreCommandOptions& o, const lab::Scenario& s,
   if (!o.no_merge) {  // --no-merge prints exactly what explore printed before merging
     j["merge_states"] = true;
     j["merged"] = r.merged;
-    j["merge_steps_in_key"] = r.merge_steps_in_key;
+    j["merge_abandoned"] = r.merge_abandoned;
     j["merge_first_pass_runs"] = r.merge_first_pass_runs;
   }
   j["runs_by_faults"] = r.runs_by_faults;

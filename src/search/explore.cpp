@@ -48,10 +48,9 @@ bool same_moment(const sim::FiredFault& a, const sim::FiredFault& b) {
 
 class Search {
  public:
-  // `steps_in_key`: state keys include the steps left before the step bound (exact
-  // merging whatever the runs do; see explore()).
-  Search(const Scenario& scenario, const ExploreOptions& options, bool steps_in_key)
-      : root_(explore_root(scenario)), options_(options), steps_in_key_(steps_in_key) {}
+  // `merge`: hash run states and key fault children for state merging (explore.h).
+  Search(const Scenario& scenario, const ExploreOptions& options, bool merge)
+      : root_(explore_root(scenario)), options_(options), merge_(merge) {}
 
   Scenario scenario_for(const ExplorePath& path) const {
     Scenario s = root_;
@@ -75,7 +74,7 @@ class Search {
     WorldOptions world;
     world.keep_trace = false;
     world.log_opportunities = may_add_fault(node);
-    world.hash_states = options_.merge_states && may_add_fault(node);
+    world.hash_states = merge_ && may_add_fault(node);
     if (!node.path.tape.empty()) world.tape = node.path.tape;
     auto w = World::create(scenario_for(node.path), world, out.error);
     if (!w) return;
@@ -105,7 +104,6 @@ class Search {
     key.add(o.instance);
     key.add(place);
     key.add(static_cast<std::uint64_t>(faults_after));
-    if (steps_in_key_) key.add(static_cast<std::uint64_t>(step_bound(root_)) - (o.step - 1));
     return key.value() | 1;  // never 0
   }
 
@@ -151,7 +149,7 @@ class Search {
 
   Scenario root_;
   const ExploreOptions& options_;
-  bool steps_in_key_;
+  bool merge_;
 };
 
 bool run_chunk(const Search& search, const std::vector<Node>& level, std::size_t begin,
@@ -224,19 +222,30 @@ struct MergeCheck {
   std::uint64_t max_steps = 0;  // steps of the longest run
   bool bound_hit = false;       // a run ended at the step bound
   std::uint64_t max_shift = 0;  // most steps a cut child was behind the child it merged into
+  // (cut, kept) paths, for ExploreOptions::on_merge once the pass is the one kept.
+  std::vector<std::pair<ExplorePath, ExplorePath>> pairs;
+};
+
+// A queued fault child's key: the step it was taken at, and its path when a test asks.
+struct KeptChild {
+  std::uint64_t step = 0;
+  std::optional<ExplorePath> path;
 };
 
 // Queues `run`'s children, cutting those whose state key was queued before.
-void queue_children(NodeRun& run, std::map<std::uint64_t, std::uint64_t>& states,
-                    std::vector<Node>& next_level, MergeCheck& check, ExploreResult& out) {
+void queue_children(NodeRun& run, const ExploreOptions& options,
+                    std::map<std::uint64_t, KeptChild>& states, std::vector<Node>& next_level,
+                    MergeCheck& check, ExploreResult& out) {
   for (auto& child : run.children) {
     if (child.state_key != 0) {
-      const auto [it, fresh] = states.emplace(child.state_key, child.state_step);
+      const auto [it, fresh] = states.emplace(child.state_key, KeptChild{child.state_step, {}});
+      if (fresh && options.on_merge) it->second.path = child.path;
       if (!fresh) {
         ++out.merged;  // an earlier child goes on from the same state with the same budget
-        if (child.state_step > it->second) {
-          check.max_shift = std::max(check.max_shift, child.state_step - it->second);
+        if (child.state_step > it->second.step) {
+          check.max_shift = std::max(check.max_shift, child.state_step - it->second.step);
         }
+        if (options.on_merge) check.pairs.emplace_back(child.path, *it->second.path);
         continue;
       }
     }
@@ -244,12 +253,12 @@ void queue_children(NodeRun& run, std::map<std::uint64_t, std::uint64_t>& states
   }
 }
 
-bool search(const Scenario& scenario, const ExploreOptions& options, bool steps_in_key,
+bool search(const Scenario& scenario, const ExploreOptions& options, bool merge,
             ExploreResult& out, MergeCheck& check, std::string& error) {
-  const Search tree(scenario, options, steps_in_key);
+  const Search tree(scenario, options, merge);
   std::map<std::uint64_t, bool> seen;
   std::map<std::string, std::size_t> classes;
-  std::map<std::uint64_t, std::uint64_t> states;  // state key -> the kept child's step
+  std::map<std::uint64_t, KeptChild> states;  // state key -> the child kept with it
 
   std::vector<Node> level(1);  // the root
   std::vector<NodeRun> runs;
@@ -283,9 +292,12 @@ bool search(const Scenario& scenario, const ExploreOptions& options, bool steps_
         check.max_steps = std::max(check.max_steps, runs[i].summary.steps);
         check.bound_hit = check.bound_hit || runs[i].summary.step_bound_hit;
         if (!reduce(level[begin + i], runs[i], seen, classes, out)) continue;
-        queue_children(runs[i], states, next_level, check, out);
+        queue_children(runs[i], options, states, next_level, check, out);
       }
       if (options.progress) options.progress(out.runs, out.runs + next_level.size());
+      // Merging is exact only if no run reaches the step bound (explore()): once one
+      // does, this pass is thrown away, so stop it now.
+      if (merge && check.bound_hit) return true;
     }
     level = std::move(next_level);
   }
@@ -304,24 +316,27 @@ bool explore(const Scenario& scenario, const ExploreOptions& options, ExploreRes
   out = ExploreResult{};
   out.jobs = jobs;
   MergeCheck check;
-  if (!search(scenario, options, /*steps_in_key=*/false, out, check, error)) return false;
+  if (!search(scenario, options, options.merge_states, out, check, error)) return false;
   if (!options.merge_states) return true;
   // A state key leaves out the step count, so a cut child stands for the child it merged
   // into shifted by up to max_shift steps per fault (a chain of merges adds them up). That
   // is exact while every run ends quiescent and even the longest, shifted that far, stays
-  // below the step bound; otherwise the search runs again with the steps left in the key.
+  // below the step bound. Otherwise the search runs again without merging (keying by the
+  // steps left too would be exact, but a run that reaches the bound is long, and hashing
+  // its every step costs more than merging saves).
   const std::uint64_t shifted =
       check.max_steps + check.max_shift * static_cast<std::uint64_t>(options.max_faults);
   out.merge_shift = check.max_shift;
   if (!check.bound_hit && shifted < static_cast<std::uint64_t>(step_bound(explore_root(scenario)))) {
+    for (const auto& [cut, kept] : check.pairs) options.on_merge(cut, kept);
     return true;
   }
   const std::uint64_t first_runs = out.runs;
   out = ExploreResult{};
   out.jobs = jobs;
   check = MergeCheck{};
-  if (!search(scenario, options, /*steps_in_key=*/true, out, check, error)) return false;
-  out.merge_steps_in_key = true;
+  if (!search(scenario, options, /*merge=*/false, out, check, error)) return false;
+  out.merge_abandoned = true;
   out.merge_first_pass_runs = first_runs;
   return true;
 }

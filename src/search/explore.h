@@ -30,8 +30,7 @@
 //    The key leaves out the step count, which only the step bound reads: a cut child is
 //    its match shifted by some steps. When every run ended quiescent and the longest one,
 //    shifted by the largest shift once per fault, stays below the bound, nothing differs;
-//    otherwise explore() runs the search again with the steps left in the key
-//    (merge_steps_in_key), which is exact whatever the runs do.
+//    otherwise explore() runs the search again without merging (merge_abandoned).
 // Levels are run in parallel and reduced in tree order, so the result is the same for any
 // number of jobs.
 //
@@ -58,6 +57,8 @@
 
 namespace lab {
 
+struct ExplorePath;
+
 struct ExploreOptions {
   int max_faults = 2;         // K: faults placed on top of the scenario's own
   int max_deviations = 1;     // D: scheduler decisions changed
@@ -67,6 +68,9 @@ struct ExploreOptions {
   unsigned jobs = 0;          // 0 = every hardware thread
   // Called on the calling thread after each chunk: (runs so far, nodes known so far).
   std::function<void(std::uint64_t, std::uint64_t)> progress;
+  // Called on the calling thread for each fault child cut by state merging: (its path, the
+  // path of the earlier child it merged into). For tests that run both and compare.
+  std::function<void(const ExplorePath&, const ExplorePath&)> on_merge;
 };
 
 // A changed scheduler decision: tape position and the value taken there instead.
@@ -101,8 +105,8 @@ struct ExploreResult {
   std::uint64_t merged = 0;               // fault children never run: their state and
                                           // budget had been reached before
   std::uint64_t merge_shift = 0;          // most steps a cut child was behind its match
-  bool merge_steps_in_key = false;        // the step bound was within reach: a second pass
-                                          // kept the steps left in the state key
+  bool merge_abandoned = false;           // a run reached the step bound: the search ran
+                                          // again without merging
   std::uint64_t merge_first_pass_runs = 0;  // runs of the pass that was thrown away
   std::vector<std::uint64_t> runs_by_faults;  // index = faults placed
   std::uint64_t violations = 0;           // distinct executions that were not exactly-once
