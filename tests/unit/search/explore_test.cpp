@@ -154,7 +154,7 @@ namespace {
 std::set<std::string> classes_of(const lab::ExploreResult& r) {
   std::set<std::string> out;
   for (const auto& c : r.outcomes) {
-    std::string key = c.verdict + " " + std::to_string(c.balance);
+    std::string key = std::string(lab::verdict_name(c.verdict)) + " " + std::to_string(c.balance);
     for (const auto* list : {&c.lost, &c.duplicated, &c.phantom, &c.stuck}) {
       key += " [";
       for (const auto n : *list) key += std::to_string(n) + ",";
