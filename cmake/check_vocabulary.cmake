@@ -49,6 +49,10 @@ set(KNOWN
   # SQL table and column names of the lab schema, shown in the GUI's tables.
   "ui/panel_tables.cpp|outbox" "ui/panel_tables.cpp|sent" "ui/panel_tables.cpp|1"
   "ui/panel_tables.cpp|accounts" "ui/panel_tables.cpp|balance" "ui/panel_tables.cpp|debits"
+  # SQL table and column names: explore's state key feeds the dedup tables' `tick` relative
+  # to now (dedup retention reads it), every other tick column is history.
+  "src/world/world_state.cpp|tick" "src/world/world_state.cpp|processed_messages"
+  "src/world/world_state.cpp|seen"
   # Strategy preset and queue type names (scenario values, not yet enums).
   "src/scenario/patterns.cpp|check-then-act" "src/scenario/patterns.cpp|requeue-poison"
   "src/world/actor_options.cpp|quorum"
