@@ -93,6 +93,7 @@ class Relay {
   void pump();
   void on_frame(transport::ConnId conn, const broker::BrokerMethod& method);
   void on_disconnect(transport::ConnId conn);
+  void schedule_reconnect();
   void poll();
   void on_confirm(const broker::Confirm& confirm);
   struct OutboxRow {
@@ -118,6 +119,9 @@ class Relay {
   Publisher publisher_;
   bool up_ = false;
   bool pump_scheduled_ = false;
+  bool reconnect_pending_ = false;  // kicks wait for it (schedule_reconnect)
+  int refused_in_a_row_ = 0;        // connects refused since the last one that worked
+  static constexpr int kMaxBackoffShift = 3;  // the backoff stops at 8 x reconnect_ticks
   std::uint64_t generation_ = 0;
   std::map<std::uint64_t, InFlight> in_flight_;  // publish seq -> outbox row
   std::set<std::uint64_t> returned_;             // seqs that came back unroutable

@@ -1,5 +1,7 @@
 #include "src/producer/producer.h"
 
+#include <algorithm>
+
 #include "sim/assert.h"
 
 namespace producer {
@@ -37,8 +39,11 @@ void Relay::poll() {
   after(options_.poll_ticks, "relay.poll", [this] { poll(); });
 }
 
+// While a reconnect is pending a kick adds nothing: the reconnect pumps. (Each kick used
+// to start a retry chain of its own while the broker was down, so a relay that polls
+// piled up one more chain per poll - thousands of refused connects during a restart.)
 void Relay::kick() {
-  if (!up_ || pump_scheduled_) return;
+  if (!up_ || pump_scheduled_ || reconnect_pending_) return;
   pump_scheduled_ = true;
   after(1, "relay.pump", [this] {
     pump_scheduled_ = false;
@@ -57,9 +62,11 @@ void Relay::pump() {
   if (!up_) return;
   const transport::ConnId before = publisher_.conn();
   if (!publisher_.ensure_connected()) {
-    after(options_.reconnect_ticks, "relay.reconnect", [this] { pump(); });
+    ++refused_in_a_row_;
+    schedule_reconnect();
     return;
   }
+  refused_in_a_row_ = 0;
   if (publisher_.conn() != before) {
     // A new connection, opened before the old one's close was noticed: its confirms will
     // never come (on_disconnect ignores the old connection), and the new channel numbers
@@ -172,15 +179,30 @@ void Relay::on_disconnect(transport::ConnId conn) {
   // Whatever was unconfirmed may or may not be in the queue: publish it again.
   in_flight_.clear();
   returned_.clear();
-  after(options_.reconnect_ticks, "relay.reconnect", [this] { pump(); });
+  schedule_reconnect();
+}
+
+// One reconnect at a time, after reconnect_ticks doubled for each refusal in a row, at
+// most kMaxBackoffShift times: a broker that is down for long is asked a few times, not
+// every reconnect_ticks, and one that is back is found within 8 x reconnect_ticks.
+void Relay::schedule_reconnect() {
+  if (reconnect_pending_) return;
+  reconnect_pending_ = true;
+  const int shift = std::min(refused_in_a_row_, kMaxBackoffShift);
+  after(options_.reconnect_ticks << shift, "relay.reconnect", [this] {
+    reconnect_pending_ = false;
+    pump();
+  });
 }
 
 void Relay::crash(const std::string& why) {
   if (!up_) return;
   k_.trace.record("relay", sim::EventKind::kCrash, "", 0, why);
   up_ = false;
-  ++generation_;
+  ++generation_;  // cancels a pending pump or reconnect
   pump_scheduled_ = false;
+  reconnect_pending_ = false;
+  refused_in_a_row_ = 0;
   db_.close();
   k_.net.reset_all();
   publisher_.drop();

@@ -26,6 +26,14 @@ struct FakeBroker {
   transport::SimTransport relay_net{k.network, "relay"};
 
   FakeBroker() {
+    attach();
+    uri = "file:/producer-test-" + std::to_string(++g_counter) + "?vfs=memdb";
+    REQUIRE(store::Db::open(uri, orders).ok());
+    REQUIRE(lab::create_orders_schema(orders).ok());
+  }
+
+  // The broker's end of the network (again, after a test detached it).
+  void attach() {
     sim::NodeHandlers h;
     h.on_accept = [this](sim::ConnId c, const sim::NodeId& who) {
       if (who == "relay") relay_conn = c;
@@ -39,9 +47,6 @@ struct FakeBroker {
     };
     h.on_disconnect = [](sim::ConnId) {};
     k.network.attach("broker", h);
-    uri = "file:/producer-test-" + std::to_string(++g_counter) + "?vfs=memdb";
-    REQUIRE(store::Db::open(uri, orders).ok());
-    REQUIRE(lab::create_orders_schema(orders).ok());
   }
 
   void confirm(std::uint64_t seq, bool multiple) {
@@ -133,6 +138,50 @@ TEST_CASE("relay: a failed read of the outbox is read again, not taken for no ro
     INFO("poll_ticks = " << poll);
     CHECK(b.published == std::vector<std::string>{"order-1"});
   }
+}
+
+// Steps `b`'s kernel until virtual time `until` (a polling relay never leaves it idle).
+void run_until(FakeBroker& b, sim::Tick until) {
+  while (!b.k.scheduler.idle() && b.k.scheduler.next_time() <= until) b.k.scheduler.step();
+}
+
+std::size_t refusals_of_relay(const FakeBroker& b) {
+  std::size_t n = 0;
+  for (const sim::TraceEvent& e : b.k.trace.events()) {
+    n += e.actor == "relay" && e.kind == sim::EventKind::kRefused ? 1 : 0;
+  }
+  return n;
+}
+
+TEST_CASE("relay: while the broker is down it asks on one schedule that backs off, and "
+          "finds it back", "[producer]") {
+  FakeBroker b;
+  producer::ProducerOptions o = two_orders(b, producer::Pattern::kOutbox);
+  o.poll_ticks = 5;  // as in a live run: each poll kicks the relay
+  o.reconnect_ticks = 5;
+  producer::OrderService service(transport::sim_env(b.k, b.producer_net),
+                                 transport::sim_env(b.k, b.relay_net), o);
+  service.start();
+  service.relay()->start();
+  run_until(b, 100);
+  REQUIRE(b.published.size() == 2);  // neither confirmed
+
+  // The broker goes away for 1,000 ticks.
+  b.k.network.break_connection(b.relay_conn, "broker", "test");
+  b.k.network.detach("broker");
+  const sim::Tick down_at = b.k.scheduler.now();
+  run_until(b, down_at + 1000);
+  // One schedule: 5, 10, 20, then every 40 ticks - about 27 refusals in 1,000 ticks. Every
+  // poll used to start a retry chain of its own (one more each 5 ticks), thousands here.
+  const std::size_t refused = refusals_of_relay(b);
+  CHECK(refused >= 20);
+  CHECK(refused <= 1000 / 40 + 3);
+
+  // Back up: the relay connects within the longest backoff and publishes both rows again.
+  b.attach();
+  run_until(b, b.k.scheduler.now() + 40 + 10);
+  CHECK(b.published == std::vector<std::string>{"order-1", "order-2", "order-1", "order-2"});
+  CHECK(refusals_of_relay(b) == refused);
 }
 
 TEST_CASE("relay without confirms marks rows sent as soon as it publishes", "[producer]") {
