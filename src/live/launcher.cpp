@@ -23,6 +23,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr int kStopTimeoutMs = 30000;
+constexpr int kStartAttempts = 3;
 // RabbitMQ's consumer_timeout when rabbitmq.conf does not set it (rabbit.app, 3.8.15 on).
 constexpr int kDefaultConsumerTimeoutMs = 1800000;
 
@@ -80,6 +81,21 @@ Status PrivateBroker::start(const LaunchOptions& options, std::unique_ptr<Privat
   if (std::string missing = missing_rabbitmq(options); !missing.empty()) {
     return Status::error(missing);
   }
+  // Another broker starting at the same moment (a second test run on the machine) can
+  // take the ports this one picked before it binds them, and the start fails; the next
+  // attempt picks new ports in a new folder. A failed attempt leaves nothing behind (its
+  // PrivateBroker is destroyed: processes stopped, folder removed).
+  Status last;
+  for (int attempt = 1; attempt <= kStartAttempts; ++attempt) {
+    last = start_once(options, out);
+    if (last.ok()) return last;
+  }
+  return Status::error("rabbitmq-server did not start in " + std::to_string(kStartAttempts) +
+                       " attempts; the last: " + last.message);
+}
+
+Status PrivateBroker::start_once(const LaunchOptions& options,
+                                 std::unique_ptr<PrivateBroker>& out) {
   std::unique_ptr<PrivateBroker> broker(new PrivateBroker());
   broker->options_ = options;
   std::string tmpl = (fs::temp_directory_path() / "eosim-rabbit-XXXXXX").string();

@@ -10,8 +10,9 @@
 //
 // Contract:
 //  - start() returns only when the broker answers (AMQP port open and
-//    `rabbitmq-diagnostics -q ping` succeeds), or with an error; never hangs past its
-//    deadline. Without rabbitmq-server installed the error is one line saying how to
+//    `rabbitmq-diagnostics -q ping` succeeds), or with an error; a failed start is tried
+//    again (3 attempts in all), each attempt on new ports in a new folder and bounded by
+//    ready_timeout_ms. Without rabbitmq-server installed the error is one line saying how to
 //    install it.
 //  - restart(kClean) stops the node with SIGTERM (clients see connection.close 320) and
 //    starts it again; restart(kKill) SIGKILLs it (clients see a reset, nothing unsynced is
@@ -73,6 +74,7 @@ class PrivateBroker {
 
  private:
   PrivateBroker() = default;
+  static Status start_once(const LaunchOptions& options, std::unique_ptr<PrivateBroker>& out);
   Status write_config() const;
   std::vector<std::string> environment() const;
   Status start_epmd();

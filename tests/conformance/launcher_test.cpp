@@ -11,13 +11,16 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 
 #include "src/live/endpoint.h"
 #include "src/live/launcher.h"
+#include "tests/support/temp_dir.h"
 
 namespace {
 
@@ -85,13 +88,8 @@ ChildReport broker_in_child(pid_t& child) {
     ::close(fds[0]);
     std::unique_ptr<live::PrivateBroker> broker;
     ChildReport report;
-    // A start can lose its picked ports to another broker starting at the same moment (a
-    // second ctest run on the machine); the test is about interruption, so try again.
-    bool started = false;
-    for (int attempt = 0; attempt < 3 && !started; ++attempt) {
-      started = live::PrivateBroker::start({}, broker).ok();
-    }
-    if (started) {
+    // (A start that loses its picked ports to another broker is tried again by start.)
+    if (live::PrivateBroker::start({}, broker).ok()) {
       report.node = broker->node_pid();
       report.epmd = broker->epmd_pid();
       const std::string& dir = broker->data_dir();
@@ -160,6 +158,66 @@ TEST_CASE("launcher: a test interrupted by SIGINT leaves nothing running", "[lau
 
 TEST_CASE("launcher: a test killed by SIGKILL leaves nothing running", "[launcher]") {
   check_interruption(SIGKILL);
+}
+
+namespace {
+
+void write_script(const std::filesystem::path& path, const std::string& body) {
+  std::ofstream(path) << "#!/bin/sh\n" << body;
+  std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+}
+
+bool holds_broker_folder(const std::filesystem::path& dir) {
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().filename().string().rfind("eosim-rabbit-", 0) == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("launcher: a start that fails is tried again, on new ports in a new folder",
+          "[launcher]") {
+  namespace fs = std::filesystem;
+  std::string real = live::LaunchOptions{}.rabbitmq_bin_dir;
+  if (const char* dir = std::getenv("EOSIM_RABBITMQ_BIN"); dir != nullptr && *dir != '\0') {
+    real = dir;
+  }
+  const test_support::TempDir tmp("launcher-retry");
+  const fs::path bin = tmp.path / "bin";
+  const fs::path folders = tmp.path / "tmp";
+  fs::create_directories(bin);
+  fs::create_directories(folders);
+  // The first start fails at once, as one whose picked ports another broker took first
+  // (two test runs on one machine) does; the second is the real rabbitmq-server.
+  const std::string marker = (tmp.path / "failed-once").string();
+  write_script(bin / "rabbitmq-server", "if [ ! -e '" + marker + "' ]; then : > '" + marker +
+                                            "'; exit 1; fi\nexec '" + real +
+                                            "/rabbitmq-server' \"$@\"\n");
+  for (const std::string tool : {"rabbitmq-diagnostics", "rabbitmqctl"}) {
+    write_script(bin / tool, "exec '" + real + "/" + tool + "' \"$@\"\n");
+  }
+  live::LaunchOptions options;
+  options.rabbitmq_bin_dir = bin.string();
+  std::unique_ptr<live::PrivateBroker> broker;
+  // Every data folder goes under `folders`, so a leftover of the failed start shows.
+  const char* saved = std::getenv("TMPDIR");
+  const std::string saved_tmpdir = saved != nullptr ? saved : "";
+  ::setenv("TMPDIR", folders.c_str(), 1);
+  const live::Status s = live::PrivateBroker::start(options, broker);
+  if (saved != nullptr) {
+    ::setenv("TMPDIR", saved_tmpdir.c_str(), 1);
+  } else {
+    ::unsetenv("TMPDIR");
+  }
+  INFO(s.message);
+  CHECK(fs::exists(marker));  // the first start did fail
+  REQUIRE(s.ok());
+  REQUIRE(broker != nullptr);
+  CHECK(::kill(broker->node_pid(), 0) == 0);
+  CHECK(broker->data_dir().rfind(folders.string(), 0) == 0);
+  CHECK(broker->stop());
+  CHECK_FALSE(holds_broker_folder(folders));  // neither the failed start's nor this one's
 }
 
 TEST_CASE("endpoint: AMQP URLs", "[live]") {
