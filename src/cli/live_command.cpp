@@ -28,6 +28,7 @@
 #include "src/live/amqp_client.h"
 #include "src/live/launcher.h"
 #include "src/live/live_run.h"
+#include "src/live/process.h"
 #endif
 
 namespace cli {
@@ -202,6 +203,15 @@ const lab::OrderOutcome* find_order(const lab::Report& r, std::int64_t order) {
   return nullptr;
 }
 
+// After a deferred Ctrl-C (or SIGTERM, SIGHUP): everything this command started is stopped
+// and its temporary folders are removed by now; the command dies of the signal.
+[[noreturn]] void end_interrupted(std::ostream& err) {
+  err << "eosim: live: interrupted; the run's processes and the private broker are stopped, "
+         "temporary folders removed\n";
+  err.flush();
+  live::end_interrupted();
+}
+
 // Per order: the model's outcome, the live one, and whether they agree (outcome, debit
 // count, and email count when either side checked emails). True when every order and the
 // verdict agree.
@@ -263,11 +273,17 @@ int live_command(const LiveCommandOptions& o, std::ostream& out, std::ostream& e
   if (exit_code == kExitBadInput && files.size() == 1) return exit_code;
   if (runs.empty()) return worse(exit_code, kExitBadInput);
 
+  // A signal handler cannot remove folders: the first Ctrl-C stops the run in order.
+  live::defer_interrupts();
   live::Endpoint endpoint;
   std::unique_ptr<live::PrivateBroker> own;
-  if (const int code = open_broker(o, endpoint, own, err); code != kExitOk) return code;
+  if (const int code = open_broker(o, endpoint, own, err); code != kExitOk) {
+    if (live::interrupted() != 0) end_interrupted(err);  // `own` removed its folder
+    return code;
+  }
 
   for (const Loaded& l : runs) {
+    if (live::interrupted() != 0) break;
     live::LiveOptions lo;
     lo.keep_db = keep_dir_for(o, l.file, runs.size() > 1);
     lo.timeout_s = o.timeout_s;
@@ -288,6 +304,7 @@ int live_command(const LiveCommandOptions& o, std::ostream& out, std::ostream& e
       std::error_code ec;
       std::filesystem::remove_all(result.run_dir, ec);
     }
+    if (live::interrupted() != 0) break;
     if (!st.ok()) {
       err << "eosim: live: " << l.file << ": " << st.message << '\n';
       exit_code = worse(exit_code, kExitInternal);
@@ -343,6 +360,7 @@ int live_command(const LiveCommandOptions& o, std::ostream& out, std::ostream& e
     if (!unmet.empty() || result.timed_out) exit_code = worse(exit_code, kExitExpectFailed);
   }
   if (own) own->stop();
+  if (live::interrupted() != 0) end_interrupted(err);
   return exit_code;
 }
 

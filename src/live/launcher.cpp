@@ -88,7 +88,7 @@ Status PrivateBroker::start(const LaunchOptions& options, std::unique_ptr<Privat
   Status last;
   for (int attempt = 1; attempt <= kStartAttempts; ++attempt) {
     last = start_once(options, out);
-    if (last.ok()) return last;
+    if (last.ok() || interrupted() != 0) return last;
   }
   return Status::error("rabbitmq-server did not start in " + std::to_string(kStartAttempts) +
                        " attempts; the last: " + last.message);
@@ -195,6 +195,7 @@ Status PrivateBroker::wait_ready() {
   using Clock = std::chrono::steady_clock;
   const auto deadline = Clock::now() + std::chrono::milliseconds(options_.ready_timeout_ms);
   while (!port_open(endpoint_.port)) {
+    if (interrupted() != 0) return Status::error("interrupted while rabbitmq-server started");
     if (!group_alive(node_pid_)) {
       return Status::error("rabbitmq-server exited while starting; its log:\n" + log_tail());
     }

@@ -462,6 +462,10 @@ void supervise(Supervision& sv, const ActorArgs& base, LiveResult& out) {
   std::int64_t last_effect_ms = base.origin_ms;
   for (;;) {
     ::usleep(100 * 1000);
+    if (interrupted() != 0) {  // Ctrl-C: run_live stops everything, the caller cleans up
+      sv.failure = "interrupted";
+      return;
+    }
     bool pending = false;
     if (!tend_actors(sv, WallClock::monotonic_ms(), pending, out)) return;
     pending = pending || WallClock::monotonic_ms() < sv.no_settle_before_ms;

@@ -14,8 +14,10 @@
 // the checker on the files.
 //
 // Invariants:
-//  (1) No actor process outlives run_live, whatever happens (their process groups are
-//      registered for cleanup on fatal signals too, process.h).
+//  (1) No actor process outlives run_live, whatever happens: each is started with
+//      PDEATHSIG (process.h), and an interruption deferred by the caller
+//      (defer_interrupts) ends the run like a failure - actors stopped, the run's queues
+//      deleted - with the error "interrupted".
 //  (2) Only queues this run declared are read or deleted.
 //  (3) Faults trigger on content (site, order, attempt, nth), never on wall time: a live
 //      run of a scripted scenario gives the same outcome every time.

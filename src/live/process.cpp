@@ -29,8 +29,14 @@ namespace {
 constexpr std::size_t kMaxGroups = 16;
 std::array<std::atomic<pid_t>, kMaxGroups> g_groups{};
 std::once_flag g_handlers_once;
+// Invariant (4): lock-free atomics, read and written by the handler.
+std::atomic<bool> g_defer{false};
+std::atomic<int> g_interrupted{0};
 
 void on_fatal_signal(int sig) {
+  const bool deferrable = sig == SIGINT || sig == SIGTERM || sig == SIGHUP;
+  int none = 0;
+  if (deferrable && g_defer.load() && g_interrupted.compare_exchange_strong(none, sig)) return;
   for (auto& slot : g_groups) {
     const pid_t pgid = slot.load();
     if (pgid > 0) ::kill(-pgid, SIGKILL);
@@ -154,7 +160,7 @@ Status run_to_end(const ChildSpec& spec, int timeout_ms, int& exit_code) {
       exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
       break;
     }
-    if (waited >= timeout_ms) {
+    if (waited >= timeout_ms || interrupted() != 0) {
       signal_group(pid, SIGKILL);
       wait_exit(pid, 5000);
       break;
@@ -164,6 +170,9 @@ Status run_to_end(const ChildSpec& spec, int timeout_ms, int& exit_code) {
   signal_group(pid, SIGKILL);  // helpers the command left behind
   wait_group_gone(pid, 5000);
   unregister_group(pid);
+  if (exit_code == -1 && interrupted() != 0) {
+    return Status::error(spec.argv[0] + " stopped: interrupted");
+  }
   if (exit_code == -1) {
     return Status::error(spec.argv[0] + " did not finish within " +
                          std::to_string(timeout_ms / 1000) + " s");
@@ -216,6 +225,29 @@ void unregister_group(pid_t pgid) {
     pid_t expected = pgid;
     if (slot.compare_exchange_strong(expected, 0)) return;
   }
+}
+
+void defer_interrupts() {
+  std::call_once(g_handlers_once, install_handlers);
+  g_defer.store(true);
+}
+
+int interrupted() { return g_interrupted.load(); }
+
+void end_interrupted() {
+  const int sig = g_interrupted.load();
+  EOSIM_ASSERT(sig != 0);
+  for (auto& slot : g_groups) {  // nothing should be left; if something is, it goes too
+    const pid_t pgid = slot.load();
+    if (pgid > 0) ::kill(-pgid, SIGKILL);
+  }
+  ::signal(sig, SIG_DFL);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, sig);
+  ::sigprocmask(SIG_UNBLOCK, &set, nullptr);
+  ::raise(sig);
+  std::_Exit(128 + sig);  // only if the signal did not end the process
 }
 
 }  // namespace live

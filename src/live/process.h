@@ -11,6 +11,10 @@
 //      assertion) to this process
 //      first SIGKILL every registered group, then take their default action - an
 //      interrupted test leaves nothing running.
+//  (4) After defer_interrupts(), the first SIGINT, SIGTERM or SIGHUP only sets
+//      interrupted(): the program stops what it started in order (its actors, its broker),
+//      removes its temporary folders - which a signal handler cannot do - and then calls
+//      end_interrupted(). A second one, SIGQUIT or SIGABRT still takes the path of (3).
 
 #include <sys/types.h>
 
@@ -45,5 +49,13 @@ bool wait_group_gone(pid_t pgid, int timeout_ms);
 // Registry for invariant (3). register_group installs the handlers on first use.
 void register_group(pid_t pgid);
 void unregister_group(pid_t pgid);
+
+// Invariant (4). Waiting loops of this library (run_to_end, a broker's start) give up with
+// an error once interrupted() is set.
+void defer_interrupts();
+int interrupted();  // the deferred signal's number, 0 while none came
+// Dies of the deferred signal, as if it had not been deferred (the shell sees 128 + sig).
+// REQUIRES: interrupted() != 0.
+[[noreturn]] void end_interrupted();
 
 }  // namespace live
