@@ -47,7 +47,8 @@ struct RunOptions {
   std::string format = "text";        // text | json | mermaid | jsonl | svg | html
   std::vector<std::string> fault_rules;  // --fault: replace the file's [[faults.script]]
   std::optional<std::string> faults;     // --faults: replace the file's [faults.random]
-  std::string keep_db;                // "" = in-memory databases
+  std::string keep_db;                // "" = private databases, as `db` says
+  std::string db = "auto";            // auto | memory | files (without --keep-db)
   bool force = false;                 // --keep-db may replace the databases already there
   bool quiet = false;                 // text: one verdict line per scenario
   bool trace = false;                 // text: print every trace event before the report

@@ -187,6 +187,9 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     lab::WorldOptions world;
     world.keep_trace = wants_trace(options.format) || options.trace;
     world.record_tape = false;
+    world.storage = options.db == "files"    ? lab::DbStorage::kTempFiles
+                    : options.db == "memory" ? lab::DbStorage::kMemory
+                                             : lab::auto_storage(scenario);
     if (!keep_db.next(file, scenario, world.keep_db_dir, error)) {
       err << "eosim: " << lab::printable(error) << '\n';
       exit_code = worse(exit_code, kExitBadInput);

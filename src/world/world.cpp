@@ -15,6 +15,11 @@
 
 namespace lab {
 
+DbStorage auto_storage(const Scenario& scenario) {
+  return scenario.workload.orders >= kTempFilesFromOrders ? DbStorage::kTempFiles
+                                                          : DbStorage::kMemory;
+}
+
 std::vector<std::string> database_files(const Scenario& scenario) {
   std::vector<std::string> names = {"orders.db", "ledger.db"};
   if (consumer::find_preset(scenario.consumer.strategy) == nullptr) return names;
@@ -33,12 +38,19 @@ namespace {
 // a sweep apart and never influences what a run does.
 std::atomic<std::uint64_t> g_world_counter{0};
 
-// Files for --keep-db; else the thread's warm databases when it has them free (a sweep
-// worker's); else fresh in-memory databases of this world's own.
-DbUris make_uris(const std::string& keep_dir, WarmClaim& warm) {
+// Files for --keep-db; else files in the world's private folder (`temp_dir`, when it has
+// one); else the thread's warm databases when it has them free (a sweep worker's); else
+// fresh in-memory databases of this world's own.
+DbUris make_uris(const std::string& keep_dir, const std::string& temp_dir, WarmClaim& warm) {
   if (!keep_dir.empty()) {
     return {keep_dir + "/orders.db", keep_dir + "/ledger.db", keep_dir + "/dedup.db",
             keep_dir + "/effects.db"};
+  }
+  if (!temp_dir.empty()) {
+    const auto uri = [&](const char* name) {
+      return store::private_file_uri(temp_dir + "/" + name);
+    };
+    return {uri("orders.db"), uri("ledger.db"), uri("dedup.db"), uri("effects.db")};
   }
   if (warm.claim()) {
     // The mail server's log is never warm: it is opened only by designs with an email.
@@ -113,8 +125,16 @@ sim::LinkOptions link_options(const NetworkConfig& n) {
 // dedup store and the mail server's log when the design has them.
 bool WorldImpl::create_databases(const consumer::Strategy& strategy, std::string& error) {
   const Scenario& s = scenario_;
-  uris_ = make_uris(options_.keep_db_dir, warm_);
-  store::Status st = store::Db::open(uris_.orders, orders_anchor_);
+  store::Status st = store::Status::success();
+  if (options_.keep_db_dir.empty() && options_.storage == DbStorage::kTempFiles) {
+    st = store::TempDir::create(temp_dir_);
+  }
+  if (!st.ok()) {
+    error = "cannot create the run's databases: " + st.to_string();
+    return false;
+  }
+  uris_ = make_uris(options_.keep_db_dir, temp_dir_.path(), warm_);
+  st = store::Db::open(uris_.orders, orders_anchor_);
   if (st.ok()) st = ready_orders_db(orders_anchor_);
   if (st.ok()) st = store::Db::open(uris_.ledger, ledger_anchor_);
   if (st.ok()) {

@@ -29,10 +29,25 @@ class Broker;
 
 namespace lab {
 
+// Where a run's databases live when it keeps no files (keep_db_dir empty). Both give
+// the same run, decision for decision (store/private_files.h); files keep the process
+// small when the tables are large.
+enum class DbStorage {
+  kMemory,     // in-memory databases (memdb): fastest for small runs
+  kTempFiles,  // files in a private temporary folder, removed with the World
+};
+
+// `eosim run --db auto`: files for a scenario of at least kTempFilesFromOrders orders,
+// whose tables (~0.2 KB per order) would otherwise cost more memory than the rest of the
+// run together; memory below, where it is faster.
+constexpr std::int64_t kTempFilesFromOrders = 100000;
+DbStorage auto_storage(const Scenario& scenario);
+
 struct WorldOptions {
-  std::string keep_db_dir;       // "" = private in-memory databases; else real files here
+  std::string keep_db_dir;       // "" = private databases (`storage`); else real files here
                                  // (database_files(); an existing non-empty one is refused,
                                  // never replaced)
+  DbStorage storage = DbStorage::kMemory;  // without keep_db_dir
   bool keep_trace = true;        // keep events for the exporters (sweeps turn it off)
   bool log_opportunities = false;  // every fault opportunity, for exhaustive search
                                    // (kernel().faults.opportunities())

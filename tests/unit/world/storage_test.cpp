@@ -1,0 +1,161 @@
+// DbStorage: a run on files in a private folder is the in-memory run, decision for
+// decision. Over every scenario file, every consumer strategy and a few seeds, both give
+// the same trace hash, the same JSON report (verdict, lists, balances, counters) and the
+// same final rows; and the private folder is gone once the world is.
+#include <catch2/catch.hpp>
+#include <stdlib.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "src/catalog/catalog.h"
+#include "src/report/report_format.h"
+#include "src/scenario/scenario.h"
+#include "src/world/world.h"
+#include "tests/support/scenario_files.h"
+#include "tests/support/temp_dir.h"
+
+namespace {
+
+struct Outcome {
+  std::string json;
+  std::uint64_t trace_hash = 0;
+  std::vector<lab::DbTable> tables;
+};
+
+Outcome run_in(const lab::Scenario& s, lab::DbStorage storage) {
+  lab::WorldOptions options;
+  options.keep_trace = false;
+  options.record_tape = false;
+  options.storage = storage;
+  lab::RunSummary run;
+  Outcome out;
+  std::string error;
+  REQUIRE(lab::run_scenario(s, options, run, nullptr, error, &out.tables));
+  const std::vector<std::string> unmet = lab::unmet_expectations(s, run);
+  out.json = lab::report_json_line({s, run, unmet, "replay"});
+  out.trace_hash = run.trace_hash;
+  return out;
+}
+
+bool same_rows(const std::vector<lab::DbTable>& a, const std::vector<lab::DbTable>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i].database != b[i].database || a[i].name != b[i].name ||
+        a[i].columns != b[i].columns || a[i].rows != b[i].rows) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The entries of `dir` right now.
+std::set<std::string> entries(const std::filesystem::path& dir) {
+  std::set<std::string> out;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    out.insert(entry.path().filename().string());
+  }
+  return out;
+}
+
+// Points TMPDIR at `dir` while it lives (worlds make their folders there).
+class TmpdirAt {
+ public:
+  explicit TmpdirAt(const std::string& dir) {
+    const char* old = std::getenv("TMPDIR");
+    if (old != nullptr) old_ = old;
+    had_ = old != nullptr;
+    ::setenv("TMPDIR", dir.c_str(), 1);
+  }
+  ~TmpdirAt() {
+    if (had_) ::setenv("TMPDIR", old_.c_str(), 1); else ::unsetenv("TMPDIR");
+  }
+
+ private:
+  std::string old_;
+  bool had_ = false;
+};
+
+}  // namespace
+
+TEST_CASE("storage: files and memory give the same run on every scenario x strategy",
+          "[world][storage]") {
+  const std::vector<std::string> files = test_support::scenario_files();
+  REQUIRE(files.size() >= 10);
+  std::size_t compared = 0, violations = 0;
+  for (const auto& file : files) {
+    lab::Scenario base;
+    lab::LoadError load_error;
+    REQUIRE(lab::load_scenario(file, base, load_error));
+    std::vector<std::string> strategies = {""};  // the file's own design first
+    for (const auto& strategy : lab::strategies()) strategies.emplace_back(strategy.name);
+    for (const auto& strategy : strategies) {
+      for (std::uint64_t seed : {base.seed, base.seed + 1, base.seed + 2}) {
+        INFO(file << " with " << (strategy.empty() ? "its own design" : strategy)
+                  << ", seed " << seed);
+        const lab::Scenario s = lab::with_overrides(base, seed, strategy, "");
+        const Outcome memory = run_in(s, lab::DbStorage::kMemory);
+        const Outcome files_run = run_in(s, lab::DbStorage::kTempFiles);
+        CHECK(files_run.trace_hash == memory.trace_hash);
+        CHECK(files_run.json == memory.json);
+        CHECK(same_rows(files_run.tables, memory.tables));
+        ++compared;
+        if (nlohmann::json::parse(memory.json)["verdict"] != "exactly-once") ++violations;
+      }
+    }
+  }
+  CHECK(compared == files.size() * (lab::strategies().size() + 1) * 3);
+  // The comparison covers runs that go wrong, not only clean ones.
+  CHECK(violations > compared / 10);
+}
+
+TEST_CASE("storage: the private folder exists while the world does, then is removed",
+          "[world][storage]") {
+  test_support::TempDir tmp("storage");
+  TmpdirAt tmpdir(tmp.path.string());
+  lab::Scenario s;
+  s.name = "folder";
+  lab::WorldOptions options;
+  options.storage = lab::DbStorage::kTempFiles;
+  std::string error;
+  {
+    auto world = lab::World::create(s, options, error);
+    REQUIRE(world);
+    const std::set<std::string> during = entries(tmp.path);
+    REQUIRE(during.size() == 1);
+    const std::filesystem::path folder = tmp.path / *during.begin();
+    CHECK(folder.filename().string().rfind("eosim-", 0) == 0);
+    CHECK(entries(folder) == std::set<std::string>{"ledger.db", "orders.db"});
+    // mkdtemp's mode: nobody else may read the run's data.
+    CHECK((std::filesystem::status(folder).permissions() & std::filesystem::perms::all) ==
+          std::filesystem::perms::owner_all);
+    world->run();
+    CHECK(world->summary().report.verdict == lab::Verdict::kExactlyOnce);
+  }
+  CHECK(entries(tmp.path).empty());
+}
+
+TEST_CASE("storage: a folder that cannot be made is an error, not a crash", "[world][storage]") {
+  test_support::TempDir tmp("storage");
+  TmpdirAt tmpdir(tmp / "missing");
+  lab::Scenario s;
+  lab::WorldOptions options;
+  options.storage = lab::DbStorage::kTempFiles;
+  std::string error;
+  CHECK_FALSE(lab::World::create(s, options, error));
+  CHECK(error.find("cannot make a temporary folder in " + (tmp / "missing")) !=
+        std::string::npos);
+}
+
+TEST_CASE("storage: auto takes files from kTempFilesFromOrders orders on", "[world][storage]") {
+  lab::Scenario s;
+  s.workload.orders = lab::kTempFilesFromOrders - 1;
+  CHECK(lab::auto_storage(s) == lab::DbStorage::kMemory);
+  s.workload.orders = lab::kTempFilesFromOrders;
+  CHECK(lab::auto_storage(s) == lab::DbStorage::kTempFiles);
+}
