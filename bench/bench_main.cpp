@@ -1,14 +1,18 @@
 // eosim_bench: the figures of docs/performance.md, measured in one process.
 //
 //   eosim_bench throughput [--scenario FILE] [--runs N] [--jobs J] [--rounds R]
-//       a sweep of FILE without faults and with its random faults, beside the SQLite-only
-//       cost of the same statements (schema parsed per run, cloned, warm connections),
-//       on J threads; R alternating rounds, the best of each kept (machines are noisy).
+//       a sweep of FILE without faults and with its random faults, each beside a replay
+//       of the SQL that very sweep ran (recorded by store::Recorder) on warm prepared
+//       connections - the ceiling - and beside a fault-free list of the actors'
+//       statements (schema parsed per run, cloned, warm connections); on J threads (the
+//       replays on one); R alternating rounds, the least CPU time of each kept.
 //   eosim_bench anti-patterns [--seeds N]
 //       for every anti-pattern (lab/patterns.h): the first seed of N that shows its
 //       violation, and how long shrinking it takes and to how many faults.
 //
-// Timing uses the wall clock; nothing timed here decides anything in a run.
+// Rates are per CPU second of the process (the wall-clock rate is printed beside them):
+// on a shared machine the wall clock also counts waiting for a core. Nothing timed here
+// decides anything in a run.
 
 #include <algorithm>
 #include <atomic>
@@ -16,12 +20,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "bench/recorded_ceiling.h"
 #include "bench/sqlite_baseline.h"
 #include "src/scenario/patterns.h"
 #include "src/search/shrink.h"
@@ -34,6 +40,14 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// CPU seconds of the whole process (every thread): on a machine shared with other work
+// the wall clock also counts the time this process waited for a core.
+double cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
 const char* arg(int argc, char** argv, const char* name, const char* fallback) {
@@ -51,38 +65,75 @@ std::string cpu_model() {
   return "unknown CPU";
 }
 
+std::string load_average() {
+  std::ifstream in("/proc/loadavg");
+  std::string one, five;
+  in >> one >> five;
+  return one + " " + five;
+}
+
+// One measurement: `runs` runs in `cpu` CPU seconds and `wall` seconds. Best = least CPU.
 struct Rate {
-  double runs_per_s = 0;
-  double steps_per_s = 0;
+  double runs = 0;
+  double cpu = 0;
+  double wall = 0;
+  double per_cpu_s() const { return cpu > 0 ? runs / cpu : 0; }
+  double per_wall_s() const { return wall > 0 ? runs / wall : 0; }
+  void keep_best(const Rate& r) {
+    if (cpu == 0 || r.cpu < cpu) *this = r;
+  }
 };
 
-Rate sweep_rate(const lab::Scenario& s, std::uint64_t runs, unsigned jobs, bool faults) {
+template <class Work>
+Rate measure(double runs, Work work) {
+  const double cpu = cpu_seconds();
+  const auto wall = Clock::now();
+  work();
+  return {runs, cpu_seconds() - cpu, seconds_since(wall)};
+}
+
+lab::SweepOptions sweep_options(std::uint64_t runs, unsigned jobs, bool faults) {
   lab::SweepOptions options;
   options.first_seed = 1;
   options.last_seed = runs;
   options.jobs = jobs;
   if (!faults) options.ratios = std::map<std::string, sim::Ratio>{};
   if (!faults) options.ratios->emplace("drop", sim::Ratio::never());
+  return options;
+}
+
+Rate sweep_rate(const lab::Scenario& s, const lab::SweepOptions& options) {
   lab::SweepSummary summary;
   std::string error;
-  const auto started = Clock::now();
-  if (!lab::sweep(s, options, summary, error)) {
-    std::fprintf(stderr, "sweep failed: %s\n", error.c_str());
-    std::exit(3);
-  }
-  summary.seconds = seconds_since(started);
+  const Rate rate = measure(static_cast<double>(options.last_seed - options.first_seed + 1), [&] {
+    if (!lab::sweep(s, options, summary, error)) {
+      std::fprintf(stderr, "sweep failed: %s\n", error.c_str());
+      std::exit(3);
+    }
+  });
   if (summary.verdicts.at("exactly-once") != summary.runs) {
     std::fprintf(stderr, "the benchmark scenario was not exactly-once on every seed\n");
     std::exit(1);
   }
-  return {summary.runs_per_second(), summary.steps_per_second()};
+  return rate;
 }
 
-double sqlite_rate(const lab::Scenario& s, std::uint64_t runs, unsigned jobs,
-                   bench::SchemaSetup setup) {
+Rate replay_rate(bench::RecordedSweep& recorded) {
+  std::uint64_t mismatches = 0;
+  const Rate rate = measure(static_cast<double>(recorded.runs),
+                            [&] { mismatches = recorded.replay.play(); });
+  if (mismatches != 0) {
+    std::fprintf(stderr, "the replay did other work than the sweep it recorded: %llu steps "
+                 "returned another code\n", static_cast<unsigned long long>(mismatches));
+    std::exit(3);
+  }
+  return rate;
+}
+
+Rate sqlite_rate(const lab::Scenario& s, std::uint64_t runs, unsigned jobs,
+                 bench::SchemaSetup setup) {
   std::atomic<std::uint64_t> next{0};
   std::atomic<std::uint64_t> run_ids{0};
-  const auto start = Clock::now();
   auto work = [&] {
     std::optional<store::WarmScope> warm;
     if (setup == bench::SchemaSetup::kWarm) warm.emplace();
@@ -97,10 +148,33 @@ double sqlite_rate(const lab::Scenario& s, std::uint64_t runs, unsigned jobs,
       }
     }
   };
-  std::vector<std::thread> threads;
-  for (unsigned t = 0; t < jobs; ++t) threads.emplace_back(work);
-  for (auto& t : threads) t.join();
-  return static_cast<double>(runs) / seconds_since(start);
+  // Its own threads, even for one job: the main thread's WarmScope is the recorded
+  // sweeps', and a thread holds one scope at a time.
+  return measure(static_cast<double>(runs), [&] {
+    std::vector<std::thread> threads;
+    for (unsigned t = 0; t < jobs; ++t) threads.emplace_back(work);
+    for (auto& t : threads) t.join();
+  });
+}
+
+void record_or_exit(const lab::Scenario& s, const lab::SweepOptions& options,
+                    bench::RecordedSweep& out, const char* what) {
+  std::string error;
+  if (!bench::record_sweep(s, options, out, error)) {
+    std::fprintf(stderr, "recording the sweep (%s) failed: %s\n", what, error.c_str());
+    std::exit(3);
+  }
+  static_cast<void>(out.replay.play());  // untimed: the replay's pages and caches warm up
+  std::printf("recorded %s: %llu runs, %.1f connections, %.1f statement steps, %.1f calls "
+              "into SQLite per run\n", what, static_cast<unsigned long long>(out.runs),
+              static_cast<double>(out.connections) / static_cast<double>(out.runs),
+              static_cast<double>(out.steps) / static_cast<double>(out.runs),
+              static_cast<double>(out.replay.calls()) / static_cast<double>(out.runs));
+}
+
+void print_rate(const char* what, const Rate& r) {
+  std::printf("%-50s %8.0f %8.0f %10.0f\n", what, r.per_cpu_s(), 1e6 / r.per_cpu_s(),
+              r.per_wall_s());
 }
 
 int throughput(int argc, char** argv) {
@@ -116,37 +190,42 @@ int throughput(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", error.to_string().c_str());
     return 2;
   }
-  std::printf("machine: %u x %s; %u job(s); %llu runs per measurement, best of %d rounds\n",
-              cores, cpu_model().c_str(), jobs, static_cast<unsigned long long>(runs), rounds);
+  std::printf("machine: %u x %s; load average %s; %u job(s); %llu runs per measurement, "
+              "best of %d rounds\n", cores, cpu_model().c_str(), load_average().c_str(),
+              jobs, static_cast<unsigned long long>(runs), rounds);
   std::printf("scenario: %s (%lld orders)\n", s.name.c_str(),
               static_cast<long long>(s.workload.orders));
-  Rate clean, faulty;
-  double parsed = 0, cloned = 0, warm = 0;
+  // The recorded databases live in this scope; the one-job sweeps below use it too.
+  store::WarmScope scope;
+  const lab::SweepOptions clean_options = sweep_options(runs, jobs, false);
+  const lab::SweepOptions faulty_options = sweep_options(runs, jobs, true);
+  bench::RecordedSweep clean_sql, faulty_sql;
+  record_or_exit(s, clean_options, clean_sql, "sweep without faults");
+  record_or_exit(s, faulty_options, faulty_sql, "sweep with the file's faults");
+  Rate clean, faulty, clean_replay, faulty_replay, parsed, cloned, warm;
   for (int round = 0; round < rounds; ++round) {
-    const Rate c = sweep_rate(s, runs, jobs, false);
-    const Rate f = sweep_rate(s, runs, jobs, true);
-    if (c.runs_per_s > clean.runs_per_s) clean = c;
-    if (f.runs_per_s > faulty.runs_per_s) faulty = f;
-    parsed = std::max(parsed, sqlite_rate(s, runs, jobs, bench::SchemaSetup::kParsed));
-    cloned = std::max(cloned, sqlite_rate(s, runs, jobs, bench::SchemaSetup::kCloned));
-    warm = std::max(warm, sqlite_rate(s, runs, jobs, bench::SchemaSetup::kWarm));
+    clean.keep_best(sweep_rate(s, clean_options));
+    clean_replay.keep_best(replay_rate(clean_sql));
+    faulty.keep_best(sweep_rate(s, faulty_options));
+    faulty_replay.keep_best(replay_rate(faulty_sql));
+    parsed.keep_best(sqlite_rate(s, runs, jobs, bench::SchemaSetup::kParsed));
+    cloned.keep_best(sqlite_rate(s, runs, jobs, bench::SchemaSetup::kCloned));
+    warm.keep_best(sqlite_rate(s, runs, jobs, bench::SchemaSetup::kWarm));
   }
-  auto per_run_us = [&](double rate) { return rate > 0 ? 1e6 * jobs / rate : 0.0; };
-  std::printf("%-44s %9.0f runs/s %10.0f steps/s  %6.0f us/run/core\n",
-              "sweep, no faults:", clean.runs_per_s, clean.steps_per_s,
-              per_run_us(clean.runs_per_s));
-  std::printf("%-44s %9.0f runs/s %10.0f steps/s  %6.0f us/run/core\n",
-              "sweep, the file's random faults:", faulty.runs_per_s, faulty.steps_per_s,
-              per_run_us(faulty.runs_per_s));
-  std::printf("%-44s %9.0f runs/s %21s %6.0f us/run/core\n",
-              "sqlite only, schema parsed per run:", parsed, "", per_run_us(parsed));
-  std::printf("%-44s %9.0f runs/s %21s %6.0f us/run/core\n",
-              "sqlite only, schema cloned (a cold World):", cloned, "", per_run_us(cloned));
-  std::printf("%-44s %9.0f runs/s %21s %6.0f us/run/core\n",
-              "sqlite only, warm connections (the ceiling):", warm, "", per_run_us(warm));
-  std::printf("ratio = sweep runs/s / sqlite-only runs/s on warm connections: %.2f (no "
-              "faults), %.2f (the file's random faults); target >= 0.60 with faults\n",
-              clean.runs_per_s / warm, faulty.runs_per_s / warm);
+  std::printf("load average after: %s\n", load_average().c_str());
+  std::printf("%-50s %8s %8s %10s\n", "", "runs per", "CPU us", "runs/s");
+  std::printf("%-50s %8s %8s %10s\n", "", "CPU s", "per run", "(wall)");
+  print_rate("sweep, no faults", clean);
+  print_rate("  its SQL replayed on warm connections (ceiling)", clean_replay);
+  print_rate("sweep, the file's random faults", faulty);
+  print_rate("  its SQL replayed on warm connections (ceiling)", faulty_replay);
+  print_rate("fault-free statement list, schema parsed per run", parsed);
+  print_rate("fault-free statement list, schema cloned per run", cloned);
+  print_rate("fault-free statement list, warm connections", warm);
+  std::printf("ratio = sweep / the replay of its own SQL, per CPU second: %.2f (no faults), "
+              "%.2f (the file's random faults); target >= 0.60 with faults\n",
+              clean.per_cpu_s() / clean_replay.per_cpu_s(),
+              faulty.per_cpu_s() / faulty_replay.per_cpu_s());
   return 0;
 }
 

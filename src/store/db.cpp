@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "sim/assert.h"
+#include "src/store/recorder.h"
 #include "src/store/warm.h"
 
 namespace store {
@@ -43,7 +44,10 @@ Status Db::open(const std::string& uri_or_path, Db& out) {
   WarmScope* warm = WarmScope::current();
   if (warm != nullptr && warm->owns(uri_or_path)) {
     out.conn_ = warm->take(uri_or_path);
-    if (out.conn_ != nullptr) return Status::success();
+    if (out.conn_ != nullptr) {
+      out.record_open();
+      return Status::success();
+    }
   }
   sqlite3* handle = nullptr;
   const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI |
@@ -63,7 +67,13 @@ Status Db::open(const std::string& uri_or_path, Db& out) {
   out.conn_ = std::make_unique<Conn>();
   out.conn_->handle = handle;
   out.conn_->uri = uri_or_path;
+  out.record_open();
   return Status::success();
+}
+
+void Db::record_open() {
+  Recorder* recorder = Recorder::current();
+  conn_->recorded = recorder != nullptr ? recorder->open(conn_->uri) : -1;
 }
 
 Status Db::exec(std::string_view sql) {
@@ -72,6 +82,9 @@ Status Db::exec(std::string_view sql) {
   const std::string script(sql);
   char* errmsg = nullptr;
   const int rc = sqlite3_exec(conn_->handle, script.c_str(), nullptr, nullptr, &errmsg);
+  if (Recorder* recorder = recording(conn_->recorded)) {
+    recorder->add(Recorder::Kind::kExec, conn_->recorded, sql, 0, rc);
+  }
   if (rc == SQLITE_OK) return Status::success();
   std::string message = errmsg != nullptr ? errmsg : sqlite3_errstr(rc);
   sqlite3_free(errmsg);
@@ -80,13 +93,17 @@ Status Db::exec(std::string_view sql) {
 
 Stmt& Db::statement(std::string_view sql) {
   EOSIM_ASSERT(is_open());
+  if (Recorder* recorder = recording(conn_->recorded)) {
+    recorder->add(Recorder::Kind::kFetch, conn_->recorded, sql);
+  }
   auto it = conn_->statements.find(sql);
   if (it != conn_->statements.end()) {
     it->second->rewind_for_fetch();
     return *it->second;
   }
   // Stmt's constructor is private to Db, so make_unique cannot reach it.
-  std::unique_ptr<Stmt> stmt(new Stmt(conn_->handle, &conn_->hook, std::string(sql)));
+  std::unique_ptr<Stmt> stmt(new Stmt(conn_->handle, &conn_->hook, &conn_->recorded,
+                                       std::string(sql)));
   Stmt& ref = *stmt;
   conn_->statements.emplace(std::string(sql), std::move(stmt));
   return ref;
@@ -94,6 +111,10 @@ Stmt& Db::statement(std::string_view sql) {
 
 void Db::close() {
   if (conn_ == nullptr) return;
+  if (Recorder* recorder = recording(conn_->recorded)) {
+    recorder->add(Recorder::Kind::kClose, conn_->recorded, conn_->uri);
+    conn_->recorded = -1;  // the close stands for the resets and the ROLLBACK a park does
+  }
   WarmScope* warm = WarmScope::current();
   if (warm != nullptr && warm->owns(conn_->uri)) {
     warm->park(std::move(conn_));  // one it cannot make clean, it closes for real

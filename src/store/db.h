@@ -95,6 +95,7 @@ class Db {
     sqlite3* handle = nullptr;
     std::string uri;      // as opened
     bool reused = false;  // handed out again by a WarmScope
+    std::int32_t recorded = -1;  // its number in the installed store::Recorder, or -1
     FaultHook hook;
     // std::less<> lets statement() look up a string_view without building a std::string.
     std::map<std::string, std::unique_ptr<Stmt>, std::less<>> statements;
@@ -103,6 +104,8 @@ class Db {
 
   // What the fault hook says about `op` (0 when there is no hook).
   int injected_fault(std::string_view op) const;
+  // Numbers the connection just opened for the installed store::Recorder (recorder.h).
+  void record_open();
   // Runs a cached transaction-control statement (BEGIN, COMMIT, ROLLBACK) without the
   // "db.statement" hook: control statements have their own fault sites.
   Status run_control(std::string_view sql);

@@ -7,14 +7,20 @@
 
 namespace store {
 
-Stmt::Stmt(sqlite3* db, const FaultHook* hook, std::string sql)
-    : db_(db), hook_(hook), sql_(std::move(sql)) {
+Stmt::Stmt(sqlite3* db, const FaultHook* hook, const std::int32_t* recorded, std::string sql)
+    : db_(db), hook_(hook), recorded_(recorded), sql_(std::move(sql)) {
   EOSIM_ASSERT(db_ != nullptr);
   EOSIM_ASSERT(hook_ != nullptr);
   prepare();
 }
 
 Stmt::~Stmt() { sqlite3_finalize(stmt_); }
+
+void Stmt::record(Recorder::Kind kind, int index, int result, int64_t value) const {
+  if (Recorder* recorder = recording(*recorded_)) {
+    recorder->add(kind, *recorded_, sql_, index, result, value);
+  }
+}
 
 void Stmt::prepare() {
   if (stmt_ != nullptr) return;
@@ -60,6 +66,7 @@ void Stmt::check_bind(int rc, int index) const {
 
 Stmt& Stmt::bind(int index, int64_t value) {
   if (stmt_ != nullptr) check_bind(sqlite3_bind_int64(stmt_, index, value), index);
+  record(Recorder::Kind::kBindInt, index, 0, value);
   return *this;
 }
 
@@ -69,11 +76,15 @@ Stmt& Stmt::bind(int index, std::string_view value) {
                                    SQLITE_UTF8),
                index);
   }
+  if (Recorder* recorder = recording(*recorded_)) {
+    recorder->bind_text(*recorded_, sql_, index, value);
+  }
   return *this;
 }
 
 Stmt& Stmt::bind_null(int index) {
   if (stmt_ != nullptr) check_bind(sqlite3_bind_null(stmt_, index), index);
+  record(Recorder::Kind::kBindNull, index);
   return *this;
 }
 
@@ -93,6 +104,7 @@ Status Stmt::step_impl(bool& has_row, bool hooked) {
     }
   }
   const int rc = sqlite3_step(stmt_);
+  record(Recorder::Kind::kStep, 0, rc);
   if (rc == SQLITE_ROW) {
     has_row = true;
     has_row_ = true;
@@ -120,6 +132,7 @@ Status Stmt::exec() {
 void Stmt::reset() {
   has_row_ = false;
   if (stmt_ != nullptr) sqlite3_reset(stmt_);
+  record(Recorder::Kind::kReset);
 }
 
 void Stmt::check_column(int index) const {
@@ -142,11 +155,13 @@ std::string Stmt::column_name(int index) const {
 
 int64_t Stmt::column_int64(int index) const {
   check_column(index);
+  record(Recorder::Kind::kColumnInt, index);
   return sqlite3_column_int64(stmt_, index);
 }
 
 std::string Stmt::column_text(int index) const {
   check_column(index);
+  record(Recorder::Kind::kColumnText, index);
   const unsigned char* text = sqlite3_column_text(stmt_, index);
   if (text == nullptr) return std::string();
   const int bytes = sqlite3_column_bytes(stmt_, index);
@@ -155,6 +170,7 @@ std::string Stmt::column_text(int index) const {
 
 bool Stmt::column_is_null(int index) const {
   check_column(index);
+  record(Recorder::Kind::kColumnType, index);
   return sqlite3_column_type(stmt_, index) == SQLITE_NULL;
 }
 

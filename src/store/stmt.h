@@ -24,6 +24,7 @@
 #include <string>
 #include <string_view>
 
+#include "src/store/recorder.h"
 #include "src/store/status.h"
 
 namespace store {
@@ -65,17 +66,20 @@ class Stmt {
 
  private:
   friend class Db;
-  Stmt(sqlite3* db, const FaultHook* hook, std::string sql);
+  Stmt(sqlite3* db, const FaultHook* hook, const std::int32_t* recorded, std::string sql);
 
   void prepare();                                // (re)prepares when not yet prepared
   void rewind_for_fetch();                       // reset + clear bindings (Db::statement)
   Status step_impl(bool& has_row, bool hooked);  // hooked=false: BEGIN/COMMIT/ROLLBACK
   Status last_error() const;
+  // Appends this call to the installed store::Recorder, if this connection is recorded.
+  void record(Recorder::Kind kind, int index = 0, int result = 0, int64_t value = 0) const;
   void check_bind(int rc, int index) const;
   void check_column(int index) const;
 
   sqlite3* db_;
   const FaultHook* hook_;  // points into the owning connection; stable while it is open
+  const std::int32_t* recorded_;  // the connection's number for a store::Recorder, likewise
   std::string sql_;
   sqlite3_stmt* stmt_ = nullptr;
   Status prepare_status_;

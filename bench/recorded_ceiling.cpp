@@ -1,0 +1,34 @@
+#include "bench/recorded_ceiling.h"
+
+#include "sim/assert.h"
+#include "src/store/recorder.h"
+#include "src/store/warm.h"
+
+namespace bench {
+
+bool record_sweep(const lab::Scenario& scenario, lab::SweepOptions options,
+                  RecordedSweep& out, std::string& error) {
+  EOSIM_ASSERT(store::WarmScope::current() != nullptr);
+  options.jobs = 1;  // the recorder is process-wide and not thread-safe
+  lab::SweepOptions warm_up = options;
+  warm_up.last_seed = warm_up.first_seed;
+  lab::SweepSummary summary;
+  if (!lab::sweep(scenario, warm_up, summary, error)) return false;
+  store::Recorder recorder;
+  store::Recorder* previous = store::Recorder::install(&recorder);
+  EOSIM_ASSERT(previous == nullptr);
+  const bool swept = lab::sweep(scenario, options, summary, error);
+  store::Recorder::install(nullptr);
+  if (!swept) return false;
+  out.runs = summary.runs;
+  out.steps = recorder.count(store::Recorder::Kind::kStep);
+  out.connections = recorder.count(store::Recorder::Kind::kOpen);
+  const store::Status compiled = out.replay.compile(recorder);
+  if (!compiled.ok()) {
+    error = compiled.to_string();
+    return false;
+  }
+  return true;
+}
+
+}  // namespace bench
