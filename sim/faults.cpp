@@ -52,11 +52,29 @@ bool FaultPlan::matches(const FaultRule& rule, const FaultPoint& point,
   return true;
 }
 
+std::int64_t FaultPlan::next_occurrence(const FaultPoint& point) {
+  auto site = occurrences_.find(point.site);
+  if (site == occurrences_.end()) {
+    site = occurrences_.emplace(std::string(point.site), decltype(site->second){}).first;
+  }
+  auto frame = site->second.find(point.frame);
+  if (frame == site->second.end()) {
+    frame = site->second.emplace(std::string(point.frame), 0).first;
+  }
+  return ++frame->second;
+}
+
+std::int64_t FaultPlan::occurrences_of(std::string_view site, std::string_view frame) const {
+  const auto by_site = occurrences_.find(site);
+  if (by_site == occurrences_.end()) return 0;
+  const auto by_frame = by_site->second.find(frame);
+  return by_frame == by_site->second.end() ? 0 : by_frame->second;
+}
+
 std::optional<std::string> FaultPlan::check(const FaultPoint& point) {
   // Occurrences are counted per (site, frame) whether or not anything fires, so that a
   // fired fault can be written back as an exact `nth` rule.
-  const std::int64_t nth =
-      ++occurrences_[{std::string(point.site), std::string(point.frame)}];
+  const std::int64_t nth = next_occurrence(point);
   if (log_opportunities_) {
     FiredFault& o = opportunities_.emplace_back();
     o.step = scheduler_.steps();
@@ -84,8 +102,7 @@ std::optional<std::string> FaultPlan::check(const FaultPoint& point) {
 }
 
 void FaultPlan::record(const FaultPoint& point, std::string action, bool scripted) {
-  const std::int64_t nth =
-      ++occurrences_[{std::string(point.site), std::string(point.frame)}];
+  const std::int64_t nth = next_occurrence(point);
   log(point, std::move(action), nth, scripted);
 }
 
@@ -135,15 +152,16 @@ void FaultPlan::add_state(StateHash& hash) const {
     if (left <= 0) continue;  // spent: it never matches again
     std::int64_t nth_left = 0;  // occurrences of its (site, frame) still to pass; <= 0: never
     if (rule.nth && rule.frame) {
-      const auto it = occurrences_.find({rule.site, *rule.frame});
-      nth_left = *rule.nth - (it == occurrences_.end() ? 0 : it->second);
+      nth_left = *rule.nth - occurrences_of(rule.site, *rule.frame);
       if (nth_left <= 0) continue;  // its occurrence has passed: it never matches again
     } else if (rule.nth) {
       // Without a frame, `nth` counts each (site, frame) of the site on its own.
-      for (const auto& [key, count] : occurrences_) {
-        if (key.first != rule.site) continue;
-        hash.add(std::string_view(key.second));
-        hash.add(std::max<std::int64_t>(*rule.nth - count, 0));
+      const auto site = occurrences_.find(rule.site);
+      if (site != occurrences_.end()) {
+        for (const auto& [frame, count] : site->second) {
+          hash.add(std::string_view(frame));
+          hash.add(std::max<std::int64_t>(*rule.nth - count, 0));
+        }
       }
     }
     hash.add(static_cast<std::uint64_t>(i));

@@ -127,6 +127,10 @@ class FaultPlan {
 
  private:
   bool matches(const FaultRule& rule, const FaultPoint& point, std::int64_t nth) const;
+  // Counts one more occurrence of (point.site, point.frame) and returns the count.
+  std::int64_t next_occurrence(const FaultPoint& point);
+  // How often (site, frame) has occurred so far.
+  std::int64_t occurrences_of(std::string_view site, std::string_view frame) const;
   const FiredFault& log(const FaultPoint& point, std::string action, std::int64_t nth,
                         bool scripted);
 
@@ -137,7 +141,11 @@ class FaultPlan {
   std::size_t step_rules_ = 0;            // rules with a `step` trigger
   RandomFaultOptions random_;
   std::int64_t random_fired_ = 0;
-  std::map<std::pair<std::string, std::string>, std::int64_t> occurrences_;
+  // Occurrences per site, then per frame kind. Two levels with std::less<> so that
+  // counting one (every opportunity of a run does) looks up string_views, allocating
+  // only for a pair never seen before.
+  std::map<std::string, std::map<std::string, std::int64_t, std::less<>>, std::less<>>
+      occurrences_;
   std::vector<FiredFault> fired_;
   bool log_opportunities_ = false;
   std::vector<FiredFault> opportunities_;

@@ -1,21 +1,33 @@
 #include "sim/network.h"
 
+#include <cstring>
+#include <string_view>
 #include <utility>
 
 #include "sim/assert.h"
 
 namespace sim {
 
-std::string node_role(const NodeId& node) {
+namespace {
+
+// Where the trailing instance number of a node's name starts (its size when none).
+std::size_t role_end(const NodeId& node) {
   std::size_t end = node.size();
   while (end > 0 && node[end - 1] >= '0' && node[end - 1] <= '9') --end;
-  return node.substr(0, end);
+  return end;
 }
 
+}  // namespace
+
+std::string node_role(const NodeId& node) { return node.substr(0, role_end(node)); }
+
+// Every frame sent asks for it, so it reads the digits in place instead of copying them.
 std::int64_t node_instance(const NodeId& node) {
-  const std::string role = node_role(node);
-  if (role.size() == node.size()) return 0;
-  return std::stoll(node.substr(role.size()));
+  std::int64_t instance = 0;
+  for (std::size_t i = role_end(node); i < node.size(); ++i) {
+    instance = instance * 10 + (node[i] - '0');
+  }
+  return instance;
 }
 
 std::optional<Tick> LinkOptions::detect_after(bool server) const {
@@ -63,7 +75,13 @@ int Network::side_of(const Connection& c, const NodeId& node) const {
 }
 
 std::string Network::site_of(const NodeId& from, const NodeId& to, const char* prefix) const {
-  return std::string(prefix) + node_role(from) + "->" + node_role(to);
+  // One allocation for the whole name (a frame is sent on every step or two).
+  const std::string_view from_role(from.data(), role_end(from));
+  const std::string_view to_role(to.data(), role_end(to));
+  std::string site;
+  site.reserve(std::strlen(prefix) + from_role.size() + 2 + to_role.size());
+  site.append(prefix).append(from_role).append("->").append(to_role);
+  return site;
 }
 
 ConnId Network::connect(const NodeId& client, const NodeId& server) {

@@ -96,10 +96,9 @@ Stmt& Db::statement(std::string_view sql) {
   if (Recorder* recorder = recording(conn_->recorded)) {
     recorder->add(Recorder::Kind::kFetch, conn_->recorded, sql);
   }
-  auto it = conn_->statements.find(sql);
-  if (it != conn_->statements.end()) {
-    it->second->rewind_for_fetch();
-    return *it->second;
+  if (Stmt* cached = find_statement(sql)) {
+    cached->rewind_for_fetch();
+    return *cached;
   }
   // Stmt's constructor is private to Db, so make_unique cannot reach it.
   std::unique_ptr<Stmt> stmt(new Stmt(conn_->handle, &conn_->hook, &conn_->recorded,
@@ -107,6 +106,16 @@ Stmt& Db::statement(std::string_view sql) {
   Stmt& ref = *stmt;
   conn_->statements.emplace(std::string(sql), std::move(stmt));
   return ref;
+}
+
+Stmt* Db::find_statement(std::string_view sql) {
+  const auto address = reinterpret_cast<std::uintptr_t>(sql.data());
+  Conn::Recent& recent = conn_->recent[(address >> 3) % conn_->recent.size()];
+  if (recent.sql == sql.data() && recent.stmt->sql() == sql) return recent.stmt;
+  auto it = conn_->statements.find(sql);
+  if (it == conn_->statements.end()) return nullptr;
+  recent = {sql.data(), it->second.get()};
+  return it->second.get();
 }
 
 void Db::close() {

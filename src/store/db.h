@@ -26,6 +26,7 @@
 
 #include <sqlite3.h>
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -99,11 +100,22 @@ class Db {
     FaultHook hook;
     // std::less<> lets statement() look up a string_view without building a std::string.
     std::map<std::string, std::unique_ptr<Stmt>, std::less<>> statements;
+    // A small cache in front of `statements`, by the address of the caller's SQL text:
+    // actors pass the same literal every time, so one comparison of the text confirms a
+    // hit where the map compared several long, alike keys. Only a matter of speed: a hit
+    // is confirmed by the text, a miss goes to the map.
+    struct Recent {
+      const char* sql = nullptr;
+      Stmt* stmt = nullptr;
+    };
+    std::array<Recent, 16> recent{};
     ~Conn();
   };
 
   // What the fault hook says about `op` (0 when there is no hook).
   int injected_fault(std::string_view op) const;
+  // The cached statement for `sql`, or nullptr (a miss of both caches).
+  Stmt* find_statement(std::string_view sql);
   // Numbers the connection just opened for the installed store::Recorder (recorder.h).
   void record_open();
   // Runs a cached transaction-control statement (BEGIN, COMMIT, ROLLBACK) without the
