@@ -44,10 +44,8 @@ bool FaultPlan::matches(const FaultRule& rule, const FaultPoint& point,
     return false;
   }
   if (rule.site != point.site) return false;
-  if (rule.order && *rule.order != point.order) return false;
-  if (rule.attempt && *rule.attempt != point.attempt) return false;
+  if (!rule.key.matches(point.key)) return false;
   if (rule.frame && *rule.frame != point.frame) return false;
-  if (rule.instance && *rule.instance != point.instance) return false;
   if (rule.nth && *rule.nth != nth) return false;
   return true;
 }
@@ -81,11 +79,9 @@ std::optional<std::string> FaultPlan::check(const FaultPoint& point) {
     o.time = scheduler_.now();
     o.site = std::string(point.site);
     o.action = std::string(point.kind);
-    o.order = point.order;
-    o.attempt = point.attempt;
+    o.key = point.key;
     o.frame = std::string(point.frame);
     o.nth = nth;
-    o.instance = point.instance;
   }
   for (std::size_t i = 0; i < rules_.size(); ++i) {
     if (rule_fired_[i] >= rules_[i].times || !matches(rules_[i], point, nth)) continue;
@@ -124,11 +120,9 @@ const FiredFault& FaultPlan::log(const FaultPoint& point, std::string action,
   fault.time = scheduler_.now();
   fault.site = std::string(point.site);
   fault.action = std::move(action);
-  fault.order = point.order;
-  fault.attempt = point.attempt;
+  fault.key = point.key;
   fault.frame = std::string(point.frame);
   fault.nth = nth;
-  fault.instance = point.instance;
   fault.scripted = scripted;
   fired_.push_back(std::move(fault));
   if (on_fire_) on_fire_(fired_.back());

@@ -29,6 +29,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/key.h"
 #include "sim/rng.h"
 #include "sim/scheduler.h"
 #include "sim/state_hash.h"
@@ -39,21 +40,17 @@ namespace sim {
 struct FaultPoint {
   std::string_view site;     // "consumer.after_commit", "net.consumer->broker", "db.commit"
   std::string_view kind;     // random fault kind of this opportunity: "crash", "drop", ...
-  std::int64_t order = 0;    // 1-based order number
-  std::int64_t attempt = 0;  // delivery attempt of that order, 1 = first delivery
+  Key key;                   // what the opportunity is about (sim/key.h)
   std::string_view frame;    // network frame kind, e.g. "basic.ack"
-  std::int64_t instance = 0; // actor instance, 1-based (consumer n)
 };
 
 // A scripted fault: fires whenever its match holds (up to `times`).
 struct FaultRule {
   std::string site;
   std::string action;                    // "crash" | "drop" | "fail" | "restart" | "reorder"
-  std::optional<std::int64_t> order;     // 1-based order number
-  std::optional<std::int64_t> attempt;   // delivery attempt of that order (1 = first delivery)
+  KeyMatch key;                          // the parts of the point's key it asks for
   std::optional<std::string> frame;      // network frame kind
   std::optional<std::int64_t> nth;       // nth occurrence (1-based) of this site (+frame)
-  std::optional<std::int64_t> instance;  // consumer instance (1-based)
   std::optional<std::int64_t> tick;      // fire at this virtual time (broker.restart only)
   std::int64_t times = 1;                // how many times the rule may fire
   // Step triggers, for faults made by hand at a step of a running world (the GUI) that a
@@ -73,11 +70,9 @@ struct FiredFault {
   Tick time = 0;
   std::string site;
   std::string action;
-  std::int64_t order = 0;
-  std::int64_t attempt = 0;
+  Key key;
   std::string frame;
   std::int64_t nth = 0;  // occurrence number of (site, frame) when it fired
-  std::int64_t instance = 0;
   bool scripted = false;
 };
 

@@ -74,6 +74,20 @@ int Network::side_of(const Connection& c, const NodeId& node) const {
   return 1;
 }
 
+void Network::set_instance_part(std::size_t part) {
+  EOSIM_ASSERT(part < kKeyParts);
+  instance_part_ = part;
+}
+
+Key Network::opportunity_key(const Frame& frame, const NodeId& from, const NodeId& to) const {
+  Key key = frame.key;
+  if (instance_part_) {
+    const std::int64_t own = node_instance(from);
+    key[*instance_part_] = own != 0 ? own : node_instance(to);
+  }
+  return key;
+}
+
 std::string Network::site_of(const NodeId& from, const NodeId& to, const char* prefix) const {
   // One allocation for the whole name (a frame is sent on every step or two).
   const std::string_view from_role(from.data(), role_end(from));
@@ -171,20 +185,18 @@ bool Network::send(ConnId conn, const NodeId& from, Frame frame) {
   if (c.frozen) return send_frozen(c, d, frame);
   ++frames_sent_;
   const std::string site = site_of(from, dir.to, "net.");
-  const std::int64_t instance =
-      node_instance(from) != 0 ? node_instance(from) : node_instance(dir.to);
   const bool cut = partitioned(from, dir.to, scheduler_.now());
-  const auto fault = cut ? std::optional<std::string>("drop")
-                         : faults_.check({site, "drop", frame.order, frame.attempt,
-                                          frame.kind, instance});
+  const auto fault =
+      cut ? std::optional<std::string>("drop")
+          : faults_.check({site, "drop", opportunity_key(frame, from, dir.to), frame.kind});
   if (fault && *fault == "drop") {
     ++frames_lost_;
-    trace_.record(from, EventKind::kLost, dir.to, frame.order,
+    trace_.record(from, EventKind::kLost, dir.to, frame.key.subject(),
                   frame.summary + (cut ? " (partition)" : " (dropped: connection breaks)"));
     break_connection(conn, from, "frame lost");
     return true;  // the sender cannot tell: TCP accepted the bytes
   }
-  trace_.record(from, EventKind::kSend, dir.to, frame.order, frame.summary);
+  trace_.record(from, EventKind::kSend, dir.to, frame.key.subject(), frame.summary);
   const Tick arrival = std::max(scheduler_.now() + draw_latency(options_.latency_min,
                                                                 options_.latency_max),
                                 dir.last_arrival);
@@ -208,11 +220,11 @@ void Network::deliver_head(ConnId conn, int d) {
   const auto node = nodes_.find(dir.to);
   if (node == nodes_.end() || c.notified[1 - d]) {
     ++frames_lost_;
-    trace_.record(dir.from, EventKind::kLost, dir.to, item.frame.order,
+    trace_.record(dir.from, EventKind::kLost, dir.to, item.frame.key.subject(),
                   item.frame.summary + " (receiver gone)");
     return;
   }
-  trace_.record(dir.to, EventKind::kRecv, dir.from, item.frame.order, item.frame.summary);
+  trace_.record(dir.to, EventKind::kRecv, dir.from, item.frame.key.subject(), item.frame.summary);
   if (item.freeze_after) freeze(conn, "frozen after " + item.frame.summary);
   if (node->second.on_frame) node->second.on_frame(conn, item.frame);
 }
@@ -220,7 +232,8 @@ void Network::deliver_head(ConnId conn, int d) {
 void Network::lose_queue(Direction& dir, const char* why) {
   for (const auto& item : dir.queue) {
     ++frames_lost_;
-    trace_.record(dir.from, EventKind::kLost, dir.to, item.frame.order, item.frame.summary + " (" + why + ")");
+    trace_.record(dir.from, EventKind::kLost, dir.to, item.frame.key.subject(),
+                  item.frame.summary + " (" + why + ")");
   }
   dir.queue.clear();
 }
@@ -286,7 +299,7 @@ bool Network::is_frozen(ConnId conn) const {
 bool Network::send_frozen(Connection& c, int d, const Frame& frame) {
   ++frames_sent_;
   ++frames_lost_;
-  trace_.record(c.dir[d].from, EventKind::kLost, c.dir[d].to, frame.order,
+  trace_.record(c.dir[d].from, EventKind::kLost, c.dir[d].to, frame.key.subject(),
                 frame.summary + " (connection frozen)");
   return true;  // nothing tells the sender: no error, no reset, just silence
 }
@@ -333,25 +346,26 @@ void Network::send_datagram(const NodeId& from, const NodeId& to, Frame frame,
                             DatagramOptions options) {
   ++frames_sent_;
   const std::string site = site_of(from, to, "courier.");
-  const FaultPoint drop{site, "drop", frame.order, frame.attempt, frame.kind, 0};
+  const FaultPoint drop{site, "drop", frame.key, frame.kind};
   if (partitioned(from, to, scheduler_.now()) || faults_.check(drop)) {
     ++frames_lost_;
-    trace_.record(from, EventKind::kLost, to, frame.order, frame.summary + " (captured)");
+    trace_.record(from, EventKind::kLost, to, frame.key.subject(), frame.summary + " (captured)");
     return;
   }
-  const FaultPoint dup{site, "duplicate", frame.order, frame.attempt, frame.kind, 0};
+  const FaultPoint dup{site, "duplicate", frame.key, frame.kind};
   const int copies = faults_.check(dup) ? 2 : 1;
-  trace_.record(from, EventKind::kSend, to, frame.order, frame.summary);
+  trace_.record(from, EventKind::kSend, to, frame.key.subject(), frame.summary);
   for (int i = 0; i < copies; ++i) {
     const Tick delay = draw_latency(options.latency_min, options.latency_max);
     scheduler_.after(delay, "net.datagram", [this, from, to, frame] {
       const auto node = nodes_.find(to);
       if (node == nodes_.end() || !node->second.on_datagram) {
         ++frames_lost_;
-        trace_.record(from, EventKind::kLost, to, frame.order, frame.summary + " (nobody there)");
+        trace_.record(from, EventKind::kLost, to, frame.key.subject(),
+                      frame.summary + " (nobody there)");
         return;
       }
-      trace_.record(to, EventKind::kRecv, from, frame.order, frame.summary);
+      trace_.record(to, EventKind::kRecv, from, frame.key.subject(), frame.summary);
       node->second.on_datagram(from, frame);
     }, 0, datagram_tag(from, to, frame));
   }

@@ -6,8 +6,8 @@
 // AMQP runs over TCP, so a frame cannot simply vanish: a dropped frame *breaks the
 // connection*, and every frame in flight on it (behind it, and the other way) is lost too.
 // The end whose frame was lost notices after `reset_notice` ticks; the other end only
-// when its failure detection says so (`detect_after`). A crashed process instead *aborts* its connections:
-// frames it already sent still arrive, then the peer sees the close; frames towards it
+// when its failure detection says so (`detect_after`). A crashed process instead *aborts* its
+// connections: frames it already sent still arrive, then the peer sees the close; frames towards it
 // are lost. Partitions are windows of virtual time in which frames between two nodes are
 // dropped and new connections refused.
 //
@@ -20,7 +20,9 @@
 // end, behind the frozen link, learns nothing of it. A frozen connection never thaws.
 //
 // Fault sites are named "net.<role>-><role>" where a node's role is its name without the
-// trailing instance number ("consumer2" has role "consumer" and instance 2).
+// trailing instance number ("consumer2" has role "consumer" and instance 2). With
+// set_instance_part(p), a frame's fault opportunity on a connection carries in key part p
+// the sender's instance number, or the receiver's when the sender has none.
 //
 // Invariants:
 //  (1) Frames on one direction of one connection arrive in the order they were sent.
@@ -40,6 +42,7 @@
 #include <vector>
 
 #include "sim/faults.h"
+#include "sim/key.h"
 #include "sim/rng.h"
 #include "sim/scheduler.h"
 #include "sim/state_hash.h"
@@ -77,8 +80,7 @@ struct Boxed final : Payload {
 
 struct Frame {
   std::string kind;          // "basic.publish", "basic.deliver", "basic.ack", "confirm.ack", ...
-  std::int64_t order = 0;    // the order this frame is about (0 = none): fault rules, traces
-  std::int64_t attempt = 0;  // delivery attempt it carries (0 = n/a)
+  Key key;                   // what the frame is about: fault rules, traces (sim/key.h)
   std::string summary;       // what a person reads in the trace: "deliver tag=3 redelivered"
   std::shared_ptr<const Payload> payload;  // the protocol's message (immutable once sent)
 };
@@ -130,6 +132,9 @@ class Network {
   Network(Scheduler& scheduler, Chooser& chooser, FaultPlan& faults, Trace& trace);
 
   void set_options(LinkOptions options) { options_ = options; }
+  // The key part that carries a node's instance number at a connection's fault
+  // opportunities (see the header comment); unset, the frame's key goes as it is.
+  void set_instance_part(std::size_t part);
   const LinkOptions& options() const { return options_; }
   void attach(const NodeId& node, NodeHandlers handlers);
   void detach(const NodeId& node);  // its handlers are gone; frames to it are lost
@@ -206,12 +211,14 @@ class Network {
   void notify_by_detection(ConnId conn, int side);
   bool send_frozen(Connection& c, int d, const Frame& frame);
   std::string site_of(const NodeId& from, const NodeId& to, const char* prefix) const;
+  Key opportunity_key(const Frame& frame, const NodeId& from, const NodeId& to) const;
 
   Scheduler& scheduler_;
   Chooser& chooser_;
   FaultPlan& faults_;
   Trace& trace_;
   LinkOptions options_;
+  std::optional<std::size_t> instance_part_;
   std::map<NodeId, NodeHandlers> nodes_;
   std::map<ConnId, Connection> connections_;
   std::vector<Window> partitions_;

@@ -24,7 +24,7 @@ struct Ring {
   void pass(int from, std::int64_t token) {
     Frame f;
     f.kind = "token";
-    f.order = token;
+    f.key[0] = token;  // the subject: traces name the token
     f.summary = "token";
     set_payload(f, token);
     if (!k.network.send(out[from], name(from), std::move(f))) {

@@ -48,9 +48,8 @@ namespace {
 
 // The canonical encoding of an event up to its detail (which the caller folds in, whole or
 // in pieces, before kEventSep).
-std::uint64_t hash_head(std::uint64_t hash, std::uint64_t step, Tick time,
-                        std::string_view actor, EventKind kind, std::string_view target,
-                        std::int64_t order) {
+std::uint64_t hash_head(std::uint64_t hash, std::uint64_t step, Tick time, std::string_view actor,
+                        EventKind kind, std::string_view target, std::int64_t subject) {
   hash = fold_number(hash, static_cast<std::int64_t>(step));
   hash = fold(hash, kFieldSep);
   hash = fold_number(hash, static_cast<std::int64_t>(time));
@@ -59,14 +58,14 @@ std::uint64_t hash_head(std::uint64_t hash, std::uint64_t step, Tick time,
     hash = fold(hash, field);
   }
   hash = fold(hash, kFieldSep);
-  hash = fold_number(hash, order);
+  hash = fold_number(hash, subject);
   return fold(hash, kFieldSep);
 }
 
 }  // namespace
 
 std::uint64_t hash_event(std::uint64_t hash, const TraceEvent& e) {
-  hash = hash_head(hash, e.step, e.time, e.actor, e.kind, e.target, e.order);
+  hash = hash_head(hash, e.step, e.time, e.actor, e.kind, e.target, e.subject);
   hash = fold(hash, e.detail);
   return fold(hash, kEventSep);
 }
@@ -78,23 +77,22 @@ std::string hash_hex(std::uint64_t hash) {
 }
 
 void Trace::record(std::string_view actor, EventKind kind, std::string_view target,
-                   std::int64_t order, std::initializer_list<DetailPart> detail) {
+                   std::int64_t subject, std::initializer_list<DetailPart> detail) {
   const std::uint64_t step = scheduler_.steps();
   const Tick time = scheduler_.now();
-  std::uint64_t hash = hash_head(hash_, step, time, actor, kind, target, order);
+  std::uint64_t hash = hash_head(hash_, step, time, actor, kind, target, subject);
   char buffer[24];
   for (const DetailPart& part : detail) hash = fold(hash, part_text(part, buffer));
   hash_ = fold(hash, kEventSep);
   ++count_;
   if (!keep_ && sinks_.empty()) return;
-  TraceEvent event{step, time, std::string(actor), kind, std::string(target),
-                   order, ""};
+  TraceEvent event{step, time, std::string(actor), kind, std::string(target), subject, ""};
   for (const DetailPart& part : detail) event.detail += part_text(part, buffer);
   for (const auto& sink : sinks_) sink(event);
   if (keep_) events_.push_back(std::move(event));
 }
 
-std::string format_text(const TraceEvent& e) {
+std::string format_text(const TraceEvent& e, const KeyNames& names) {
   char head[64];
   std::snprintf(head, sizeof head, "%6llu t=%-6llu ", static_cast<unsigned long long>(e.step),
                 static_cast<unsigned long long>(e.time));
@@ -103,7 +101,11 @@ std::string format_text(const TraceEvent& e) {
   line.append(e.actor.size() < 10 ? 10 - e.actor.size() : 1, ' ');
   line += event_kind_name(e.kind);
   if (!e.target.empty()) line += (e.kind == EventKind::kRecv ? " <- " : " -> ") + e.target;
-  if (e.order != 0) line += " order=" + std::to_string(e.order);
+  if (e.subject != 0) {
+    line += ' ';
+    line += names.subject();
+    line += '=' + std::to_string(e.subject);
+  }
   if (!e.detail.empty()) line += "  " + e.detail;
   return line;
 }
@@ -131,22 +133,26 @@ std::string json_escape(const std::string& text) {
   return out;
 }
 
-std::string format_jsonl(const TraceEvent& e) {
+std::string format_jsonl(const TraceEvent& e, const KeyNames& names) {
   std::string line = "{\"step\":" + std::to_string(e.step) + ",\"time\":" +
                      std::to_string(e.time) + ",\"actor\":\"" + json_escape(e.actor) +
                      "\",\"kind\":\"" + std::string(event_kind_name(e.kind)) + "\"";
   if (!e.target.empty()) line += ",\"target\":\"" + json_escape(e.target) + "\"";
-  if (e.order != 0) line += ",\"order\":" + std::to_string(e.order);
+  if (e.subject != 0) {
+    line += ",\"";
+    line += names.subject();
+    line += "\":" + std::to_string(e.subject);
+  }
   line += ",\"detail\":\"" + json_escape(e.detail) + "\"}";
   return line;
 }
 
-void write_text(std::ostream& out, const std::vector<TraceEvent>& events) {
-  for (const auto& e : events) out << format_text(e) << '\n';
+void write_text(std::ostream& out, const std::vector<TraceEvent>& events, const KeyNames& names) {
+  for (const auto& e : events) out << format_text(e, names) << '\n';
 }
 
-void write_jsonl(std::ostream& out, const std::vector<TraceEvent>& events) {
-  for (const auto& e : events) out << format_jsonl(e) << '\n';
+void write_jsonl(std::ostream& out, const std::vector<TraceEvent>& events, const KeyNames& names) {
+  for (const auto& e : events) out << format_jsonl(e, names) << '\n';
 }
 
 namespace {
@@ -158,12 +164,16 @@ std::string mermaid_id(const std::string& actor) {
   return id.empty() ? "unknown" : id;
 }
 
-std::string mermaid_label(const TraceEvent& e, bool with_kind) {
+std::string mermaid_label(const TraceEvent& e, const KeyNames& names, bool with_kind) {
   const std::string kind(event_kind_name(e.kind));
   std::string label = with_kind ? kind : "";
   if (!e.detail.empty()) label += (label.empty() ? "" : ": ") + e.detail;
   if (with_kind && !e.target.empty()) label += " (" + e.target + ")";
-  if (e.order != 0) label += " [order " + std::to_string(e.order) + "]";
+  if (e.subject != 0) {
+    label += " [";
+    label += names.subject();
+    label += ' ' + std::to_string(e.subject) + "]";
+  }
   for (char& c : label) {
     if (c == ';' || c == '#' || c == '\n') c = ' ';
   }
@@ -172,7 +182,7 @@ std::string mermaid_label(const TraceEvent& e, bool with_kind) {
 
 }  // namespace
 
-void write_mermaid(std::ostream& out, const std::vector<TraceEvent>& events,
+void write_mermaid(std::ostream& out, const std::vector<TraceEvent>& events, const KeyNames& names,
                    const std::vector<std::string>& lanes) {
   out << "sequenceDiagram\n";
   // Participants in order of first appearance, so the diagram reads left to right.
@@ -200,19 +210,19 @@ void write_mermaid(std::ostream& out, const std::vector<TraceEvent>& events,
     const std::string self = mermaid_id(e.actor);
     if (e.kind == EventKind::kSend) continue;
     if (e.kind == EventKind::kRecv) {
-      out << "  " << mermaid_id(e.target) << "->>" << self << ": " << mermaid_label(e, false)
+      out << "  " << mermaid_id(e.target) << "->>" << self << ": " << mermaid_label(e, names, false)
           << '\n';
     } else if (e.kind == EventKind::kLost) {
-      out << "  " << self << "-x" << mermaid_id(e.target) << ": " << mermaid_label(e, false)
+      out << "  " << self << "-x" << mermaid_id(e.target) << ": " << mermaid_label(e, names, false)
           << '\n';
     } else if (e.kind == EventKind::kConnect) {
       out << "  " << self << "-->>" << mermaid_id(e.target) << ": connect\n";
     } else if (!e.target.empty() && e.kind != EventKind::kBroken &&
                e.kind != EventKind::kDisconnected && e.kind != EventKind::kRefused) {
-      out << "  " << self << "->>" << mermaid_id(e.target) << ": " << mermaid_label(e, false)
+      out << "  " << self << "->>" << mermaid_id(e.target) << ": " << mermaid_label(e, names, false)
           << '\n';
     } else {
-      out << "  Note over " << self << ": " << mermaid_label(e, true) << '\n';
+      out << "  Note over " << self << ": " << mermaid_label(e, names, true) << '\n';
     }
   }
 }

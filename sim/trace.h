@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "sim/event_kind.h"
+#include "sim/key.h"
 #include "sim/scheduler.h"
 
 namespace sim {
@@ -28,7 +29,7 @@ struct TraceEvent {
   std::string actor;   // "broker", "consumer1", ...
   EventKind kind = EventKind::kSend;  // hashed and written as event_kind_name(kind)
   std::string target;  // the other actor of a message ("" when none)
-  std::int64_t order = 0;
+  std::int64_t subject = 0;  // the subject of its key (sim/key.h), 0 = none
   std::string detail;  // human-readable, part of the hash
 };
 
@@ -56,13 +57,13 @@ class Trace {
  public:
   explicit Trace(const Scheduler& scheduler) : scheduler_(scheduler) {}
 
-  // Records one event stamped with the scheduler's step and time. `detail` is the
-  // concatenation of its parts.
-  void record(std::string_view actor, EventKind kind, std::string_view target,
-              std::int64_t order, std::initializer_list<DetailPart> detail);
-  void record(std::string_view actor, EventKind kind, std::string_view target,
-              std::int64_t order, std::string_view detail) {
-    record(actor, kind, target, order, {DetailPart(detail)});
+  // Records one event stamped with the scheduler's step and time. `subject` is part 0
+  // of the key of what it is about (0 = none); `detail` is the concatenation of its parts.
+  void record(std::string_view actor, EventKind kind, std::string_view target, std::int64_t subject,
+              std::initializer_list<DetailPart> detail);
+  void record(std::string_view actor, EventKind kind, std::string_view target, std::int64_t subject,
+              std::string_view detail) {
+    record(actor, kind, target, subject, {DetailPart(detail)});
   }
 
   void keep(bool keep_events) { keep_ = keep_events; }
@@ -91,13 +92,14 @@ std::string hash_hex(std::uint64_t hash);
 // Mermaid: a sequenceDiagram; frames are arrows drawn when they arrive (lost ones
 // crossed out), other events with a target (a commit to a database) are arrows too, the
 // rest are notes over their actor. `lanes` fixes the order of the first participants;
-// any other actor gets a lane in order of first appearance.
-std::string format_text(const TraceEvent& event);
-std::string format_jsonl(const TraceEvent& event);
+// any other actor gets a lane in order of first appearance. A subject prints under
+// `names.subject()` (the layer above names the key's parts).
+std::string format_text(const TraceEvent& event, const KeyNames& names);
+std::string format_jsonl(const TraceEvent& event, const KeyNames& names);
 std::string json_escape(const std::string& text);
-void write_text(std::ostream& out, const std::vector<TraceEvent>& events);
-void write_jsonl(std::ostream& out, const std::vector<TraceEvent>& events);
-void write_mermaid(std::ostream& out, const std::vector<TraceEvent>& events,
+void write_text(std::ostream& out, const std::vector<TraceEvent>& events, const KeyNames& names);
+void write_jsonl(std::ostream& out, const std::vector<TraceEvent>& events, const KeyNames& names);
+void write_mermaid(std::ostream& out, const std::vector<TraceEvent>& events, const KeyNames& names,
                    const std::vector<std::string>& lanes = {});
 
 }  // namespace sim

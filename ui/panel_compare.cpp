@@ -5,6 +5,7 @@
 #include <string>
 
 #include "src/catalog/catalog.h"
+#include "src/orders/order_key.h"
 #include "ui/panels.h"
 #include "ui/widgets.h"
 
@@ -74,8 +75,10 @@ void draw_compare(const Model& model, ViewState& view, Commands& commands) {
                                                    "), where the strategies decide differently");
     const auto& left = model.compare[0].session->world().kernel().trace.events();
     const auto& right = model.compare[1].session->world().kernel().trace.events();
-    if (d.event < left.size()) ImGui::Text("left:  %s", sim::format_text(left[d.event]).c_str());
-    if (d.event < right.size()) ImGui::Text("right: %s", sim::format_text(right[d.event]).c_str());
+    if (d.event < left.size())
+      ImGui::Text("left:  %s", sim::format_text(left[d.event], orders::kKeyNames).c_str());
+    if (d.event < right.size())
+      ImGui::Text("right: %s", sim::format_text(right[d.event], orders::kKeyNames).c_str());
   } else {
     ImGui::TextDisabled("   identical so far: the strategies have not yet decided differently");
   }

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <string>
 
+#include "src/orders/order_key.h"
 #include "ui/panels.h"
 #include "ui/widgets.h"
 
@@ -199,7 +200,7 @@ VisibleRows draw_row_bands(ImDrawList* draw, const Screen& s, const SessionModel
       }
       ImGui::Dummy(ImVec2(c.width, c.row_height));
       if (ImGui::IsItemHovered() && row < events.size()) {
-        ImGui::SetTooltip("%s", sim::format_text(events[row]).c_str());
+        ImGui::SetTooltip("%s", sim::format_text(events[row], orders::kKeyNames).c_str());
       }
     }
   }

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "src/catalog/catalog.h"
+#include "src/orders/order_key.h"
 #include "ui/panels.h"
 #include "ui/widgets.h"
 
@@ -15,9 +16,10 @@ namespace {
 std::string fault_line(const sim::FiredFault& f) {
   std::string line = "step " + std::to_string(f.step) + ": " + f.site + " -> " + f.action;
   if (!f.frame.empty()) line += " " + f.frame;
-  if (f.order > 0) line += " order " + std::to_string(f.order);
-  if (f.attempt > 0) line += " attempt " + std::to_string(f.attempt);
-  if (f.instance > 0) line += " (instance " + std::to_string(f.instance) + ")";
+  if (f.key[orders::kOrder] > 0) line += " order " + std::to_string(f.key[orders::kOrder]);
+  if (f.key[orders::kAttempt] > 0) line += " attempt " + std::to_string(f.key[orders::kAttempt]);
+  if (f.key[orders::kInstance] > 0)
+    line += " (instance " + std::to_string(f.key[orders::kInstance]) + ")";
   line += f.scripted ? "" : " [random]";
   return line;
 }
@@ -115,7 +117,7 @@ void draw_verdict(const SessionModel& m, bool show_end) {
   for (const sim::FiredFault& f : now.faults) {
     bool blamed = false;
     for (const auto& o : r.orders) {
-      blamed = blamed || (o.order == f.order && went_wrong(o.outcome, over));
+      blamed = blamed || (o.order == f.key[orders::kOrder] && went_wrong(o.outcome, over));
     }
     ImGui::PushStyleColor(ImGuiCol_Text, blamed ? palette::kBad : palette::kWarn);
     ImGui::TextWrapped("%s", ((blamed ? "> " : "  ") + fault_line(f)).c_str());
@@ -132,7 +134,7 @@ void draw_verdict(const SessionModel& m, bool show_end) {
   for (const auto& o : r.orders) {
     if (!went_wrong(o.outcome, over)) continue;
     bool named = false;
-    for (const auto& f : now.faults) named = named || f.order == o.order;
+    for (const auto& f : now.faults) named = named || f.key[orders::kOrder] == o.order;
     std::string why = "order " + std::to_string(o.order) + " is " + std::string(lab::outcome_name(o.outcome)) + ": ";
     why += named ? "the fault marked > names it" : "no fault names it (see the diagram)";
     text_wrapped_colored(outcome_color(o.outcome), why);

@@ -14,6 +14,7 @@
 #include "sim/network.h"
 #include "src/broker/message.h"
 #include "src/broker/output.h"
+#include "src/orders/order_key.h"
 
 namespace broker {
 
@@ -49,15 +50,15 @@ struct Overloaded : Fs... {
 template <class... Fs>
 Overloaded(Fs...) -> Overloaded<Fs...>;
 
-// Builds a network frame; `order` and `attempt` feed fault rules and the trace.
+// Builds a network frame; `order` and `attempt` (its key, src/orders/order_key.h) feed
+// fault rules and the trace.
 template <class Method>
   requires std::is_same_v<Method, ClientMethod> || std::is_same_v<Method, BrokerMethod>
 sim::Frame make_frame_of(std::string kind, Method method, std::int64_t order,
                          std::int64_t attempt, std::string summary) {
   sim::Frame frame;
   frame.kind = std::move(kind);
-  frame.order = order;
-  frame.attempt = attempt;
+  frame.key = orders::order_key(order, attempt);
   frame.summary = std::move(summary);
   sim::set_payload(frame, std::move(method));
   return frame;

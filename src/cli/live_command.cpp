@@ -29,6 +29,7 @@
 #include "src/live/launcher.h"
 #include "src/live/live_run.h"
 #include "src/live/process.h"
+#include "src/orders/order_key.h"
 #endif
 
 namespace cli {
@@ -152,7 +153,7 @@ nlohmann::ordered_json live_json(const LiveCommandOptions& o, const lab::RunReco
 // The merged trace, then {"summary": live_json}: what `eosim-gui --trace` opens.
 void write_live_jsonl(std::ostream& out, const LiveCommandOptions& o,
                       const lab::RunRecord& record, const live::LiveResult& result) {
-  sim::write_jsonl(out, result.trace);
+  sim::write_jsonl(out, result.trace, orders::kKeyNames);
   const nlohmann::ordered_json line = {{"summary", live_json(o, record, result)}};
   out << line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }

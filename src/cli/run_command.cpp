@@ -11,6 +11,7 @@
 #include "src/cli/files.h"
 #include "src/cli/run_html.h"
 #include "src/diagram/svg.h"
+#include "src/orders/order_key.h"
 #include "src/prose/printable.h"
 #include "src/report/report_format.h"
 #include "src/scenario/scenario.h"
@@ -89,7 +90,7 @@ void print_record(const RunOptions& options, const lab::RunRecord& record,
     if (!first) out << '\n' << std::string(88, '-') << "\n\n";
     if (options.trace) {
       out << "trace of " << lab::printable(record.scenario.name) << " (step, virtual time, actor, event):\n";
-      sim::write_text(out, trace);
+      sim::write_text(out, trace, orders::kKeyNames);
       out << '\n';
     }
     out << lab::format_report_text(record, style);

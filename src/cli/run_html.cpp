@@ -3,6 +3,7 @@
 
 #include <sstream>
 
+#include "src/orders/order_key.h"
 #include "src/prose/printable.h"
 
 namespace cli {
@@ -57,8 +58,9 @@ void write_faults(std::ostream& out, const lab::RunSummary& run) {
          "<th>attempt</th></tr>\n";
   for (const sim::FiredFault& f : run.faults) {
     out << "<tr><td>" << f.step << "</td><td>" << lab::xml_escape(f.site) << "</td><td>"
-        << lab::xml_escape(f.action) << "</td><td>" << (f.order > 0 ? std::to_string(f.order) : "-")
-        << "</td><td>" << (f.attempt > 0 ? std::to_string(f.attempt) : "-")
+        << lab::xml_escape(f.action) << "</td><td>"
+        << (f.key[orders::kOrder] > 0 ? std::to_string(f.key[orders::kOrder]) : "-") << "</td><td>"
+        << (f.key[orders::kAttempt] > 0 ? std::to_string(f.key[orders::kAttempt]) : "-")
         << "</td></tr>\n";
   }
   out << "</table>\n";

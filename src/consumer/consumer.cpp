@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "sim/assert.h"
+#include "src/orders/order_key.h"
 
 namespace consumer {
 
@@ -115,7 +116,7 @@ void Consumer::next() {
 bool Consumer::fault(const char* site, const char* kind) {
   const auto& d = current_->deliver;
   const auto action = k_.faults.check(
-      {site, kind, d.delivery.message.order, d.attempt, "", options_.instance});
+      {site, kind, orders::order_key(d.delivery.message.order, d.attempt, options_.instance), ""});
   if (!action) return false;
   if (*action == "crash") crash(std::string("fault at ") + site);
   return true;

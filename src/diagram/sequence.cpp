@@ -9,7 +9,7 @@ namespace {
 
 bool same_event(const sim::TraceEvent& a, const sim::TraceEvent& b) {
   return a.step == b.step && a.time == b.time && a.actor == b.actor && a.kind == b.kind &&
-         a.target == b.target && a.order == b.order && a.detail == b.detail;
+         a.target == b.target && a.subject == b.subject && a.detail == b.detail;
 }
 
 // "deliver tag=1 order-1 (connection broken)" -> "deliver tag=1 order-1": a lost event
@@ -189,10 +189,10 @@ void SequenceLayout::add_arrow(const sim::TraceEvent& e, ArrowKind kind, const s
   a.to_lane = lane_of(target);
   a.kind = kind;
   a.label = std::move(label);
-  a.order = e.order;
+  a.order = e.subject;
   a.redelivered = kind == ArrowKind::kInFlight && e.detail.find("redelivered") != std::string::npos;
-  a.again = kind == ArrowKind::kCommit && target == "ledger" && e.order > 0 &&
-            debits_[e.order]++ > 0;
+  a.again =
+      kind == ArrowKind::kCommit && target == "ledger" && e.subject > 0 && debits_[e.subject]++ > 0;
   RowLabel& label_of_row = rows_.back().label;
   label_of_row.text = a.again ? "AGAIN " + a.label : a.label;
   label_of_row.lane = a.from_lane;
@@ -242,7 +242,7 @@ void SequenceLayout::add(const sim::TraceEvent& e) {
   }
   if (e.kind == sim::EventKind::kDedupStore) {
     // The separate store is a lane of its own, so the write that outlives a rollback shows.
-    const std::string what = e.order > 0 ? "order-" + std::to_string(e.order) : e.detail;
+    const std::string what = e.subject > 0 ? "order-" + std::to_string(e.subject) : e.detail;
     return add_arrow(e, ArrowKind::kCommit, "dedup", "mark seen: " + what);
   }
   if (e.kind == sim::EventKind::kConnect && !e.target.empty()) {

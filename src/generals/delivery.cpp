@@ -6,7 +6,7 @@ namespace generals {
 namespace {
 
 bool is_delivery(const sim::TraceEvent& e) {
-  return e.actor == "broker" && e.kind == sim::EventKind::kSend && e.order > 0 &&
+  return e.actor == "broker" && e.kind == sim::EventKind::kSend && e.subject > 0 &&
          e.detail.rfind("deliver", 0) == 0;
 }
 
@@ -17,10 +17,10 @@ bool is_trouble(const sim::TraceEvent& e) {
 // Where the story of delivery `from` ends (exclusive): at the order's next delivery, or
 // just after the broker receives the ack for it, or at the end of the trace.
 std::size_t lifetime_end(const std::vector<sim::TraceEvent>& events, std::size_t from) {
-  const std::int64_t order = events[from].order;
+  const std::int64_t order = events[from].subject;
   for (std::size_t i = from + 1; i < events.size(); ++i) {
     const sim::TraceEvent& e = events[i];
-    if (e.order != order) continue;
+    if (e.subject != order) continue;
     if (is_delivery(e)) return i;
     if (e.actor == "broker" && e.kind == sim::EventKind::kRecv && e.detail.rfind("ack", 0) == 0) return i + 1;
   }
@@ -30,11 +30,11 @@ std::size_t lifetime_end(const std::vector<sim::TraceEvent>& events, std::size_t
 // Events of this delivery's story: its order's, and what happened to its consumer's
 // connection or process that names no order.
 bool belongs(const sim::TraceEvent& e, const Delivery& d) {
-  if (e.order == d.order) return true;
+  if (e.subject == d.order) return true;
   const bool about_consumer = e.actor == d.consumer || e.target == d.consumer;
-  return e.order == 0 && about_consumer &&
-         (e.kind == sim::EventKind::kCrash || e.kind == sim::EventKind::kRestart || e.kind == sim::EventKind::kDisconnected ||
-          e.kind == sim::EventKind::kBroken);
+  return e.subject == 0 && about_consumer &&
+         (e.kind == sim::EventKind::kCrash || e.kind == sim::EventKind::kRestart ||
+          e.kind == sim::EventKind::kDisconnected || e.kind == sim::EventKind::kBroken);
 }
 
 std::string knows(const sim::TraceEvent& e) {
@@ -71,8 +71,9 @@ std::vector<Delivery> deliveries(const std::vector<sim::TraceEvent>& events) {
   for (std::size_t i = 0; i < events.size(); ++i) {
     const sim::TraceEvent& e = events[i];
     if (!is_delivery(e)) continue;
-    Delivery d{i, e.step, e.order, e.target, e.detail,
-               e.detail.find("redelivered") != std::string::npos, ""};
+    Delivery d{i,        e.step,   e.subject,
+               e.target, e.detail, e.detail.find("redelivered") != std::string::npos,
+               ""};
     const std::size_t end = lifetime_end(events, i);
     for (std::size_t j = i + 1; j < end && d.trouble.empty(); ++j) {
       if (is_trouble(events[j]) && belongs(events[j], d)) {

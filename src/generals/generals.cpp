@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "sim/assert.h"
+#include "src/orders/order_key.h"
 
 namespace generals {
 
@@ -84,7 +85,7 @@ TwoGenerals::TwoGenerals(GeneralsOptions options)
     sim::FaultRule rule;
     rule.site = site_of(c);
     rule.action = "drop";
-    rule.order = c;
+    rule.key[orders::kOrder] = c;
     rule.frame = "courier";
     rules.push_back(std::move(rule));
   }
@@ -148,14 +149,14 @@ void TwoGenerals::dispatch(int number) {
 
   sim::Frame frame;
   frame.kind = "courier";
-  frame.order = number;  // fault rules match a courier by its number through `order`
+  frame.key[orders::kOrder] = number;  // fault rules match a courier by its number through `order`
   frame.summary = "courier " + std::to_string(number) + ": " + courier_text(number);
   if (capture_armed_) {
     // Logged exactly as the network logs a scripted capture, so a session captured by
     // hand replays as `capture` rules with the same trace.
     capture_armed_ = false;
     const std::string site = site_of(number);
-    kernel_.faults.record({site, "drop", number, 0, frame.kind, 0}, "drop", true);
+    kernel_.faults.record({site, "drop", orders::order_key(number), frame.kind}, "drop", true);
     kernel_.trace.record(node_of(from), sim::EventKind::kLost, node_of(to), number,
                          frame.summary + " (captured)");
     c.status = CourierStatus::kCaptured;
@@ -177,7 +178,7 @@ void TwoGenerals::dispatch(int number) {
 }
 
 void TwoGenerals::on_courier(General receiver, const sim::Frame& frame) {
-  const int number = static_cast<int>(frame.order);
+  const int number = static_cast<int>(frame.key[orders::kOrder]);
   EOSIM_ASSERT(receiver == receiver_of(number));
   Courier& c = courier(number);
   // A second copy (the channel can duplicate, though this model never asks it to) teaches

@@ -16,12 +16,13 @@
 #include "sim/kernel.h"
 #include "src/catalog/fault_sites.h"
 #include "src/consumer/consumer.h"
+#include "src/live/amqp_transport.h"
+#include "src/orders/order_key.h"
+#include "src/producer/producer.h"
+#include "src/store/db.h"
 #include "src/world/actor_options.h"
 #include "src/world/broker_node.h"
 #include "src/world/world.h"
-#include "src/live/amqp_transport.h"
-#include "src/producer/producer.h"
-#include "src/store/db.h"
 
 namespace live {
 
@@ -40,10 +41,7 @@ std::vector<sim::FaultRule> rules_left(const std::vector<sim::FaultRule>& rules,
   std::vector<sim::FaultRule> left;
   for (sim::FaultRule rule : rules) {
     for (const sim::FiredFault& f : fired) {
-      const bool same = f.site == rule.site && f.action == rule.action &&
-                        (!rule.order || *rule.order == f.order) &&
-                        (!rule.attempt || *rule.attempt == f.attempt) &&
-                        (!rule.instance || *rule.instance == f.instance) &&
+      const bool same = f.site == rule.site && f.action == rule.action && rule.key.matches(f.key) &&
                         (!rule.frame || *rule.frame == f.frame);
       if (same) --rule.times;
     }
@@ -85,7 +83,7 @@ std::int64_t next_order_after_restart(const std::string& orders_path, const std:
     st.reset();
   }
   for (const sim::FiredFault& f : read_fired(run_dir)) {
-    if (f.site.rfind("producer.", 0) == 0) last = std::max(last, f.order);
+    if (f.site.rfind("producer.", 0) == 0) last = std::max(last, f.key[orders::kOrder]);
   }
   return last + 1;
 }
@@ -173,8 +171,9 @@ bool parse_actor_args(int argc, char** argv, ActorArgs& a, std::string& error) {
 
 void append_fired(const std::string& run_dir, const sim::FiredFault& f) {
   std::ostringstream line;
-  line << f.site << '\t' << f.action << '\t' << f.order << '\t' << f.attempt << '\t'
-       << field(f.frame) << '\t' << f.nth << '\t' << f.instance << '\t' << f.time << '\n';
+  line << f.site << '\t' << f.action << '\t' << f.key[orders::kOrder] << '\t'
+       << f.key[orders::kAttempt] << '\t' << field(f.frame) << '\t' << f.nth << '\t'
+       << f.key[orders::kInstance] << '\t' << f.time << '\n';
   const std::string text = line.str();
   // One write with O_APPEND: lines of several processes never interleave.
   const int fd = ::open((run_dir + "/faults.log").c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
@@ -193,8 +192,8 @@ std::vector<sim::FiredFault> read_fired(const std::string& run_dir) {
     std::istringstream fields(line);
     sim::FiredFault f;
     std::string frame;
-    if (fields >> f.site >> f.action >> f.order >> f.attempt >> frame >> f.nth >> f.instance >>
-        f.time) {
+    if (fields >> f.site >> f.action >> f.key[orders::kOrder] >> f.key[orders::kAttempt] >> frame >>
+        f.nth >> f.key[orders::kInstance] >> f.time) {
       f.frame = unfield(frame);
       f.scripted = true;
       out.push_back(std::move(f));
@@ -225,7 +224,7 @@ int run_actor(const ActorArgs& a, std::ostream& err) {
   auto trace_out = std::make_shared<std::ofstream>(a.run_dir + "/trace-" + a.node() + ".jsonl",
                                                    std::ios::app);
   k.trace.add_sink([trace_out](const sim::TraceEvent& e) {
-    *trace_out << sim::format_jsonl(e) << '\n';
+    *trace_out << sim::format_jsonl(e, orders::kKeyNames) << '\n';
     trace_out->flush();
   });
   k.faults.set_rules(rules_left(s.script, read_fired(a.run_dir)));
@@ -233,7 +232,8 @@ int run_actor(const ActorArgs& a, std::ostream& err) {
   const std::string node = a.node();
   k.faults.set_on_fire([&k, run_dir, node](const sim::FiredFault& f) {
     append_fired(run_dir, f);
-    k.trace.record(node, sim::EventKind::kFault, "", f.order, f.site + " -> " + f.action);
+    k.trace.record(node, sim::EventKind::kFault, "", f.key[orders::kOrder],
+                   f.site + " -> " + f.action);
     if (lab::parse_action(f.action) == lab::Action::kCrash) {
       ::kill(::getpid(), SIGKILL);  // exactly here, as a crash is
     }

@@ -15,18 +15,19 @@
 #include <vector>
 
 #include "sim/assert.h"
-#include "src/producer/design.h"
-#include "src/world/actor_options.h"
-#include "src/checker/checker.h"
 #include "src/catalog/fault_sites.h"
-#include "src/world/schema.h"
+#include "src/checker/checker.h"
 #include "src/live/actor_process.h"
 #include "src/live/amqp_client.h"
 #include "src/live/amqp_transport.h"
 #include "src/live/fault_proxy.h"
 #include "src/live/net_faults.h"
 #include "src/live/process.h"
+#include "src/orders/order_key.h"
+#include "src/producer/design.h"
 #include "src/store/db.h"
+#include "src/world/actor_options.h"
+#include "src/world/schema.h"
 
 #include <nlohmann/json.hpp>
 
@@ -284,7 +285,7 @@ std::vector<sim::TraceEvent> merged_trace(const std::string& dir,
       e.actor = j.value("actor", std::string());
       e.kind = *kind;
       e.target = j.value("target", std::string());
-      e.order = j.value("order", std::int64_t{0});
+      e.subject = j.value("order", std::int64_t{0});
       e.detail = j.value("detail", std::string());
       all.push_back(std::move(e));
     }
@@ -410,9 +411,9 @@ Status restart_broker(Supervision& sv, const ActorArgs& base, const sim::FiredFa
                       LiveResult& out) {
   const bool kill = at_site(f.site, lab::Site::kBrokerCrash);
   const std::int64_t began = WallClock::monotonic_ms();
-  sv.events.push_back({0, tick_at(base, began), "broker", sim::EventKind::kRestart, "", f.order,
-                       std::string("supervisor ") +
-                           (kill ? "SIGKILLs" : "stops (SIGTERM)") +
+  sv.events.push_back({0, tick_at(base, began), "broker", sim::EventKind::kRestart, "",
+                       f.key[orders::kOrder],
+                       std::string("supervisor ") + (kill ? "SIGKILLs" : "stops (SIGTERM)") +
                            " the private RabbitMQ at " + f.site + " and starts it again"});
   if (sv.o.progress) sv.o.progress("live: restarting the private RabbitMQ (" + f.site + ")...");
   sv.admin.reset();

@@ -5,6 +5,7 @@
 #include "src/catalog/fault_sites.h"
 #include "src/live/actor_process.h"
 #include "src/live/amqp_transport.h"
+#include "src/orders/order_key.h"
 
 namespace live {
 
@@ -93,8 +94,8 @@ ProxyAction NetFaults::judge(const SeenFrame& f) {
     }
   }
   const std::optional<std::string> fired =
-      plan_.check({site, lab::action_name(lab::Action::kDrop), order, attempt, kind,
-                    sim::node_instance(node)});
+      plan_.check({site, lab::action_name(lab::Action::kDrop),
+                   orders::order_key(order, attempt, sim::node_instance(node)), kind});
   if (!fired) return {};
   on_fired(plan_.fired().back(), f);
   ProxyAction action;
@@ -114,18 +115,18 @@ void NetFaults::on_fired(sim::FiredFault fault, const SeenFrame& f) {
   e.time = fault.time;
   e.actor = up ? node : "broker";
   e.target = up ? "broker" : node;
-  e.order = fault.order;
+  e.subject = fault.key[orders::kOrder];
   e.kind = sim::EventKind::kFault;
   e.detail = fault.site + " -> " + fault.action + " " + fault.frame + " #" +
              std::to_string(fault.nth) + " (fault proxy, connection " +
              std::to_string(f.connection) + ")";
-  trace_ << sim::format_jsonl(e) << '\n';
+  trace_ << sim::format_jsonl(e, orders::kKeyNames) << '\n';
   const bool freeze = lab::parse_action(fault.action) == lab::Action::kFreeze;
   e.kind = freeze ? sim::EventKind::kFrozen : sim::EventKind::kLost;
   e.detail = freeze
                  ? "the connection carries nothing more either way"
                  : fault.frame + " dropped: the connection breaks, its sender is reset at once";
-  trace_ << sim::format_jsonl(e) << '\n';
+  trace_ << sim::format_jsonl(e, orders::kKeyNames) << '\n';
   trace_.flush();
 }
 

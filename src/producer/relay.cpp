@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/assert.h"
+#include "src/orders/order_key.h"
 
 namespace producer {
 
@@ -52,7 +53,7 @@ void Relay::kick() {
 }
 
 bool Relay::fault(const char* site, std::int64_t order, std::int64_t attempt) {
-  const auto action = k_.faults.check({site, "crash", order, attempt, "", 0});
+  const auto action = k_.faults.check({site, "crash", orders::order_key(order, attempt), ""});
   if (!action) return false;
   crash(std::string("fault at ") + site);
   return true;

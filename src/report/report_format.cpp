@@ -9,6 +9,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "src/orders/order_key.h"
 #include "src/prose/printable.h"
 
 namespace lab {
@@ -126,11 +127,13 @@ bool shell_safe(const std::string& text) {
 std::string fault_text(const sim::FiredFault& fault, std::size_t site_width,
                        std::size_t action_width) {
   std::string out = padded(fault.site, site_width) + "  " + padded(fault.action, action_width);
-  if (fault.order != 0) out += "  order " + std::to_string(fault.order);
-  if (fault.attempt != 0) out += "  attempt " + std::to_string(fault.attempt);
+  if (fault.key[orders::kOrder] != 0) out += "  order " + std::to_string(fault.key[orders::kOrder]);
+  if (fault.key[orders::kAttempt] != 0)
+    out += "  attempt " + std::to_string(fault.key[orders::kAttempt]);
   if (!fault.frame.empty()) out += "  frame " + fault.frame;
   if (fault.nth != 0) out += "  nth " + std::to_string(fault.nth);
-  if (fault.instance != 0) out += "  instance " + std::to_string(fault.instance);
+  if (fault.key[orders::kInstance] != 0)
+    out += "  instance " + std::to_string(fault.key[orders::kInstance]);
   out += fault.scripted ? "  (scripted)" : "  (random)";
   return out;
 }
@@ -384,9 +387,15 @@ nlohmann::ordered_json report_json(const RunRecord& record) {
   const Report& report = run.report;
   nlohmann::ordered_json faults = nlohmann::ordered_json::array();
   for (const auto& f : run.faults) {
-    faults.push_back({{"step", f.step},     {"tick", f.time},         {"site", f.site},
-                      {"action", f.action}, {"order", f.order},       {"attempt", f.attempt},
-                      {"frame", f.frame},   {"nth", f.nth},           {"instance", f.instance},
+    faults.push_back({{"step", f.step},
+                      {"tick", f.time},
+                      {"site", f.site},
+                      {"action", f.action},
+                      {"order", f.key[orders::kOrder]},
+                      {"attempt", f.key[orders::kAttempt]},
+                      {"frame", f.frame},
+                      {"nth", f.nth},
+                      {"instance", f.key[orders::kInstance]},
                       {"scripted", f.scripted}});
   }
   nlohmann::ordered_json orders = nlohmann::ordered_json::array();
@@ -474,7 +483,7 @@ std::string report_json_line(const RunRecord& record) {
 
 void write_report_jsonl(std::ostream& out, const RunRecord& record,
                         const std::vector<sim::TraceEvent>& events) {
-  sim::write_jsonl(out, events);
+  sim::write_jsonl(out, events, orders::kKeyNames);
   const nlohmann::ordered_json line = {{"summary", report_json(record)}};
   out << line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }
@@ -487,7 +496,7 @@ void write_report_mermaid(std::ostream& out, const RunRecord& record,
   out << "%% " << name << "  SEED=" << record.run.seed << "\n";
   if (!record.replay.empty()) out << "%% replay: " << printable(record.replay) << "\n";
   if (record.run.step_bound_hit) out << "%% verdict: " << verdict_text(record.run) << "\n";
-  sim::write_mermaid(out, events, diagram_lanes(record.scenario));
+  sim::write_mermaid(out, events, orders::kKeyNames, diagram_lanes(record.scenario));
 }
 
 std::string format_suite_text(const std::vector<SuiteRow>& rows, const TextStyle& style) {

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "src/orders/order_key.h"
 #include "src/report/report_format.h"
 
 namespace lab {
@@ -121,11 +122,11 @@ bool summary_from_json(const nlohmann::json& j, RunSummary& out, std::string& er
     f.get("tick", fault.time);
     f.get("site", fault.site);
     f.get("action", fault.action);
-    f.get("order", fault.order);
-    f.get("attempt", fault.attempt);
+    f.get("order", fault.key[orders::kOrder]);
+    f.get("attempt", fault.key[orders::kAttempt]);
     f.get("frame", fault.frame);
     f.get("nth", fault.nth);
-    f.get("instance", fault.instance);
+    f.get("instance", fault.key[orders::kInstance]);
     f.get("scripted", fault.scripted);
     s.faults.push_back(std::move(fault));
   });

@@ -19,6 +19,7 @@
 
 #include "sim/assert.h"
 #include "src/catalog/catalog.h"
+#include "src/orders/order_key.h"
 #include "src/prose/printable.h"
 
 namespace lab {
@@ -113,11 +114,11 @@ void write_rule(std::ostringstream& out, const sim::FaultRule& rule) {
   out << "\n[[faults.script]]\n";
   out << "at = " << string_value(rule.site) << "\n";
   out << "do = " << string_value(rule.action) << "\n";
-  if (rule.order) out << "order = " << *rule.order << "\n";
-  if (rule.attempt) out << "attempt = " << *rule.attempt << "\n";
+  if (rule.key[orders::kOrder]) out << "order = " << *rule.key[orders::kOrder] << "\n";
+  if (rule.key[orders::kAttempt]) out << "attempt = " << *rule.key[orders::kAttempt] << "\n";
   if (rule.frame) out << "frame = " << string_value(*rule.frame) << "\n";
   if (rule.nth) out << "nth = " << *rule.nth << "\n";
-  if (rule.instance) out << "instance = " << *rule.instance << "\n";
+  if (rule.key[orders::kInstance]) out << "instance = " << *rule.key[orders::kInstance] << "\n";
   if (rule.tick) out << "tick = " << *rule.tick << "\n";
   if (rule.times != 1) out << "times = " << rule.times << "\n";
   if (rule.step) out << "step = " << *rule.step << "\n";
@@ -392,11 +393,11 @@ std::string fault_rule_text(const sim::FaultRule& rule) {
   const auto add = [&items](const char* key, const std::optional<std::int64_t>& value) {
     if (value) items.push_back(std::string(key) + "=" + std::to_string(*value));
   };
-  add("order", rule.order);
-  add("attempt", rule.attempt);
+  add("order", rule.key[orders::kOrder]);
+  add("attempt", rule.key[orders::kAttempt]);
   if (rule.frame) items.push_back("frame=" + *rule.frame);
   add("nth", rule.nth);
-  add("instance", rule.instance);
+  add("instance", rule.key[orders::kInstance]);
   add("tick", rule.tick);
   if (rule.times != 1) items.push_back("times=" + std::to_string(rule.times));
   add("step", rule.step);

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "src/catalog/catalog.h"
+#include "src/orders/order_key.h"
 #include "src/scenario/scenario.h"
 #include "src/scenario/scenario_keys.h"
 #include "src/scenario/toml_reader.h"
@@ -328,10 +329,12 @@ bool check_match_keys(const TableReader& t, const FaultSite& site, const SiteFra
 // `attempt` can only reach so high at some sites (the order service never retries).
 bool check_attempt_bound(const TableReader& t, const FaultSite& site,
                          const sim::FaultRule& rule) {
-  if (!rule.attempt || site.max_attempt == 0 || *rule.attempt <= site.max_attempt) return true;
+  if (!rule.key[orders::kAttempt] || site.max_attempt == 0 ||
+      *rule.key[orders::kAttempt] <= site.max_attempt)
+    return true;
   return t.fail_at("attempt", "at " + std::string(site.name) + " `attempt` is " +
                                   std::string(site.attempt_means) + ", so " +
-                                  std::to_string(*rule.attempt) + " never happens");
+                                  std::to_string(*rule.key[orders::kAttempt]) + " never happens");
 }
 
 bool read_rule(const TableReader& t, const Scenario& s, sim::FaultRule& rule) {
@@ -363,11 +366,10 @@ bool read_rule(const TableReader& t, const Scenario& s, sim::FaultRule& rule) {
   if (!check_triggers(t, site) || !check_match_keys(t, site, frame)) return false;
   const std::string never = rule_never_passed(s, rule);
   if (!never.empty()) return t.fail_at(frame ? "frame" : "at", never);
-  return t.read_int("order", rule.order, 1, s.workload.orders) &&
-         t.read_int("attempt", rule.attempt, 1, kMaxCount) &&
-         check_attempt_bound(t, site, rule) &&
-         t.read_int("nth", rule.nth, 1, kInt64Max) &&
-         t.read_int("instance", rule.instance, 1, s.consumer.instances) &&
+  return t.read_int("order", rule.key[orders::kOrder], 1, s.workload.orders) &&
+         t.read_int("attempt", rule.key[orders::kAttempt], 1, kMaxCount) &&
+         check_attempt_bound(t, site, rule) && t.read_int("nth", rule.nth, 1, kInt64Max) &&
+         t.read_int("instance", rule.key[orders::kInstance], 1, s.consumer.instances) &&
          t.read_int("tick", rule.tick, 0, kMaxTicks) &&
          t.read_int("times", rule.times, 1, kMaxCount) &&
          t.read_int("step", rule.step, 0, kMaxTicks) &&

@@ -5,6 +5,7 @@
 
 #include "sim/assert.h"
 #include "src/catalog/catalog.h"
+#include "src/orders/order_key.h"
 #include "src/store/warm.h"
 
 namespace lab {
@@ -19,7 +20,7 @@ constexpr std::uint64_t kScheduleSeeds = 16;
 // Faults matched at an opportunity always do (every message has an order number).
 bool fired_at_a_moment(const sim::FiredFault& f) {
   const FaultSite* site = find_fault_site(f.site);
-  return site != nullptr && site->timed && f.order == 0 && f.frame.empty();
+  return site != nullptr && site->timed && f.key[orders::kOrder] == 0 && f.frame.empty();
 }
 
 std::string list_text(const std::vector<std::int64_t>& orders) {
@@ -137,12 +138,13 @@ std::vector<sim::FaultRule> ddmin(std::vector<sim::FaultRule> rules, Oracle& ora
 bool loosen(std::vector<sim::FaultRule>& rules, Oracle& oracle) {
   bool changed = false;
   for (auto& rule : rules) {
-    for (auto field : {&sim::FaultRule::attempt, &sim::FaultRule::nth}) {
+    for (const bool attempt : {true, false}) {
+      std::optional<std::int64_t>& field = attempt ? rule.key[orders::kAttempt] : rule.nth;
       // attempt = 1 stays: it already means the first delivery, and says so.
-      const bool first_delivery = field == &sim::FaultRule::attempt && rule.*field == 1;
-      if (!(rule.*field) || !rule.order || first_delivery) continue;
+      const bool first_delivery = attempt && field == 1;
+      if (!field || !rule.key[orders::kOrder] || first_delivery) continue;
       const sim::FaultRule before = rule;
-      (rule.*field).reset();
+      field.reset();
       if (oracle.holds(rules)) {
         changed = true;
       } else {
@@ -234,16 +236,17 @@ sim::FaultRule rule_from_fired(const sim::FiredFault& f, bool with_nth, std::int
   sim::FaultRule rule;
   rule.site = f.site;
   rule.action = f.action;
-  if (instances > 1 && f.instance > 0) rule.instance = f.instance;
+  if (instances > 1 && f.key[orders::kInstance] > 0)
+    rule.key[orders::kInstance] = f.key[orders::kInstance];
   if (fired_at_a_moment(f)) {
     rule.tick = static_cast<std::int64_t>(f.time);
     return rule;
   }
   if (!f.frame.empty()) rule.frame = f.frame;
-  if (f.order > 0) rule.order = f.order;
-  if (f.attempt > 0) rule.attempt = f.attempt;
+  if (f.key[orders::kOrder] > 0) rule.key[orders::kOrder] = f.key[orders::kOrder];
+  if (f.key[orders::kAttempt] > 0) rule.key[orders::kAttempt] = f.key[orders::kAttempt];
   // An order and its delivery attempt name one delivery; anything else needs `nth`.
-  if (with_nth || f.attempt == 0) rule.nth = f.nth;
+  if (with_nth || f.key[orders::kAttempt] == 0) rule.nth = f.nth;
   return rule;
 }
 
@@ -251,9 +254,12 @@ std::string story_line(const sim::FaultRule& rule) {
   std::string text = rule.site + ": " + rule.action;
   std::vector<std::string> parts;
   if (rule.frame) parts.push_back("frame " + *rule.frame);
-  if (rule.order) parts.push_back("order " + std::to_string(*rule.order));
-  if (rule.attempt) parts.push_back("delivery attempt " + std::to_string(*rule.attempt));
-  if (rule.instance) parts.push_back("instance " + std::to_string(*rule.instance));
+  if (rule.key[orders::kOrder])
+    parts.push_back("order " + std::to_string(*rule.key[orders::kOrder]));
+  if (rule.key[orders::kAttempt])
+    parts.push_back("delivery attempt " + std::to_string(*rule.key[orders::kAttempt]));
+  if (rule.key[orders::kInstance])
+    parts.push_back("instance " + std::to_string(*rule.key[orders::kInstance]));
   if (rule.nth) parts.push_back("occurrence " + std::to_string(*rule.nth) + " at this site");
   if (rule.tick) parts.push_back("at tick " + std::to_string(*rule.tick));
   if (rule.step) parts.push_back("after step " + std::to_string(*rule.step));

@@ -36,7 +36,7 @@ std::string event_from_json(const nlohmann::json& j, sim::TraceEvent& e) {
   for (const std::string& problem :
        {number("step", e.step, true), number("time", e.time, true), text("actor", e.actor, true),
         text("kind", kind, true), text("target", e.target, false),
-        number("order", e.order, false), text("detail", e.detail, false)}) {
+        number("order", e.subject, false), text("detail", e.detail, false)}) {
     if (!problem.empty()) return problem;
   }
   const std::optional<sim::EventKind> parsed = sim::parse_event_kind(kind);

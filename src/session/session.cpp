@@ -6,6 +6,7 @@
 #include "sim/assert.h"
 #include "src/broker/broker.h"
 #include "src/catalog/fault_sites.h"
+#include "src/orders/order_key.h"
 
 namespace lab {
 
@@ -22,7 +23,7 @@ std::string instance_name(const std::optional<std::int64_t>& instance) {
 sim::FaultRule rule_for(const HandFault& fault, std::uint64_t step) {
   const auto at = static_cast<std::int64_t>(step);
   sim::FaultRule rule;
-  if (fault.instance > 0) rule.instance = fault.instance;
+  if (fault.instance > 0) rule.key[orders::kInstance] = fault.instance;
   switch (fault.kind) {
     case HandFaultKind::kDropNext:
       rule.site = fault.link;
@@ -48,7 +49,7 @@ sim::FaultRule rule_for(const HandFault& fault, std::uint64_t step) {
     case HandFaultKind::kRestartBroker:
       rule.site = "broker.restart";
       rule.action = "restart";
-      rule.instance.reset();
+      rule.key[orders::kInstance].reset();
       rule.step = at;
       break;
     case HandFaultKind::kFailNextCommit:
@@ -70,13 +71,13 @@ std::string describe_rule(const sim::FaultRule& r) {
       site_entry != nullptr ? std::optional<Site>(site_entry->id) : std::nullopt;
   const bool net = site_entry != nullptr && site_entry->is_network();
   if (site == Site::kConsumerProcess) {
-    text += "crash " + instance_name(r.instance) + " now";
-  } else if (site == Site::kConsumerAfterCommit && !r.order) {
-    text += "crash " + instance_name(r.instance) + " after its next commit";
+    text += "crash " + instance_name(r.key[orders::kInstance]) + " now";
+  } else if (site == Site::kConsumerAfterCommit && !r.key[orders::kOrder]) {
+    text += "crash " + instance_name(r.key[orders::kInstance]) + " after its next commit";
   } else if (site == Site::kBrokerRestart && (r.step || r.tick)) {
     text += "restart the broker";
-  } else if (site == Site::kDbCommit && !r.order) {
-    text += "fail the next commit of " + instance_name(r.instance);
+  } else if (site == Site::kDbCommit && !r.key[orders::kOrder]) {
+    text += "fail the next commit of " + instance_name(r.key[orders::kInstance]);
   } else if (net && (r.step || r.tick)) {
     text += "break " + r.site.substr(4);
   } else if (net && r.frame && !r.nth) {
@@ -85,9 +86,9 @@ std::string describe_rule(const sim::FaultRule& r) {
     text += r.action + " at " + r.site;
     if (r.frame) text += " " + *r.frame;
     if (r.nth) text += " #" + std::to_string(*r.nth);
-    if (r.order) text += " order " + std::to_string(*r.order);
-    if (r.attempt) text += " attempt " + std::to_string(*r.attempt);
-    if (r.instance) text += " instance " + std::to_string(*r.instance);
+    if (r.key[orders::kOrder]) text += " order " + std::to_string(*r.key[orders::kOrder]);
+    if (r.key[orders::kAttempt]) text += " attempt " + std::to_string(*r.key[orders::kAttempt]);
+    if (r.key[orders::kInstance]) text += " instance " + std::to_string(*r.key[orders::kInstance]);
   }
   return text;
 }
@@ -96,7 +97,7 @@ Divergence first_divergence(const std::vector<sim::TraceEvent>& a,
                             const std::vector<sim::TraceEvent>& b) {
   const auto same = [](const sim::TraceEvent& x, const sim::TraceEvent& y) {
     return x.step == y.step && x.time == y.time && x.actor == y.actor && x.kind == y.kind &&
-           x.target == y.target && x.order == y.order && x.detail == y.detail;
+           x.target == y.target && x.subject == y.subject && x.detail == y.detail;
   };
   Divergence d;
   const std::size_t n = std::min(a.size(), b.size());

@@ -1,4 +1,5 @@
 #include "src/world/broker_node.h"
+#include "src/orders/order_key.h"
 
 namespace lab {
 
@@ -8,9 +9,12 @@ constexpr broker::ChannelId kChannel = 1;  // one channel per connection (frames
 
 std::optional<broker::Broker::Stop> stop_at_publish(sim::FaultPlan& faults, std::int64_t order,
                                                     std::int64_t attempt) {
-  const bool restart = faults.check({"broker.restart", "restart", order, attempt, "", 0}).has_value();
+  const bool restart =
+      faults.check({"broker.restart", "restart", orders::order_key(order, attempt), ""})
+          .has_value();
   // Random only when a ratio names "kill" (no default sweep mix does).
-  const bool crash = faults.check({"broker.crash", "kill", order, 0, "", 0}).has_value();
+  const bool crash =
+      faults.check({"broker.crash", "kill", orders::order_key(order), ""}).has_value();
   if (restart) return broker::Broker::Stop::kClean;
   if (crash) return broker::Broker::Stop::kCrash;
   return std::nullopt;
@@ -52,20 +56,19 @@ void BrokerNode::attach() {
 
 void BrokerNode::on_frame(sim::ConnId conn, const sim::Frame& frame) {
   const broker::ChannelRef ch{conn, kChannel};
-  std::visit(broker::Overloaded{
-                 [&](const broker::PublishFrame& f) { on_publish(conn, f, frame.attempt); },
-                 [&](const broker::AckFrame& a) { broker_.ack(ch, a.tag, a.multiple); },
-                 [&](const broker::NackFrame& n) {
-                   broker_.nack(ch, n.tag, n.multiple, n.requeue);
-                 },
-                 [&](const broker::RejectFrame& r) { broker_.reject(ch, r.tag, r.requeue); },
-                 [&](const broker::QosFrame& q) { broker_.basic_qos(ch, q.prefetch); },
-                 [&](const broker::ConsumeFrame& c) {
-                   broker_.basic_consume(ch, c.queue, c.consumer_tag, c.auto_ack);
-                 },
-                 [&](const broker::ConfirmSelectFrame&) { broker_.confirm_select(ch); },
-             },
-             broker::client_method(frame));
+  std::visit(
+      broker::Overloaded{
+          [&](const broker::PublishFrame& f) { on_publish(conn, f, frame.key[orders::kAttempt]); },
+          [&](const broker::AckFrame& a) { broker_.ack(ch, a.tag, a.multiple); },
+          [&](const broker::NackFrame& n) { broker_.nack(ch, n.tag, n.multiple, n.requeue); },
+          [&](const broker::RejectFrame& r) { broker_.reject(ch, r.tag, r.requeue); },
+          [&](const broker::QosFrame& q) { broker_.basic_qos(ch, q.prefetch); },
+          [&](const broker::ConsumeFrame& c) {
+            broker_.basic_consume(ch, c.queue, c.consumer_tag, c.auto_ack);
+          },
+          [&](const broker::ConfirmSelectFrame&) { broker_.confirm_select(ch); },
+      },
+      broker::client_method(frame));
 }
 
 void BrokerNode::on_publish(sim::ConnId conn, const broker::PublishFrame& publish,
@@ -80,7 +83,7 @@ void BrokerNode::on_publish(sim::ConnId conn, const broker::PublishFrame& publis
                       : std::string_view(publish.message.message_id));
   broker_.publish({conn, kChannel}, publish.routing_key, publish.message, publish.mandatory);
   if (persistent) schedule_sync();
-  if (k_.faults.check({"broker.reorder", "reorder", order, attempt, "", 0})) {
+  if (k_.faults.check({"broker.reorder", "reorder", orders::order_key(order, attempt), ""})) {
     broker_.reorder_to_front(options_.queue.name);
     k_.trace.record("broker", sim::EventKind::kReorder, "", order, "newest ready message moved to the head");
   }

@@ -3,6 +3,7 @@
 
 #include "sim/assert.h"
 #include "src/catalog/choice_flags.h"
+#include "src/orders/order_key.h"
 #include "src/world/world.h"
 
 namespace lab {
@@ -127,10 +128,10 @@ std::string unfired_text(const UnfiredRule& unfired) {
     keys += ", " + std::string(key) + " " + value;
   };
   if (r.frame) add("frame", *r.frame);
-  if (r.order) add("order", std::to_string(*r.order));
-  if (r.attempt) add("attempt", std::to_string(*r.attempt));
+  if (r.key[orders::kOrder]) add("order", std::to_string(*r.key[orders::kOrder]));
+  if (r.key[orders::kAttempt]) add("attempt", std::to_string(*r.key[orders::kAttempt]));
   if (r.nth) add("nth", std::to_string(*r.nth));
-  if (r.instance) add("instance", std::to_string(*r.instance));
+  if (r.key[orders::kInstance]) add("instance", std::to_string(*r.key[orders::kInstance]));
   if (r.tick) add("tick", std::to_string(*r.tick));
   if (r.step) add("step", std::to_string(*r.step));
   if (r.after_step) add("after_step", std::to_string(*r.after_step));

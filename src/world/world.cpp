@@ -8,10 +8,11 @@
 #include "src/broker/heartbeat.h"
 #include "src/catalog/fault_sites.h"
 #include "src/consumer/consumer.h"
-#include "src/world/broker_node.h"
-#include "src/world/schema.h"
+#include "src/orders/order_key.h"
 #include "src/producer/producer.h"
 #include "src/store/db.h"
+#include "src/world/broker_node.h"
+#include "src/world/schema.h"
 
 namespace lab {
 
@@ -86,7 +87,7 @@ bool keep_dir_ready(const std::string& dir, const Scenario& s, std::string& erro
 std::string actor_of(const sim::FiredFault& f) {
   const std::string& s = f.site;
   auto with_instance = [&](const std::string& role) {
-    return role + (f.instance > 0 ? std::to_string(f.instance) : "1");
+    return role + (f.key[orders::kInstance] > 0 ? std::to_string(f.key[orders::kInstance]) : "1");
   };
   const FaultSite* site = find_fault_site(s);
   if (s.rfind("consumer.", 0) == 0 || (site != nullptr && site->id == Site::kDbCommit)) {
@@ -189,6 +190,7 @@ void WorldImpl::set_up_kernel() {
   k.trace.keep(options_.keep_trace);
   k.faults.log_opportunities(options_.log_opportunities);
   k.network.set_options(link_options(s.network));
+  k.network.set_instance_part(orders::kInstance);  // `instance` rules on net.* sites
   k.faults.set_rules(s.script);
   sim::RandomFaultOptions random;
   random.ratios = s.random.ratios;
@@ -198,8 +200,9 @@ void WorldImpl::set_up_kernel() {
   k.faults.set_on_fire([this](const sim::FiredFault& f) {
     std::string detail = f.site + " -> " + f.action;
     if (!f.frame.empty()) detail += " " + f.frame + " #" + std::to_string(f.nth);
-    if (f.attempt > 0) detail += " attempt " + std::to_string(f.attempt);
-    kernel_.trace.record(actor_of(f), sim::EventKind::kFault, "", f.order, detail);
+    if (f.key[orders::kAttempt] > 0)
+      detail += " attempt " + std::to_string(f.key[orders::kAttempt]);
+    kernel_.trace.record(actor_of(f), sim::EventKind::kFault, "", f.key[orders::kOrder], detail);
   });
 }
 
@@ -226,8 +229,9 @@ transport::Env WorldImpl::node_env(const std::string& node) {
 // (the first end named in the site notices at once, the other after the heartbeat), or
 // one that freezes (each end notices by its own heartbeats, or never).
 void WorldImpl::fire_timed(const sim::FaultRule& rule, std::size_t index) {
-  const std::int64_t instance = rule.instance.value_or(0);
-  kernel_.faults.record_rule(index, {rule.site, rule.action, 0, 0, "", instance});
+  const std::int64_t instance = rule.key[orders::kInstance].value_or(0);
+  kernel_.faults.record_rule(index,
+                             {rule.site, rule.action, orders::order_key(0, 0, instance), ""});
   const std::string when = " at tick " + std::to_string(*rule.tick);
   const FaultSite* site = find_fault_site(rule.site);
   EOSIM_ASSERT(site != nullptr && site->timed);  // the scenario loader checked the rule

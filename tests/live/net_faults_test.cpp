@@ -7,6 +7,7 @@
 
 #include "src/live/actor_process.h"
 #include "src/live/net_faults.h"
+#include "src/orders/order_key.h"
 #include "src/scenario/scenario.h"
 #include "tests/live/live_cli.h"
 
@@ -87,9 +88,9 @@ do = "drop"
   REQUIRE(fired.size() == 1);
   CHECK(fired[0].site == "net.consumer->broker");
   CHECK(fired[0].frame == "basic.ack");
-  CHECK(fired[0].order == 2);
-  CHECK(fired[0].attempt == 1);
-  CHECK(fired[0].instance == 2);
+  CHECK(fired[0].key[orders::kOrder] == 2);
+  CHECK(fired[0].key[orders::kAttempt] == 1);
+  CHECK(fired[0].key[orders::kInstance] == 2);
   CHECK(fired[0].nth == 2);
 }
 
@@ -121,7 +122,7 @@ do = "freeze"
   CHECK(judge.judge(frame(1, 2, Direction::kBrokerToClient, kDeliver, 1, 1)).kind ==
         ProxyAction::kFreeze);
   REQUIRE(live::read_fired(dir.path).size() == 1);
-  CHECK(live::read_fired(dir.path)[0].instance == 2);
+  CHECK(live::read_fired(dir.path)[0].key[orders::kInstance] == 2);
 }
 
 TEST_CASE("the heartbeat an actor asks RabbitMQ for is whole seconds, at least 1",

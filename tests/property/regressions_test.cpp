@@ -4,6 +4,7 @@
 // faults (which changes whenever the model does).
 #include <catch2/catch.hpp>
 
+#include "src/orders/order_key.h"
 #include "src/world/world.h"
 
 namespace {
@@ -38,7 +39,7 @@ TEST_CASE("regression: a producer crash after its commit leaves no outbox row un
     sim::FaultRule crash;
     crash.site = "producer.after_commit";
     crash.action = "crash";
-    crash.order = order;
+    crash.key[orders::kOrder] = order;
     const lab::RunSummary r = run(three_orders({crash}));
     INFO("crash after committing order " << order);
     CHECK(r.faults.size() == 1);

@@ -47,7 +47,7 @@ long find(const Run& r, const std::string& actor, sim::EventKind kind,
           std::int64_t order = 0, std::size_t from = 0) {
   for (std::size_t i = from; i < r.trace.size(); ++i) {
     const sim::TraceEvent& e = r.trace[i];
-    if (e.actor.rfind(actor, 0) == 0 && e.kind == kind && (order == 0 || e.order == order)) {
+    if (e.actor.rfind(actor, 0) == 0 && e.kind == kind && (order == 0 || e.subject == order)) {
       return static_cast<long>(i);
     }
   }
@@ -83,8 +83,8 @@ TEST_CASE("heartbeat: the broker gives the zombie's message away before the zomb
   long redelivered = -1;
   for (long i = broker_gives_up; i < static_cast<long>(r.trace.size()); ++i) {
     const sim::TraceEvent& e = r.trace[static_cast<std::size_t>(i)];
-    if (e.actor == "broker" && e.kind == sim::EventKind::kSend && e.order == 1 && e.target != zombie &&
-        e.detail.find("redelivered") != std::string::npos) {
+    if (e.actor == "broker" && e.kind == sim::EventKind::kSend && e.subject == 1 &&
+        e.target != zombie && e.detail.find("redelivered") != std::string::npos) {
       redelivered = i;
       break;
     }

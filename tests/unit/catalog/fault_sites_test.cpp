@@ -11,6 +11,7 @@
 
 #include "src/catalog/catalog.h"
 #include "src/catalog/fault_sites.h"
+#include "src/orders/order_key.h"
 #include "src/world/world.h"
 #include "tests/support/run_support.h"
 
@@ -56,8 +57,8 @@ sim::FaultRule rule(std::string site, std::string action, std::int64_t order,
   sim::FaultRule r;
   r.site = std::move(site);
   r.action = std::move(action);
-  r.order = order;
-  r.attempt = attempt;
+  r.key[orders::kOrder] = order;
+  r.key[orders::kAttempt] = attempt;
   return r;
 }
 
@@ -122,9 +123,9 @@ TEST_CASE("fault sites: what runs reach is what the table says is passed", "[fau
         const lab::SiteFrame* frame = o.frame.empty() ? nullptr : site->frame(o.frame);
         const bool names_order = frame ? frame->names_order : site->takes(lab::kKeyOrder);
         const bool names_attempt = frame ? frame->names_attempt : site->takes(lab::kKeyAttempt);
-        CHECK((o.order != 0) == names_order);
-        CHECK((o.attempt != 0) == names_attempt);
-        if (site->max_attempt != 0) CHECK(o.attempt <= site->max_attempt);
+        CHECK((o.key[orders::kOrder] != 0) == names_order);
+        CHECK((o.key[orders::kAttempt] != 0) == names_attempt);
+        if (site->max_attempt != 0) CHECK(o.key[orders::kAttempt] <= site->max_attempt);
       }
     }
   }
@@ -181,8 +182,8 @@ TEST_CASE("fault sites: relay attempts count publishes of the order's row", "[fa
               rule("relay.after_publish", "crash", 2, 2)};
   const lab::RunSummary r = run(s);
   REQUIRE(r.faults.size() == 2);
-  CHECK(r.faults[0].attempt == 1);
-  CHECK(r.faults[1].attempt == 2);
+  CHECK(r.faults[0].key[orders::kAttempt] == 1);
+  CHECK(r.faults[1].key[orders::kAttempt] == 2);
   CHECK(r.unfired.empty());
   CHECK(r.report.verdict == lab::Verdict::kExactlyOnce);  // republished with the same id, deduplicated
 }
@@ -197,7 +198,7 @@ TEST_CASE("fault sites: a publish attempt on the relay's link fires and loses th
   s.script = {drop};
   const lab::RunSummary r = run(s);
   REQUIRE(r.faults.size() == 1);
-  CHECK(r.faults[0].attempt == 1);
+  CHECK(r.faults[0].key[orders::kAttempt] == 1);
   CHECK(r.report.verdict == lab::Verdict::kLost);
   CHECK(r.report.lost == std::vector<std::int64_t>{2});
 }

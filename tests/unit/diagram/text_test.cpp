@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
+#include "src/orders/order_key.h"
 #include "src/world/world.h"
 
 namespace {
@@ -25,7 +26,7 @@ TEST_CASE("text diagram: lanes stay in their columns and every labelled row is d
   sim::FaultRule crash;
   crash.site = "consumer.after_commit";
   crash.action = "crash";
-  crash.order = 1;
+  crash.key[orders::kOrder] = 1;
   s.script = {crash};
   lab::RunSummary run;
   std::vector<sim::TraceEvent> trace;

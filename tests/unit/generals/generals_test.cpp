@@ -10,6 +10,7 @@
 #include "src/generals/generals.h"
 #include "src/generals/mapping.h"
 #include "src/generals/report.h"
+#include "src/orders/order_key.h"
 
 using generals::CourierStatus;
 using generals::General;
@@ -153,7 +154,7 @@ TEST_CASE("generals: capture_next captures exactly the next courier sent", "[gen
   REQUIRE(fired.size() == 1);
   CHECK(fired[0].site == "courier.generalA->generalB");
   CHECK(fired[0].action == "drop");
-  CHECK(fired[0].order == 3);
+  CHECK(fired[0].key[orders::kOrder] == 3);
   CHECK(model.ladder()[2].known);
   CHECK_FALSE(model.ladder()[3].known);
   CHECK_FALSE(model.capture_next());  // the exchange is over: nothing left to capture

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "src/catalog/catalog.h"
+#include "src/orders/order_key.h"
 #include "src/scenario/scenario.h"
 
 namespace {
@@ -85,9 +86,9 @@ TEST_CASE("a full scenario file loads with every field", "[scenario]") {
   sim::FaultRule crash;
   crash.site = "consumer.after_commit";
   crash.action = "crash";
-  crash.order = 2;
-  crash.attempt = 1;
-  crash.instance = 2;
+  crash.key[orders::kOrder] = 2;
+  crash.key[orders::kAttempt] = 1;
+  crash.key[orders::kInstance] = 2;
   CHECK(s.script[0] == crash);
   sim::FaultRule drop;
   drop.site = "net.consumer->broker";
@@ -345,7 +346,7 @@ TEST_CASE("to_toml writes a file that loads back to the same scenario", "[scenar
     freeze.site = "net.broker->consumer";
     freeze.action = "freeze";
     freeze.frame = "basic.deliver";
-    freeze.instance = 2;
+    freeze.key[orders::kInstance] = 2;
     original.script.push_back(freeze);
   }
   const std::string text = lab::to_toml(original);

@@ -1,4 +1,5 @@
 #include "src/search/shrink.h"
+#include "src/orders/order_key.h"
 
 #include <catch2/catch.hpp>
 
@@ -17,11 +18,11 @@ sim::FiredFault fired(const std::string& site, const std::string& action, std::i
   sim::FiredFault f;
   f.site = site;
   f.action = action;
-  f.order = order;
-  f.attempt = attempt;
+  f.key[orders::kOrder] = order;
+  f.key[orders::kAttempt] = attempt;
   f.frame = frame;
   f.nth = nth;
-  f.instance = instance;
+  f.key[orders::kInstance] = instance;
   f.time = 42;
   return f;
 }
@@ -34,10 +35,10 @@ lab::Scenario crash_and_noise() {
   s.seed = 3;
   s.consumer.strategy = "no-dedup";
   sim::FaultRule crash = rule("consumer.after_commit", "crash");
-  crash.order = 2;
-  crash.attempt = 1;
+  crash.key[orders::kOrder] = 2;
+  crash.key[orders::kAttempt] = 1;
   sim::FaultRule reorder = rule("broker.reorder", "reorder");
-  reorder.order = 3;
+  reorder.key[orders::kOrder] = 3;
   sim::FaultRule qos = rule("net.consumer->broker", "drop");
   qos.frame = "basic.qos";
   qos.nth = 1;
@@ -52,17 +53,17 @@ TEST_CASE("shrink: rule_from_fired names each fault by what identifies its momen
   const auto consumer = fired("consumer.after_commit", "crash", 2, 1, "", 5, 1);
   sim::FaultRule r = lab::rule_from_fired(consumer, false, 1);
   CHECK(r.site == "consumer.after_commit");
-  CHECK(r.order == 2);
-  CHECK(r.attempt == 1);
+  CHECK(r.key[orders::kOrder] == 2);
+  CHECK(r.key[orders::kAttempt] == 1);
   CHECK_FALSE(r.nth);
-  CHECK_FALSE(r.instance);  // one consumer: the instance says nothing
+  CHECK_FALSE(r.key[orders::kInstance]);  // one consumer: the instance says nothing
   CHECK(lab::rule_from_fired(consumer, true, 1).nth == 5);
-  CHECK(lab::rule_from_fired(consumer, false, 3).instance == 1);
+  CHECK(lab::rule_from_fired(consumer, false, 3).key[orders::kInstance] == 1);
   // A publish has no delivery attempt: its occurrence pins it.
   const auto publish = fired("net.relay->broker", "drop", 3, 0, "basic.publish", 4, 0);
   r = lab::rule_from_fired(publish, false, 1);
   CHECK(r.frame == "basic.publish");
-  CHECK(r.order == 3);
+  CHECK(r.key[orders::kOrder] == 3);
   CHECK(r.nth == 4);
   // A timed fault (logged with neither order nor frame) keeps its moment as a tick.
   r = lab::rule_from_fired(fired("broker.restart", "restart", 0, 0, "", 1, 0), false, 1);
@@ -83,7 +84,7 @@ TEST_CASE("shrink: keeps only the fault the violation needs", "[shrink]") {
   CHECK(r.candidates.size() == 3);
   REQUIRE(r.minimal.size() == 1);
   CHECK(r.minimal[0].site == "consumer.after_commit");
-  CHECK(r.minimal[0].order == 2);
+  CHECK(r.minimal[0].key[orders::kOrder] == 2);
   CHECK(r.seed == 3);
   CHECK(r.reproduced.report.duplicated == std::vector<std::int64_t>{2});
   CHECK(r.minimal_scenario.script == r.minimal);
@@ -120,7 +121,7 @@ TEST_CASE("shrink: a violation without faults shrinks to none", "[shrink]") {
   s.workload.amounts = {150, 5000, 150};
   s.max_steps = 400;
   s.script = {rule("broker.reorder", "reorder")};
-  s.script[0].order = 1;
+  s.script[0].key[orders::kOrder] = 1;
   lab::ShrinkResult r;
   std::string error;
   INFO(error);

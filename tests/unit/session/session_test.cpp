@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "src/broker/broker.h"
+#include "src/orders/order_key.h"
 #include "src/scenario/scenario.h"
 #include "src/world/world.h"
 
@@ -283,7 +284,7 @@ TEST_CASE("step triggers load, write back and are checked strictly", "[session][
                               "ok.toml", s, error));
   REQUIRE(s.script.size() == 2);
   CHECK(s.script[0].step == 12);
-  CHECK(s.script[0].instance == 2);
+  CHECK(s.script[0].key[orders::kInstance] == 2);
   CHECK(s.script[1].after_step == 40);
   lab::Scenario again;
   REQUIRE(lab::parse_scenario(lab::to_toml(s), "again.toml", again, error));

@@ -14,7 +14,7 @@ namespace {
 Frame frame(const std::string& kind, std::int64_t n) {
   Frame f;
   f.kind = kind;
-  f.order = n;
+  f.key[0] = n;
   f.summary = kind + " " + std::to_string(n);
   sim::set_payload(f, n);
   return f;
@@ -129,7 +129,7 @@ void freeze_on_first_deliver(Pair& p, std::optional<sim::Tick> server_detect,
   freeze.site = "net.server->client";
   freeze.action = "freeze";
   freeze.frame = "basic.deliver";
-  freeze.order = 1;
+  freeze.key[0] = 1;  // the frame numbered 1
   p.k.faults.set_rules({freeze});
 }
 
@@ -274,4 +274,34 @@ TEST_CASE("network: node roles and instances name fault sites", "[network]") {
   CHECK(sim::node_instance("consumer2") == 2);
   CHECK(sim::node_role("broker") == "broker");
   CHECK(sim::node_instance("broker") == 0);
+}
+
+TEST_CASE("network: the instance part carries the sender's instance, else the receiver's",
+          "[network]") {
+  // A rule on key part 1 = 2: it can only match once the network fills part 1.
+  const auto run = [](bool with_part) {
+    Kernel k(5);
+    sim::NodeHandlers quiet;
+    quiet.on_frame = [](ConnId, const Frame&) {};
+    k.network.attach("server", quiet);
+    k.network.attach("client2", quiet);
+    if (with_part) k.network.set_instance_part(1);
+    sim::FaultRule to_client;
+    to_client.site = "net.server->client";
+    to_client.action = "drop";
+    to_client.key[1] = 2;
+    sim::FaultRule from_client = to_client;
+    from_client.site = "net.client->server";
+    k.faults.set_rules({to_client, from_client});
+    const ConnId c = k.network.connect("client2", "server");
+    k.network.send(c, "client2", frame("up", 7));
+    k.network.send(c, "server", frame("down", 8));
+    return k.faults.fired();
+  };
+  CHECK(run(false).empty());
+  const auto fired = run(true);
+  REQUIRE(fired.size() == 1);  // the first drop breaks the connection: no second send
+  CHECK(fired[0].site == "net.client->server");
+  CHECK(fired[0].key[0] == 7);
+  CHECK(fired[0].key[1] == 2);
 }

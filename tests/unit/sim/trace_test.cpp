@@ -8,6 +8,9 @@
 
 namespace {
 
+// The names of the key's parts are the caller's: these print the subject as "order".
+const sim::KeyNames kNames{{"order", "attempt", "instance"}};
+
 // A small fixed run: one connection, three frames, one of them lost.
 void small_run(sim::Kernel& k) {
   sim::NodeHandlers quiet;
@@ -24,7 +27,7 @@ void small_run(sim::Kernel& k) {
   k.scheduler.at(1, "go", [&k, c] {
     sim::Frame deliver;
     deliver.kind = "basic.deliver";
-    deliver.order = 1;
+    deliver.key[0] = 1;  // the subject
     deliver.summary = "deliver tag=1";
     k.network.send(c, "broker", deliver);
   });
@@ -32,7 +35,7 @@ void small_run(sim::Kernel& k) {
     k.trace.record("consumer1", sim::EventKind::kCommit, "", 1, "debit 150");
     sim::Frame ack;
     ack.kind = "basic.ack";
-    ack.order = 1;
+    ack.key[0] = 1;
     ack.summary = "ack 1";
     k.network.send(c, "consumer1", ack);
   });
@@ -77,9 +80,9 @@ TEST_CASE("trace: text, JSON Lines and Mermaid exporters", "[trace]") {
   sim::Kernel k(42);
   small_run(k);
   std::ostringstream text, jsonl, mermaid;
-  sim::write_text(text, k.trace.events());
-  sim::write_jsonl(jsonl, k.trace.events());
-  sim::write_mermaid(mermaid, k.trace.events());
+  sim::write_text(text, k.trace.events(), kNames);
+  sim::write_jsonl(jsonl, k.trace.events(), kNames);
+  sim::write_mermaid(mermaid, k.trace.events(), kNames);
   CHECK(text.str().find("consumer1 commit order=1  debit 150") != std::string::npos);
   CHECK(jsonl.str().find("{\"step\":3,\"time\":9,\"actor\":\"consumer1\",\"kind\":\"commit\","
                          "\"order\":1,\"detail\":\"debit 150\"}") != std::string::npos);

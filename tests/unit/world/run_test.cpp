@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "src/orders/order_key.h"
 #include "src/world/world.h"
 #include "tests/support/run_support.h"
 
@@ -28,8 +29,8 @@ TEST_CASE("run: a scripted rule that never fires is reported and fails the run",
   sim::FaultRule late = crash_after_commit();
   late.nth = 99;  // three orders: three commits
   sim::FaultRule fires = crash_after_commit();
-  fires.order = 2;
-  fires.attempt = 1;
+  fires.key[orders::kOrder] = 2;
+  fires.key[orders::kAttempt] = 1;
   sim::FaultRule never_armed = crash_after_commit();
   never_armed.after_step = 5000;
   never_armed.optional = true;
