@@ -164,9 +164,7 @@ void FaultPlan::add_state(StateHash& hash) const {
     hash.add(std::string_view(rule.action));
     hash.add(std::string_view(rule.frame.value_or("")));
     hash.add(rule.frame.has_value());
-    add_optional(hash, rule.order);
-    add_optional(hash, rule.attempt);
-    add_optional(hash, rule.instance);
+    for (const auto& part : rule.key.parts) add_optional(hash, part);
     hash.add(rule.tick.has_value());  // when: its fault.timed event, relative to now
     hash.add(nth_left);
     // Step triggers: only whether they lie ahead, and how far.

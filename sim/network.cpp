@@ -45,8 +45,7 @@ std::uint64_t datagram_tag(const NodeId& from, const NodeId& to, const Frame& fr
   hash.add(std::string_view(from));
   hash.add(std::string_view(to));
   hash.add(std::string_view(frame.kind));
-  hash.add(frame.order);
-  hash.add(frame.attempt);
+  for (const std::int64_t part : frame.key.parts) hash.add(part);
   if (frame.payload) frame.payload->add_state(hash);
   return hash.value();
 }
@@ -138,8 +137,7 @@ void Network::add_state(StateHash& hash) const {
       hash.add(static_cast<std::uint64_t>(d.queue.size()));
       for (const InFlight& f : d.queue) {
         hash.add(std::string_view(f.frame.kind));
-        hash.add(f.frame.order);
-        hash.add(f.frame.attempt);
+        for (const std::int64_t part : f.frame.key.parts) hash.add(part);
         hash.add(f.freeze_after);
         hash.add(f.frame.payload != nullptr);
         if (f.frame.payload) f.frame.payload->add_state(hash);

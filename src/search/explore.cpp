@@ -99,9 +99,7 @@ class Search {
     sim::StateHash key;
     key.add(states[o.step - 1]);
     for (const std::string* text : {&o.site, &o.action, &o.frame}) key.add(std::string_view(*text));
-    key.add(o.order);
-    key.add(o.attempt);
-    key.add(o.instance);
+    for (const std::int64_t part : o.key.parts) key.add(part);
     key.add(place);
     key.add(static_cast<std::uint64_t>(faults_after));
     return key.value() | 1;  // never 0

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "src/orders/order_key.h"
 #include "src/scenario/scenario.h"
 #include "src/world/world.h"
 
@@ -77,7 +78,7 @@ TEST_CASE("run_state: a fault rule still to fire is part of the state", "[world]
   sim::FaultRule crash;
   crash.site = "consumer.after_commit";
   crash.action = "crash";
-  crash.order = 2;
+  crash.key[orders::kOrder] = 2;
   with_rule.script.push_back(crash);
   auto a = make(two_orders());
   auto b = make(with_rule);
