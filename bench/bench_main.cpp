@@ -247,7 +247,7 @@ int anti_patterns(int argc, char** argv) {
     for (const auto& f : summary.failures) {
       if (f.verdict == p.verdict && seed == 0) seed = f.seed;
     }
-    const std::string name = p.strategy + " / " + p.producer;
+    const std::string name = std::string(sim::name_of(p.strategy)) + " / " + p.producer;
     if (seed == 0) {
       std::printf("%-34s %-11s %10s\n", name.c_str(), std::string(lab::verdict_name(p.verdict)).c_str(), "NOT FOUND");
       worst = 1;

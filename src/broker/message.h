@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/named.h"
+
 namespace broker {
 
 // One x-death entry, with RabbitMQ 3.10's fields (conformance row 6). A repeat of the same
@@ -55,6 +57,7 @@ struct ChannelRef {
   auto operator<=>(const ChannelRef&) const = default;
 };
 
+// The queue types a scenario may declare ([broker] queue); names in queue.cpp.
 enum class QueueType { kClassic, kQuorum };
 
 struct QueueOptions {
@@ -67,3 +70,8 @@ struct QueueOptions {
 };
 
 }  // namespace broker
+
+namespace sim {
+template <>
+std::span<const Named<broker::QueueType>> enum_names<broker::QueueType>();
+}  // namespace sim

@@ -2,6 +2,7 @@
 #include "src/broker/queue.h"
 
 #include <algorithm>
+#include <array>
 #include <utility>
 
 #include "sim/assert.h"
@@ -152,3 +153,18 @@ std::size_t Queue::recover(uint64_t synced_generation, bool crashed) {
 }
 
 }  // namespace broker
+
+namespace sim {
+
+template <>
+std::span<const Named<broker::QueueType>> enum_names<broker::QueueType>() {
+  static constexpr std::array<Named<broker::QueueType>, 2> kQueueTypes{{
+      {broker::QueueType::kClassic, "classic", "classic queue: redelivers without limit"},
+      {broker::QueueType::kQuorum, "quorum",
+       "quorum queue: counts deliveries (x-delivery-count) and can enforce a "
+       "delivery_limit"},
+  }};
+  return kQueueTypes;
+}
+
+}  // namespace sim

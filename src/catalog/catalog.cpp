@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "src/broker/message.h"
 #include "src/consumer/strategy.h"
 #include "src/producer/design.h"
 
@@ -30,13 +31,10 @@ const std::vector<CatalogEntry>& producers() {
   return list;
 }
 
+// From the broker's QueueType name table.
 const std::vector<CatalogEntry>& queue_types() {
-  static const std::vector<CatalogEntry> list = {
-      {"classic", "classic queue: redelivers without limit"},
-      {"quorum",
-       "quorum queue: counts deliveries (x-delivery-count) and can enforce a "
-       "delivery_limit"},
-  };
+  static const std::vector<CatalogEntry> list =
+      entries_of(sim::enum_names<broker::QueueType>());
   return list;
 }
 

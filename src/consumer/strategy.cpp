@@ -10,31 +10,53 @@ using E = ErrorPolicy;
 using P = PoisonPolicy;
 
 constexpr std::array<Preset, 8> kPresets{{
-    {"atomic", {A::kAfterCommit, D::kSameTxn, E::kClassify, P::kDeadLetter},
+    {PresetId::kAtomic, "atomic", {A::kAfterCommit, D::kSameTxn, E::kClassify, P::kDeadLetter},
      "ack after commit, dedup key in the same transaction as the debit, business errors "
      "recorded and acked: exactly-once effect"},
-    {"auto-ack", {A::kAuto, D::kNone, E::kClassify, P::kDeadLetter},
+    {PresetId::kAutoAck, "auto-ack", {A::kAuto, D::kNone, E::kClassify, P::kDeadLetter},
      "the broker forgets a message as it delivers it, so a crash before the commit loses "
      "it: at-most-once"},
-    {"ack-before-commit", {A::kBeforeCommit, D::kSameTxn, E::kClassify, P::kDeadLetter},
+    {PresetId::kAckBeforeCommit, "ack-before-commit",
+     {A::kBeforeCommit, D::kSameTxn, E::kClassify, P::kDeadLetter},
      "acks, then commits (dedup in the same transaction); a crash in between loses the "
      "effect: at-most-once"},
-    {"no-dedup", {A::kAfterCommit, D::kNone, E::kClassify, P::kDeadLetter},
+    {PresetId::kNoDedup, "no-dedup", {A::kAfterCommit, D::kNone, E::kClassify, P::kDeadLetter},
      "commits, then acks, but keeps no dedup key; a redelivery debits again: "
      "at-least-once"},
-    {"separate-dedup-store", {A::kAfterCommit, D::kSeparateStore, E::kClassify, P::kDeadLetter},
+    {PresetId::kSeparateDedupStore, "separate-dedup-store",
+     {A::kAfterCommit, D::kSeparateStore, E::kClassify, P::kDeadLetter},
      "marks the message seen in a separate store (a cache such as Redis) before the debit "
      "commits; a crash in between loses the effect"},
-    {"check-then-act", {A::kAfterCommit, D::kCheckThenAct, E::kClassify, P::kDeadLetter},
+    {PresetId::kCheckThenAct, "check-then-act",
+     {A::kAfterCommit, D::kCheckThenAct, E::kClassify, P::kDeadLetter},
      "SELECTs the dedup table, then debits in another transaction; two consumers both "
      "pass the check and debit twice"},
-    {"naive-errors", {A::kAfterCommit, D::kSameTxn, E::kAllDuplicate, P::kDeadLetter},
+    {PresetId::kNaiveErrors, "naive-errors",
+     {A::kAfterCommit, D::kSameTxn, E::kAllDuplicate, P::kDeadLetter},
      "treats every insert error as a duplicate; a transient error is acked and the "
      "effect is lost"},
-    {"requeue-poison", {A::kAfterCommit, D::kSameTxn, E::kClassify, P::kRequeue},
+    {PresetId::kRequeuePoison, "requeue-poison",
+     {A::kAfterCommit, D::kSameTxn, E::kClassify, P::kRequeue},
      "nacks a business failure with requeue, forever; the poison message loops and is "
      "stuck"},
 }};
+
+// PresetId's name table, made from kPresets so the presets stay one table.
+constexpr bool presets_in_id_order() {
+  for (std::size_t i = 0; i < kPresets.size(); ++i) {
+    if (kPresets[i].id != static_cast<PresetId>(i)) return false;
+  }
+  return true;
+}
+static_assert(presets_in_id_order(), "kPresets must list the presets in PresetId order");
+
+constexpr std::array<sim::Named<PresetId>, kPresets.size()> kPresetNames = [] {
+  std::array<sim::Named<PresetId>, kPresets.size()> out{};
+  for (std::size_t i = 0; i < kPresets.size(); ++i) {
+    out[i] = {kPresets[i].id, kPresets[i].name, kPresets[i].meaning};
+  }
+  return out;
+}();
 
 constexpr std::array<sim::Named<AckTiming>, 3> kAck{{
     {A::kAfterCommit, "after-commit", "ack once the debit is committed (a crash in between "
@@ -100,6 +122,8 @@ const Preset* find_preset(std::string_view name) {
   return sim::find_named(presets(), name);
 }
 
+const Preset& preset(PresetId id) { return kPresets[static_cast<std::size_t>(id)]; }
+
 std::string_view preset_of(const Choices& choices) {
   const Preset* preset = sim::find_with_choices(presets(), choices);
   return preset ? preset->name : "";
@@ -117,6 +141,8 @@ std::string describe(const Choices& c) {
 namespace sim {
 
 using namespace consumer;  // the tables above, by their short names
+template <>
+std::span<const Named<PresetId>> enum_names<PresetId>() { return kPresetNames; }
 template <>
 std::span<const Named<AckTiming>> enum_names<AckTiming>() { return kAck; }
 template <>

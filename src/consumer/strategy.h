@@ -5,13 +5,14 @@
 // expire, the statement order inside the transaction, the separate store's mark order).
 //
 // The eight named strategies are presets of the four choices, and presets() is the only
-// table of them: the scenario loader, `eosim list strategies`, the catalog and the tests
-// all read it. Every choice value has one name (its scenario/CLI spelling) and one line
+// table of them: the scenario loader, `eosim list strategies`, the catalog, the tests and
+// the name table of PresetId (sim::name_of / sim::value_named) all read it. Every choice value has one name (its scenario/CLI spelling) and one line
 // of meaning in the tables of strategy.cpp; strings exist only at those edges.
 //
 // Invariants:
 //  (1) Preset names are unique; no two presets have the same Choices.
 //  (2) Every enum value below has exactly one entry in its name table.
+//  (3) presets()[i].id == PresetId(i): the table lists the presets in PresetId order.
 
 #include <array>
 #include <cstdint>
@@ -66,6 +67,18 @@ enum class SideEffect {
   kAfterCommit,   // sent after the ledger commit, before the ack
 };
 
+// The named presets, in teaching order (the order of presets()).
+enum class PresetId {
+  kAtomic,
+  kAutoAck,
+  kAckBeforeCommit,
+  kNoDedup,
+  kSeparateDedupStore,
+  kCheckThenAct,
+  kNaiveErrors,
+  kRequeuePoison,
+};
+
 // The four choices a preset fixes.
 struct Choices {
   AckTiming ack = AckTiming::kAfterCommit;
@@ -76,6 +89,7 @@ struct Choices {
 };
 
 struct Preset {
+  PresetId id;
   std::string_view name;
   Choices choices;
   std::string_view meaning;
@@ -96,6 +110,7 @@ struct Strategy {
 std::span<const Preset> presets();
 // nullptr for an unknown name.
 const Preset* find_preset(std::string_view name);
+const Preset& preset(PresetId id);
 // The name of the preset with exactly these choices, or "" when none has them.
 std::string_view preset_of(const Choices& choices);
 
@@ -104,6 +119,8 @@ std::string_view preset_of(const Choices& choices);
 }  // namespace consumer
 
 namespace sim {
+template <>
+std::span<const Named<consumer::PresetId>> enum_names<consumer::PresetId>();
 template <>
 std::span<const Named<consumer::AckTiming>> enum_names<consumer::AckTiming>();
 template <>

@@ -167,7 +167,7 @@ void write_header(std::ostream& out, const RunRecord& r, const TextStyle& style)
   out << "\nSEED=" << r.run.seed << "\n";
   if (!r.replay.empty()) out << "replay: " << printable(r.replay) << "\n";
   out << "strategy: " << r.run.strategy << "   producer: " << r.run.producer
-      << "   queue: " << s.broker.queue << "   consumers: " << s.consumer.instances
+      << "   queue: " << sim::name_of(s.broker.queue) << "   consumers: " << s.consumer.instances
       << "   orders: " << s.workload.orders << "\n";
   // Keys given beside a preset change it: say which, so the label is never mistaken for
   // the preset itself.

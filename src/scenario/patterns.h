@@ -12,12 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "src/consumer/strategy.h"
 #include "src/scenario/scenario.h"
 
 namespace lab {
 
 struct AntiPattern {
-  std::string strategy;  // consumer strategy
+  consumer::PresetId strategy;  // consumer strategy
   std::string producer;  // producer pattern
   Verdict verdict;       // the violation it teaches
   std::string why;       // one line: the fault that shows it

@@ -195,7 +195,7 @@ std::string to_toml(const Scenario& s) {
 
   const BrokerConfig& b = s.broker;
   out << "\n[broker]\n";
-  out << "queue = " << string_value(b.queue) << "\n";
+  out << "queue = " << string_value(sim::name_of(b.queue)) << "\n";
   out << "prefetch = " << b.prefetch << "\n";
   out << "delivery_limit = " << b.delivery_limit << "\n";
   out << "dead_letter = " << bool_value(b.dead_letter) << "\n";

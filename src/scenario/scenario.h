@@ -24,6 +24,7 @@
 
 #include "sim/faults.h"
 #include "sim/rng.h"
+#include "src/broker/message.h"
 #include "src/checker/verdict.h"
 #include "src/consumer/strategy.h"
 #include "src/producer/design.h"
@@ -63,7 +64,7 @@ struct ProducerConfig {
 };
 
 struct BrokerConfig {
-  std::string queue = "classic";   // classic | quorum
+  broker::QueueType queue = broker::QueueType::kClassic;
   std::int64_t prefetch = 5;       // unacked deliveries per consumer; 0 = unlimited
   std::int64_t delivery_limit = 0; // quorum queues only; 0 = unlimited
   bool dead_letter = false;

@@ -195,7 +195,7 @@ bool read_actors(const TableReader& root, Scenario& s) {
     BrokerConfig& b = s.broker;
     if (!t.only_keys(keys_of("broker")) ||
         !t.read_int("consumer_timeout", b.consumer_timeout, 0, kMaxTicks) ||
-        !t.read_name("queue", b.queue, queue_types(), "queue type") ||
+        !t.read_name("queue", b.queue, "queue type") ||
         !t.read_int("prefetch", b.prefetch, 0, kMaxPrefetch) ||
         !t.read_int("delivery_limit", b.delivery_limit, 0, kMaxCount) ||
         !t.read_bool("dead_letter", b.dead_letter) || !t.read_bool("durable", b.durable) ||
@@ -204,7 +204,7 @@ bool read_actors(const TableReader& root, Scenario& s) {
     }
     // RabbitMQ ignores a delivery limit on a classic queue; a scenario that sets one
     // almost certainly expects it to act.
-    if (b.delivery_limit > 0 && b.queue != "quorum") {
+    if (b.delivery_limit > 0 && b.queue != broker::QueueType::kQuorum) {
       return t.fail_at("delivery_limit", "needs queue = \"quorum\" (classic queues have no "
                                          "delivery limit)");
     }

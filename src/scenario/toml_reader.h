@@ -152,6 +152,22 @@ class TableReader {
     return true;
   }
 
+  // A string that must name a value of enum E (sim::enum_names<E>), with the error
+  // read_name gives for a catalog list; absent leaves `out` alone.
+  template <class E>
+  bool read_name(std::string_view key, E& out, std::string_view what) const {
+    if (!has(key)) return true;
+    std::string value;
+    if (!read_string(key, value, true)) return false;
+    const std::optional<E> named = sim::value_named<E>(value);
+    if (!named) {
+      return fail_at(key, "unknown " + std::string(what) + " " + in_quotes(value) +
+                              " (expected one of: " + sim::names_list<E>() + ")");
+    }
+    out = *named;
+    return true;
+  }
+
   // A string naming a value of enum E (sim::enum_names<E>); absent leaves `out` alone.
   template <class E>
   bool read_choice(std::string_view key, std::optional<E>& out) const {

@@ -5,9 +5,8 @@ namespace lab {
 BrokerNodeOptions broker_options(const Scenario& s) {
   BrokerNodeOptions b;
   b.queue.name = "orders";
-  b.queue.type = s.broker.queue == "quorum" ? broker::QueueType::kQuorum
-                                            : broker::QueueType::kClassic;
-  b.queue.durable = s.broker.durable || s.broker.queue == "quorum";
+  b.queue.type = s.broker.queue;
+  b.queue.durable = s.broker.durable || s.broker.queue == broker::QueueType::kQuorum;
   b.queue.delivery_limit = s.broker.delivery_limit;
   if (s.broker.dead_letter) {
     b.dead_letter_queue = "orders.dlq";

@@ -14,15 +14,16 @@ TEST_CASE("anti-patterns: the list covers every strategy and producer but the ri
           "[property]") {
   std::set<std::string> strategies, producers;
   for (const auto& p : lab::anti_patterns()) {
-    CHECK(lab::find_strategy(p.strategy) != nullptr);
+    const std::string strategy(sim::name_of(p.strategy));
+    CHECK(lab::find_strategy(strategy) != nullptr);
     CHECK(lab::find_producer(p.producer) != nullptr);
     CHECK(lab::find_verdict(lab::verdict_name(p.verdict)) != nullptr);
     CHECK(p.verdict != lab::Verdict::kExactlyOnce);
     const lab::Scenario s = lab::anti_pattern_scenario(p);
     CHECK(s.script.empty());
     CHECK(s.random.ratios.empty());
-    if (p.producer == "outbox") strategies.insert(p.strategy);
-    if (p.strategy == "atomic") producers.insert(p.producer);
+    if (p.producer == "outbox") strategies.insert(strategy);
+    if (p.strategy == consumer::PresetId::kAtomic) producers.insert(p.producer);
   }
   for (const auto& s : lab::strategies()) {
     CHECK((strategies.count(std::string(s.name)) == 1) == (s.name != "atomic"));
@@ -36,7 +37,7 @@ TEST_CASE("anti-patterns: a sweep finds the violation and shrink keeps at most t
           "[property]") {
   constexpr std::uint64_t kSeeds = 500;  // the bound the issue sets
   for (const auto& p : lab::anti_patterns()) {
-    SECTION(p.strategy + " / " + p.producer) {
+    SECTION(std::string(sim::name_of(p.strategy)) + " / " + p.producer) {
       const lab::Scenario s = lab::anti_pattern_scenario(p);
       const lab::SweepSummary summary = property::sweep(s, 1, kSeeds, 0, 50);
       REQUIRE(summary.verdicts.at(std::string(lab::verdict_name(p.verdict))) > 0);

@@ -38,7 +38,7 @@ lab::Scenario everything_at_once() {
   s.workload.amount = 100;
   s.workload.initial_balance = 450;
   s.broker.prefetch = 1;
-  s.broker.queue = "quorum";
+  s.broker.queue = broker::QueueType::kQuorum;
   s.broker.delivery_limit = 4;
   s.broker.dead_letter = true;
   s.consumer.instances = 3;
@@ -83,7 +83,7 @@ TEST_CASE("atomic + outbox: exactly-once on a quorum queue with a delivery limit
           "[property]") {
   // A message delivered too often is dead-lettered: parked for a person, an outcome too.
   lab::Scenario s = under_faults(2);
-  s.broker.queue = "quorum";
+  s.broker.queue = broker::QueueType::kQuorum;
   s.broker.delivery_limit = 3;
   s.broker.dead_letter = true;
   require_exactly_once(property::sweep(s, 1, 300));

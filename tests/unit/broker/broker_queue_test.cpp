@@ -178,3 +178,15 @@ TEST_CASE("broker: the reorder fault moves the newest ready message to the head"
   f.consumer({1, 1}, "c", 0);
   CHECK(f.delivered_ids() == Ids{"m3", "m1", "m2"});
 }
+
+TEST_CASE("queue types: one name each, and the names parse back", "[broker]") {
+  using broker::QueueType;
+  REQUIRE(sim::enum_names<QueueType>().size() == 2);
+  for (const auto& entry : sim::enum_names<QueueType>()) {
+    CHECK(sim::value_named<QueueType>(entry.name) == entry.value);
+    CHECK_FALSE(entry.meaning.empty());
+  }
+  CHECK(sim::name_of(QueueType::kQuorum) == "quorum");
+  CHECK(sim::name_of(QueueType::kClassic) == "classic");
+  CHECK_FALSE(sim::value_named<QueueType>("stream").has_value());
+}

@@ -118,6 +118,20 @@ TEST_CASE("consumer: presets are unique and every choice value has one name", "[
         "ack=after-commit dedup=same-transaction errors=classify poison=dead-letter");
 }
 
+TEST_CASE("consumer: each preset has its PresetId, named from the preset table", "[consumer]") {
+  const auto presets = consumer::presets();
+  REQUIRE(sim::enum_names<consumer::PresetId>().size() == presets.size());
+  for (const consumer::Preset& p : presets) {
+    CHECK(&consumer::preset(p.id) == &p);
+    CHECK(sim::name_of(p.id) == p.name);
+    CHECK(sim::value_named<consumer::PresetId>(p.name) == p.id);
+  }
+  CHECK(sim::name_of(consumer::PresetId::kCheckThenAct) == "check-then-act");
+  CHECK(consumer::preset(consumer::PresetId::kRequeuePoison).choices.poison ==
+        consumer::PoisonPolicy::kRequeue);
+  CHECK_FALSE(sim::value_named<consumer::PresetId>("Atomic").has_value());
+}
+
 TEST_CASE("consumer: atomic debits once, then acks; a redelivery is acked without effect",
           "[consumer]") {
   FakeBroker b;

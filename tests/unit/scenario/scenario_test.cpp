@@ -62,7 +62,7 @@ TEST_CASE("a full scenario file loads with every field", "[scenario]") {
   CHECK(s.workload.amount_of(3) == 300);
 
   CHECK(s.producer.pattern == "dual-write");
-  CHECK(s.broker.queue == "quorum");
+  CHECK(s.broker.queue == broker::QueueType::kQuorum);
   CHECK(s.broker.prefetch == 2);
   CHECK(s.broker.delivery_limit == 3);
   CHECK(s.broker.dead_letter);
@@ -126,7 +126,7 @@ TEST_CASE("a scenario with only a name takes the documented defaults", "[scenari
   CHECK(s.workload.initial_balance == 1000);
   CHECK(s.workload.amount_of(2) == 150);
   CHECK(s.producer.pattern == "outbox");
-  CHECK(s.broker.queue == "classic");
+  CHECK(s.broker.queue == broker::QueueType::kClassic);
   CHECK(s.broker.prefetch == 5);
   CHECK(s.broker.delivery_limit == 0);
   CHECK(s.consumer.strategy == "atomic");
