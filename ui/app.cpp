@@ -46,8 +46,8 @@ void App::load_scenario_list(const std::string& dir) {
   namespace fs = std::filesystem;
   scenarios_.clear();
   std::vector<std::string> files;
-  std::string unreadable;  // an unreadable folder: the browser is empty, the run still opens
-  lab::scenario_files_in(dir, files, unreadable);
+  // An unreadable folder: the browser is empty, the run still opens.
+  if (!lab::scenario_files_in(dir, files).ok()) return;
   for (const std::string& path : files) {
     ScenarioEntry e;
     e.path = path;
@@ -64,27 +64,27 @@ void App::load_scenario_list(const std::string& dir) {
   }
 }
 
-bool App::init(const AppOptions& options, std::string& error) {
+eosim::Status App::init(const AppOptions& options) {
   layout_file_ = options.layout_file;
   if (!layout_file_.empty()) view_.panels = load_layout(layout_file_);
   scenarios_dir_ =
       options.scenarios_dir.empty() ? default_scenarios_dir(options.file) : options.scenarios_dir;
   load_scenario_list(scenarios_dir_);
   lessons_.load(scenarios_dir_ + "/lessons");
-  if (options.trace.empty()) return init_scenario(options, error);
-  if (!open_trace(options.trace, error)) return false;
+  if (options.trace.empty()) return init_scenario(options);
+  if (eosim::Status opened = open_trace(options.trace); !opened.ok()) return opened;
   recording_.seek(options.step);
-  // A scenario stays open behind the recording, for when it is closed; none is fine too.
-  std::string ignored;
+  // A scenario stays open behind the recording, for when it is closed; none is fine too,
+  // so a failure here is no failure of init: dropped on purpose.
   AppOptions behind = options;
   behind.step = 0;
   behind.mode = Mode::kExplore;
-  (void)init_scenario(behind, ignored);
+  (void)init_scenario(behind);
   view_.mode = Mode::kExplore;
-  return true;
+  return eosim::Status::success();
 }
 
-bool App::init_scenario(const AppOptions& options, std::string& error) {
+eosim::Status App::init_scenario(const AppOptions& options) {
   std::string file = options.file;
   if (file.empty()) {
     for (const auto& e : scenarios_) {
@@ -95,19 +95,20 @@ bool App::init_scenario(const AppOptions& options, std::string& error) {
     }
   }
   if (file.empty()) {
-    error = "no scenario file given and none loads in " + scenarios_dir_;
-    return false;
+    return eosim::Status::error("no scenario file given and none loads in " + scenarios_dir_);
   }
   lab::Scenario scenario;
   lab::LoadError load_error;
   if (!lab::load_scenario(file, scenario, load_error)) {
-    error = load_error.to_string();
-    return false;
+    return eosim::Status::error(load_error.to_string());
   }
   if (options.max_steps) scenario.max_steps = *options.max_steps;
-  if (!main_.open(scenario, error)) return false;
+  if (eosim::Status opened = main_.open(scenario); !opened.ok()) return opened;
   if (options.seed || !options.strategy.empty()) {
-    if (!main_.configure(options.seed, options.strategy, "", error)) return false;
+    if (eosim::Status configured = main_.configure(options.seed, options.strategy, "");
+        !configured.ok()) {
+      return configured;
+    }
     if (options.seed) {
       const std::string seed = std::to_string(*options.seed);
       seed.copy(view_.seed_text, sizeof view_.seed_text - 1);
@@ -133,19 +134,19 @@ bool App::init_scenario(const AppOptions& options, std::string& error) {
   main_.seek(options.step);
   const std::string stem = std::filesystem::path(file).stem().string();
   (stem + "-session.toml").copy(view_.export_path, sizeof view_.export_path - 1);
-  return true;
+  return eosim::Status::success();
 }
 
 // Shows the recorded run in `path` (read-only); the open scenario stays behind it.
-bool App::open_trace(const std::string& path, std::string& error) {
-  if (!recording_.load(path, error)) return false;
+eosim::Status App::open_trace(const std::string& path) {
+  if (eosim::Status loaded = recording_.load(path); !loaded.ok()) return loaded;
   recorded_ = true;
   view_.mode = Mode::kExplore;
   view_.playing = false;
   view_.followed_step[3] = UINT64_MAX;
   std::fill(std::begin(view_.trace_path), std::end(view_.trace_path), '\0');
   path.copy(view_.trace_path, sizeof view_.trace_path - 1);
-  return true;
+  return eosim::Status::success();
 }
 
 void App::refresh_session(lab::Session& session, int slot, SessionModel& out) {
@@ -338,8 +339,11 @@ void App::splitters(float top, float height, float width, const Columns& c) {
                ImVec2(c.right, kBar), released);
   any = any || released;
   if (m.y != 0) p.broker = std::clamp(p.broker + m.y / height, 0.08f, 0.9f - p.verdict);
-  std::string error;
-  if (any && !layout_file_.empty() && !save_layout(layout_file_, p, error)) status(error, true);
+  if (any && !layout_file_.empty()) {
+    if (const eosim::Status saved = save_layout(layout_file_, p); !saved.ok()) {
+      status(saved.message, true);
+    }
+  }
 }
 
 void App::for_driven(const std::function<void(lab::Session&)>& fn) {
@@ -368,10 +372,11 @@ void App::set_compare(const std::string& left, const std::string& right) {
   const lab::Scenario& now = main_.scenario();
   const std::string strategies[2] = {left, right};
   for (int i = 0; i < 2; ++i) {
-    std::string error;
     const lab::Scenario s =
         lab::with_overrides(main_.base(), now.seed, strategies[i], now.producer.pattern);
-    if (!compare_[i].open(s, error)) status(error, true);
+    if (const eosim::Status opened = compare_[i].open(s); !opened.ok()) {
+      status(opened.message, true);
+    }
     layouts_[i + 1] = diagram::SequenceLayout{};
     placements_[i + 1] = diagram::Placement{};
     view_.followed_step[i + 1] = UINT64_MAX;
@@ -421,7 +426,6 @@ const char* refusal(const Command& c) {
 }  // namespace
 
 void App::apply(const Command& command) {
-  std::string error;
   if (is_transport(command)) {
     if (recorded()) {
       move(recording_, command);
@@ -436,11 +440,12 @@ void App::apply(const Command& command) {
     recorded_ = false;
     status("closed the recording", false);
   } else if (const auto* c = std::get_if<ConfigureCmd>(&command)) {
-    if (main_.configure(c->seed, c->strategy, c->producer, error)) {
+    if (const eosim::Status configured = main_.configure(c->seed, c->strategy, c->producer);
+        configured.ok()) {
       compare_stale_ = true;
       status("started over with the new choices", false);
     } else {
-      status(error, true);
+      status(configured.message, true);
     }
   } else if (const auto* inject = std::get_if<InjectCmd>(&command)) {
     main_.inject(inject->fault);
@@ -448,12 +453,12 @@ void App::apply(const Command& command) {
   } else if (const auto* remove = std::get_if<RemoveFaultCmd>(&command)) {
     if (remove->index < main_.hand_rules().size()) main_.remove_hand_rule(remove->index);
   } else if (const auto* out = std::get_if<ExportCmd>(&command)) {
-    if (main_.export_to(out->path, error)) {
+    if (const eosim::Status exported = main_.export_to(out->path); exported.ok()) {
       status("exported: eosim run " + out->path + " replays trace hash " +
                  sim::hash_hex(main_.end().trace_hash),
              false);
     } else {
-      status(error, true);
+      status(exported.message, true);
     }
   } else if (const auto* compare = std::get_if<CompareCmd>(&command)) {
     set_compare(compare->left, compare->right);
@@ -464,17 +469,16 @@ void App::apply(const Command& command) {
 
 // A scenario file becomes the explored session; a *.jsonl trace is shown as a recording.
 void App::load(const std::string& path) {
-  std::string error;
   if (std::filesystem::path(path).extension() == ".jsonl") {
-    if (open_trace(path, error)) {
+    if (const eosim::Status opened = open_trace(path); opened.ok()) {
       status("opened the recording " + path + " (read-only)", false);
     } else {
-      status(error, true);
+      status(opened.message, true);
     }
     return;
   }
-  if (!main_.load(path, error)) {
-    status(error, true);
+  if (const eosim::Status loaded = main_.load(path); !loaded.ok()) {
+    status(loaded.message, true);
     return;
   }
   recorded_ = false;

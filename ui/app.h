@@ -52,7 +52,7 @@ class App {
   App(const App&) = delete;
   App& operator=(const App&) = delete;
 
-  bool init(const AppOptions& options, std::string& error);
+  eosim::Status init(const AppOptions& options);
   // Between ImGui::NewFrame() and ImGui::Render(): draws every panel, queues commands.
   void frame();
   // After the frame is drawn: applies the queued commands, plays, and spends at most
@@ -86,8 +86,8 @@ class App {
   void refresh();  // brings views, end summaries and layouts up to date for this frame
   void refresh_session(lab::Session& session, int slot, SessionModel& out);
   void refresh_recording();
-  bool init_scenario(const AppOptions& options, std::string& error);
-  bool open_trace(const std::string& path, std::string& error);
+  eosim::Status init_scenario(const AppOptions& options);
+  eosim::Status open_trace(const std::string& path);
   void load(const std::string& path);
   void play(float delta_seconds);
   void ensure_compare();

@@ -27,9 +27,8 @@ void App::apply_generals(const Command& command) {
     const std::uint64_t divisor = percent == 0 ? 100 : std::gcd(percent, std::uint64_t{100});
     options.loss = sim::Ratio{percent / divisor, 100 / divisor};
     options.seed = reset->seed;
-    const std::string problem = generals::validate(options);
-    if (!problem.empty()) {
-      status(problem, true);
+    if (const eosim::Status valid = generals::validate(options); !valid.ok()) {
+      status(valid.message, true);
       return;
     }
     generals_ = std::make_unique<generals::TwoGenerals>(options);

@@ -113,7 +113,6 @@ void FrameBench::report_rewinds(lab::Session& session) {
   constexpr int kTimes = 9;
   std::vector<double> back, rerun;
   const lab::Scenario s = session.scenario();
-  std::string error;
   for (int i = 0; i < kTimes; ++i) {
     session.seek(end_);
     const auto back_start = std::chrono::steady_clock::now();
@@ -121,7 +120,7 @@ void FrameBench::report_rewinds(lab::Session& session) {
     back.push_back(ms_since(back_start));
     // The same choices applied again: a new world at step 0, and the whole run's end.
     const auto rerun_start = std::chrono::steady_clock::now();
-    if (!session.configure(s.seed, s.consumer.strategy, s.producer.pattern, error)) return;
+    if (!session.configure(s.seed, s.consumer.strategy, s.producer.pattern).ok()) return;
     (void)session.end();
     rerun.push_back(ms_since(rerun_start));
   }

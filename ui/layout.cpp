@@ -69,7 +69,7 @@ PanelLayout load_layout(const std::string& path) {
   return layout;
 }
 
-bool save_layout(const std::string& path, const PanelLayout& layout, std::string& error) {
+eosim::Status save_layout(const std::string& path, const PanelLayout& layout) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path(), ec);
@@ -78,10 +78,9 @@ bool save_layout(const std::string& path, const PanelLayout& layout, std::string
       << "left=" << layout.left << "\nright=" << layout.right << "\nbrowser=" << layout.browser
       << "\nverdict=" << layout.verdict << "\nbroker=" << layout.broker << '\n';
   if (!out.flush()) {
-    error = "cannot write the panel layout to " + path;
-    return false;
+    return eosim::Status::error("cannot write the panel layout to " + path);
   }
-  return true;
+  return eosim::Status::success();
 }
 
 }  // namespace ui

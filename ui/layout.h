@@ -12,6 +12,8 @@
 
 #include <string>
 
+#include "src/status/status.h"
+
 namespace ui {
 
 constexpr float kMinColumn = 200;
@@ -40,6 +42,6 @@ Columns columns(const PanelLayout& layout, float width, float diagram_wants,
 // neither variable is set.
 std::string default_layout_path();
 PanelLayout load_layout(const std::string& path);
-bool save_layout(const std::string& path, const PanelLayout& layout, std::string& error);
+eosim::Status save_layout(const std::string& path, const PanelLayout& layout);
 
 }  // namespace ui

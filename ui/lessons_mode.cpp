@@ -13,8 +13,8 @@ namespace ui {
 void LessonsMode::load(const std::string& dir) {
   lessons_.clear();
   std::vector<std::string> files;
-  std::string unreadable;  // an unreadable folder: no lessons to pick
-  lab::scenario_files_in(dir, files, unreadable);
+  // An unreadable folder: no lessons to pick.
+  if (!lab::scenario_files_in(dir, files).ok()) return;
   for (const std::string& path : files) {
     LessonEntry e;
     e.path = path;
@@ -37,8 +37,10 @@ void LessonsMode::pick(int index, ViewState& view) {
     return;
   }
   std::vector<lab::LessonRunResult> results;
-  if (!lab::run_lesson(entry.lesson, results, error_) ||
-      !session_.open(entry.lesson.runs.front().scenario, error_)) {
+  eosim::Status ready = lab::run_lesson(entry.lesson, results);
+  if (ready.ok()) ready = session_.open(entry.lesson.runs.front().scenario);
+  if (!ready.ok()) {
+    error_ = std::move(ready.message);
     return;
   }
   shown_ = lab::answers_shown(entry.lesson, results);

@@ -301,9 +301,9 @@ void render(GLFWwindow* window, const ImVec4& clear, int& width, int& height) {
 // --screenshot: the frame just rendered as a PNG, and --check-layout. The exit code.
 int take_screenshot(const ui::App& app, const Options& options, int width, int height) {
   int code = 0;
-  std::string error;
-  if (!ui::write_screenshot(options.screenshot, width, height, error)) {
-    std::fprintf(stderr, "eosim-gui: %s\n", error.c_str());
+  if (const eosim::Status written = ui::write_screenshot(options.screenshot, width, height);
+      !written.ok()) {
+    std::fprintf(stderr, "eosim-gui: %s\n", written.message.c_str());
     code = 1;
   }
   if (options.check_layout && !check_layout(app)) code = 1;
@@ -356,12 +356,11 @@ int main(int argc, char** argv) {
   const ImVec4 clear = setup_imgui(window, options.font);
 
   ui::App app;
-  std::string error;
   int code = 2;
-  if (app.init(options.app, error)) {
+  if (const eosim::Status ready = app.init(options.app); ready.ok()) {
     code = run_frames(window, app, options, clear);
   } else {
-    std::fprintf(stderr, "eosim-gui: %s\n", error.c_str());
+    std::fprintf(stderr, "eosim-gui: %s\n", ready.message.c_str());
   }
   shut_down(window);
   return code;

@@ -8,10 +8,9 @@
 
 namespace ui {
 
-bool write_screenshot(const std::string& path, int width, int height, std::string& error) {
+eosim::Status write_screenshot(const std::string& path, int width, int height) {
   if (width <= 0 || height <= 0) {
-    error = "the window has no pixels to save";
-    return false;
+    return eosim::Status::error("the window has no pixels to save");
   }
   const auto w = static_cast<std::size_t>(width), h = static_cast<std::size_t>(height);
   std::vector<unsigned char> pixels(w * h * 3);
@@ -19,8 +18,7 @@ bool write_screenshot(const std::string& path, int width, int height, std::strin
   glReadBuffer(GL_BACK);
   glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
   if (glGetError() != GL_NO_ERROR) {
-    error = "glReadPixels failed";
-    return false;
+    return eosim::Status::error("glReadPixels failed");
   }
   // OpenGL's rows go bottom-up; PNG's top-down.
   std::vector<unsigned char> row(w * 3);
@@ -32,10 +30,9 @@ bool write_screenshot(const std::string& path, int width, int height, std::strin
     std::memcpy(bottom, row.data(), w * 3);
   }
   if (stbi_write_png(path.c_str(), width, height, 3, pixels.data(), width * 3) == 0) {
-    error = "cannot write " + path;
-    return false;
+    return eosim::Status::error("cannot write " + path);
   }
-  return true;
+  return eosim::Status::success();
 }
 
 }  // namespace ui

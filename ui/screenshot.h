@@ -4,9 +4,11 @@
 
 #include <string>
 
+#include "src/status/status.h"
+
 namespace ui {
 
-// False with `error` when the pixels cannot be read or the file cannot be written.
-bool write_screenshot(const std::string& path, int width, int height, std::string& error);
+// An error when the pixels cannot be read or the file cannot be written.
+eosim::Status write_screenshot(const std::string& path, int width, int height);
 
 }  // namespace ui

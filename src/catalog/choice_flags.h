@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "src/status/status.h"
+
 namespace lab {
 
 struct Scenario;
@@ -14,8 +16,8 @@ struct ChoiceFlags {
   bool empty() const { return ack.empty() && dedup.empty() && errors.empty() && poison.empty(); }
 };
 
-// False, with `error` naming the flag and its valid values, when a flag names no value.
-bool check_choice_flags(const ChoiceFlags& flags, std::string& error);
+// An error naming the flag and its valid values when a flag names no value.
+eosim::Status check_choice_flags(const ChoiceFlags& flags);
 // Each given flag replaces that choice, on top of the scenario's (or --strategy's) preset.
 // REQUIRES: check_choice_flags(flags) holds.
 void apply_choice_flags(const ChoiceFlags& flags, Scenario& scenario);

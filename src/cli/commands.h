@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "src/catalog/choice_flags.h"
+#include "src/status/status.h"
 
 namespace lab {
 struct Scenario;
@@ -137,9 +138,8 @@ struct MergeCommandOptions {
 };
 int merge_command(const MergeCommandOptions& options, std::ostream& out, std::ostream& err);
 
-// "I/N" (0 <= I < N) for sweep --shard. False, with `error`, on anything else.
-bool parse_shard(const std::string& text, std::uint64_t& index, std::uint64_t& count,
-                 std::string& error);
+// "I/N" (0 <= I < N) for sweep --shard. An error on anything else.
+eosim::Status parse_shard(const std::string& text, std::uint64_t& index, std::uint64_t& count);
 
 // --- eosim shrink ---------------------------------------------------------------------
 struct ShrinkCommandOptions {
@@ -207,29 +207,27 @@ int course_command(const LessonCommandOptions& options, const std::vector<std::s
 // --- shared by the commands ---------------------------------------------------------
 // Expands FILE...|DIR arguments: a directory stands for its *.toml files (not recursive),
 // sorted by file name; anything else is kept as a file path (a missing one is reported by
-// the scenario loader, which names it). False, with a message in `error`, when a
+// the scenario loader, which names it). An error when a
 // directory cannot be read or holds no *.toml file.
-bool expand_inputs(const std::vector<std::string>& inputs, std::vector<std::string>& files,
-                   std::string& error);
+eosim::Status expand_inputs(const std::vector<std::string>& inputs,
+                            std::vector<std::string>& files);
 
 // Checks --strategy / --producer against catalog/catalog.h. "" is always valid (no override).
-// On failure `error` names the bad value and lists the valid names.
-bool check_overrides(const std::string& strategy, const std::string& producer,
-                     std::string& error);
+// On failure the error names the bad value and lists the valid names.
+eosim::Status check_overrides(const std::string& strategy, const std::string& producer);
 
 // `eosim run --fault RULE... --faults SPEC`: RULEs replace the scenario's scripted faults
 // (`--fault none` alone clears them), SPEC its random ratios (`none` clears them); no
-// --fault / no --faults keeps the file's. False, with `error`, on a bad rule or spec.
-bool apply_fault_options(const std::vector<std::string>& rules,
-                         const std::optional<std::string>& faults, lab::Scenario& scenario,
-                         std::string& error);
+// --fault / no --faults keeps the file's. An error on a bad rule or spec.
+eosim::Status apply_fault_options(const std::vector<std::string>& rules,
+                                  const std::optional<std::string>& faults,
+                                  lab::Scenario& scenario);
 // The same options as command-line words, for a replay line.
 std::vector<std::string> fault_option_args(const std::vector<std::string>& rules,
                                            const std::optional<std::string>& faults);
 
-// "A..B" or "N" into an inclusive range. False, with `error`, on anything else or A > B.
-bool parse_seed_range(const std::string& text, std::uint64_t& first, std::uint64_t& last,
-                      std::string& error);
+// "A..B" or "N" into an inclusive range. An error on anything else or A > B.
+eosim::Status parse_seed_range(const std::string& text, std::uint64_t& first, std::uint64_t& last);
 
 // What sweep, shrink and explore share: load FILE, check and apply --strategy/--producer
 // and the choice flags,

@@ -38,21 +38,19 @@ std::string verdict_line(const lab::Report& r) {
 }
 
 // Writes `text` to `path` unless a different file is there and --force was not given.
-bool write_picture(const fs::path& path, const std::string& text, bool force,
-                   std::string& error) {
+eosim::Status write_picture(const fs::path& path, const std::string& text, bool force) {
   std::error_code ec;
   if (fs::exists(path, ec) && !force) {
     std::ifstream in(path, std::ios::binary);
     std::ostringstream old;
     old << in.rdbuf();
-    if (old.str() == text) return true;
-    error = path.string() + " exists and differs; add --force to replace it";
-    return false;
+    if (old.str() == text) return eosim::Status::success();
+    return eosim::Status::error(path.string() + " exists and differs; add --force to replace it");
   }
   std::ofstream out(path, std::ios::binary);
   out << text;
-  if (!out) error = path.string() + ": cannot write the file";
-  return static_cast<bool>(out);
+  if (!out) return eosim::Status::error(path.string() + ": cannot write the file");
+  return eosim::Status::success();
 }
 
 struct Picture {
@@ -60,9 +58,9 @@ struct Picture {
   bool force = false;
 };
 
-bool write_run(std::ostream& out, const lab::Lesson& lesson, std::size_t number,
-               std::size_t index, const lab::LessonRunResult& result, const Picture& picture,
-               std::string& error) {
+eosim::Status write_run(std::ostream& out, const lab::Lesson& lesson, std::size_t number,
+                        std::size_t index, const lab::LessonRunResult& result,
+                        const Picture& picture) {
   const lab::LessonRun& run = lesson.runs[index];
   const std::vector<std::string> unmet = lab::unmet_expectations(run.scenario, result.summary);
   const lab::RunRecord record{run.scenario, result.summary, unmet,
@@ -73,7 +71,7 @@ bool write_run(std::ostream& out, const lab::Lesson& lesson, std::size_t number,
     out << "```mermaid\n";
     lab::write_report_mermaid(out, record, result.trace);
     out << "```\n\n";
-    return true;
+    return eosim::Status::success();
   }
   const std::string name = (number < 10 ? "0" : "") + std::to_string(number) + "-run" +
                            std::to_string(index + 1) + ".svg";
@@ -81,15 +79,18 @@ bool write_run(std::ostream& out, const lab::Lesson& lesson, std::size_t number,
   options.title = lesson.title;
   const std::string svg =
       diagram::sequence_svg(result.trace, lab::diagram_lanes(run.scenario), options);
-  if (!write_picture(fs::path(picture.dir) / name, svg, picture.force, error)) return false;
+  if (eosim::Status written = write_picture(fs::path(picture.dir) / name, svg, picture.force);
+      !written.ok()) {
+    return written;
+  }
   out << "![the run of lesson " << number << "](" << fs::path(picture.dir).filename().string()
       << "/" << name << ")\n\n";
-  return true;
+  return eosim::Status::success();
 }
 
-bool write_lesson(std::ostream& out, const lab::Lesson& lesson, std::size_t number,
-                  const std::vector<lab::LessonRunResult>& results, const Picture& picture,
-                  std::string& error) {
+eosim::Status write_lesson(std::ostream& out, const lab::Lesson& lesson, std::size_t number,
+                           const std::vector<lab::LessonRunResult>& results,
+                           const Picture& picture) {
   out << "<a id=\"lesson-" << number << "\"></a>\n\n## " << number << ". " << lesson.title
       << "\n\n"
       << prose(lesson.claim) << "\n**What happens.** " << prose(lesson.setup) << "\n**"
@@ -102,10 +103,13 @@ bool write_lesson(std::ostream& out, const lab::Lesson& lesson, std::size_t numb
       << ":** " << lesson.answers[right - 1].text << "\n\n"
       << prose(lesson.explanation) << "\n";
   for (std::size_t i = 0; i < results.size(); ++i) {
-    if (!write_run(out, lesson, number, i, results[i], picture, error)) return false;
+    if (eosim::Status written = write_run(out, lesson, number, i, results[i], picture);
+        !written.ok()) {
+      return written;
+    }
   }
   out << "**Try next.** " << prose(lesson.try_next) << "\n</details>\n\n";
-  return true;
+  return eosim::Status::success();
 }
 
 }  // namespace
@@ -138,13 +142,13 @@ int course_command(const LessonCommandOptions& options, const std::vector<std::s
   const Picture picture{options.pictures, options.force};
   for (std::size_t i = 0; i < lessons.size(); ++i) {
     std::vector<lab::LessonRunResult> results;
-    std::string error;
-    if (!lab::run_lesson(lessons[i], results, error)) {
-      err << "eosim: internal error: " << error << '\n';
+    if (const eosim::Status ran = lab::run_lesson(lessons[i], results); !ran.ok()) {
+      err << "eosim: internal error: " << ran.message << '\n';
       return kExitInternal;
     }
-    if (!write_lesson(page, lessons[i], i + 1, results, picture, error)) {
-      err << "eosim: " << error << '\n';
+    if (const eosim::Status written = write_lesson(page, lessons[i], i + 1, results, picture);
+        !written.ok()) {
+      err << "eosim: " << written.message << '\n';
       return kExitBadInput;
     }
   }

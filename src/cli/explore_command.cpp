@@ -199,9 +199,9 @@ int explore_command(const ExploreCommandOptions& options, std::ostream& out,
                       scenario, unused, err)) {
     return kExitBadInput;
   }
-  std::string error;
-  if (!check_output_file(options.output, options.file, options.force, error)) {
-    err << "eosim: " << lab::printable(error) << '\n';
+  if (const eosim::Status checked = check_output_file(options.output, options.file, options.force);
+      !checked.ok()) {
+    err << "eosim: " << lab::printable(checked.message) << '\n';
     return kExitBadInput;
   }
   explore.max_faults = options.max_faults;
@@ -217,6 +217,7 @@ int explore_command(const ExploreCommandOptions& options, std::ostream& out,
 
   lab::ExploreResult result;
   const auto started = std::chrono::steady_clock::now();
+  std::string error;
   if (!lab::explore(scenario, explore, result, error)) {
     err << "eosim: internal error: " << error << '\n';
     return kExitInternal;
@@ -233,8 +234,10 @@ int explore_command(const ExploreCommandOptions& options, std::ostream& out,
       return kExitInternal;
     }
     if (ce.status == lab::ShrinkStatus::kShrunk && !options.output.empty()) {
-      if (!write_output_file(options.output, ce.file.toml, options.force, error)) {
-        err << "eosim: " << lab::printable(error) << '\n';
+      if (const eosim::Status written =
+              write_output_file(options.output, ce.file.toml, options.force);
+          !written.ok()) {
+        err << "eosim: " << lab::printable(written.message) << '\n';
         return kExitBadInput;
       }
     }

@@ -63,47 +63,43 @@ void give_usual_mode(int fd) {
 
 }  // namespace
 
-bool check_output_file(const std::string& path, const std::string& input, bool force,
-                       std::string& error) {
-  if (path.empty()) return true;
+eosim::Status check_output_file(const std::string& path, const std::string& input, bool force) {
+  if (path.empty()) return eosim::Status::success();
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
     std::error_code ec;
     if (!input.empty() && fs::equivalent(path, input, ec)) {
-      error = path + ": this is the input file; write the result to another file";
-      return false;
+      return eosim::Status::error(path +
+                                  ": this is the input file; write the result to another file");
     }
     if (!S_ISREG(st.st_mode)) {
-      error = path + ": cannot write the output there: it is " + kind_of(st.st_mode);
-      return false;
+      return eosim::Status::error(path + ": cannot write the output there: it is " +
+                                  kind_of(st.st_mode));
     }
     if (!force) {
-      error = path + ": the file already exists; add --force to replace it";
-      return false;
+      return eosim::Status::error(path + ": the file already exists; add --force to replace it");
     }
   } else if (errno != ENOENT) {
-    error = path + ": cannot write the output there: " + reason(errno);
-    return false;
+    return eosim::Status::error(path + ": cannot write the output there: " + reason(errno));
   }
   // Try the folder now rather than after a long search.
   std::string probe;
   const int fd = make_temporary(folder_of(path), probe);
   if (fd < 0) {
-    error = path + ": cannot create a file in " + folder_of(path) + ": " + reason(errno);
-    return false;
+    return eosim::Status::error(path + ": cannot create a file in " + folder_of(path) + ": " +
+                                reason(errno));
   }
   ::close(fd);
   ::unlink(probe.c_str());
-  return true;
+  return eosim::Status::success();
 }
 
-bool write_output_file(const std::string& path, const std::string& text, bool force,
-                       std::string& error) {
+eosim::Status write_output_file(const std::string& path, const std::string& text, bool force) {
   std::string temp;
   const int fd = make_temporary(folder_of(path), temp);
   if (fd < 0) {
-    error = path + ": cannot create a file in " + folder_of(path) + ": " + reason(errno);
-    return false;
+    return eosim::Status::error(path + ": cannot create a file in " + folder_of(path) + ": " +
+                                reason(errno));
   }
   give_usual_mode(fd);
   bool ok = write_all(fd, text);
@@ -121,21 +117,21 @@ bool write_output_file(const std::string& path, const std::string& text, bool fo
   }
   if (!(placed && force)) ::unlink(temp.c_str());
   if (!ok) {
-    error = path + ": cannot write the output: " +
-            (saved == EEXIST ? std::string("the file appeared meanwhile; add --force to replace it")
-                             : reason(saved));
+    return eosim::Status::error(
+        path + ": cannot write the output: " +
+        (saved == EEXIST ? std::string("the file appeared meanwhile; add --force to replace it")
+                         : reason(saved)));
   }
-  return ok;
+  return eosim::Status::success();
 }
 
-bool prepare_keep_db_dir(const std::string& dir, const std::vector<std::string>& names,
-                         bool force, std::string& error) {
+eosim::Status prepare_keep_db_dir(const std::string& dir, const std::vector<std::string>& names,
+                                  bool force) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir, ec)) {
-    error = dir + ": cannot use it as the --keep-db folder: " +
-            (ec ? ec.message() : std::string("it exists and is not a folder"));
-    return false;
+    return eosim::Status::error(dir + ": cannot use it as the --keep-db folder: " +
+                                (ec ? ec.message() : std::string("it exists and is not a folder")));
   }
   std::vector<std::string> existing;
   for (const auto& name : names) {
@@ -144,39 +140,36 @@ bool prepare_keep_db_dir(const std::string& dir, const std::vector<std::string>&
       struct stat st {};
       if (::lstat(path.c_str(), &st) != 0) {
         if (errno == ENOENT) continue;
-        error = path + ": cannot check it: " + reason(errno);
-        return false;
+        return eosim::Status::error(path + ": cannot check it: " + reason(errno));
       }
       if (!S_ISREG(st.st_mode)) {
-        error = path + ": is " + kind_of(st.st_mode) +
-                " where the run's database file belongs; choose another --keep-db folder";
-        return false;
+        return eosim::Status::error(
+            path + ": is " + kind_of(st.st_mode) +
+            " where the run's database file belongs; choose another --keep-db folder");
       }
       existing.push_back(path);
     }
   }
   if (!existing.empty() && !force) {
-    error = dir + ": holds files this run would replace:";
+    std::string error = dir + ": holds files this run would replace:";
     for (const auto& path : existing) error += " " + fs::path(path).filename().string();
     error += "; add --force to replace them, or choose another --keep-db folder";
-    return false;
+    return eosim::Status::error(std::move(error));
   }
   for (const auto& path : existing) {
     if (::unlink(path.c_str()) != 0) {
-      error = path + ": cannot remove it: " + reason(errno);
-      return false;
+      return eosim::Status::error(path + ": cannot remove it: " + reason(errno));
     }
   }
   for (const auto& name : names) {
     const std::string path = (fs::path(dir) / name).string();
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0) {
-      error = path + ": cannot create the database file: " + reason(errno);
-      return false;
+      return eosim::Status::error(path + ": cannot create the database file: " + reason(errno));
     }
     ::close(fd);
   }
-  return true;
+  return eosim::Status::success();
 }
 
 }  // namespace cli

@@ -5,25 +5,25 @@
 // never an output, and every problem is found before the work starts and named with the
 // operating system's reason (so a long search never ends in "cannot write").
 //
-// Every function returns false with a one-line `error` a user can act on; the caller
+// Every function returns a Status whose message is one line a user can act on; the caller
 // prints it and exits 2 (bad input: the environment the user pointed us at).
 
 #include <string>
 #include <vector>
+
+#include "src/status/status.h"
 
 namespace cli {
 
 // Checks that `path` can be written before any work is done: it must not be `input`
 // (whatever --force says), must not be a folder or other non-regular file, must not exist
 // unless `force`, and its folder must accept a new file. "" (no -o) is always fine.
-bool check_output_file(const std::string& path, const std::string& input, bool force,
-                       std::string& error);
+eosim::Status check_output_file(const std::string& path, const std::string& input, bool force);
 
 // Writes `text` to `path`. Without `force` the file is created only if it does not exist
 // (even if one appeared since the check); with `force` a complete new file replaces the old
 // one in one rename, so a failed write never leaves half a file where the old one was.
-bool write_output_file(const std::string& path, const std::string& text, bool force,
-                       std::string& error);
+eosim::Status write_output_file(const std::string& path, const std::string& text, bool force);
 
 // Makes `dir` ready to receive the databases `names` (e.g. "orders.db", "ledger.db"):
 // creates the folder, refuses (naming them) files it would replace — the databases and
@@ -31,7 +31,7 @@ bool write_output_file(const std::string& path, const std::string& text, bool fo
 // those files; refuses a folder or special file where a database belongs even with
 // `force`; and creates each database as an empty file, so an unwritable folder fails here
 // with the OS's reason. Other files in `dir` are never touched.
-bool prepare_keep_db_dir(const std::string& dir, const std::vector<std::string>& names,
-                         bool force, std::string& error);
+eosim::Status prepare_keep_db_dir(const std::string& dir, const std::vector<std::string>& names,
+                                  bool force);
 
 }  // namespace cli

@@ -23,8 +23,8 @@ int generals_command(const GeneralsCommandOptions& options, std::ostream& out,
         << options.loss << "'\n";
     return kExitBadInput;
   }
-  if (const std::string error = generals::validate(model_options); !error.empty()) {
-    err << "eosim generals: " << error << '\n';
+  if (const eosim::Status valid = generals::validate(model_options); !valid.ok()) {
+    err << "eosim generals: " << valid.message << '\n';
     return kExitBadInput;
   }
 

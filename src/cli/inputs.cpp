@@ -14,8 +14,8 @@ namespace cli {
 
 namespace fs = std::filesystem;
 
-bool expand_inputs(const std::vector<std::string>& inputs, std::vector<std::string>& files,
-                   std::string& error) {
+eosim::Status expand_inputs(const std::vector<std::string>& inputs,
+                            std::vector<std::string>& files) {
   for (const auto& input : inputs) {
     std::error_code ec;
     if (!fs::is_directory(input, ec)) {
@@ -23,48 +23,47 @@ bool expand_inputs(const std::vector<std::string>& inputs, std::vector<std::stri
       continue;
     }
     const std::size_t before = files.size();
-    if (!lab::scenario_files_in(input, files, error)) return false;
+    if (eosim::Status listed = lab::scenario_files_in(input, files); !listed.ok()) return listed;
     if (files.size() == before) {
-      error = input + ": the directory holds no *.toml scenario file";
-      return false;
+      return eosim::Status::error(input + ": the directory holds no *.toml scenario file");
     }
   }
-  return true;
+  return eosim::Status::success();
 }
 
-bool check_overrides(const std::string& strategy, const std::string& producer,
-                     std::string& error) {
+eosim::Status check_overrides(const std::string& strategy, const std::string& producer) {
   if (!strategy.empty() && lab::find_strategy(strategy) == nullptr) {
-    error = "unknown strategy `" + strategy +
-            "`; valid strategies: " + lab::join_names(lab::strategies());
-    return false;
+    return eosim::Status::error("unknown strategy `" + strategy +
+                                "`; valid strategies: " + lab::join_names(lab::strategies()));
   }
   if (!producer.empty() && lab::find_producer(producer) == nullptr) {
-    error = "unknown producer `" + producer +
-            "`; valid producers: " + lab::join_names(lab::producers());
-    return false;
+    return eosim::Status::error("unknown producer `" + producer +
+                                "`; valid producers: " + lab::join_names(lab::producers()));
   }
-  return true;
+  return eosim::Status::success();
 }
 
-bool apply_fault_options(const std::vector<std::string>& rules,
-                         const std::optional<std::string>& faults, lab::Scenario& scenario,
-                         std::string& error) {
+eosim::Status apply_fault_options(const std::vector<std::string>& rules,
+                                  const std::optional<std::string>& faults,
+                                  lab::Scenario& scenario) {
   std::vector<sim::FaultRule> script;
   const bool clear = rules.size() == 1 && rules.front() == "none";
   for (std::size_t i = 0; i < rules.size() && !clear; ++i) {
     sim::FaultRule rule;
-    if (!lab::parse_fault_rule(rules[i], scenario, rule, error)) return false;
+    if (eosim::Status parsed = lab::parse_fault_rule(rules[i], scenario, rule); !parsed.ok()) {
+      return parsed;
+    }
     script.push_back(std::move(rule));
   }
   std::map<std::string, sim::Ratio> ratios;
-  if (faults && *faults != "none" && !lab::parse_fault_spec(*faults, ratios, error)) {
-    error = "--faults " + *faults + ": " + error;
-    return false;
+  if (faults && *faults != "none") {
+    if (const eosim::Status parsed = lab::parse_fault_spec(*faults, ratios); !parsed.ok()) {
+      return eosim::Status::error("--faults " + *faults + ": " + parsed.message);
+    }
   }
   if (!rules.empty()) scenario.script = std::move(script);
   if (faults) scenario.random.ratios = std::move(ratios);
-  return true;
+  return eosim::Status::success();
 }
 
 std::vector<std::string> fault_option_args(const std::vector<std::string>& rules,

@@ -85,9 +85,8 @@ void print_runs(const lab::Lesson& lesson, const std::vector<lab::LessonRunResul
 int lesson_command(const LessonCommandOptions& options, std::istream& in, std::ostream& out,
                    std::ostream& err) {
   std::vector<std::string> files;
-  std::string error;
-  if (!lab::scenario_files_in(options.dir, files, error)) {
-    err << "eosim: " << error << '\n';
+  if (const eosim::Status listed = lab::scenario_files_in(options.dir, files); !listed.ok()) {
+    err << "eosim: " << listed.message << '\n';
     return kExitBadInput;
   }
   if (options.course) return course_command(options, files, out, err);
@@ -115,8 +114,8 @@ int lesson_command(const LessonCommandOptions& options, std::istream& in, std::o
     return kExitBadInput;
   }
   std::vector<lab::LessonRunResult> results;
-  if (!lab::run_lesson(lesson, results, error)) {
-    err << "eosim: internal error: " << error << '\n';
+  if (const eosim::Status ran = lab::run_lesson(lesson, results); !ran.ok()) {
+    err << "eosim: internal error: " << ran.message << '\n';
     return kExitInternal;
   }
   print_question(lesson, number, out);

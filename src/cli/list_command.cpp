@@ -145,9 +145,8 @@ std::string first_sentence(const std::string& about) {
 
 int list_scenarios(const std::string& dir, std::ostream& out, std::ostream& err) {
   std::vector<std::string> files;
-  std::string error;
-  if (!lab::scenario_files_in(dir, files, error)) {
-    err << "eosim: " << error << '\n';
+  if (const eosim::Status listed = lab::scenario_files_in(dir, files); !listed.ok()) {
+    err << "eosim: " << listed.message << '\n';
     return kExitBadInput;
   }
   int exit_code = kExitOk;

@@ -250,23 +250,21 @@ bool print_comparison(const std::string& file, const lab::RunSummary& model,
 
 int live_actor_main(int argc, char** argv) {
   live::ActorArgs args;
-  std::string error;
-  if (!live::parse_actor_args(argc, argv, args, error)) {
-    std::cerr << error << '\n';
+  if (const live::Status parsed = live::parse_actor_args(argc, argv, args); !parsed.ok()) {
+    std::cerr << parsed.message << '\n';
     return kExitBadInput;
   }
   return live::run_actor(args, std::cerr);
 }
 
 int live_command(const LiveCommandOptions& o, std::ostream& out, std::ostream& err) {
-  std::string error;
-  if (!check_overrides(o.strategy, o.producer, error)) {
-    err << "eosim: " << lab::printable(error) << '\n';
+  if (const eosim::Status checked = check_overrides(o.strategy, o.producer); !checked.ok()) {
+    err << "eosim: " << lab::printable(checked.message) << '\n';
     return kExitBadInput;
   }
   std::vector<std::string> files;
-  if (!expand_inputs(o.inputs, files, error)) {
-    err << "eosim: " << lab::printable(error) << '\n';
+  if (const eosim::Status expanded = expand_inputs(o.inputs, files); !expanded.ok()) {
+    err << "eosim: " << lab::printable(expanded.message) << '\n';
     return kExitBadInput;
   }
   std::vector<Loaded> runs;
@@ -316,8 +314,10 @@ int live_command(const LiveCommandOptions& o, std::ostream& out, std::ostream& e
       lab::WorldOptions world;
       world.keep_trace = false;
       const auto model_started = std::chrono::steady_clock::now();
-      if (!lab::run_scenario(l.scenario, world, model, nullptr, error)) {
-        err << "eosim: live: " << l.file << ": cannot build the model's world: " << error << '\n';
+      if (const eosim::Status ran = lab::run_scenario(l.scenario, world, model, nullptr);
+          !ran.ok()) {
+        err << "eosim: live: " << l.file << ": cannot build the model's world: " << ran.message
+            << '\n';
         exit_code = worse(exit_code, kExitInternal);
         continue;
       }

@@ -20,8 +20,10 @@ int matrix_command(const MatrixCommandOptions& options, std::ostream& out, std::
   std::string error;
   if (options.seeds == "none") {
     matrix.seeds = false;
-  } else if (!parse_seed_range(options.seeds, matrix.first_seed, matrix.last_seed, error)) {
-    err << "eosim: --seeds: " << error << '\n';
+  } else if (const eosim::Status seeds =
+                 parse_seed_range(options.seeds, matrix.first_seed, matrix.last_seed);
+             !seeds.ok()) {
+    err << "eosim: --seeds: " << seeds.message << '\n';
     return kExitBadInput;
   } else if (matrix.last_seed - matrix.first_seed >= lab::kMatrixMaxSeeds) {
     err << "eosim: --seeds: at most " << lab::kMatrixMaxSeeds
@@ -37,8 +39,8 @@ int matrix_command(const MatrixCommandOptions& options, std::ostream& out, std::
   matrix.ratios = sweep.ratios;
 
   lab::Matrix result;
-  if (!lab::build_matrix(scenario, matrix, result, error)) {
-    err << "eosim: internal error: " << error << '\n';
+  if (const eosim::Status built = lab::build_matrix(scenario, matrix, result); !built.ok()) {
+    err << "eosim: internal error: " << built.message << '\n';
     return kExitInternal;
   }
   if (options.format == "markdown") {

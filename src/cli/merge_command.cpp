@@ -15,77 +15,75 @@ namespace cli {
 
 namespace {
 
-bool read_result(const std::string& path, SweepReport& report, std::string& error) {
+eosim::Status read_result(const std::string& path, SweepReport& report) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    error = path + ": cannot be read";
-    return false;
+    return eosim::Status::error(path + ": cannot be read");
   }
   std::ostringstream text;
   text << in.rdbuf();
-  if (!read_sweep_json(text.str(), report, error)) {
-    error = path + ": " + error;
-    return false;
+  if (const eosim::Status read = read_sweep_json(text.str(), report); !read.ok()) {
+    return eosim::Status::error(path + ": " + read.message);
   }
   if (!report.shard) {
-    error = path + ": not a shard (run each part with eosim sweep --shard I/N --format json)";
-    return false;
+    return eosim::Status::error(
+        path + ": not a shard (run each part with eosim sweep --shard I/N --format json)");
   }
-  return true;
+  return eosim::Status::success();
 }
 
 // The shards must be of one sweep (same file, options and whole range) and each must hold
 // exactly its own slice.
-bool same_sweep(const SweepReport& a, const SweepReport& b, const std::string& path,
-                std::string& error) {
+eosim::Status same_sweep(const SweepReport& a, const SweepReport& b, const std::string& path) {
   const bool same = a.file == b.file && a.strategy == b.strategy && a.producer == b.producer &&
                     a.max_steps == b.max_steps && a.expect == b.expect &&
                     a.shard->count == b.shard->count &&
                     a.shard->first_seed == b.shard->first_seed &&
                     a.shard->last_seed == b.shard->last_seed;
   if (!same) {
-    error = path + ": a shard of another sweep (file, options, --seeds, N or --expect differ)";
+    return eosim::Status::error(
+        path + ": a shard of another sweep (file, options, --seeds, N or --expect differ)");
   }
-  return same;
+  return eosim::Status::success();
 }
 
-bool check_slice(const SweepReport& r, const std::string& path, std::string& error) {
+eosim::Status check_slice(const SweepReport& r, const std::string& path) {
   std::uint64_t first = 0, last = 0;
   const bool ok = lab::shard_range(r.shard->first_seed, r.shard->last_seed, r.shard->index,
                                    r.shard->count, first, last) &&
                   first == r.summary.first_seed && last == r.summary.last_seed;
-  if (!ok) error = path + ": its seeds are not shard " + std::to_string(r.shard->index) + "'s";
-  return ok;
+  if (!ok) {
+    return eosim::Status::error(path + ": its seeds are not shard " +
+                                std::to_string(r.shard->index) + "'s");
+  }
+  return eosim::Status::success();
 }
 
-bool load_shards(const std::vector<std::string>& paths, std::vector<SweepReport>& shards,
-                 std::string& error) {
+eosim::Status load_shards(const std::vector<std::string>& paths, std::vector<SweepReport>& shards) {
   shards.resize(paths.size());
   std::vector<std::string> seen;
   for (std::size_t i = 0; i < paths.size(); ++i) {
-    if (!read_result(paths[i], shards[i], error) ||
-        !same_sweep(shards.front(), shards[i], paths[i], error) ||
-        !check_slice(shards[i], paths[i], error)) {
-      return false;
-    }
+    eosim::Status loaded = read_result(paths[i], shards[i]);
+    if (loaded.ok()) loaded = same_sweep(shards.front(), shards[i], paths[i]);
+    if (loaded.ok()) loaded = check_slice(shards[i], paths[i]);
+    if (!loaded.ok()) return loaded;
     const std::uint64_t count = shards[i].shard->count;
     if (seen.empty()) seen.resize(static_cast<std::size_t>(count));
     std::string& first_path = seen[static_cast<std::size_t>(shards[i].shard->index)];
     if (!first_path.empty()) {
-      error = paths[i] + ": shard " + std::to_string(shards[i].shard->index) +
-              " again (also in " + first_path + ")";
-      return false;
+      return eosim::Status::error(paths[i] + ": shard " + std::to_string(shards[i].shard->index) +
+                                  " again (also in " + first_path + ")");
     }
     first_path = paths[i];
   }
   for (std::size_t index = 0; index < seen.size(); ++index) {
     if (seen[index].empty()) {
-      error = "shard " + std::to_string(index) + "/" + std::to_string(seen.size()) +
-              " is missing: a merge needs every shard";
-      return false;
+      return eosim::Status::error("shard " + std::to_string(index) + "/" +
+                                  std::to_string(seen.size()) +
+                                  " is missing: a merge needs every shard");
     }
   }
-  return true;
+  return eosim::Status::success();
 }
 
 }  // namespace
@@ -98,11 +96,11 @@ int merge_command(const MergeCommandOptions& options, std::ostream& out, std::os
     return kExitBadInput;
   }
   std::vector<SweepReport> shards;
-  std::string error;
-  if (!load_shards(options.inputs, shards, error)) {
-    err << "eosim: " << error << '\n';
+  if (const eosim::Status loaded = load_shards(options.inputs, shards); !loaded.ok()) {
+    err << "eosim: " << loaded.message << '\n';
     return kExitBadInput;
   }
+  std::string error;
   std::vector<lab::SweepSummary> parts;
   for (const auto& shard : shards) parts.push_back(shard.summary);
   SweepReport merged = shards.front();

@@ -37,19 +37,20 @@ class KeepDbDirs {
   KeepDbDirs(std::string root, bool per_file, bool force)
       : root_(std::move(root)), per_file_(per_file), force_(force) {}
 
-  // "" when --keep-db was not given. False, with `error`, when the folder cannot take the
+  // "" when --keep-db was not given. An error when the folder cannot take the
   // run's databases (files.h: nothing is replaced without --force).
-  bool next(const std::string& file, const lab::Scenario& scenario, std::string& dir,
-            std::string& error) {
+  eosim::Status next(const std::string& file, const lab::Scenario& scenario, std::string& dir) {
     dir.clear();
-    if (root_.empty()) return true;
+    if (root_.empty()) return eosim::Status::success();
     fs::path path(root_);
     if (per_file_) path /= unique_name(fs::path(file).stem().string());
-    if (!prepare_keep_db_dir(path.string(), lab::database_files(scenario), force_, error)) {
-      return false;
+    if (eosim::Status prepared =
+            prepare_keep_db_dir(path.string(), lab::database_files(scenario), force_);
+        !prepared.ok()) {
+      return prepared;
     }
     dir = path.string();
-    return true;
+    return eosim::Status::success();
   }
 
  private:
@@ -111,9 +112,9 @@ int run_fixed_twin(const RunOptions& options, const std::string& file,
   }
   twin.seed = written.run.seed;
   lab::RunSummary run;
-  std::string error;
-  if (!lab::run_scenario(twin, lab::WorldOptions{}, run, nullptr, error)) {
-    err << "eosim: " << file << ": cannot build the fixed twin's world: " << error << '\n';
+  if (const eosim::Status ran = lab::run_scenario(twin, lab::WorldOptions{}, run, nullptr);
+      !ran.ok()) {
+    err << "eosim: " << file << ": cannot build the fixed twin's world: " << ran.message << '\n';
     return kExitInternal;
   }
   const std::vector<std::string> unmet = lab::unmet_expectations(twin, run);
@@ -133,15 +134,15 @@ int run_fixed_twin(const RunOptions& options, const std::string& file,
 }  // namespace
 
 int run_command(const RunOptions& options, std::ostream& out, std::ostream& err) {
-  std::string error;
-  if (!check_overrides(options.strategy, options.producer, error) ||
-      !lab::check_choice_flags(options.choices, error)) {
-    err << "eosim: " << lab::printable(error) << '\n';
+  eosim::Status checked = check_overrides(options.strategy, options.producer);
+  if (checked.ok()) checked = lab::check_choice_flags(options.choices);
+  if (!checked.ok()) {
+    err << "eosim: " << lab::printable(checked.message) << '\n';
     return kExitBadInput;
   }
   std::vector<std::string> files;
-  if (!expand_inputs(options.inputs, files, error)) {
-    err << "eosim: " << lab::printable(error) << '\n';
+  if (const eosim::Status expanded = expand_inputs(options.inputs, files); !expanded.ok()) {
+    err << "eosim: " << lab::printable(expanded.message) << '\n';
     return kExitBadInput;
   }
 
@@ -167,8 +168,10 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     scenario = lab::with_overrides(std::move(scenario), options.seed, options.strategy,
                                    options.producer);
     lab::apply_choice_flags(options.choices, scenario);
-    if (!apply_fault_options(options.fault_rules, options.faults, scenario, error)) {
-      err << "eosim: " << file << ": " << error << '\n';
+    if (const eosim::Status applied =
+            apply_fault_options(options.fault_rules, options.faults, scenario);
+        !applied.ok()) {
+      err << "eosim: " << file << ": " << applied.message << '\n';
       exit_code = worse(exit_code, kExitBadInput);
       rows.push_back({scenario.name, lab::Verdict::kExactlyOnce, false, false});
       continue;
@@ -191,8 +194,8 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     world.storage = options.db == "files"    ? lab::DbStorage::kTempFiles
                     : options.db == "memory" ? lab::DbStorage::kMemory
                                              : lab::auto_storage(scenario);
-    if (!keep_db.next(file, scenario, world.keep_db_dir, error)) {
-      err << "eosim: " << lab::printable(error) << '\n';
+    if (const eosim::Status kept = keep_db.next(file, scenario, world.keep_db_dir); !kept.ok()) {
+      err << "eosim: " << lab::printable(kept.message) << '\n';
       exit_code = worse(exit_code, kExitBadInput);
       rows.push_back({scenario.name, lab::Verdict::kExactlyOnce, false, false});
       continue;
@@ -201,9 +204,11 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     lab::RunSummary run;
     std::vector<sim::TraceEvent> trace;
     std::vector<lab::DbTable> tables;
-    if (!lab::run_scenario(scenario, world, run, world.keep_trace ? &trace : nullptr, error,
-                           options.format == "html" ? &tables : nullptr)) {
-      err << "eosim: " << file << ": cannot build the world: " << error << '\n';
+    if (const eosim::Status ran =
+            lab::run_scenario(scenario, world, run, world.keep_trace ? &trace : nullptr,
+                              options.format == "html" ? &tables : nullptr);
+        !ran.ok()) {
+      err << "eosim: " << file << ": cannot build the world: " << ran.message << '\n';
       exit_code = worse(exit_code, kExitInternal);
       rows.push_back({scenario.name, lab::Verdict::kExactlyOnce, false, false});
       continue;

@@ -56,9 +56,9 @@ int shrink_command(const ShrinkCommandOptions& options, std::ostream& out, std::
                       scenario, sweep, err)) {
     return kExitBadInput;
   }
-  std::string error;
-  if (!check_output_file(options.output, options.file, options.force, error)) {
-    err << "eosim: " << lab::printable(error) << '\n';
+  if (const eosim::Status checked = check_output_file(options.output, options.file, options.force);
+      !checked.ok()) {
+    err << "eosim: " << lab::printable(checked.message) << '\n';
     return kExitBadInput;
   }
   // Exactly the run `eosim sweep` gave this seed - or, with --as-run, `eosim run`.
@@ -68,6 +68,7 @@ int shrink_command(const ShrinkCommandOptions& options, std::ostream& out, std::
 
   const auto started = std::chrono::steady_clock::now();
   lab::ShrinkResult result;
+  std::string error;
   const lab::ShrinkStatus status = lab::shrink(run, {}, result, error);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -87,8 +88,9 @@ int shrink_command(const ShrinkCommandOptions& options, std::ostream& out, std::
     out.flush();
     return kExitOk;
   }
-  if (!write_output_file(options.output, result.toml, options.force, error)) {
-    err << "eosim: " << lab::printable(error) << '\n';
+  if (const eosim::Status written = write_output_file(options.output, result.toml, options.force);
+      !written.ok()) {
+    err << "eosim: " << lab::printable(written.message) << '\n';
     return kExitBadInput;
   }
   report << "wrote " << options.output << "; replay it with: "

@@ -46,33 +46,33 @@ void draw_progress(std::ostream& err, std::uint64_t done, std::uint64_t total) {
 
 }  // namespace
 
-bool parse_seed_range(const std::string& text, std::uint64_t& first, std::uint64_t& last,
-                      std::string& error) {
+eosim::Status parse_seed_range(const std::string& text, std::uint64_t& first, std::uint64_t& last) {
   const auto dots = text.find("..");
   const bool ok = dots == std::string::npos
                       ? parse_u64(text, first) && (last = first, true)
                       : parse_u64(std::string_view(text).substr(0, dots), first) &&
                             parse_u64(std::string_view(text).substr(dots + 2), last);
   if (!ok || first > last) {
-    error = "--seeds must be A..B with A <= B (or one seed N), got '" + text + "'";
-    return false;
+    return eosim::Status::error("--seeds must be A..B with A <= B (or one seed N), got '" + text +
+                                "'");
   }
-  return true;
+  return eosim::Status::success();
 }
 
 bool load_for_seeds(const std::string& file, const std::string& strategy,
                     const std::string& producer, const lab::ChoiceFlags& choices,
                     const std::string& faults, lab::Scenario& scenario,
                     lab::SweepOptions& sweep, std::ostream& err) {
-  std::string error;
-  if (!check_overrides(strategy, producer, error) || !lab::check_choice_flags(choices, error)) {
-    err << "eosim: " << error << '\n';
+  eosim::Status checked = check_overrides(strategy, producer);
+  if (checked.ok()) checked = lab::check_choice_flags(choices);
+  if (!checked.ok()) {
+    err << "eosim: " << checked.message << '\n';
     return false;
   }
   if (!faults.empty()) {
     std::map<std::string, sim::Ratio> ratios;
-    if (!lab::parse_fault_spec(faults, ratios, error)) {
-      err << "eosim: --faults: " << error << '\n';
+    if (const eosim::Status parsed = lab::parse_fault_spec(faults, ratios); !parsed.ok()) {
+      err << "eosim: --faults: " << parsed.message << '\n';
       return false;
     }
     sweep.ratios = std::move(ratios);
@@ -91,35 +91,33 @@ bool load_for_seeds(const std::string& file, const std::string& strategy,
   return true;
 }
 
-bool parse_shard(const std::string& text, std::uint64_t& index, std::uint64_t& count,
-                 std::string& error) {
+eosim::Status parse_shard(const std::string& text, std::uint64_t& index, std::uint64_t& count) {
   const auto slash = text.find('/');
   const bool ok = slash != std::string::npos &&
                   parse_u64(std::string_view(text).substr(0, slash), index) &&
                   parse_u64(std::string_view(text).substr(slash + 1), count) && count > 0 &&
                   index < count;
-  if (!ok) error = "--shard must be I/N with 0 <= I < N, got '" + text + "'";
-  return ok;
+  if (!ok) return eosim::Status::error("--shard must be I/N with 0 <= I < N, got '" + text + "'");
+  return eosim::Status::success();
 }
 
 namespace {
 
 // Narrows `sweep` to the shard's slice; false (with `error`) when the range has fewer
 // seeds than shards.
-bool apply_shard(const std::string& text, lab::SweepOptions& sweep,
-                 std::optional<SweepShard>& shard, std::string& error) {
-  if (text.empty()) return true;
+eosim::Status apply_shard(const std::string& text, lab::SweepOptions& sweep,
+                          std::optional<SweepShard>& shard) {
+  if (text.empty()) return eosim::Status::success();
   SweepShard s{0, 1, sweep.first_seed, sweep.last_seed};
-  if (!parse_shard(text, s.index, s.count, error)) return false;
+  if (eosim::Status parsed = parse_shard(text, s.index, s.count); !parsed.ok()) return parsed;
   if (!lab::shard_range(s.first_seed, s.last_seed, s.index, s.count, sweep.first_seed,
                         sweep.last_seed)) {
-    error = "--shard " + text + ": seeds " + std::to_string(s.first_seed) + ".." +
-            std::to_string(s.last_seed) + " are fewer than " + std::to_string(s.count) +
-            " shards";
-    return false;
+    return eosim::Status::error("--shard " + text + ": seeds " + std::to_string(s.first_seed) +
+                                ".." + std::to_string(s.last_seed) + " are fewer than " +
+                                std::to_string(s.count) + " shards");
   }
   shard = s;
-  return true;
+  return eosim::Status::success();
 }
 
 }  // namespace
@@ -127,10 +125,10 @@ bool apply_shard(const std::string& text, lab::SweepOptions& sweep,
 int sweep_command(const SweepCommandOptions& options, std::ostream& out, std::ostream& err) {
   lab::SweepOptions sweep;
   SweepReport report;
-  std::string error;
-  if (!parse_seed_range(options.seeds, sweep.first_seed, sweep.last_seed, error) ||
-      !apply_shard(options.shard, sweep, report.shard, error)) {
-    err << "eosim: " << error << '\n';
+  eosim::Status parsed = parse_seed_range(options.seeds, sweep.first_seed, sweep.last_seed);
+  if (parsed.ok()) parsed = apply_shard(options.shard, sweep, report.shard);
+  if (!parsed.ok()) {
+    err << "eosim: " << parsed.message << '\n';
     return kExitBadInput;
   }
   if (!options.expect.empty() && !lab::valid_sweep_expectation(options.expect)) {
@@ -168,6 +166,7 @@ int sweep_command(const SweepCommandOptions& options, std::ostream& out, std::os
   }
 
   const auto started = std::chrono::steady_clock::now();
+  std::string error;
   if (!lab::sweep(scenario, sweep, report.summary, error)) {
     err << "eosim: internal error: " << error << '\n';
     return kExitInternal;

@@ -123,9 +123,10 @@ void summary_from_json(const nlohmann::json& j, SweepReport& r) {
   s.last_seed = j.at("seeds").at("last").get<std::uint64_t>();
   r.strategy = j.at("strategy").get<std::string>();
   r.producer = j.at("producer").get<std::string>();
-  std::string error;
-  if (!lab::parse_fault_spec(j.at("faults").get<std::string>(), s.ratios, error)) {
-    throw std::invalid_argument("faults: " + error);
+  if (const eosim::Status parsed =
+          lab::parse_fault_spec(j.at("faults").get<std::string>(), s.ratios);
+      !parsed.ok()) {
+    throw std::invalid_argument("faults: " + parsed.message);
   }
   s.budget = j.at("budget").get<std::int64_t>();
   s.horizon = j.at("horizon").get<std::int64_t>();
@@ -237,7 +238,7 @@ void write_sweep_json(const SweepReport& r, std::ostream& out) {
   out << j.dump(-1, ' ', false, Json::error_handler_t::replace) << '\n';
 }
 
-bool read_sweep_json(const std::string& text, SweepReport& r, std::string& error) {
+eosim::Status read_sweep_json(const std::string& text, SweepReport& r) {
   r = SweepReport{};
   try {
     const nlohmann::json j = nlohmann::json::parse(text);
@@ -250,10 +251,10 @@ bool read_sweep_json(const std::string& text, SweepReport& r, std::string& error
                            sh.at("seeds").at("last").get<std::uint64_t>()};
     }
   } catch (const std::exception& e) {
-    error = std::string("not a sweep result (eosim sweep --format json): ") + e.what();
-    return false;
+    return eosim::Status::error(std::string("not a sweep result (eosim sweep --format json): ") +
+                                e.what());
   }
-  return true;
+  return eosim::Status::success();
 }
 
 }  // namespace cli

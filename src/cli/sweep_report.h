@@ -11,6 +11,7 @@
 #include <string>
 
 #include "src/search/sweep.h"
+#include "src/status/status.h"
 
 namespace cli {
 
@@ -41,7 +42,7 @@ bool sweep_expectation(const SweepReport& report, std::string& line);
 void write_sweep_text(const SweepReport& report, std::ostream& out);
 void write_sweep_json(const SweepReport& report, std::ostream& out);
 
-// Reads what write_sweep_json wrote. False, with `error`, when `text` is not such a result.
-bool read_sweep_json(const std::string& text, SweepReport& report, std::string& error);
+// Reads what write_sweep_json wrote. An error when `text` is not such a result.
+eosim::Status read_sweep_json(const std::string& text, SweepReport& report);
 
 }  // namespace cli

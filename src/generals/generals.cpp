@@ -21,30 +21,33 @@ std::string site_of(int courier) {
 
 }  // namespace
 
-std::string validate(const GeneralsOptions& options) {
+eosim::Status validate(const GeneralsOptions& options) {
   if (options.couriers < 1 || options.couriers > kMaxCouriers) {
-    return "couriers must be from 1 to " + std::to_string(kMaxCouriers) + ", got " +
-           std::to_string(options.couriers);
+    return eosim::Status::error("couriers must be from 1 to " + std::to_string(kMaxCouriers) +
+                                ", got " + std::to_string(options.couriers));
   }
   if (options.loss.denominator == 0 || options.loss.numerator > options.loss.denominator) {
-    return "loss must be a ratio from 0 to 1 such as 1/4, got " +
-           std::to_string(options.loss.numerator) + "/" +
-           std::to_string(options.loss.denominator);
+    return eosim::Status::error("loss must be a ratio from 0 to 1 such as 1/4, got " +
+                                std::to_string(options.loss.numerator) + "/" +
+                                std::to_string(options.loss.denominator));
   }
   if (options.latency_min > options.latency_max) {
-    return "latency_min (" + std::to_string(options.latency_min) +
-           ") must not exceed latency_max (" + std::to_string(options.latency_max) + ")";
+    return eosim::Status::error("latency_min (" + std::to_string(options.latency_min) +
+                                ") must not exceed latency_max (" +
+                                std::to_string(options.latency_max) + ")");
   }
   if (options.attack_level < 0) {
-    return "attack_level must be 0 or more, got " + std::to_string(options.attack_level);
+    return eosim::Status::error("attack_level must be 0 or more, got " +
+                                std::to_string(options.attack_level));
   }
   for (int c : options.capture) {
     if (c < 1 || c > options.couriers) {
-      return "capture: courier " + std::to_string(c) + " does not exist (couriers are 1.." +
-             std::to_string(options.couriers) + ")";
+      return eosim::Status::error("capture: courier " + std::to_string(c) +
+                                  " does not exist (couriers are 1.." +
+                                  std::to_string(options.couriers) + ")");
     }
   }
-  return "";
+  return eosim::Status::success();
 }
 
 const char* status_name(CourierStatus status) {
@@ -72,7 +75,7 @@ TwoGenerals::TwoGenerals(GeneralsOptions options)
       kernel_(options_.seed),
       couriers_(static_cast<std::size_t>(options_.couriers)),
       rungs_(static_cast<std::size_t>(options_.couriers) + 1) {
-  EOSIM_ASSERT(validate(options_).empty());
+  EOSIM_ASSERT(validate(options_).ok());
   if (!options_.loss.is_never()) {
     sim::RandomFaultOptions random;
     random.ratios["drop"] = options_.loss;

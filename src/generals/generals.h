@@ -19,7 +19,7 @@
 //      arrived from the next courier, and there is none. last_courier_unconfirmed() checks
 //      this on the state, and it holds after every step of every run, for any N.
 //  (3) Same options -> same events, same trace and the same trace hash.
-// REQUIRES: validate(options) is empty before constructing a TwoGenerals.
+// REQUIRES: validate(options).ok() before constructing a TwoGenerals.
 
 #include <cstdint>
 #include <optional>
@@ -28,6 +28,7 @@
 
 #include "sim/kernel.h"
 #include "src/generals/knowledge.h"
+#include "src/status/status.h"
 
 namespace generals {
 
@@ -41,8 +42,8 @@ struct GeneralsOptions {
   std::vector<int> capture;    // couriers captured by a script, whatever `loss` says
 };
 
-// "" when the options are usable; otherwise a message naming the bad field.
-std::string validate(const GeneralsOptions& options);
+// ok() when the options are usable; otherwise an error naming the bad field.
+eosim::Status validate(const GeneralsOptions& options);
 
 enum class CourierStatus { kNotSent, kInFlight, kDelivered, kCaptured };
 const char* status_name(CourierStatus status);

@@ -55,8 +55,9 @@ bool read_run(const TableReader& t, const std::string& folder, LessonRun& run) {
   run.scenario.script.clear();
   for (const std::string& spec : run.faults) {
     sim::FaultRule rule;
-    std::string error;
-    if (!parse_fault_rule(spec, run.scenario, rule, error)) return t.fail_at("faults", error);
+    if (const eosim::Status parsed = parse_fault_rule(spec, run.scenario, rule); !parsed.ok()) {
+      return t.fail_at("faults", parsed.message);
+    }
     run.scenario.script.push_back(std::move(rule));
   }
   return true;
@@ -162,23 +163,22 @@ bool parse_lesson(std::string_view toml_text, const std::string& path, Lesson& o
 
 bool load_lesson(const std::string& path, Lesson& out, LoadError& error) {
   std::string text;
-  std::string why;
-  if (!read_scenario_file(path, text, why)) {  // the same checks as for a scenario file
-    error = LoadError{path, 0, "", why};
+  // The same checks as for a scenario file.
+  if (eosim::Status read = read_scenario_file(path, text); !read.ok()) {
+    error = LoadError{path, 0, "", std::move(read.message)};
     return false;
   }
   return parse_lesson(text, path, out, error);
 }
 
-bool run_lesson(const Lesson& lesson, std::vector<LessonRunResult>& out, std::string& error) {
+eosim::Status run_lesson(const Lesson& lesson, std::vector<LessonRunResult>& out) {
   out.assign(lesson.runs.size(), LessonRunResult{});
   for (std::size_t i = 0; i < lesson.runs.size(); ++i) {
-    if (!run_scenario(lesson.runs[i].scenario, WorldOptions{}, out[i].summary, &out[i].trace,
-                      error)) {
-      return false;
-    }
+    eosim::Status ran =
+        run_scenario(lesson.runs[i].scenario, WorldOptions{}, out[i].summary, &out[i].trace);
+    if (!ran.ok()) return ran;
   }
-  return true;
+  return eosim::Status::success();
 }
 
 bool shows_holds(const LessonShows& shows, const std::vector<LessonRunResult>& runs) {

@@ -78,9 +78,8 @@ struct LessonRunResult {
   std::vector<sim::TraceEvent> trace;
 };
 
-// Runs every run of the lesson (traces kept). False, with `error`, when a world could not
-// be built.
-bool run_lesson(const Lesson& lesson, std::vector<LessonRunResult>& out, std::string& error);
+// Runs every run of the lesson (traces kept). An error when a world could not be built.
+eosim::Status run_lesson(const Lesson& lesson, std::vector<LessonRunResult>& out);
 
 // Whether a statement holds of the runs.
 bool shows_holds(const LessonShows& shows, const std::vector<LessonRunResult>& runs);

@@ -128,13 +128,12 @@ std::vector<std::string> actor_argv(const std::string& self, const ActorArgs& a)
           "tick_ms=" + std::to_string(a.tick_ms)};
 }
 
-bool parse_actor_args(int argc, char** argv, ActorArgs& a, std::string& error) {
+live::Status parse_actor_args(int argc, char** argv, ActorArgs& a) {
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
     const auto eq = arg.find('=');
     if (eq == std::string::npos) {
-      error = "live-actor: expected KEY=VALUE, got " + arg;
-      return false;
+      return live::Status::error("live-actor: expected KEY=VALUE, got " + arg);
     }
     const std::string key = arg.substr(0, eq);
     const std::string value = arg.substr(eq + 1);
@@ -150,23 +149,19 @@ bool parse_actor_args(int argc, char** argv, ActorArgs& a, std::string& error) {
       else if (key == "origin_ms") a.origin_ms = std::stoll(value);
       else if (key == "tick_ms") a.tick_ms = std::stoll(value);
       else {
-        error = "live-actor: unknown key " + key;
-        return false;
+        return live::Status::error("live-actor: unknown key " + key);
       }
     } catch (const std::exception&) {
-      error = "live-actor: " + key + " is not a number: " + value;
-      return false;
+      return live::Status::error("live-actor: " + key + " is not a number: " + value);
     }
   }
   if (a.role != "producer" && a.role != "relay" && a.role != "consumer") {
-    error = "live-actor: role must be producer, relay or consumer";
-    return false;
+    return live::Status::error("live-actor: role must be producer, relay or consumer");
   }
   if (a.tick_ms <= 0) {
-    error = "live-actor: tick_ms must be positive";
-    return false;
+    return live::Status::error("live-actor: tick_ms must be positive");
   }
-  return true;
+  return live::Status::success();
 }
 
 void append_fired(const std::string& run_dir, const sim::FiredFault& f) {
@@ -263,9 +258,8 @@ int run_actor(const ActorArgs& a, std::ostream& err) {
   const lab::DbUris uris{a.run_dir + "/orders.db", a.run_dir + "/ledger.db",
                          a.run_dir + "/dedup.db", a.run_dir + "/effects.db"};
   producer::ProducerOptions popts;
-  std::string error;
-  if (!lab::producer_options(s, uris, popts, error)) {
-    err << error << '\n';
+  if (const eosim::Status made = lab::producer_options(s, uris, popts); !made.ok()) {
+    err << made.message << '\n';
     return 2;
   }
   std::unique_ptr<consumer::Consumer> consumer;

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "sim/faults.h"
+#include "src/live/status.h"
 
 namespace live {
 
@@ -47,7 +48,7 @@ struct ActorArgs {
 
 // The command line that starts `args` with the eosim binary at `self`, and its parser.
 std::vector<std::string> actor_argv(const std::string& self, const ActorArgs& args);
-bool parse_actor_args(int argc, char** argv, ActorArgs& out, std::string& error);
+live::Status parse_actor_args(int argc, char** argv, ActorArgs& out);
 
 // Runs the actor until SIGTERM (exit 0) or a crash site kills it. Exit 2 on bad arguments,
 // 3 when it cannot start (databases, scenario).

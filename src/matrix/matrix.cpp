@@ -87,8 +87,7 @@ struct Task {
   std::vector<sim::FiredFault> opportunities;
 };
 
-bool run_tasks(std::vector<Task>& tasks, unsigned jobs, std::uint64_t& runs,
-               std::string& error) {
+eosim::Status run_tasks(std::vector<Task>& tasks, unsigned jobs, std::uint64_t& runs) {
   const auto run_one = [&](std::size_t i) {
     Task& t = tasks[i];
     WorldOptions world;
@@ -96,28 +95,34 @@ bool run_tasks(std::vector<Task>& tasks, unsigned jobs, std::uint64_t& runs,
     world.record_tape = false;
     world.log_opportunities = t.log_opportunities;
     if (!t.log_opportunities) {
-      t.built = run_scenario(t.scenario, world, t.run, nullptr, t.error);
+      const eosim::Status ran = run_scenario(t.scenario, world, t.run, nullptr);
+      t.built = ran.ok();
+      t.error = ran.message;
       return;
     }
-    auto w = World::create(t.scenario, world, t.error);
-    if (!w) return;
+    eosim::Result<std::unique_ptr<World>> created = World::create(t.scenario, world);
+    if (!created.ok()) {
+      t.error = created.message();
+      return;
+    }
+    const std::unique_ptr<World>& w = created.value();
     w->run();
     t.run = w->summary();
     t.opportunities = w->kernel().faults.opportunities();
     t.built = true;
   };
   // Warm workers reuse connections across runs; the results are the same either way.
+  std::string error;  // parallel_for (src/search) still reports through a string
   if (!parallel_for(tasks.size(), worker_count(jobs, tasks.size()), true, run_one, error)) {
-    return false;
+    return eosim::Status::error(error);
   }
   runs += tasks.size();
   for (const Task& t : tasks) {
     if (!t.built) {
-      error = t.error;
-      return false;
+      return eosim::Status::error(t.error);
     }
   }
-  return true;
+  return eosim::Status::success();
 }
 
 void reduce_random(const std::vector<Task>& tasks, std::size_t first, const Scenario& file,
@@ -152,8 +157,7 @@ std::vector<MatrixDesign> matrix_designs(const Scenario& s) {
   return designs;
 }
 
-bool build_matrix(const Scenario& scenario, const MatrixOptions& options, Matrix& out,
-                  std::string& error) {
+eosim::Status build_matrix(const Scenario& scenario, const MatrixOptions& options, Matrix& out) {
   EOSIM_ASSERT(!options.seeds || options.first_seed <= options.last_seed);
   EOSIM_ASSERT(!options.seeds || options.last_seed - options.first_seed < kMatrixMaxSeeds);
   out = Matrix{};
@@ -168,7 +172,7 @@ bool build_matrix(const Scenario& scenario, const MatrixOptions& options, Matrix
     first[d].scenario = design_scenario(scenario, out.designs[d]);
     first[d].log_opportunities = true;
   }
-  if (!run_tasks(first, options.jobs, out.runs, error)) return false;
+  if (eosim::Status ran = run_tasks(first, options.jobs, out.runs); !ran.ok()) return ran;
   std::vector<std::vector<sim::FiredFault>> seen(n);
   out.baseline.resize(n);
   for (std::size_t d = 0; d < n; ++d) {
@@ -218,15 +222,15 @@ bool build_matrix(const Scenario& scenario, const MatrixOptions& options, Matrix
     out.last_seed = options.last_seed;
     out.random_spec = fault_spec_text(tasks.back().scenario.random.ratios);
   }
-  if (!run_tasks(tasks, options.jobs, out.runs, error)) return false;
+  if (eosim::Status ran = run_tasks(tasks, options.jobs, out.runs); !ran.ok()) return ran;
   for (std::size_t i = 0; i < slots.size(); ++i) fill_cell(tasks[i].run, *slots[i]);
   out.random.resize(n);
-  if (!options.seeds) return true;
+  if (!options.seeds) return eosim::Status::success();
   const std::size_t per_design = (tasks.size() - random_first) / n;
   for (std::size_t d = 0; d < n; ++d) {
     reduce_random(tasks, random_first + d * per_design, scenario, options, out.random[d]);
   }
-  return true;
+  return eosim::Status::success();
 }
 
 namespace {

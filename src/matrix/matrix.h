@@ -92,9 +92,8 @@ struct Matrix {
 // The designs a matrix of `scenario` has by default (see the header comment).
 std::vector<MatrixDesign> matrix_designs(const Scenario& scenario);
 
-// Runs every cell. False (with `error`) only when a world could not be built.
-bool build_matrix(const Scenario& scenario, const MatrixOptions& options, Matrix& out,
-                  std::string& error);
+// Runs every cell. An error only when a world could not be built.
+eosim::Status build_matrix(const Scenario& scenario, const MatrixOptions& options, Matrix& out);
 
 // "ok" for exactly-once, "DUP" for duplicated, any other verdict in capitals.
 std::string matrix_verdict_word(Verdict verdict);

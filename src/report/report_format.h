@@ -25,6 +25,7 @@
 #include "src/catalog/choice_flags.h"
 #include "src/prose/wrap.h"  // wrap_text, which the report's users print with
 #include "src/scenario/scenario.h"
+#include "src/status/status.h"
 #include "src/world/world.h"
 
 namespace lab {
@@ -68,10 +69,10 @@ nlohmann::ordered_json report_json(const RunRecord& record);
 std::string report_json_line(const RunRecord& record);
 
 // Reads a summary object as report_json writes it back into `out` (the fields a recorded
-// run shows: names, verdict and lists, balances, faults, orders, steps, hash). False with
-// `error` naming the first key that is missing or has the wrong type; `out` is then as it
-// was. Fields report_json derives (counts, verdict_text) are not read.
-bool summary_from_json(const nlohmann::json& j, RunSummary& out, std::string& error);
+// run shows: names, verdict and lists, balances, faults, orders, steps, hash). An error
+// naming the first key that is missing or has the wrong type; `out` is then as it was.
+// Fields report_json derives (counts, verdict_text) are not read.
+eosim::Status summary_from_json(const nlohmann::json& j, RunSummary& out);
 
 // JSON Lines: every trace event (sim::format_jsonl), then {"summary": report_json(...)}.
 void write_report_jsonl(std::ostream& out, const RunRecord& record,

@@ -90,12 +90,9 @@ class Reader {
 
 }  // namespace
 
-bool summary_from_json(const nlohmann::json& j, RunSummary& out, std::string& error) {
-  error.clear();
-  if (!j.is_object()) {
-    error = "the summary is not a JSON object";
-    return false;
-  }
+eosim::Status summary_from_json(const nlohmann::json& j, RunSummary& out) {
+  if (!j.is_object()) return eosim::Status::error("the summary is not a JSON object");
+  std::string error;  // the Reader keeps the first problem here
   RunSummary s;
   Reader r(j, "", error);
   r.get("scenario", s.scenario);
@@ -150,15 +147,14 @@ bool summary_from_json(const nlohmann::json& j, RunSummary& out, std::string& er
   });
   std::string hash;
   r.get("trace_hash", hash);
-  if (!error.empty()) return false;
+  if (!error.empty()) return eosim::Status::error(std::move(error));
   char* end = nullptr;
   s.trace_hash = std::strtoull(hash.c_str(), &end, 16);
   if (hash.size() != 16 || end != hash.c_str() + hash.size()) {
-    error = "key `trace_hash` is not 16 hex digits";
-    return false;
+    return eosim::Status::error("key `trace_hash` is not 16 hex digits");
   }
   out = std::move(s);
-  return true;
+  return eosim::Status::success();
 }
 
 }  // namespace lab

@@ -237,22 +237,19 @@ std::int64_t step_bound(const Scenario& scenario) {
 
 bool load_scenario(const std::string& path, Scenario& out, LoadError& error) {
   std::string text;
-  std::string why;
-  if (!read_scenario_file(path, text, why)) {
-    error = LoadError{path, 0, "", why};
+  if (eosim::Status read = read_scenario_file(path, text); !read.ok()) {
+    error = LoadError{path, 0, "", std::move(read.message)};
     return false;
   }
   return parse_scenario(text, path, out, error);
 }
 
-bool scenario_files_in(const std::string& dir, std::vector<std::string>& files,
-                       std::string& error) {
+eosim::Status scenario_files_in(const std::string& dir, std::vector<std::string>& files) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::directory_iterator it(dir, ec);
   if (ec) {
-    error = dir + ": cannot open the directory: " + ec.message();
-    return false;
+    return eosim::Status::error(dir + ": cannot open the directory: " + ec.message());
   }
   std::vector<fs::path> found;
   for (const fs::directory_iterator end; it != end; it.increment(ec)) {
@@ -262,8 +259,7 @@ bool scenario_files_in(const std::string& dir, std::vector<std::string>& files,
     if (path.extension() == ".toml" && !fs::is_directory(path, type_ec)) found.push_back(path);
   }
   if (ec) {
-    error = dir + ": cannot read the directory: " + ec.message();
-    return false;
+    return eosim::Status::error(dir + ": cannot read the directory: " + ec.message());
   }
   // Sorted by file name (not by directory order, which differs between file systems), so a
   // suite always runs and prints in the same order.
@@ -271,27 +267,26 @@ bool scenario_files_in(const std::string& dir, std::vector<std::string>& files,
     return a.filename().string() < b.filename().string();
   });
   for (const auto& path : found) files.push_back(path.string());
-  return true;
+  return eosim::Status::success();
 }
 
-bool read_scenario_file(const std::string& path, std::string& text, std::string& error) {
+eosim::Status read_scenario_file(const std::string& path, std::string& text) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
-    error = std::string("cannot open the file: ") + std::strerror(errno);
-    return false;
+    return eosim::Status::error(std::string("cannot open the file: ") + std::strerror(errno));
   }
   struct stat st {};
   const bool stat_ok = ::fstat(fd, &st) == 0;
   const int stat_errno = errno;
   if (!stat_ok || !S_ISREG(st.st_mode) || st.st_size > kMaxScenarioBytes) {
     ::close(fd);
-    error = !stat_ok               ? std::string("cannot read the file: ") + std::strerror(stat_errno)
-            : S_ISDIR(st.st_mode) ? "is a folder, not a scenario file"
-            : !S_ISREG(st.st_mode)
-                ? "is not a regular file (a FIFO, device or socket); eosim reads scenario files"
-                : "is larger than 1 MiB; a scenario file is a few kB of TOML";
-    return false;
+    return eosim::Status::error(
+        !stat_ok              ? std::string("cannot read the file: ") + std::strerror(stat_errno)
+        : S_ISDIR(st.st_mode) ? "is a folder, not a scenario file"
+        : !S_ISREG(st.st_mode)
+            ? "is not a regular file (a FIFO, device or socket); eosim reads scenario files"
+            : "is larger than 1 MiB; a scenario file is a few kB of TOML");
   }
   // Read at most one byte past the cap, in case the file grew after fstat.
   std::string buffer(static_cast<std::size_t>(kMaxScenarioBytes) + 1, '\0');
@@ -308,16 +303,14 @@ bool read_scenario_file(const std::string& path, std::string& text, std::string&
   }
   ::close(fd);
   if (!read_error.empty()) {
-    error = read_error;
-    return false;
+    return eosim::Status::error(read_error);
   }
   if (size > static_cast<std::size_t>(kMaxScenarioBytes)) {
-    error = "is larger than 1 MiB; a scenario file is a few kB of TOML";
-    return false;
+    return eosim::Status::error("is larger than 1 MiB; a scenario file is a few kB of TOML");
   }
   buffer.resize(size);
   text = std::move(buffer);
-  return true;
+  return eosim::Status::success();
 }
 
 std::string rule_never_passed(const Scenario& s, const sim::FaultRule& rule) {
@@ -341,8 +334,7 @@ bool check_script(const Scenario& s, LoadError& error) {
   return true;
 }
 
-bool parse_fault_spec(const std::string& spec, std::map<std::string, sim::Ratio>& out,
-                      std::string& error) {
+eosim::Status parse_fault_spec(const std::string& spec, std::map<std::string, sim::Ratio>& out) {
   std::map<std::string, sim::Ratio> ratios;
   std::size_t start = 0;
   while (start < spec.size()) {
@@ -351,36 +343,32 @@ bool parse_fault_spec(const std::string& spec, std::map<std::string, sim::Ratio>
     start = comma + 1;
     const std::size_t equals = item.find('=');
     if (equals == std::string::npos) {
-      error = "fault spec item " + in_quotes(item) + " is not KIND=RATIO (e.g. drop=1/20)";
-      return false;
+      return eosim::Status::error("fault spec item " + in_quotes(item) +
+                                  " is not KIND=RATIO (e.g. drop=1/20)");
     }
     const std::string kind = trimmed(std::string_view(item).substr(0, equals));
     const std::string text = trimmed(std::string_view(item).substr(equals + 1));
     if (!find_fault_kind(kind)) {
-      error = "unknown fault kind " + in_quotes(kind) + " (expected one of: " +
-              join_names(fault_kinds()) + ")";
-      return false;
+      return eosim::Status::error("unknown fault kind " + in_quotes(kind) +
+                                  " (expected one of: " + join_names(fault_kinds()) + ")");
     }
     if (!random_kind(kind)) {
-      error = "fault kind " + in_quotes(kind) + " is scripted only ([[faults.script]])";
-      return false;
+      return eosim::Status::error("fault kind " + in_quotes(kind) +
+                                  " is scripted only ([[faults.script]])");
     }
     if (ratios.count(kind) != 0) {
-      error = "fault kind " + in_quotes(kind) + " is given twice";
-      return false;
+      return eosim::Status::error("fault kind " + in_quotes(kind) + " is given twice");
     }
     if (!sim::Ratio::parse(text, ratios[kind])) {
-      error = "bad ratio " + in_quotes(text) + " for " + kind +
-              " (expected N/D with N <= D and D > 0, 0 or 1)";
-      return false;
+      return eosim::Status::error("bad ratio " + in_quotes(text) + " for " + kind +
+                                  " (expected N/D with N <= D and D > 0, 0 or 1)");
     }
   }
   if (!spec.empty() && spec.back() == ',') {
-    error = "fault spec ends with a comma";
-    return false;
+    return eosim::Status::error("fault spec ends with a comma");
   }
   out = std::move(ratios);
-  return true;
+  return eosim::Status::success();
 }
 
 std::string fault_rule_text(const sim::FaultRule& rule) {

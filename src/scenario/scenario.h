@@ -28,6 +28,7 @@
 #include "src/checker/verdict.h"
 #include "src/consumer/strategy.h"
 #include "src/producer/design.h"
+#include "src/status/status.h"
 
 namespace lab {
 
@@ -177,17 +178,16 @@ bool load_scenario(const std::string& path, Scenario& out, LoadError& error);
 bool parse_scenario(std::string_view toml_text, const std::string& source_name, Scenario& out,
                     LoadError& error);
 
-// The bytes of a scenario file, refused (with the reason in `error`) when it cannot be
+// The bytes of a scenario file, refused (the error says why) when it cannot be
 // opened (the OS's reason: missing, no permission, a symlink loop), is not a regular file
 // (a folder, FIFO, device: never blocks on one) or is over kMaxScenarioBytes.
 constexpr std::int64_t kMaxScenarioBytes = 1 << 20;
-bool read_scenario_file(const std::string& path, std::string& text, std::string& error);
+eosim::Status read_scenario_file(const std::string& path, std::string& text);
 
 // Appends the *.toml files directly in `dir` (scenarios or lessons; sub-folders are not
-// read) to `files`, sorted by file name. False, with `error` naming `dir` and the OS's
+// read) to `files`, sorted by file name. An error naming `dir` and the OS's
 // reason, when the folder cannot be read. The CLI and the GUI list folders through this.
-bool scenario_files_in(const std::string& dir, std::vector<std::string>& files,
-                       std::string& error);
+eosim::Status scenario_files_in(const std::string& dir, std::vector<std::string>& files);
 
 // The fixed twin of a scenario with a `fixed` key: the same file with those assignments
 // applied (a new consumer.strategy or producer.pattern drops the keys given beside the old
@@ -209,18 +209,17 @@ std::string rule_never_passed(const Scenario& scenario, const sim::FaultRule& ru
 std::string to_toml(const Scenario& scenario);
 
 // "drop=1/20,crash=1/30" (sweep --faults): kinds from the catalog, each at most once.
-// An empty spec is an empty map. On failure `out` is untouched and `error` says why.
-bool parse_fault_spec(const std::string& spec, std::map<std::string, sim::Ratio>& out,
-                      std::string& error);
+// An empty spec is an empty map. On failure `out` is untouched and the error says why.
+eosim::Status parse_fault_spec(const std::string& spec, std::map<std::string, sim::Ratio>& out);
 
 // One [[faults.script]] rule written on a command line (`eosim run --fault`):
 // "SITE[:KEY=VALUE,...]" with the keys of a rule (do, order, attempt, frame, nth,
 // instance, tick, times), e.g. "consumer.after_commit:order=2,attempt=1" or
 // "net.consumer->broker:frame=basic.ack,nth=1". Without `do` the rule takes the
 // site's first action (drop, on a network site; freeze must be named). Checked exactly as the loader checks a rule of `scenario` (its order
-// count and consumer instances); on failure `out` is untouched and `error` names the key.
-bool parse_fault_rule(const std::string& spec, const Scenario& scenario, sim::FaultRule& out,
-                      std::string& error);
+// count and consumer instances); on failure `out` is untouched and the error names the key.
+eosim::Status parse_fault_rule(const std::string& spec, const Scenario& scenario,
+                               sim::FaultRule& out);
 
 // The inverse: the shortest spec parse_fault_rule reads back to `rule`.
 std::string fault_rule_text(const sim::FaultRule& rule);

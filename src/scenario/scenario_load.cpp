@@ -563,14 +563,13 @@ bool spec_value_toml(std::string_view value, std::string& out) {
 
 // "SITE:k=v,k=v" as the lines of a TOML table, with `do` filled in where the site allows
 // one action only.
-bool spec_to_toml(const std::string& spec, std::string& toml_text, std::string& error) {
+eosim::Status spec_to_toml(const std::string& spec, std::string& toml_text) {
   const std::size_t colon = spec.find(':');
   const std::string site = spec.substr(0, colon);
   std::string value;
   if (find_fault_site(site) == nullptr || !spec_value_toml(site, value)) {
-    error = "unknown fault site `" + site + "` (expected one of: " + join_names(fault_sites()) +
-            ")";
-    return false;
+    return eosim::Status::error("unknown fault site `" + site +
+                                "` (expected one of: " + join_names(fault_sites()) + ")");
   }
   toml_text = "at = " + value + "\n";
   bool has_do = false;
@@ -582,50 +581,46 @@ bool spec_to_toml(const std::string& spec, std::string& toml_text, std::string& 
     rest.remove_prefix(comma == std::string_view::npos ? rest.size() : comma + 1);
     const std::size_t equals = item.find('=');
     if (equals == std::string_view::npos || equals == 0) {
-      error = "expected SITE[:KEY=VALUE,...], got `" + std::string(item) + "`";
-      return false;
+      return eosim::Status::error("expected SITE[:KEY=VALUE,...], got `" + std::string(item) + "`");
     }
     const std::string_view key = item.substr(0, equals);
     const bool plain_key = std::all_of(key.begin(), key.end(),
                                        [](char c) { return (c >= 'a' && c <= 'z') || c == '_'; });
     if (!plain_key || !spec_value_toml(item.substr(equals + 1), value)) {
-      error = "bad item `" + std::string(item) + "`";
-      return false;
+      return eosim::Status::error("bad item `" + std::string(item) + "`");
     }
     has_do = has_do || key == "do";
     toml_text += std::string(key) + " = " + value + "\n";
   }
   const FaultSite& known = *find_fault_site(site);
   if (!has_do) toml_text += "do = " + in_quotes(action_name(known.action)) + "\n";
-  return true;
+  return eosim::Status::success();
 }
 
 }  // namespace
 
-bool parse_fault_rule(const std::string& spec, const Scenario& scenario, sim::FaultRule& out,
-                      std::string& error) {
+eosim::Status parse_fault_rule(const std::string& spec, const Scenario& scenario,
+                               sim::FaultRule& out) {
   const std::string source = "--fault " + spec;
   std::string toml_text;
-  if (!spec_to_toml(spec, toml_text, error)) {
-    error = source + ": " + error;
-    return false;
+  if (eosim::Status status = spec_to_toml(spec, toml_text); !status.ok()) {
+    return eosim::Status::error(source + ": " + status.message);
   }
   toml::table root;
   LoadError parse_error;
   if (!toml_io::parse_toml(toml_text, source, root, parse_error)) {
-    error = source + ": " + parse_error.message;
-    return false;
+    return eosim::Status::error(source + ": " + parse_error.message);
   }
   LoadError load_error;
   TableReader reader(root, "", source, load_error);
   sim::FaultRule rule;
   if (!read_rule(reader, scenario, rule)) {
-    error = source + ": " + (load_error.key.empty() ? "" : "key `" + load_error.key + "`: ") +
-            load_error.message;
-    return false;
+    return eosim::Status::error(source + ": " +
+                                (load_error.key.empty() ? "" : "key `" + load_error.key + "`: ") +
+                                load_error.message);
   }
   out = std::move(rule);
-  return true;
+  return eosim::Status::success();
 }
 
 }  // namespace lab

@@ -309,9 +309,8 @@ class TableReader {
 inline bool parse_toml(std::string_view text, const std::string& source, toml::table& out,
                        LoadError& error) {
   std::int64_t bad_line = 0;
-  std::string why;
-  if (!check_toml_text(text, bad_line, why)) {
-    error = LoadError{source, bad_line, "", why};
+  if (eosim::Status safe = check_toml_text(text, bad_line); !safe.ok()) {
+    error = LoadError{source, bad_line, "", std::move(safe.message)};
     return false;
   }
   try {

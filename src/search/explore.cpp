@@ -76,8 +76,12 @@ class Search {
     world.log_opportunities = may_add_fault(node);
     world.hash_states = merge_ && may_add_fault(node);
     if (!node.path.tape.empty()) world.tape = node.path.tape;
-    auto w = World::create(scenario_for(node.path), world, out.error);
-    if (!w) return;
+    eosim::Result<std::unique_ptr<World>> created = World::create(scenario_for(node.path), world);
+    if (!created.ok()) {
+      out.error = created.message();
+      return;
+    }
+    const std::unique_ptr<World>& w = created.value();
     out.built = true;
     w->run();
     out.summary = w->summary();
@@ -372,7 +376,9 @@ bool run_path(const Scenario& scenario, const ExplorePath& path, RunSummary& out
   WorldOptions world;
   world.keep_trace = false;
   if (!path.tape.empty()) world.tape = path.tape;
-  return run_scenario(s, world, out, nullptr, error);
+  const eosim::Status ran = run_scenario(s, world, out, nullptr);
+  if (!ran.ok()) error = ran.message;
+  return ran.ok();
 }
 
 ShrinkStatus counterexample(const Scenario& scenario, const ExplorePath& path,
@@ -390,7 +396,10 @@ ShrinkStatus counterexample(const Scenario& scenario, const ExplorePath& path,
     Scenario candidate = file;
     candidate.seed = scenario.seed + i;
     RunSummary r;
-    if (!run_scenario(candidate, {}, r, nullptr, error)) return ShrinkStatus::kError;
+    if (const eosim::Status ran = run_scenario(candidate, {}, r, nullptr); !ran.ok()) {
+      error = ran.message;
+      return ShrinkStatus::kError;
+    }
     if (r.report.verdict == found.report.verdict) return shrink(candidate, options, out, error);
   }
   error = "the violation needs the changed scheduler decision(s) (" + path_text(path) +

@@ -80,7 +80,9 @@ class Oracle {
     WorldOptions options;
     options.keep_trace = false;
     options.record_tape = false;
-    return run_scenario(s, options, out, nullptr, error_);
+    const eosim::Status ran = run_scenario(s, options, out, nullptr);
+    if (!ran.ok()) error_ = ran.message;
+    return ran.ok();
   }
 
   std::size_t runs() const { return runs_; }
@@ -307,7 +309,10 @@ ShrinkStatus shrink(const Scenario& scenario, const ShrinkOptions& options,
   WorldOptions world;
   world.keep_trace = false;
   world.record_tape = false;
-  if (!run_scenario(scenario, world, out.original, nullptr, error)) return ShrinkStatus::kError;
+  if (const eosim::Status ran = run_scenario(scenario, world, out.original, nullptr); !ran.ok()) {
+    error = ran.message;
+    return ShrinkStatus::kError;
+  }
   out.runs = 1;
   const Verdict verdict = out.original.report.verdict;
   if (verdict == Verdict::kExactlyOnce) {

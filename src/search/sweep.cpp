@@ -54,7 +54,9 @@ bool run_block(const Scenario& scenario, const SweepOptions& options, std::uint6
     WorldOptions world;
     world.keep_trace = false;
     world.record_tape = false;
-    r.built = run_scenario(s, world, r.run, nullptr, r.error);
+    const eosim::Status ran = run_scenario(s, world, r.run, nullptr);
+    r.built = ran.ok();
+    r.error = ran.message;
     trim(r.run);
   }, error);
 }
@@ -122,9 +124,8 @@ Scenario sweep_scenario(const Scenario& scenario, const SweepOptions& options,
   if (options.ratios) {
     s.random.ratios = *options.ratios;
   } else if (s.random.ratios.empty()) {
-    std::string error;
-    const bool ok = parse_fault_spec(kDefaultSweepFaults, s.random.ratios, error);
-    EOSIM_ASSERT(ok);
+    const eosim::Status parsed = parse_fault_spec(kDefaultSweepFaults, s.random.ratios);
+    EOSIM_ASSERT(parsed.ok());
   }
   return s;
 }

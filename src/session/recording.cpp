@@ -14,8 +14,8 @@ namespace lab {
 
 namespace {
 
-// One trace event line. "" when it is one, else what is wrong with it.
-std::string event_from_json(const nlohmann::json& j, sim::TraceEvent& e) {
+// One trace event line; an error says what is wrong with it.
+eosim::Status event_from_json(const nlohmann::json& j, sim::TraceEvent& e) {
   const auto text = [&](const char* key, std::string& out, bool required) -> std::string {
     const auto it = j.find(key);
     if (it == j.end()) return required ? std::string("key `") + key + "` missing" : "";
@@ -37,13 +37,13 @@ std::string event_from_json(const nlohmann::json& j, sim::TraceEvent& e) {
        {number("step", e.step, true), number("time", e.time, true), text("actor", e.actor, true),
         text("kind", kind, true), text("target", e.target, false),
         number("order", e.subject, false), text("detail", e.detail, false)}) {
-    if (!problem.empty()) return problem;
+    if (!problem.empty()) return eosim::Status::error(problem);
   }
   const std::optional<sim::EventKind> parsed = sim::parse_event_kind(kind);
-  if (!parsed) return "key `kind`: no such event kind '" + kind + "'";
+  if (!parsed) return eosim::Status::error("key `kind`: no such event kind '" + kind + "'");
   e.kind = *parsed;
-  if (e.actor.empty()) return "key `actor` is empty";
-  return "";
+  if (e.actor.empty()) return eosim::Status::error("key `actor` is empty");
+  return eosim::Status::success();
 }
 
 // Where an actor's lane goes: lab::diagram_lanes' order (producer, orders, relay, broker,
@@ -92,7 +92,7 @@ struct TraceLines {
   std::size_t summary_line = 0;
 };
 
-bool read_lines(std::istream& in, const std::string& name, TraceLines& out, std::string& error) {
+eosim::Status read_lines(std::istream& in, const std::string& name, TraceLines& out) {
   std::string line;
   std::size_t number = 0;
   while (std::getline(in, line)) {
@@ -100,15 +100,15 @@ bool read_lines(std::istream& in, const std::string& name, TraceLines& out, std:
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
     if (j.is_discarded() || !j.is_object()) {
-      error = at_line(name, number, "not a JSON object (cut short?): a trace line is one "
-                                    "event {\"step\":..,\"time\":..,\"actor\":..,\"kind\":..}");
-      return false;
+      return eosim::Status::error(
+          at_line(name, number,
+                  "not a JSON object (cut short?): a trace line is one "
+                  "event {\"step\":..,\"time\":..,\"actor\":..,\"kind\":..}"));
     }
     if (out.summary) {
-      error =
+      return eosim::Status::error(
           at_line(name, number,
-                  "a line after the summary line (line " + std::to_string(out.summary_line) + ")");
-      return false;
+                  "a line after the summary line (line " + std::to_string(out.summary_line) + ")"));
     }
     if (j.contains("summary")) {
       out.summary = j.at("summary");
@@ -116,49 +116,43 @@ bool read_lines(std::istream& in, const std::string& name, TraceLines& out, std:
       continue;
     }
     sim::TraceEvent e;
-    if (const std::string problem = event_from_json(j, e); !problem.empty()) {
-      error = at_line(name, number, problem);
-      return false;
+    if (const eosim::Status read = event_from_json(j, e); !read.ok()) {
+      return eosim::Status::error(at_line(name, number, read.message));
     }
     if (!out.events.empty() && e.step < out.events.back().step) {
-      error =
-          at_line(name, number,
-                  "step " + std::to_string(e.step) + " after step " +
-                      std::to_string(out.events.back().step) + ": events must be in step order");
-      return false;
+      return eosim::Status::error(at_line(name, number,
+                                          "step " + std::to_string(e.step) + " after step " +
+                                              std::to_string(out.events.back().step) +
+                                              ": events must be in step order"));
     }
     out.events.push_back(std::move(e));
   }
-  return true;
+  return eosim::Status::success();
 }
 
 }  // namespace
 
-bool Recording::load(const std::string& path, std::string& error) {
+eosim::Status Recording::load(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    error = path + ": cannot be read";
-    return false;
+    return eosim::Status::error(path + ": cannot be read");
   }
-  return parse(in, path, error);
+  return parse(in, path);
 }
 
-bool Recording::parse(std::istream& in, const std::string& name, std::string& error) {
+eosim::Status Recording::parse(std::istream& in, const std::string& name) {
   TraceLines lines;
-  if (!read_lines(in, name, lines, error)) return false;
+  if (eosim::Status read = read_lines(in, name, lines); !read.ok()) return read;
   std::vector<sim::TraceEvent>& events = lines.events;
   const std::optional<nlohmann::json>& summary = lines.summary;
   const std::size_t summary_line = lines.summary_line;
   if (events.empty()) {
-    error = name + ": no trace events in it";
-    return false;
+    return eosim::Status::error(name + ": no trace events in it");
   }
   RunSummary end;
   if (summary) {
-    std::string problem;
-    if (!summary_from_json(*summary, end, problem)) {
-      error = at_line(name, summary_line, "summary: " + problem);
-      return false;
+    if (const eosim::Status read = summary_from_json(*summary, end); !read.ok()) {
+      return eosim::Status::error(at_line(name, summary_line, "summary: " + read.message));
     }
   }
   end.steps = std::max(end.steps, events.back().step);
@@ -175,7 +169,7 @@ bool Recording::parse(std::istream& in, const std::string& name, std::string& er
   shown_.clear();
   step_ = 0;
   show(0);
-  return true;
+  return eosim::Status::success();
 }
 
 bool Recording::step_forward() {

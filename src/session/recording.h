@@ -29,11 +29,11 @@ namespace lab {
 
 class Recording {
  public:
-  // Reads `path`. On failure `error` is "FILE:LINE: what" (or "FILE: what") and the
+  // Reads `path`. On failure the error is "FILE:LINE: what" (or "FILE: what") and the
   // recording is unchanged.
-  bool load(const std::string& path, std::string& error);
+  eosim::Status load(const std::string& path);
   // The same from a stream; `name` stands for the file in errors.
-  bool parse(std::istream& in, const std::string& name, std::string& error);
+  eosim::Status parse(std::istream& in, const std::string& name);
   bool is_open() const { return !all_.empty(); }
 
   const std::string& path() const { return path_; }

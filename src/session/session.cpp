@@ -109,11 +109,11 @@ Divergence first_divergence(const std::vector<sim::TraceEvent>& a,
   return d;
 }
 
-bool Session::open(const Scenario& base, std::string& error) {
+eosim::Status Session::open(const Scenario& base) {
   Session next;  // built aside, so a failure leaves this session as it was
   next.base_ = base;
   next.scenario_ = base;
-  if (!next.rebuild(error)) return false;
+  if (eosim::Status built = next.rebuild(); !built.ok()) return built;
   base_ = std::move(next.base_);
   seed_.reset();
   strategy_.clear();
@@ -124,47 +124,47 @@ bool Session::open(const Scenario& base, std::string& error) {
   pending_.reset();
   target_ = 0;
   changed();
-  return true;
+  return eosim::Status::success();
 }
 
-bool Session::load(const std::string& path, std::string& error) {
+eosim::Status Session::load(const std::string& path) {
   Scenario scenario;
   LoadError load_error;
   if (!load_scenario(path, scenario, load_error)) {
-    error = load_error.to_string();
-    return false;
+    return eosim::Status::error(load_error.to_string());
   }
-  return open(scenario, error);
+  return open(scenario);
 }
 
-bool Session::configure(std::optional<std::uint64_t> seed, const std::string& strategy,
-                        const std::string& producer, std::string& error) {
+eosim::Status Session::configure(std::optional<std::uint64_t> seed, const std::string& strategy,
+                                 const std::string& producer) {
   Scenario next = with_overrides(base_, seed, strategy, producer);
-  auto world = World::create(next, WorldOptions{}, error);
-  if (!world) return false;
+  eosim::Result<std::unique_ptr<World>> world = World::create(next, WorldOptions{});
+  if (!world.ok()) return world.status();
   seed_ = seed;
   strategy_ = strategy;
   producer_ = producer;
   hand_.clear();
   scenario_ = std::move(next);
-  world_ = std::move(world);
+  world_ = std::move(world.value());
   pending_.reset();
   target_ = 0;
   changed();
-  return true;
+  return eosim::Status::success();
 }
 
-bool Session::rebuild(std::string& error) {
-  world_ = World::create(scenario_, WorldOptions{}, error);
-  return world_ != nullptr;
+eosim::Status Session::rebuild() {
+  eosim::Result<std::unique_ptr<World>> world = World::create(scenario_, WorldOptions{});
+  if (!world.ok()) return world.status();
+  world_ = std::move(world.value());
+  return eosim::Status::success();
 }
 
 std::unique_ptr<World> Session::fresh_world() const {
-  std::string error;
-  auto world = World::create(scenario_, WorldOptions{}, error);
+  eosim::Result<std::unique_ptr<World>> world = World::create(scenario_, WorldOptions{});
   // The same scenario built before: failing now (out of memory) is not recoverable here.
-  EOSIM_ASSERT(world != nullptr);
-  return world;
+  EOSIM_ASSERT(world.ok());
+  return std::move(world.value());
 }
 
 void Session::changed() {
@@ -178,9 +178,8 @@ const RunSummary& Session::end() {
     WorldOptions options;
     options.keep_trace = false;
     RunSummary summary;
-    std::string error;
-    const bool ok = run_scenario(scenario_, options, summary, nullptr, error);
-    EOSIM_ASSERT(ok);  // the same scenario already built world_
+    const eosim::Status ran = run_scenario(scenario_, options, summary, nullptr);
+    EOSIM_ASSERT(ran.ok());  // the same scenario already built world_
     end_ = std::move(summary);
   }
   return *end_;
@@ -315,14 +314,13 @@ std::string Session::export_toml() {
   return to_toml(out);
 }
 
-bool Session::export_to(const std::string& path, std::string& error) {
+eosim::Status Session::export_to(const std::string& path) {
   const std::string text = export_toml();
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
   if (!file || !(file << text) || !file.flush()) {
-    error = "cannot write " + path;
-    return false;
+    return eosim::Status::error("cannot write " + path);
   }
-  return true;
+  return eosim::Status::success();
 }
 
 }  // namespace lab

@@ -81,14 +81,14 @@ class Session {
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
-  // Starts over on `base` with no overrides and no hand faults. False (with `error`) if
-  // the world cannot be built; the session is then unchanged.
-  bool open(const Scenario& base, std::string& error);
-  bool load(const std::string& path, std::string& error);
+  // Starts over on `base` with no overrides and no hand faults. An error if the world
+  // cannot be built; the session is then unchanged.
+  eosim::Status open(const Scenario& base);
+  eosim::Status load(const std::string& path);
   // Replaces the overrides (empty / nullopt = the file's value) and starts over at step 0.
   // Hand faults belong to the old run and are dropped.
-  bool configure(std::optional<std::uint64_t> seed, const std::string& strategy,
-                 const std::string& producer, std::string& error);
+  eosim::Status configure(std::optional<std::uint64_t> seed, const std::string& strategy,
+                          const std::string& producer);
   bool is_open() const { return world_ != nullptr; }
   // Changes whenever scenario() does (open, configure, a fault made or removed): views
   // derived from a trace can tell "the run grew" from "this is another run".
@@ -119,10 +119,10 @@ class Session {
   // scenario() as a file: the hand faults as [[faults.script]] rules and an [expect]
   // block with the whole run's verdict and balance, so `eosim run` checks the replay.
   std::string export_toml();
-  bool export_to(const std::string& path, std::string& error);
+  eosim::Status export_to(const std::string& path);
 
  private:
-  bool rebuild(std::string& error);  // world_ at step 0 of scenario_
+  eosim::Status rebuild();  // world_ at step 0 of scenario_
   std::unique_ptr<World> fresh_world() const;
   void changed();  // the world moved or the run changed: views are stale
 

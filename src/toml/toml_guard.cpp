@@ -51,11 +51,10 @@ class Lexer {
  public:
   explicit Lexer(std::string_view text) : text_(text) {}
 
-  bool run(std::int64_t& line, std::string& message) {
+  eosim::Status run(std::int64_t& line) {
     const bool ok = encoding() && structure();
     line = line_;
-    message = message_;
-    return ok;
+    return ok ? eosim::Status::success() : eosim::Status::error(message_);
   }
 
  private:
@@ -192,8 +191,8 @@ class Lexer {
 
 }  // namespace
 
-bool check_toml_text(std::string_view text, std::int64_t& line, std::string& message) {
-  return Lexer(text).run(line, message);
+eosim::Status check_toml_text(std::string_view text, std::int64_t& line) {
+  return Lexer(text).run(line);
 }
 
 }  // namespace lab

@@ -20,10 +20,12 @@
 #include <string>
 #include <string_view>
 
+#include "src/status/status.h"
+
 namespace lab {
 
-// True when `text` is safe to parse. Otherwise false, the 1-based `line` of the first
-// problem and a `message` for the user (no file name; the caller adds it).
-bool check_toml_text(std::string_view text, std::int64_t& line, std::string& message);
+// ok() when `text` is safe to parse. Otherwise an error for the user (no file name; the
+// caller adds it) and the 1-based `line` of the first problem.
+eosim::Status check_toml_text(std::string_view text, std::int64_t& line);
 
 }  // namespace lab

@@ -16,14 +16,13 @@ BrokerNodeOptions broker_options(const Scenario& s) {
   return b;
 }
 
-bool producer_options(const Scenario& s, const DbUris& uris, producer::ProducerOptions& p,
-                      std::string& error) {
+eosim::Status producer_options(const Scenario& s, const DbUris& uris,
+                               producer::ProducerOptions& p) {
   const producer::PatternPreset* pattern =
       producer::find_pattern(s.producer.pattern) ? producer::pattern_with(s.producer.choices())
                                                  : nullptr;
   if (pattern == nullptr) {
-    error = "no producer pattern has the choices of " + s.producer.label();
-    return false;
+    return eosim::Status::error("no producer pattern has the choices of " + s.producer.label());
   }
   p.pattern = pattern->pattern;
   p.message_id = s.producer.message_id;
@@ -35,7 +34,7 @@ bool producer_options(const Scenario& s, const DbUris& uris, producer::ProducerO
   p.persistent = s.broker.persistent;
   p.interval_ticks = static_cast<sim::Tick>(s.workload.interval_ticks);
   p.reconnect_ticks = static_cast<sim::Tick>(s.network.reconnect_delay);
-  return true;
+  return eosim::Status::success();
 }
 
 consumer::ConsumerOptions consumer_options(const Scenario& s, const consumer::Strategy& strategy,

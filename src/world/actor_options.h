@@ -7,9 +7,10 @@
 #include <string>
 
 #include "src/consumer/consumer.h"
-#include "src/world/broker_node.h"
-#include "src/scenario/scenario.h"
 #include "src/producer/producer.h"
+#include "src/scenario/scenario.h"
+#include "src/status/status.h"
+#include "src/world/broker_node.h"
 
 namespace lab {
 
@@ -21,10 +22,10 @@ struct DbUris {
 // The model broker node's options: the queue "orders" (and "orders.dlq" with dead_letter).
 BrokerNodeOptions broker_options(const Scenario& scenario);
 
-// The order service's (and its relay's) options. False with `error` set when no producer
-// pattern has the scenario's choices.
-bool producer_options(const Scenario& scenario, const DbUris& uris,
-                      producer::ProducerOptions& out, std::string& error);
+// The order service's (and its relay's) options. An error when no producer pattern has
+// the scenario's choices.
+eosim::Status producer_options(const Scenario& scenario, const DbUris& uris,
+                               producer::ProducerOptions& out);
 
 // Consumer `instance`'s (1-based) options under `strategy`.
 consumer::ConsumerOptions consumer_options(const Scenario& scenario,

@@ -8,18 +8,18 @@
 
 namespace lab {
 
-bool run_scenario(const Scenario& scenario, const WorldOptions& options, RunSummary& out,
-                  std::vector<sim::TraceEvent>* trace, std::string& error,
-                  std::vector<DbTable>* tables) {
+eosim::Status run_scenario(const Scenario& scenario, const WorldOptions& options, RunSummary& out,
+                           std::vector<sim::TraceEvent>* trace, std::vector<DbTable>* tables) {
   WorldOptions effective = options;
   effective.keep_trace = options.keep_trace || trace != nullptr;
-  auto world = World::create(scenario, effective, error);
-  if (!world) return false;
+  eosim::Result<std::unique_ptr<World>> created = World::create(scenario, effective);
+  if (!created.ok()) return created.status();
+  const std::unique_ptr<World>& world = created.value();
   world->run();
   out = world->summary();
   if (trace) *trace = world->kernel().trace.events();
   if (tables) *tables = world->tables();
-  return true;
+  return eosim::Status::success();
 }
 
 Scenario with_overrides(Scenario scenario, std::optional<std::uint64_t> seed,
@@ -43,11 +43,10 @@ Scenario with_overrides(Scenario scenario, std::optional<std::uint64_t> seed,
 namespace {
 
 template <class E>
-bool check_flag(const char* flag, const std::string& value, std::string& error) {
-  if (value.empty() || sim::value_named<E>(value)) return true;
-  error = "unknown value `" + value + "` for " + flag + "; valid values: " +
-          sim::names_list<E>();
-  return false;
+eosim::Status check_flag(const char* flag, const std::string& value) {
+  if (value.empty() || sim::value_named<E>(value)) return eosim::Status::success();
+  return eosim::Status::error("unknown value `" + value + "` for " + flag +
+                              "; valid values: " + sim::names_list<E>());
 }
 
 template <class E>
@@ -59,11 +58,12 @@ void apply_flag(const std::string& value, std::optional<E>& out) {
 
 }  // namespace
 
-bool check_choice_flags(const ChoiceFlags& f, std::string& error) {
-  return check_flag<consumer::AckTiming>("--ack", f.ack, error) &&
-         check_flag<consumer::Dedup>("--dedup", f.dedup, error) &&
-         check_flag<consumer::ErrorPolicy>("--errors", f.errors, error) &&
-         check_flag<consumer::PoisonPolicy>("--poison", f.poison, error);
+eosim::Status check_choice_flags(const ChoiceFlags& f) {
+  eosim::Status status = check_flag<consumer::AckTiming>("--ack", f.ack);
+  if (status.ok()) status = check_flag<consumer::Dedup>("--dedup", f.dedup);
+  if (status.ok()) status = check_flag<consumer::ErrorPolicy>("--errors", f.errors);
+  if (status.ok()) status = check_flag<consumer::PoisonPolicy>("--poison", f.poison);
+  return status;
 }
 
 void apply_choice_flags(const ChoiceFlags& f, Scenario& scenario) {

@@ -68,7 +68,7 @@ DbUris make_uris(const std::string& keep_dir, const std::string& temp_dir, WarmC
 
 // Creates the folder; refuses a database file that holds anything, because opening it
 // would copy the run's schema over the user's data (the CLI removes them on --force).
-bool keep_dir_ready(const std::string& dir, const Scenario& s, std::string& error) {
+eosim::Status keep_dir_ready(const std::string& dir, const Scenario& s) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -76,11 +76,10 @@ bool keep_dir_ready(const std::string& dir, const Scenario& s, std::string& erro
     const fs::path path = fs::path(dir) / name;
     const bool exists = fs::exists(path, ec);
     if (exists && (!fs::is_regular_file(path, ec) || fs::file_size(path, ec) != 0)) {
-      error = path.string() + " already exists; eosim does not replace it";
-      return false;
+      return eosim::Status::error(path.string() + " already exists; eosim does not replace it");
     }
   }
-  return true;
+  return eosim::Status::success();
 }
 
 // Which lane of the diagram a fault belongs to.
@@ -124,7 +123,7 @@ sim::LinkOptions link_options(const NetworkConfig& n) {
 
 // The run's databases, each with its schema: orders and ledger always, the separate
 // dedup store and the mail server's log when the design has them.
-bool WorldImpl::create_databases(const consumer::Strategy& strategy, std::string& error) {
+eosim::Status WorldImpl::create_databases(const consumer::Strategy& strategy) {
   const Scenario& s = scenario_;
   store::Status st = store::Status::success();
   if (options_.keep_db_dir.empty() && options_.storage == DbStorage::kTempFiles) {
@@ -150,8 +149,7 @@ bool WorldImpl::create_databases(const consumer::Strategy& strategy, std::string
     if (st.ok()) st = effects_anchor_.exec(kEffectsSchema);
   }
   if (!st.ok()) {
-    error = "cannot create the run's databases: " + st.to_string();
-    return false;
+    return eosim::Status::error("cannot create the run's databases: " + st.to_string());
   }
   if (!options_.keep_db_dir.empty()) {
     // Files are for a person to read afterwards; durability against power loss is not
@@ -159,29 +157,27 @@ bool WorldImpl::create_databases(const consumer::Strategy& strategy, std::string
     for (store::Db* db : {&orders_anchor_, &ledger_anchor_}) {
       st = db->exec("PRAGMA synchronous=OFF");
       if (!st.ok()) {
-        error = "cannot set up the run's database files: " + st.to_string();
-        return false;
+        return eosim::Status::error("cannot set up the run's database files: " + st.to_string());
       }
     }
   }
-  return true;
+  return eosim::Status::success();
 }
 
 // In order: the databases, the kernel (network, fault plan), then the actors, which take
 // their place on the network and their databases as they are made.
-bool WorldImpl::build(std::string& error) {
+eosim::Status WorldImpl::build() {
   const Scenario& s = scenario_;
-  if (!options_.keep_db_dir.empty() && !keep_dir_ready(options_.keep_db_dir, s, error)) {
-    return false;
+  if (!options_.keep_db_dir.empty()) {
+    if (eosim::Status ready = keep_dir_ready(options_.keep_db_dir, s); !ready.ok()) return ready;
   }
   if (consumer::find_preset(s.consumer.strategy) == nullptr) {
-    error = "unknown strategy " + s.consumer.strategy;
-    return false;
+    return eosim::Status::error("unknown strategy " + s.consumer.strategy);
   }
   const consumer::Strategy strategy = s.consumer.design();
-  if (!create_databases(strategy, error)) return false;
+  if (eosim::Status created = create_databases(strategy); !created.ok()) return created;
   set_up_kernel();
-  return add_actors(strategy, error);
+  return add_actors(strategy);
 }
 
 void WorldImpl::set_up_kernel() {
@@ -206,18 +202,18 @@ void WorldImpl::set_up_kernel() {
   });
 }
 
-bool WorldImpl::add_actors(const consumer::Strategy& strategy, std::string& error) {
+eosim::Status WorldImpl::add_actors(const consumer::Strategy& strategy) {
   const Scenario& s = scenario_;
   broker_ = std::make_unique<BrokerNode>(kernel_, broker_options(s));
   producer::ProducerOptions p;
-  if (!producer_options(s, uris_, p, error)) return false;
+  if (eosim::Status made = producer_options(s, uris_, p); !made.ok()) return made;
   producer_ = std::make_unique<producer::OrderService>(node_env("producer"), node_env("relay"), p);
   for (std::int64_t i = 1; i <= s.consumer.instances; ++i) {
     const int instance = static_cast<int>(i);
     consumers_.push_back(std::make_unique<consumer::Consumer>(
         node_env("consumer" + std::to_string(i)), consumer_options(s, strategy, instance, uris_)));
   }
-  return true;
+  return eosim::Status::success();
 }
 
 transport::Env WorldImpl::node_env(const std::string& node) {
@@ -277,10 +273,10 @@ void WorldImpl::start() {
   }
 }
 
-std::unique_ptr<World> World::create(const Scenario& scenario, const WorldOptions& options,
-                                     std::string& error) {
+eosim::Result<std::unique_ptr<World>> World::create(const Scenario& scenario,
+                                                    const WorldOptions& options) {
   auto impl = std::make_unique<WorldImpl>(scenario, options);
-  if (!impl->build(error)) return nullptr;
+  if (eosim::Status built = impl->build(); !built.ok()) return built;
   impl->start();
   auto world = std::unique_ptr<World>(new World(std::move(impl)));
   world->fire_step_rules();

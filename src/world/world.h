@@ -22,6 +22,7 @@
 #include "sim/kernel.h"
 #include "src/checker/checker.h"
 #include "src/scenario/scenario.h"
+#include "src/status/status.h"
 
 namespace broker {
 class Broker;
@@ -105,10 +106,10 @@ class WorldImpl;
 
 class World {
  public:
-  // Builds the world. On failure (a database could not be opened or created) returns
-  // nullptr and says why in `error`.
-  static std::unique_ptr<World> create(const Scenario& scenario, const WorldOptions& options,
-                                       std::string& error);
+  // Builds the world. On failure (a database could not be opened or created) the error
+  // says why.
+  static eosim::Result<std::unique_ptr<World>> create(const Scenario& scenario,
+                                                      const WorldOptions& options);
   ~World();
   World(const World&) = delete;
   World& operator=(const World&) = delete;
@@ -156,11 +157,11 @@ class World {
   std::unique_ptr<WorldImpl> impl_;
 };
 
-// Builds, runs and checks one scenario. Returns false (with `error`) only when the world
-// could not be built. `tables`, when given, receives the databases' final rows.
-bool run_scenario(const Scenario& scenario, const WorldOptions& options, RunSummary& out,
-                  std::vector<sim::TraceEvent>* trace, std::string& error,
-                  std::vector<DbTable>* tables = nullptr);
+// Builds, runs and checks one scenario. An error only when the world could not be built.
+// `tables`, when given, receives the databases' final rows.
+eosim::Status run_scenario(const Scenario& scenario, const WorldOptions& options, RunSummary& out,
+                           std::vector<sim::TraceEvent>* trace,
+                           std::vector<DbTable>* tables = nullptr);
 
 // The database files a run of `scenario` writes into WorldOptions::keep_db_dir:
 // orders.db and ledger.db, and dedup.db only when its strategy keeps a separate dedup store.

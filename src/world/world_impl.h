@@ -56,10 +56,10 @@ class WorldImpl {
     kernel_.chooser.set_recording(options.record_tape);
   }
 
-  bool build(std::string& error);
-  bool create_databases(const consumer::Strategy& strategy, std::string& error);
+  eosim::Status build();
+  eosim::Status create_databases(const consumer::Strategy& strategy);
   void set_up_kernel();  // trace, network links, the fault plan
-  bool add_actors(const consumer::Strategy& strategy, std::string& error);
+  eosim::Status add_actors(const consumer::Strategy& strategy);
   void start();
   // `index`: the rule's place in the fault plan, so its firing is counted.
   void fire_timed(const sim::FaultRule& rule, std::size_t index);

@@ -9,6 +9,7 @@
 #include "src/scenario/patterns.h"
 #include "src/search/shrink.h"
 #include "src/world/world.h"
+#include "tests/support/status_support.h"
 
 TEST_CASE("anti-patterns: the list covers every strategy and producer but the right ones",
           "[property]") {
@@ -63,7 +64,7 @@ TEST_CASE("anti-patterns: a sweep finds the violation and shrink keeps at most t
       CHECK(parsed.random.ratios.empty());
       CHECK(parsed.script.size() == shrunk.minimal.size());
       lab::RunSummary replay;
-      REQUIRE(lab::run_scenario(parsed, {}, replay, nullptr, error));
+      REQUIRE_OK(lab::run_scenario(parsed, {}, replay, nullptr));
       CHECK(replay.report.verdict == p.verdict);
       CHECK(lab::unmet_expectations(parsed, replay).empty());
     }

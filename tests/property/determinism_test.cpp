@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "src/world/world.h"
+#include "tests/support/run_support.h"
+#include "tests/support/status_support.h"
 
 namespace {
 
@@ -26,8 +28,7 @@ TEST_CASE("determinism: 100 seeds run twice give identical trace hashes and tape
     lab::Scenario s = base;
     s.seed = seed;
     lab::RunSummary first, second;
-    std::string error;
-    REQUIRE(lab::run_scenario(s, {}, first, nullptr, error));
+    REQUIRE_OK(lab::run_scenario(s, {}, first, nullptr));
     // The second run keeps its trace and interleaves with a third world of another seed:
     // neither may change what the run does.
     lab::WorldOptions keep;
@@ -35,11 +36,10 @@ TEST_CASE("determinism: 100 seeds run twice give identical trace hashes and tape
     std::vector<sim::TraceEvent> events;
     lab::Scenario other = s;
     other.seed = seed + 1000;
-    std::string other_error;
-    auto interloper = lab::World::create(other, {}, other_error);
+    auto interloper = run_support::world(other, {});
     REQUIRE(interloper);
     interloper->step();
-    REQUIRE(lab::run_scenario(s, keep, second, &events, error));
+    REQUIRE_OK(lab::run_scenario(s, keep, second, &events));
     interloper->run();
     INFO("seed " << seed);
     CHECK(first.trace_hash == second.trace_hash);
@@ -58,12 +58,11 @@ TEST_CASE("determinism: replaying a run's own tape reproduces it", "[property]")
     lab::Scenario s = base;
     s.seed = seed;
     lab::RunSummary original, replay;
-    std::string error;
-    REQUIRE(lab::run_scenario(s, {}, original, nullptr, error));
+    REQUIRE_OK(lab::run_scenario(s, {}, original, nullptr));
     lab::WorldOptions from_tape;
     from_tape.tape = original.tape;
     from_tape.tape_end = sim::TapeEnd::kZero;
-    REQUIRE(lab::run_scenario(s, from_tape, replay, nullptr, error));
+    REQUIRE_OK(lab::run_scenario(s, from_tape, replay, nullptr));
     INFO("seed " << seed);
     CHECK(replay.trace_hash == original.trace_hash);
   }

@@ -43,9 +43,9 @@ lab::Scenario everything_at_once() {
   s.broker.dead_letter = true;
   s.consumer.instances = 3;
   s.consumer.work_ticks = 3;
-  std::string error;
-  REQUIRE(lab::parse_fault_spec("drop=1/8,crash=1/8,fail=1/8,reorder=1/5,restart=1/30",
-                                s.random.ratios, error));
+  REQUIRE(
+      lab::parse_fault_spec("drop=1/8,crash=1/8,fail=1/8,reorder=1/5,restart=1/30", s.random.ratios)
+          .ok());
   s.random.budget = 8;
   return s;
 }

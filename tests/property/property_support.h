@@ -28,10 +28,8 @@ inline lab::Scenario workload(std::int64_t orders, const std::string& strategy =
 // Random faults of every kind the world offers, drawn per opportunity from the seed.
 inline std::map<std::string, sim::Ratio> every_fault_kind() {
   std::map<std::string, sim::Ratio> ratios;
-  std::string error;
-  const bool ok = lab::parse_fault_spec(
-      "drop=1/15,crash=1/15,fail=1/15,reorder=1/8,restart=1/60", ratios, error);
-  REQUIRE(ok);
+  REQUIRE(lab::parse_fault_spec("drop=1/15,crash=1/15,fail=1/15,reorder=1/8,restart=1/60", ratios)
+              .ok());
   return ratios;
 }
 

@@ -6,6 +6,7 @@
 
 #include "src/orders/order_key.h"
 #include "src/world/world.h"
+#include "tests/support/status_support.h"
 
 namespace {
 
@@ -21,9 +22,7 @@ lab::Scenario three_orders(std::vector<sim::FaultRule> script) {
 
 lab::RunSummary run(const lab::Scenario& s) {
   lab::RunSummary r;
-  std::string error;
-  INFO(error);
-  REQUIRE(lab::run_scenario(s, {}, r, nullptr, error));
+  REQUIRE_OK(lab::run_scenario(s, {}, r, nullptr));
   return r;
 }
 

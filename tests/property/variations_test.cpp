@@ -7,6 +7,7 @@
 
 #include "src/world/world.h"
 #include "tests/property/property_support.h"
+#include "tests/support/status_support.h"
 
 namespace {
 
@@ -21,14 +22,14 @@ Tally tally(const lab::Scenario& scenario, const std::string& spec, std::uint64_
   lab::SweepOptions options;
   std::map<std::string, sim::Ratio> ratios;
   std::string error;
-  REQUIRE(lab::parse_fault_spec(spec, ratios, error));
+  REQUIRE(lab::parse_fault_spec(spec, ratios).ok());
   options.ratios = ratios;
   Tally t;
   for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
     lab::RunSummary run;
     INFO("seed " << seed << " " << error);
-    REQUIRE(lab::run_scenario(lab::sweep_scenario(scenario, options, seed), lab::WorldOptions{},
-                              run, nullptr, error));
+    REQUIRE_OK(lab::run_scenario(lab::sweep_scenario(scenario, options, seed), lab::WorldOptions{},
+                                 run, nullptr));
     ++t.runs;
     ++t.ledger[std::string(lab::verdict_name(run.report.ledger_verdict))];
     if (run.report.effects_checked) ++t.effects[std::string(lab::verdict_name(run.report.effect_verdict))];

@@ -8,9 +8,10 @@
 #include "src/catalog/catalog.h"
 #include "src/scenario/scenario.h"
 #include "src/search/sweep.h"
-#include "src/world/world.h"
 #include "src/store/warm.h"
+#include "src/world/world.h"
 #include "tests/support/scenario_files.h"
+#include "tests/support/status_support.h"
 
 namespace {
 
@@ -20,8 +21,7 @@ std::vector<std::uint64_t> trace_hashes(const lab::Scenario& s, const lab::Sweep
   world.keep_trace = false;
   for (std::uint64_t seed = o.first_seed; seed <= o.last_seed; ++seed) {
     lab::RunSummary run;
-    std::string error;
-    REQUIRE(lab::run_scenario(lab::sweep_scenario(s, o, seed), world, run, nullptr, error));
+    REQUIRE_OK(lab::run_scenario(lab::sweep_scenario(s, o, seed), world, run, nullptr));
     hashes.push_back(run.trace_hash);
   }
   return hashes;

@@ -10,13 +10,13 @@
 
 #include "src/scenario/scenario.h"
 #include "src/world/world.h"
+#include "tests/support/status_support.h"
 
 namespace {
 
 std::vector<lab::Scenario> scenarios() {
   std::vector<std::string> files;
-  std::string list_error;
-  REQUIRE(lab::scenario_files_in(std::string(EOSIM_SOURCE_DIR) + "/scenarios", files, list_error));
+  REQUIRE(lab::scenario_files_in(std::string(EOSIM_SOURCE_DIR) + "/scenarios", files).ok());
   std::vector<lab::Scenario> out;
   for (const auto& file : files) {
     lab::Scenario s;
@@ -31,9 +31,7 @@ std::vector<lab::Scenario> scenarios() {
 std::vector<std::string> unmet_on(lab::Scenario s, std::uint64_t seed) {
   s.seed = seed;
   lab::RunSummary run;
-  std::string error;
-  INFO(error);
-  REQUIRE(lab::run_scenario(s, lab::WorldOptions{}, run, nullptr, error));
+  REQUIRE_OK(lab::run_scenario(s, lab::WorldOptions{}, run, nullptr));
   return lab::unmet_expectations(s, run);
 }
 

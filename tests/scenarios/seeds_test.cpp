@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "src/world/world.h"
+#include "tests/support/status_support.h"
 
 namespace fs = std::filesystem;
 
@@ -35,10 +36,7 @@ std::vector<std::uint64_t> failing_seeds(const lab::Scenario& scenario, std::str
     lab::Scenario s = scenario;
     s.seed = seed;
     lab::RunSummary run;
-    std::string error;
-    const bool built = lab::run_scenario(s, options, run, nullptr, error);
-    INFO(error);
-    REQUIRE(built);
+    REQUIRE_OK(lab::run_scenario(s, options, run, nullptr));
     const std::vector<std::string> unmet = lab::unmet_expectations(s, run);
     if (unmet.empty()) continue;
     if (failing.empty()) first = "seed " + std::to_string(seed) + ": " + unmet.front();

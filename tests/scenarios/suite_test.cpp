@@ -10,6 +10,7 @@
 #include "src/world/world.h"
 #include "tests/support/golden.h"
 #include "tests/support/scenario_files.h"
+#include "tests/support/status_support.h"
 #include "tests/support/temp_dir.h"
 
 namespace fs = std::filesystem;
@@ -28,9 +29,7 @@ lab::Scenario load(const std::string& path) {
 
 lab::RunSummary run(const lab::Scenario& s, const lab::WorldOptions& options = {}) {
   lab::RunSummary r;
-  std::string error;
-  INFO(error);
-  REQUIRE(lab::run_scenario(s, options, r, nullptr, error));
+  REQUIRE_OK(lab::run_scenario(s, options, r, nullptr));
   return r;
 }
 

@@ -8,8 +8,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "tests/ui/headless.h"
+#include "tests/support/status_support.h"
 #include "tests/support/temp_dir.h"
+#include "tests/ui/headless.h"
 
 TEST_CASE("columns add up to the window and keep their minimum", "[ui][layout]") {
   for (const float width : {1280.0f, 1600.0f, 900.0f}) {
@@ -44,8 +45,7 @@ TEST_CASE("a saved layout reads back; a damaged one gives the defaults", "[ui][l
   ui::PanelLayout layout;
   layout.left = 0.3f;
   layout.browser = 0.4f;
-  std::string error;
-  REQUIRE(ui::save_layout(path, layout, error));
+  REQUIRE_OK(ui::save_layout(path, layout));
   const ui::PanelLayout back = ui::load_layout(path);
   CHECK(back.left == Approx(0.3f));
   CHECK(back.browser == Approx(0.4f));
@@ -66,8 +66,7 @@ TEST_CASE("dragging a splitter resizes the panels and remembers it", "[ui][layou
   ui::AppOptions options;
   options.file = uitest::scenario("16-competing-consumers-check-then-act.toml");
   options.layout_file = path;
-  std::string error;
-  REQUIRE(app.init(options, error));
+  REQUIRE_OK(app.init(options));
   h.settle(app);
   h.frame(app);
   REQUIRE(h.has("##split left"));

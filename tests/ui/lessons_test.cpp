@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "tests/support/status_support.h"
 #include "tests/ui/headless.h"
 
 namespace {
@@ -25,9 +26,7 @@ TEST_CASE("Lessons mode hides the outcome until the learner answers", "[ui][less
   ui::App app;
   ui::AppOptions options;
   options.file = uitest::scenario("01-happy-path.toml");
-  std::string error;
-  INFO(error);
-  REQUIRE(app.init(options, error));
+  REQUIRE_OK(app.init(options));
   ui.frame(app);
   REQUIRE(ui.click(app, "Lessons"));
   CHECK(app.view().mode == ui::Mode::kLessons);

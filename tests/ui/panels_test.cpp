@@ -10,8 +10,10 @@
 #include "src/generals/generals.h"
 #include "src/world/world.h"
 #include "tests/support/cli_runner.h"
-#include "tests/ui/headless.h"
+#include "tests/support/run_support.h"
+#include "tests/support/status_support.h"
 #include "tests/support/temp_dir.h"
+#include "tests/ui/headless.h"
 
 namespace {
 
@@ -24,10 +26,7 @@ ui::App& open_app(ui::App& app, const std::string& file, std::uint64_t step = 0,
   options.file = scenario(file);
   options.step = step;
   options.mode = mode;
-  std::string error;
-  const bool ok = app.init(options, error);
-  INFO(error);
-  REQUIRE(ok);
+  REQUIRE_OK(app.init(options));
   return app;
 }
 
@@ -41,8 +40,7 @@ const T* last_command(const Headless& ui) {
 
 // The trace hash of a fresh run of `s` after `steps` steps.
 std::uint64_t hash_at(const lab::Scenario& s, std::uint64_t steps) {
-  std::string error;
-  auto world = lab::World::create(s, lab::WorldOptions{}, error);
+  auto world = run_support::world(s, lab::WorldOptions{});
   REQUIRE(world);
   while (world->steps() < steps && world->step()) {
   }

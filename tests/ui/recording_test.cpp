@@ -7,6 +7,7 @@
 #include <fstream>
 #include <string>
 
+#include "tests/support/status_support.h"
 #include "tests/ui/headless.h"
 
 namespace {
@@ -30,10 +31,7 @@ void open_trace(ui::App& app, std::uint64_t step = 0) {
   options.trace = kTrace;
   options.file = scenario("02-crash-between-commit-and-ack.toml");
   options.step = step;
-  std::string error;
-  const bool ok = app.init(options, error);
-  INFO(error);
-  REQUIRE(ok);
+  REQUIRE_OK(app.init(options));
 }
 
 }  // namespace
@@ -93,8 +91,7 @@ TEST_CASE("the browser opens a trace; a malformed one is an error naming file an
   ui::App app;
   ui::AppOptions options;
   options.file = scenario("01-happy-path.toml");
-  std::string error;
-  REQUIRE(app.init(options, error));
+  REQUIRE_OK(app.init(options));
   ui.frame(app);
   REQUIRE_FALSE(app.recorded());
 

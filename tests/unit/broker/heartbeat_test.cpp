@@ -8,6 +8,7 @@
 
 #include "src/broker/heartbeat.h"
 #include "src/world/world.h"
+#include "tests/support/status_support.h"
 
 namespace {
 
@@ -35,9 +36,7 @@ Run run(const std::string& toml) {
   INFO(load_error.to_string());
   REQUIRE(lab::parse_scenario(toml, "inline.toml", s, load_error));
   Run r;
-  std::string error;
-  INFO(error);
-  REQUIRE(lab::run_scenario(s, {}, r.summary, &r.trace, error));
+  REQUIRE_OK(lab::run_scenario(s, {}, r.summary, &r.trace));
   return r;
 }
 

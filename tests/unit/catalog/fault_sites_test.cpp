@@ -36,9 +36,7 @@ Seen opportunities_of(const lab::Scenario& s) {
   lab::WorldOptions options;
   options.keep_trace = false;
   options.log_opportunities = true;
-  std::string error;
-  auto world = lab::World::create(s, options, error);
-  INFO(error);
+  auto world = run_support::world(s, options);
   REQUIRE(world);
   world->run();
   Seen seen;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "src/world/world.h"
+#include "tests/support/status_support.h"
 
 namespace {
 
@@ -30,8 +31,7 @@ diagram::SequenceLayout layout_of(const std::string& path) {
   REQUIRE(lab::load_scenario(path, s, load_error));
   lab::RunSummary summary;
   std::vector<sim::TraceEvent> trace;
-  std::string error;
-  REQUIRE(lab::run_scenario(s, lab::WorldOptions{}, summary, &trace, error));
+  REQUIRE_OK(lab::run_scenario(s, lab::WorldOptions{}, summary, &trace));
   diagram::SequenceLayout layout;
   layout.reset(lab::diagram_lanes(s));
   layout.update(trace, 1);
@@ -150,8 +150,7 @@ TEST_CASE("placing row by row gives what placing at once gives", "[diagram][plac
   REQUIRE(lab::load_scenario(files[1], s, load_error));
   lab::RunSummary summary;
   std::vector<sim::TraceEvent> trace, prefix;
-  std::string error;
-  REQUIRE(lab::run_scenario(s, lab::WorldOptions{}, summary, &trace, error));
+  REQUIRE_OK(lab::run_scenario(s, lab::WorldOptions{}, summary, &trace));
   diagram::SequenceLayout layout;
   layout.reset(lab::diagram_lanes(s));
   for (const auto& e : trace) {

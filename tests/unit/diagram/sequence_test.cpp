@@ -9,6 +9,7 @@
 #include <string>
 
 #include "src/world/world.h"
+#include "tests/support/status_support.h"
 
 namespace {
 
@@ -22,8 +23,7 @@ lab::Scenario load(const std::string& file) {
 std::vector<sim::TraceEvent> trace_of(const lab::Scenario& s) {
   lab::RunSummary summary;
   std::vector<sim::TraceEvent> trace;
-  std::string error;
-  REQUIRE(lab::run_scenario(s, lab::WorldOptions{}, summary, &trace, error));
+  REQUIRE_OK(lab::run_scenario(s, lab::WorldOptions{}, summary, &trace));
   return trace;
 }
 

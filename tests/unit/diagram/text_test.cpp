@@ -5,6 +5,7 @@
 
 #include "src/orders/order_key.h"
 #include "src/world/world.h"
+#include "tests/support/status_support.h"
 
 namespace {
 
@@ -30,8 +31,7 @@ TEST_CASE("text diagram: lanes stay in their columns and every labelled row is d
   s.script = {crash};
   lab::RunSummary run;
   std::vector<sim::TraceEvent> trace;
-  std::string error;
-  REQUIRE(lab::run_scenario(s, lab::WorldOptions{}, run, &trace, error));
+  REQUIRE_OK(lab::run_scenario(s, lab::WorldOptions{}, run, &trace));
   diagram::SequenceLayout layout;
   layout.reset(lab::diagram_lanes(s));
   layout.update(trace, 1);

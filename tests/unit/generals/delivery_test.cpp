@@ -8,6 +8,7 @@
 #include <string>
 
 #include "src/world/world.h"
+#include "tests/support/status_support.h"
 
 namespace {
 
@@ -17,8 +18,7 @@ std::vector<sim::TraceEvent> trace_of(const std::string& file) {
   REQUIRE(lab::load_scenario(std::string(EOSIM_SOURCE_DIR) + "/scenarios/" + file, s, load_error));
   lab::RunSummary summary;
   std::vector<sim::TraceEvent> trace;
-  std::string error;
-  REQUIRE(lab::run_scenario(s, lab::WorldOptions{}, summary, &trace, error));
+  REQUIRE_OK(lab::run_scenario(s, lab::WorldOptions{}, summary, &trace));
   return trace;
 }
 

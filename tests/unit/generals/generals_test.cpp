@@ -329,23 +329,23 @@ TEST_CASE("generals: over 200 seeds and N = 1..6 the last courier is never confi
 }
 
 TEST_CASE("generals: validate names the bad option", "[generals]") {
-  CHECK(generals::validate(GeneralsOptions{}).empty());
+  CHECK(generals::validate(GeneralsOptions{}).ok());
   GeneralsOptions o;
   o.couriers = 0;
-  CHECK(generals::validate(o).find("couriers") != std::string::npos);
+  CHECK(generals::validate(o).message.find("couriers") != std::string::npos);
   o = {};
   o.loss = {3, 2};
-  CHECK(generals::validate(o).find("loss") != std::string::npos);
+  CHECK(generals::validate(o).message.find("loss") != std::string::npos);
   o = {};
   o.latency_min = 5;
   o.latency_max = 2;
-  CHECK(generals::validate(o).find("latency_min") != std::string::npos);
+  CHECK(generals::validate(o).message.find("latency_min") != std::string::npos);
   o = {};
   o.capture = {5};
-  CHECK(generals::validate(o).find("capture") != std::string::npos);
+  CHECK(generals::validate(o).message.find("capture") != std::string::npos);
   o = {};
   o.attack_level = -1;
-  CHECK(generals::validate(o).find("attack_level") != std::string::npos);
+  CHECK(generals::validate(o).message.find("attack_level") != std::string::npos);
 }
 
 TEST_CASE("generals: the report shows the diagram, the ladder, the unconfirmed last "

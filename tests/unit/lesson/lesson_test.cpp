@@ -5,6 +5,7 @@
 #include <set>
 
 #include "src/catalog/catalog.h"
+#include "tests/support/status_support.h"
 
 namespace {
 
@@ -58,8 +59,7 @@ TEST_CASE("lessons: every lesson's right answer is the one its run shows", "[les
     INFO(error.to_string());
     REQUIRE(lab::load_lesson(file, lesson, error));
     std::vector<lab::LessonRunResult> runs;
-    std::string run_error;
-    REQUIRE(lab::run_lesson(lesson, runs, run_error));
+    REQUIRE_OK(lab::run_lesson(lesson, runs));
     // The statements are checked against the runs: exactly one holds, and it is the one
     // the lesson calls right. Every other answer is shown false by the same runs.
     CHECK(lab::answers_shown(lesson, runs) == std::vector<std::int64_t>{lesson.right});
@@ -73,8 +73,7 @@ TEST_CASE("lessons: a statement about a run can be false", "[lesson]") {
   lab::LoadError error;
   REQUIRE(parse(kGood, lesson, error));
   std::vector<lab::LessonRunResult> runs;
-  std::string run_error;
-  REQUIRE(lab::run_lesson(lesson, runs, run_error));
+  REQUIRE_OK(lab::run_lesson(lesson, runs));
   CHECK(lab::answers_shown(lesson, runs) == std::vector<std::int64_t>{2});
   lab::LessonShows shows;
   shows.verdict = lab::Verdict::kExactlyOnce;

@@ -8,6 +8,7 @@
 #include "src/catalog/catalog.h"
 #include "src/matrix/matrix_format.h"
 #include "src/world/world.h"
+#include "tests/support/status_support.h"
 
 namespace {
 
@@ -23,9 +24,7 @@ lab::Scenario load(const std::string& relative) {
 
 lab::Matrix build(const lab::Scenario& s, lab::MatrixOptions options) {
   lab::Matrix m;
-  std::string error;
-  INFO(error);
-  REQUIRE(lab::build_matrix(s, options, m, error));
+  REQUIRE_OK(lab::build_matrix(s, options, m));
   return m;
 }
 
@@ -121,12 +120,11 @@ TEST_CASE("matrix: a cell's command reproduces it, and the thread count changes 
       lab::Scenario s = lab::with_overrides(file, std::nullopt, one.designs[d].strategy,
                                             one.designs[d].producer);
       sim::FaultRule rule;
-      std::string error;
-      REQUIRE(lab::parse_fault_rule(lab::fault_rule_text(cell.rule), s, rule, error));
+      REQUIRE(lab::parse_fault_rule(lab::fault_rule_text(cell.rule), s, rule).ok());
       CHECK(rule == cell.rule);
       s.script = {rule};
       lab::RunSummary run;
-      REQUIRE(lab::run_scenario(s, lab::WorldOptions{}, run, nullptr, error));
+      REQUIRE_OK(lab::run_scenario(s, lab::WorldOptions{}, run, nullptr));
       CHECK(run.report.verdict == cell.verdict);
       ++checked;
     }
@@ -162,21 +160,22 @@ TEST_CASE("fault rule specs: read like a [[faults.script]] rule, errors name the
           "[matrix][scenario]") {
   const lab::Scenario s = load(kStandard);
   sim::FaultRule rule;
-  std::string error;
-  REQUIRE(lab::parse_fault_rule("net.consumer->broker:frame=basic.ack,nth=2", s, rule, error));
+  REQUIRE(lab::parse_fault_rule("net.consumer->broker:frame=basic.ack,nth=2", s, rule).ok());
   CHECK(rule.site == "net.consumer->broker");
   CHECK(rule.action == "drop");  // the site's only action
   CHECK(rule.frame == std::optional<std::string>("basic.ack"));
   CHECK(rule.nth == std::optional<std::int64_t>(2));
   CHECK(lab::fault_rule_text(rule) == "net.consumer->broker:frame=basic.ack,nth=2");
 
-  CHECK_FALSE(lab::parse_fault_rule("consumer.after_commit:order=9", s, rule, error));
-  CHECK(error.find("key `order`") != std::string::npos);
-  CHECK_FALSE(lab::parse_fault_rule("consumer.after_comit", s, rule, error));
-  CHECK(error.find("unknown fault site") != std::string::npos);
-  CHECK_FALSE(lab::parse_fault_rule("consumer.after_commit:do=drop", s, rule, error));
-  CHECK(error.find("key `do`") != std::string::npos);
-  CHECK_FALSE(lab::parse_fault_rule("consumer.after_commit:order", s, rule, error));
-  CHECK_FALSE(lab::parse_fault_rule("consumer.after_commit:order=\"1", s, rule, error));
+  const auto refusal = [&](const std::string& spec) {
+    const eosim::Status refused = lab::parse_fault_rule(spec, s, rule);
+    CHECK_FALSE(refused.ok());
+    return refused.message;
+  };
+  CHECK(refusal("consumer.after_commit:order=9").find("key `order`") != std::string::npos);
+  CHECK(refusal("consumer.after_comit").find("unknown fault site") != std::string::npos);
+  CHECK(refusal("consumer.after_commit:do=drop").find("key `do`") != std::string::npos);
+  refusal("consumer.after_commit:order");
+  refusal("consumer.after_commit:order=\"1");
   CHECK(rule.site == "net.consumer->broker");  // untouched by the failures
 }

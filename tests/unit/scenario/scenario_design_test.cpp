@@ -11,13 +11,13 @@
 #include "src/catalog/choice_flags.h"
 #include "src/scenario/scenario.h"
 #include "src/world/world.h"
+#include "tests/support/status_support.h"
 
 namespace {
 
 std::vector<lab::Scenario> every_scenario() {
   std::vector<std::string> files;
-  std::string list_error;
-  REQUIRE(lab::scenario_files_in(std::string(EOSIM_SOURCE_DIR) + "/scenarios", files, list_error));
+  REQUIRE(lab::scenario_files_in(std::string(EOSIM_SOURCE_DIR) + "/scenarios", files).ok());
   std::vector<lab::Scenario> out;
   for (const auto& file : files) {
     lab::Scenario s;
@@ -32,9 +32,7 @@ std::vector<lab::Scenario> every_scenario() {
 
 lab::RunSummary run(const lab::Scenario& s) {
   lab::RunSummary out;
-  std::string error;
-  INFO(error);
-  REQUIRE(lab::run_scenario(s, lab::WorldOptions{}, out, nullptr, error));
+  REQUIRE_OK(lab::run_scenario(s, lab::WorldOptions{}, out, nullptr));
   return out;
 }
 
@@ -144,16 +142,17 @@ TEST_CASE("design: bad choices name the key, the line and the valid values", "[d
 TEST_CASE("design: command-line choice flags are checked, applied and replayed", "[design]") {
   lab::ChoiceFlags flags;
   flags.dedup = "none";
-  std::string error;
-  REQUIRE(lab::check_choice_flags(flags, error));
+  REQUIRE(lab::check_choice_flags(flags).ok());
   lab::Scenario s = parse("name = 'x'\n");
   lab::apply_choice_flags(flags, s);
   CHECK(s.consumer.choices() == consumer::find_preset("no-dedup")->choices);
   CHECK(lab::choice_flags_text(flags) == " --dedup none");
   flags.ack = "eventually";
-  CHECK_FALSE(lab::check_choice_flags(flags, error));
-  CHECK(error == "unknown value `eventually` for --ack; valid values: after-commit, "
-                 "before-commit, auto");
+  const eosim::Status refused = lab::check_choice_flags(flags);
+  CHECK_FALSE(refused.ok());
+  CHECK(refused.message ==
+        "unknown value `eventually` for --ack; valid values: after-commit, "
+        "before-commit, auto");
 }
 
 TEST_CASE("design: the variation keys load, round-trip, and refuse what would do nothing",

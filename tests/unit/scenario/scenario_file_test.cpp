@@ -28,9 +28,9 @@ struct TempDir {
 
 std::string refusal(const std::string& path) {
   std::string text;
-  std::string error;
-  CHECK_FALSE(lab::read_scenario_file(path, text, error));
-  return error;
+  const eosim::Status refused = lab::read_scenario_file(path, text);
+  CHECK_FALSE(refused.ok());
+  return refused.message;
 }
 
 }  // namespace
@@ -55,7 +55,7 @@ TEST_CASE("scenario file: special files, loops and huge files are refused with t
   CHECK(refusal(big).find("larger than 1 MiB") != std::string::npos);
   const std::string fits = (tmp.path / "fits.toml").string();
   std::ofstream(fits) << "name = \"x\"\n" << std::string(1000, '#');
-  std::string text, error;
-  CHECK(lab::read_scenario_file(fits, text, error));
+  std::string text;
+  CHECK(lab::read_scenario_file(fits, text).ok());
   CHECK(text.size() == 1011);
 }

@@ -1,4 +1,5 @@
 #include "src/search/explore.h"
+#include "tests/support/run_support.h"
 
 #include <catch2/catch.hpp>
 
@@ -32,8 +33,7 @@ TEST_CASE("explore: the fault plan logs every opportunity with its occurrence nu
   lab::WorldOptions options;
   options.keep_trace = false;
   options.log_opportunities = true;
-  std::string error;
-  auto world = lab::World::create(orders(2), options, error);
+  auto world = run_support::world(orders(2), options);
   REQUIRE(world);
   world->run();
   const auto& log = world->kernel().faults.opportunities();
@@ -49,7 +49,7 @@ TEST_CASE("explore: the fault plan logs every opportunity with its occurrence nu
   CHECK(seen.count({"consumer.after_commit", ""}) == 1);
   CHECK(seen.at({"consumer.after_commit", ""}) == 2);  // once per order
   // Off by default.
-  auto quiet = lab::World::create(orders(2), {}, error);
+  auto quiet = run_support::world(orders(2), {});
   quiet->run();
   CHECK(quiet->kernel().faults.opportunities().empty());
 }
@@ -73,7 +73,7 @@ TEST_CASE("explore: one fault at each opportunity, each firing where it was plac
   lab::WorldOptions logging;
   logging.log_opportunities = true;
   std::string error;
-  auto root = lab::World::create(lab::explore_root(s), logging, error);
+  auto root = run_support::world(lab::explore_root(s), logging);
   root->run();
   for (const auto& o : root->kernel().faults.opportunities()) {
     lab::ExplorePath path;
@@ -242,8 +242,7 @@ std::uint64_t final_state(const lab::Scenario& s, const lab::ExplorePath& path,
   lab::WorldOptions options;
   options.keep_trace = false;
   if (!path.tape.empty()) options.tape = path.tape;
-  std::string error;
-  auto world = lab::World::create(file, options, error);
+  auto world = run_support::world(file, options);
   REQUIRE(world);
   world->run();
   report = world->summary().report;

@@ -1,5 +1,6 @@
 #include "src/search/shrink.h"
 #include "src/orders/order_key.h"
+#include "tests/support/status_support.h"
 
 #include <catch2/catch.hpp>
 
@@ -100,7 +101,7 @@ TEST_CASE("shrink: keeps only the fault the violation needs", "[shrink]") {
   parsed.path.clear();  // where it was read from: not part of its content
   CHECK(parsed == r.minimal_scenario);
   lab::RunSummary replay;
-  REQUIRE(lab::run_scenario(parsed, {}, replay, nullptr, error));
+  REQUIRE_OK(lab::run_scenario(parsed, {}, replay, nullptr));
   CHECK(lab::unmet_expectations(parsed, replay).empty());
   CHECK(replay.trace_hash == r.reproduced.trace_hash);
 }

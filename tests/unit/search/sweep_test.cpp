@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "src/world/world.h"
+#include "tests/support/status_support.h"
 
 namespace {
 
@@ -46,8 +47,7 @@ TEST_CASE("sweep: counts add up and failures are the first failing seeds, re-run
     previous = f.seed;
     // Every failure is exactly what a single run of that seed gives.
     lab::RunSummary one;
-    std::string error;
-    REQUIRE(lab::run_scenario(lab::sweep_scenario(s, options, f.seed), {}, one, nullptr, error));
+    REQUIRE_OK(lab::run_scenario(lab::sweep_scenario(s, options, f.seed), {}, one, nullptr));
     CHECK(one.report.verdict == f.verdict);
     CHECK(one.trace_hash == f.trace_hash);
     CHECK(one.report.duplicated == f.duplicated);
@@ -56,8 +56,7 @@ TEST_CASE("sweep: counts add up and failures are the first failing seeds, re-run
   // And no seed before the first listed failure fails.
   for (std::uint64_t seed = 11; seed < summary.failures.front().seed; ++seed) {
     lab::RunSummary one;
-    std::string error;
-    REQUIRE(lab::run_scenario(lab::sweep_scenario(s, options, seed), {}, one, nullptr, error));
+    REQUIRE_OK(lab::run_scenario(lab::sweep_scenario(s, options, seed), {}, one, nullptr));
     CHECK(one.report.verdict == lab::Verdict::kExactlyOnce);
   }
 }
@@ -67,12 +66,11 @@ TEST_CASE("sweep: the fault mix comes from --faults, else the file, else the def
   lab::Scenario s = small("atomic");
   lab::SweepOptions options;
   std::map<std::string, sim::Ratio> expected;
-  std::string error;
-  REQUIRE(lab::parse_fault_spec(lab::kDefaultSweepFaults, expected, error));
+  REQUIRE(lab::parse_fault_spec(lab::kDefaultSweepFaults, expected).ok());
   CHECK(lab::sweep_scenario(s, options, 5).random.ratios == expected);
   CHECK(lab::sweep_scenario(s, options, 5).seed == 5);
 
-  REQUIRE(lab::parse_fault_spec("crash=1/7", s.random.ratios, error));
+  REQUIRE(lab::parse_fault_spec("crash=1/7", s.random.ratios).ok());
   CHECK(lab::sweep_scenario(s, options, 5).random.ratios == s.random.ratios);
 
   options.ratios = std::map<std::string, sim::Ratio>{{"drop", sim::Ratio{1, 3}}};

@@ -16,18 +16,14 @@
 #include "src/report/report_format.h"
 #include "src/scenario/scenario.h"
 #include "src/world/world.h"
+#include "tests/support/status_support.h"
 
 namespace {
 
 const std::string kLiveFixture =
     std::string(EOSIM_SOURCE_DIR) + "/tests/data/live/recorded-02-no-dedup.jsonl";
 
-void load(lab::Recording& r, const std::string& path) {
-  std::string error;
-  const bool ok = r.load(path, error);
-  INFO(error);
-  REQUIRE(ok);
-}
+void load(lab::Recording& r, const std::string& path) { REQUIRE_OK(r.load(path)); }
 
 std::vector<std::string> lines_of(const std::string& path) {
   std::ifstream in(path);
@@ -48,9 +44,7 @@ bool same_events(const std::vector<sim::TraceEvent>& a, const std::vector<sim::T
 // Parses `text` as a file named "bad.jsonl"; returns the error ("" when it loaded).
 std::string parse_error(lab::Recording& r, const std::string& text) {
   std::istringstream in(text);
-  std::string error;
-  if (r.parse(in, "bad.jsonl", error)) return "";
-  return error;
+  return r.parse(in, "bad.jsonl").message;
 }
 
 const std::string kEvent1 = R"({"step":1,"time":1,"actor":"producer","kind":"start","detail":"x"})";
@@ -132,21 +126,20 @@ TEST_CASE("a simulated run's JSON Lines trace steps exactly as its session does"
                              s, load_error));
   lab::RunSummary run;
   std::vector<sim::TraceEvent> trace;
-  std::string error;
-  REQUIRE(lab::run_scenario(s, lab::WorldOptions{}, run, &trace, error));
+  REQUIRE_OK(lab::run_scenario(s, lab::WorldOptions{}, run, &trace));
   const std::vector<std::string> unmet;
   std::ostringstream file;
   lab::write_report_jsonl(file, lab::RunRecord{s, run, unmet, "eosim run"}, trace);
 
   lab::Recording r;
   std::istringstream in(file.str());
-  REQUIRE(r.parse(in, "run.jsonl", error));
+  REQUIRE_OK(r.parse(in, "run.jsonl"));
   CHECK_FALSE(r.live());
   CHECK(r.end().report.verdict == run.report.verdict);
   CHECK(r.end().trace_hash == run.trace_hash);
   CHECK(r.end().steps == run.steps);
   lab::Session session;
-  REQUIRE(session.open(s, error));
+  REQUIRE_OK(session.open(s));
   for (const std::uint64_t step : std::vector<std::uint64_t>{0, 1, 7, run.steps / 2, run.steps - 1, run.steps}) {
     session.seek(step);
     r.seek(step);
@@ -187,9 +180,10 @@ TEST_CASE("a malformed trace file is an error naming the file and the line", "[r
   CHECK(parse_error(r, text) == "bad.jsonl:" + std::to_string(lines.size()) +
                                     ": summary: key `orders[2].debits` has the wrong type");
 
-  std::string error;
-  CHECK_FALSE(r.load(std::string(EOSIM_SOURCE_DIR) + "/tests/data/live/no-such-trace.jsonl", error));
-  CHECK(error.find("no-such-trace.jsonl: cannot be read") != std::string::npos);
+  const eosim::Status missing =
+      r.load(std::string(EOSIM_SOURCE_DIR) + "/tests/data/live/no-such-trace.jsonl");
+  CHECK_FALSE(missing.ok());
+  CHECK(missing.message.find("no-such-trace.jsonl: cannot be read") != std::string::npos);
 
   // None of that touched what was open.
   CHECK(r.path() == kLiveFixture);

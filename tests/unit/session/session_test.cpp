@@ -13,6 +13,8 @@
 #include "src/orders/order_key.h"
 #include "src/scenario/scenario.h"
 #include "src/world/world.h"
+#include "tests/support/run_support.h"
+#include "tests/support/status_support.h"
 
 namespace {
 
@@ -30,10 +32,7 @@ lab::Scenario load(const std::string& file) {
 }
 
 void open(lab::Session& session, const lab::Scenario& scenario) {
-  std::string error;
-  const bool ok = session.open(scenario, error);
-  INFO(error);
-  REQUIRE(ok);
+  REQUIRE_OK(session.open(scenario));
 }
 
 // Everything the GUI shows at a step, flattened so two states compare with one ==.
@@ -213,8 +212,7 @@ TEST_CASE("a fault made by hand is exported as a file that replays to the same t
   INFO(load_error.to_string());
   REQUIRE(parsed);
   lab::RunSummary run;
-  std::string error;
-  REQUIRE(lab::run_scenario(replay, lab::WorldOptions{}, run, nullptr, error));
+  REQUIRE_OK(lab::run_scenario(replay, lab::WorldOptions{}, run, nullptr));
   CHECK(run.trace_hash == live.trace_hash);
   CHECK(run.steps == live.steps);
   CHECK(lab::unmet_expectations(replay, run).empty());
@@ -259,8 +257,7 @@ TEST_CASE("a fault made at an earlier step drops the hand faults of the abandone
   lab::Scenario replay;
   lab::LoadError load_error;
   REQUIRE(lab::parse_scenario(text, "x.toml", replay, load_error));
-  std::string error;
-  auto world = lab::World::create(replay, lab::WorldOptions{}, error);
+  auto world = run_support::world(replay, lab::WorldOptions{});
   REQUIRE(world);
   for (int i = 0; i < 12; ++i) world->step();
   CHECK(world->kernel().trace.hash() == session.world().kernel().trace.hash());
@@ -317,8 +314,7 @@ TEST_CASE("an after_step rule matches no opportunity up to its step, then the ne
   rule.after_step = 20;
   s.script.push_back(rule);
   lab::RunSummary run;
-  std::string error;
-  REQUIRE(lab::run_scenario(s, lab::WorldOptions{}, run, nullptr, error));
+  REQUIRE_OK(lab::run_scenario(s, lab::WorldOptions{}, run, nullptr));
   REQUIRE(run.faults.size() == 1);
   CHECK(run.faults[0].step > 20);
   CHECK(run.faults[0].frame == "basic.deliver");

@@ -13,6 +13,8 @@
 #include "src/session/session.h"
 #include "src/store/warm.h"
 #include "src/world/world.h"
+#include "tests/support/run_support.h"
+#include "tests/support/status_support.h"
 
 namespace {
 
@@ -50,16 +52,15 @@ Cold cold_run(const lab::Scenario& s, const std::vector<std::uint64_t>& steps) {
   Cold out;
   std::thread worker([&] {
     REQUIRE(store::WarmScope::current() == nullptr);
-    std::string error;
     for (const std::uint64_t k : steps) {
-      auto world = lab::World::create(s, lab::WorldOptions{}, error);
+      auto world = run_support::world(s, lab::WorldOptions{});
       REQUIRE(world);
       while (world->steps() < k && world->step()) {
       }
       out.at.push_back(shown(*world));
     }
     lab::RunSummary summary;
-    REQUIRE(lab::run_scenario(s, lab::WorldOptions{}, summary, nullptr, error));
+    REQUIRE_OK(lab::run_scenario(s, lab::WorldOptions{}, summary, nullptr));
     out.end_hash = summary.trace_hash;
     out.end_verdict = summary.report.verdict;
   });
@@ -72,8 +73,7 @@ Cold cold_run(const lab::Scenario& s, const std::vector<std::uint64_t>& steps) {
 TEST_CASE("a session's rewinds and re-runs use warm worlds that show what cold ones show",
           "[session][warm]") {
   std::vector<std::string> files;
-  std::string unreadable;
-  lab::scenario_files_in(std::string(EOSIM_SOURCE_DIR) + "/scenarios", files, unreadable);
+  REQUIRE(lab::scenario_files_in(std::string(EOSIM_SOURCE_DIR) + "/scenarios", files).ok());
   REQUIRE(files.size() > 10);
   for (const std::string& file : files) {
     lab::Scenario s;
@@ -81,8 +81,7 @@ TEST_CASE("a session's rewinds and re-runs use warm worlds that show what cold o
     REQUIRE(lab::load_scenario(file, s, load_error));
     INFO(file);
     lab::Session session;
-    std::string error;
-    REQUIRE(session.open(s, error));
+    REQUIRE_OK(session.open(s));
     store::WarmScope* warm = store::WarmScope::current();
     REQUIRE(warm != nullptr);  // the session made the thread's scope
     const std::uint64_t reused_before = warm->reused();
@@ -97,7 +96,7 @@ TEST_CASE("a session's rewinds and re-runs use warm worlds that show what cold o
       CHECK(shown(session.world()) == cold.at[i]);
     }
     // A re-run with the same choices: a new world at step 0, and a new whole-run end.
-    REQUIRE(session.configure(s.seed, "", "", error));
+    REQUIRE_OK(session.configure(s.seed, "", ""));
     CHECK(shown(session.world()) == cold.at.back());
     CHECK(session.end().trace_hash == cold.end_hash);
     CHECK((session.end().report.verdict == cold.end_verdict));

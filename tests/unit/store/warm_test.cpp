@@ -6,9 +6,11 @@
 #include <filesystem>
 #include <string>
 
-#include "src/world/world.h"
 #include "src/store/db.h"
 #include "src/store/txn.h"
+#include "src/world/world.h"
+#include "tests/support/run_support.h"
+#include "tests/support/status_support.h"
 #include "tests/support/temp_dir.h"
 
 namespace {
@@ -96,8 +98,7 @@ TEST_CASE("warm: other names, and files, open and close as usual", "[store][warm
   lab::WorldOptions options;
   options.keep_db_dir = dir.string();
   lab::RunSummary run;
-  std::string error;
-  REQUIRE(lab::run_scenario(s, options, run, nullptr, error));
+  REQUIRE_OK(lab::run_scenario(s, options, run, nullptr));
   CHECK(run.report.verdict == lab::Verdict::kExactlyOnce);
   CHECK(fs::file_size(dir / "ledger.db") > 0);
   CHECK(fs::file_size(dir / "orders.db") > 0);
@@ -109,12 +110,11 @@ TEST_CASE("warm: worlds on a warm thread reuse connections and empty the tables"
   s.name = "warm worlds";
   s.workload.orders = 3;
   lab::RunSummary cold, first, second;
-  std::string error;
-  REQUIRE(lab::run_scenario(s, {}, cold, nullptr, error));
+  REQUIRE_OK(lab::run_scenario(s, {}, cold, nullptr));
   store::WarmScope scope;
-  REQUIRE(lab::run_scenario(s, {}, first, nullptr, error));
+  REQUIRE_OK(lab::run_scenario(s, {}, first, nullptr));
   const std::uint64_t opened = scope.opened();
-  REQUIRE(lab::run_scenario(s, {}, second, nullptr, error));
+  REQUIRE_OK(lab::run_scenario(s, {}, second, nullptr));
   CHECK(scope.opened() == opened);  // nothing opened for real the second time
   CHECK(scope.reused() > 0);
   for (const auto* run : {&first, &second}) {
@@ -123,9 +123,8 @@ TEST_CASE("warm: worlds on a warm thread reuse connections and empty the tables"
     CHECK(run->report.verdict == lab::Verdict::kExactlyOnce);  // not debited twice by leftovers
   }
   // A second world while the first is alive gets databases of its own.
-  std::string e2;
-  auto a = lab::World::create(s, {}, e2);
-  auto b = lab::World::create(s, {}, e2);
+  auto a = run_support::world(s, {});
+  auto b = run_support::world(s, {});
   REQUIRE(a);
   REQUIRE(b);
   a->run();

@@ -20,7 +20,9 @@ struct Verdict {
 
 Verdict guard(std::string_view text) {
   Verdict v;
-  v.ok = lab::check_toml_text(text, v.line, v.message);
+  const eosim::Status status = lab::check_toml_text(text, v.line);
+  v.ok = status.ok();
+  v.message = status.message;
   return v;
 }
 

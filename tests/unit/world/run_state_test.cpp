@@ -11,6 +11,7 @@
 #include "src/orders/order_key.h"
 #include "src/scenario/scenario.h"
 #include "src/world/world.h"
+#include "tests/support/run_support.h"
 
 namespace {
 
@@ -25,11 +26,7 @@ lab::Scenario two_orders(std::uint64_t seed = 1) {
 std::unique_ptr<lab::World> make(const lab::Scenario& s) {
   lab::WorldOptions options;
   options.keep_trace = false;
-  std::string error;
-  auto world = lab::World::create(s, options, error);
-  INFO(error);
-  REQUIRE(world);
-  return world;
+  return run_support::world(s, options);
 }
 
 // The run state before every step, until the run ends.

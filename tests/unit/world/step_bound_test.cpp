@@ -5,10 +5,11 @@
 
 #include <catch2/catch.hpp>
 
-#include "src/search/explore.h"
 #include "src/scenario/scenario.h"
+#include "src/search/explore.h"
 #include "src/search/sweep.h"
 #include "src/world/world.h"
+#include "tests/support/status_support.h"
 
 namespace {
 
@@ -25,9 +26,7 @@ lab::RunSummary run(const lab::Scenario& s) {
   lab::WorldOptions options;
   options.keep_trace = false;
   lab::RunSummary out;
-  std::string error;
-  INFO(error);
-  REQUIRE(lab::run_scenario(s, options, out, nullptr, error));
+  REQUIRE_OK(lab::run_scenario(s, options, out, nullptr));
   return out;
 }
 

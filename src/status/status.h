@@ -1,0 +1,68 @@
+#pragma once
+// eosim::Status and eosim::Result<T> - how an operation that can fail for reasons outside
+// the program (a bad scenario file, a folder that cannot be read, a database that cannot be
+// created, a command-line value out of range) says so: as a value the caller must look at.
+// Programmer errors assert instead (sim/assert.h).
+//
+// The SQLite layer and the live side keep their own status types (store::Status carries
+// the extended result code and its kind, live::Status an AMQP reply code); they follow the
+// same convention: [[nodiscard]], ok(), a message a user can act on.
+//
+// Invariants:
+//   (1) Status: ok() <=> message is empty; Status::error() refuses an empty message.
+//   (2) Result<T>: holds a value exactly when status().ok().
+//
+// Use:
+//   eosim::Status s = write_file(...);
+//   if (!s.ok()) return s;
+//   eosim::Result<Scenario> r = load(...);
+//   if (!r.ok()) return r.status();
+//   use(r.value());
+
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "sim/assert.h"
+
+namespace eosim {
+
+struct [[nodiscard]] Status {
+  std::string message;  // empty = success; otherwise one line a user can act on
+
+  bool ok() const { return message.empty(); }
+  static Status success() { return {}; }
+  static Status error(std::string text) {
+    EOSIM_ASSERT(!text.empty());
+    return Status{std::move(text)};
+  }
+};
+
+template <class T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : value_(std::move(value)) {}  // NOLINT: success converts implicitly
+  Result(Status status) : status_(std::move(status)) {  // NOLINT: so does a failure
+    EOSIM_ASSERT(!status_.ok());
+  }
+
+  bool ok() const { return value_.has_value(); }
+  const Status& status() const { return status_; }
+  // The error's text. REQUIRES: !ok().
+  const std::string& message() const { return status_.message; }
+  // REQUIRES: ok().
+  T& value() {
+    EOSIM_ASSERT(ok());
+    return *value_;
+  }
+  const T& value() const {
+    EOSIM_ASSERT(ok());
+    return *value_;
+  }
+
+ private:
+  std::optional<T> value_;
+  Status status_;
+};
+
+}  // namespace eosim
