@@ -37,6 +37,11 @@ SeenFrame frame(int listener, std::uint64_t conn, Direction d, live::MethodId m,
   return f;
 }
 
+// The judge lets `f` through untouched.
+bool passes(live::NetFaults& judge, const SeenFrame& f) {
+  return judge.judge(f).kind == ProxyAction::kPass;
+}
+
 constexpr live::MethodId kDeliver{60, 60};
 constexpr live::MethodId kAck{60, 80};
 constexpr live::MethodId kPublish{60, 40};
@@ -69,21 +74,16 @@ do = "drop"
   live::NetFaults judge(s, {{"consumer1", "consumer2", "relay"}, dir.path, 0, 10});
   CHECK(judge.notice_ms() == 300);  // heartbeat_timeout 30 ticks of 10 ms
   // consumer1 gets order 1, consumer2 order 2 (tags are per connection: both are 1).
-  CHECK(judge.judge(frame(0, 1, Direction::kBrokerToClient, kDeliver, 1, 1)).kind ==
-        ProxyAction::kPass);
-  CHECK(judge.judge(frame(1, 2, Direction::kBrokerToClient, kDeliver, 2, 1)).kind ==
-        ProxyAction::kPass);
+  CHECK(passes(judge, frame(0, 1, Direction::kBrokerToClient, kDeliver, 1, 1)));
+  CHECK(passes(judge, frame(1, 2, Direction::kBrokerToClient, kDeliver, 2, 1)));
   // A publish does not count towards the consumers' basic.ack.
-  CHECK(judge.judge(frame(2, 3, Direction::kClientToBroker, kPublish, 3, 0)).kind ==
-        ProxyAction::kPass);
-  CHECK(judge.judge(frame(0, 1, Direction::kClientToBroker, kAck, 0, 1)).kind ==
-        ProxyAction::kPass);
+  CHECK(passes(judge, frame(2, 3, Direction::kClientToBroker, kPublish, 3, 0)));
+  CHECK(passes(judge, frame(0, 1, Direction::kClientToBroker, kAck, 0, 1)));
   const ProxyAction second = judge.judge(frame(1, 2, Direction::kClientToBroker, kAck, 0, 1));
   CHECK(second.kind == ProxyAction::kDrop);
   CHECK(second.notice_ms == 300);
   // Fired once: a third ack passes.
-  CHECK(judge.judge(frame(0, 1, Direction::kClientToBroker, kAck, 0, 1)).kind ==
-        ProxyAction::kPass);
+  CHECK(passes(judge, frame(0, 1, Direction::kClientToBroker, kAck, 0, 1)));
   const auto fired = live::read_fired(dir.path);
   REQUIRE(fired.size() == 1);
   CHECK(fired[0].site == "net.consumer->broker");
@@ -114,10 +114,8 @@ do = "freeze"
   live_test::TempDir dir;
   live::NetFaults judge(s, {{"consumer1", "consumer2"}, dir.path, 0, 10});
   CHECK(judge.notice_ms() == -1);  // heartbeats decide
-  CHECK(judge.judge(frame(0, 1, Direction::kBrokerToClient, kDeliver, 1, 1)).kind ==
-        ProxyAction::kPass);
-  CHECK(judge.judge(frame(0, 1, Direction::kBrokerToClient, kDeliver, 2, 2)).kind ==
-        ProxyAction::kPass);
+  CHECK(passes(judge, frame(0, 1, Direction::kBrokerToClient, kDeliver, 1, 1)));
+  CHECK(passes(judge, frame(0, 1, Direction::kBrokerToClient, kDeliver, 2, 2)));
   // Order 1 again, to the other consumer: its second attempt.
   CHECK(judge.judge(frame(1, 2, Direction::kBrokerToClient, kDeliver, 1, 1)).kind ==
         ProxyAction::kFreeze);

@@ -10,23 +10,10 @@
 
 #include "src/scenario/scenario.h"
 #include "src/world/world.h"
+#include "tests/support/scenario_files.h"
 #include "tests/support/status_support.h"
 
 namespace {
-
-std::vector<lab::Scenario> scenarios() {
-  std::vector<std::string> files;
-  REQUIRE(lab::scenario_files_in(std::string(EOSIM_SOURCE_DIR) + "/scenarios", files).ok());
-  std::vector<lab::Scenario> out;
-  for (const auto& file : files) {
-    lab::Scenario s;
-    lab::LoadError error;
-    INFO(error.to_string());
-    REQUIRE(lab::load_scenario(file, s, error));
-    out.push_back(std::move(s));
-  }
-  return out;
-}
 
 std::vector<std::string> unmet_on(lab::Scenario s, std::uint64_t seed) {
   s.seed = seed;
@@ -44,7 +31,7 @@ bool broken(const lab::Scenario& s) {
 TEST_CASE("fixed twins: every broken scenario has one, exactly-once on seeds 1..200",
           "[scenarios][design]") {
   int twins = 0;
-  for (const lab::Scenario& s : scenarios()) {
+  for (const lab::Scenario& s : test_support::load_scenarios()) {
     INFO(s.path);
     if (!broken(s)) {
       CHECK(s.fixed.empty());  // a twin of a correct design would teach nothing

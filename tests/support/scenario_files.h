@@ -1,11 +1,17 @@
 #pragma once
-// The scenario files of the repository (scenarios/*.toml, not its sub-folders), sorted.
+// The scenario files of the repository (scenarios/*.toml, not its sub-folders), sorted,
+// and the scenarios they hold.
 // REQUIRES: the compile definition EOSIM_SOURCE_DIR.
+
+#include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include "src/scenario/scenario.h"
+#include "tests/support/status_support.h"
 
 namespace test_support {
 
@@ -17,6 +23,23 @@ inline std::vector<std::string> scenario_files() {
   }
   std::sort(files.begin(), files.end());
   return files;
+}
+
+// Every scenario of the repository, listed by lab::scenario_files_in and loaded; fails the
+// test, naming the file, line and key, on one that does not load.
+inline std::vector<lab::Scenario> load_scenarios() {
+  std::vector<std::string> files;
+  REQUIRE_OK(lab::scenario_files_in(std::string(EOSIM_SOURCE_DIR) + "/scenarios", files));
+  std::vector<lab::Scenario> out;
+  for (const auto& file : files) {
+    lab::Scenario s;
+    lab::LoadError error;
+    const bool loaded = lab::load_scenario(file, s, error);
+    INFO(error.to_string());
+    REQUIRE(loaded);
+    out.push_back(std::move(s));
+  }
+  return out;
 }
 
 }  // namespace test_support

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <unistd.h>
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,13 @@ class Lab {
                      std::to_string(amount) + ", 1, 5)");
     run(ledger_, "UPDATE accounts SET balance = balance - " + std::to_string(amount) +
                      " WHERE id = '" + kAccount + "'");
+  }
+  // Each of `orders`, of `amount` each, committed (and sent) / debited once.
+  void commit_orders(int64_t amount, std::initializer_list<int64_t> orders) {
+    for (int64_t order : orders) commit_order(order, amount);
+  }
+  void debit_orders(int64_t amount, std::initializer_list<int64_t> orders) {
+    for (int64_t order : orders) debit(order, amount);
   }
   void reject(int64_t order) {
     run(ledger_, "INSERT INTO rejections(order_id, message_id, reason, tick) VALUES (" +
@@ -141,11 +149,8 @@ TEST_CASE("checker: a double debit is duplicated and the balance disagrees", "[c
 
 TEST_CASE("checker: a committed order with no outcome is lost", "[checker]") {
   Lab lab("lost");
-  lab.commit_order(1, 100);
-  lab.commit_order(2, 100);
-  lab.commit_order(3, 100);
-  lab.debit(1, 100);
-  lab.debit(3, 100);
+  lab.commit_orders(100, {1, 2, 3});
+  lab.debit_orders(100, {1, 3});
 
   const lab::Report r = lab.check();
   CHECK(r.verdict == lab::Verdict::kLost);
@@ -188,8 +193,7 @@ TEST_CASE("checker: an outcome for an order never committed is a phantom", "[che
 
 TEST_CASE("checker: messages left in the broker or unsent outbox rows are stuck", "[checker]") {
   Lab lab("stuck");
-  lab.commit_order(1, 100);
-  lab.commit_order(2, 100);
+  lab.commit_orders(100, {1, 2});
   lab.commit_order(3, 100, /*sent=*/false);
   lab.commit_order(4, 100);
   lab.debit(4, 100);
@@ -209,8 +213,7 @@ TEST_CASE("checker: messages left in the broker or unsent outbox rows are stuck"
     CHECK_FALSE(outcome_of(r, 4).stuck);
   }
   SECTION("an order with an outcome and a leftover copy is still stuck") {
-    lab.debit(1, 100);
-    lab.debit(2, 100);
+    lab.debit_orders(100, {1, 2});
     lab.leftovers.ready = {4};  // debited, yet a copy never drained from the queue
     lab.leftovers.unacked = {1};
     lab.commit_order(5, 100, /*sent=*/false);
@@ -242,8 +245,7 @@ TEST_CASE("checker: debited and rejected is duplicated", "[checker]") {
 
 TEST_CASE("checker: a dead-lettered order is an outcome, not a loss", "[checker]") {
   Lab lab("dead_letter");
-  lab.commit_order(1, 100);
-  lab.commit_order(2, 100);
+  lab.commit_orders(100, {1, 2});
   lab.debit(1, 100);
   lab.leftovers.dead_lettered = {2};
 
@@ -265,8 +267,7 @@ TEST_CASE("checker: verdict precedence is duplicated, lost, phantom, stuck", "[c
   lab.debit(9, 100);                          // phantom
 
   SECTION("all four") {
-    lab.debit(1, 100);
-    lab.debit(1, 100);
+    lab.debit_orders(100, {1, 1});
     const lab::Report r = lab.check();
     CHECK(r.verdict == lab::Verdict::kDuplicated);
     // Every list is reported, whatever the verdict.
@@ -281,8 +282,7 @@ TEST_CASE("checker: verdict precedence is duplicated, lost, phantom, stuck", "[c
     CHECK(r.verdict == lab::Verdict::kLost);
   }
   SECTION("phantom beats stuck") {
-    lab.debit(1, 100);
-    lab.debit(2, 100);
+    lab.debit_orders(100, {1, 2});
     const lab::Report r = lab.check();
     CHECK(r.verdict == lab::Verdict::kPhantom);
     CHECK(r.stuck == Orders{3});
@@ -291,8 +291,7 @@ TEST_CASE("checker: verdict precedence is duplicated, lost, phantom, stuck", "[c
 
 TEST_CASE("checker: a negative balance is flagged", "[checker]") {
   Lab lab("negative");
-  lab.commit_order(1, 800);
-  lab.commit_order(2, 800);
+  lab.commit_orders(800, {1, 2});
   lab.debit(1, 800);
   lab.debit(2, 800);  // no funds check: the account is overdrawn
 

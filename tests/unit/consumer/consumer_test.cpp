@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -46,18 +47,33 @@ struct FakeBroker {
 
   void deliver(std::int64_t order, std::int64_t amount, bool redelivered = false,
                std::string id = "") {
-    broker::Delivery d;
-    d.to = {conn, 1};
-    d.delivery_tag = ++next_tag;
+    broker::Delivery d = unlabelled(order, amount);
     d.redelivered = redelivered;
     d.queue = "orders";
     d.message.message_id = id.empty() ? orders::message_id_for(order) : id;
+    send(d, 1, "deliver");
+  }
+
+  // A delivery of `order` that carries no message_id.
+  broker::Delivery unlabelled(std::int64_t order, std::int64_t amount) {
+    broker::Delivery d;
     d.message.order = order;
     d.message.body = orders::encode({order, amount, "alice"});
-    k.network.send(conn, "broker",
-                   broker::make_frame("basic.deliver", broker::DeliverFrame{d, 1}, order, 1,
-                                      "deliver"));
+    return d;
   }
+
+  // Sends `d` on the consumer's channel with the next delivery tag, as the `attempt`-th
+  // delivery of its order.
+  void send(broker::Delivery d, std::int64_t attempt, const char* summary = "d") {
+    d.to = {conn, 1};
+    d.delivery_tag = ++next_tag;
+    k.network.send(conn, "broker",
+                   broker::make_frame("basic.deliver", broker::DeliverFrame{d, attempt},
+                                      d.message.order, attempt, summary));
+  }
+
+  // A consumer with `strategy`'s choices, started and connected.
+  std::unique_ptr<consumer::Consumer> start_consumer(const char* strategy);
 
   std::int64_t count(const char* sql) {
     store::Stmt& st = ledger.statement(sql);
@@ -79,6 +95,13 @@ consumer::ConsumerOptions options_for(const FakeBroker& b, const char* strategy)
   REQUIRE(preset != nullptr);
   o.strategy.choices = preset->choices;
   return o;
+}
+
+std::unique_ptr<consumer::Consumer> FakeBroker::start_consumer(const char* strategy) {
+  auto c = std::make_unique<consumer::Consumer>(env(), options_for(*this, strategy));
+  c->start();
+  k.scheduler.run(100);
+  return c;
 }
 
 consumer::Choices atomic_choices() { return consumer::find_preset("atomic")->choices; }
@@ -135,9 +158,7 @@ TEST_CASE("consumer: each preset has its PresetId, named from the preset table",
 TEST_CASE("consumer: atomic debits once, then acks; a redelivery is acked without effect",
           "[consumer]") {
   FakeBroker b;
-  consumer::Consumer c(b.env(), options_for(b, "atomic"));
-  c.start();
-  b.k.scheduler.run(100);
+  const std::unique_ptr<consumer::Consumer> c = b.start_consumer("atomic");
   CHECK(b.received == std::vector<std::string>{"basic.qos", "basic.consume"});
   b.deliver(1, 150);
   b.k.scheduler.run(100);
@@ -148,14 +169,12 @@ TEST_CASE("consumer: atomic debits once, then acks; a redelivery is acked withou
   CHECK(b.balance() == 850);
   CHECK(b.debits() == 1);
   CHECK(b.acked_tags == std::vector<std::uint64_t>{1, 2});
-  CHECK(c.stats().duplicates == 1);
+  CHECK(c->stats().duplicates == 1);
 }
 
 TEST_CASE("consumer: no-dedup applies a redelivery a second time", "[consumer]") {
   FakeBroker b;
-  consumer::Consumer c(b.env(), options_for(b, "no-dedup"));
-  c.start();
-  b.k.scheduler.run(100);
+  const std::unique_ptr<consumer::Consumer> c = b.start_consumer("no-dedup");
   b.deliver(1, 150);
   b.deliver(1, 150, true);
   b.k.scheduler.run(100);
@@ -169,26 +188,22 @@ TEST_CASE("consumer: a crash before commit leaves nothing and sends no ack", "[c
   crash.site = "consumer.before_commit";
   crash.action = "crash";
   b.k.faults.set_rules({crash});
-  consumer::Consumer c(b.env(), options_for(b, "atomic"));
-  c.start();
-  b.k.scheduler.run(100);
+  const std::unique_ptr<consumer::Consumer> c = b.start_consumer("atomic");
   b.deliver(1, 150);
-  while (c.stats().crashes == 0 && b.k.scheduler.step()) {
+  while (c->stats().crashes == 0 && b.k.scheduler.step()) {
   }
   CHECK(b.debits() == 0);  // rolled back by closing the connection
   CHECK(b.acked_tags.empty());
-  CHECK(c.stats().crashes == 1);
-  CHECK_FALSE(c.up());
+  CHECK(c->stats().crashes == 1);
+  CHECK_FALSE(c->up());
   b.k.scheduler.run(1000);
-  CHECK(c.up());  // restarted and reconnected
+  CHECK(c->up());  // restarted and reconnected
 }
 
 TEST_CASE("consumer: insufficient funds is recorded and acked, or requeued forever",
           "[consumer]") {
   FakeBroker atomic;
-  consumer::Consumer a(atomic.env(), options_for(atomic, "atomic"));
-  a.start();
-  atomic.k.scheduler.run(100);
+  const std::unique_ptr<consumer::Consumer> a = atomic.start_consumer("atomic");
   atomic.deliver(1, 5000);
   atomic.k.scheduler.run(100);
   CHECK(atomic.count("SELECT COUNT(*) FROM rejections WHERE reason = 'insufficient funds'") == 1);
@@ -196,9 +211,7 @@ TEST_CASE("consumer: insufficient funds is recorded and acked, or requeued forev
   CHECK(atomic.balance() == 1000);
 
   FakeBroker poison;
-  consumer::Consumer p(poison.env(), options_for(poison, "requeue-poison"));
-  p.start();
-  poison.k.scheduler.run(100);
+  const std::unique_ptr<consumer::Consumer> p = poison.start_consumer("requeue-poison");
   poison.deliver(1, 5000);
   poison.k.scheduler.run(100);
   CHECK(poison.received.back() == "basic.nack");
@@ -213,9 +226,7 @@ TEST_CASE("consumer: a transient commit error is a nack, or a false duplicate wh
     fail.site = "db.commit";
     fail.action = "fail";
     b.k.faults.set_rules({fail});
-    consumer::Consumer c(b.env(), options_for(b, strategy));
-    c.start();
-    b.k.scheduler.run(100);
+    const std::unique_ptr<consumer::Consumer> c = b.start_consumer(strategy);
     b.deliver(1, 150);
     b.k.scheduler.run(100);
     CHECK(b.debits() == 0);
@@ -229,16 +240,8 @@ TEST_CASE("consumer: a transient commit error is a nack, or a false duplicate wh
 
 TEST_CASE("consumer: a message without message_id is rejected without requeue", "[consumer]") {
   FakeBroker b;
-  consumer::Consumer c(b.env(), options_for(b, "atomic"));
-  c.start();
-  b.k.scheduler.run(100);
-  broker::Delivery d;
-  d.to = {b.conn, 1};
-  d.delivery_tag = 1;
-  d.message.order = 4;
-  d.message.body = orders::encode({4, 150, "alice"});
-  b.k.network.send(b.conn, "broker",
-                   broker::make_frame("basic.deliver", broker::DeliverFrame{d, 1}, 4, 1, "d"));
+  const std::unique_ptr<consumer::Consumer> c = b.start_consumer("atomic");
+  b.send(b.unlabelled(4, 150), 1);
   b.k.scheduler.run(100);
   CHECK(b.received.back() == "basic.reject");
   CHECK(b.count("SELECT COUNT(*) FROM rejections WHERE order_id = 4") == 1);
@@ -249,27 +252,18 @@ TEST_CASE("consumer: a rejection that cannot be recorded is nacked, and recorded
           "comes again",
           "[consumer]") {
   FakeBroker b;
-  consumer::Consumer c(b.env(), options_for(b, "atomic"));
-  c.start();
-  b.k.scheduler.run(100);
-  broker::Delivery d;
-  d.to = {b.conn, 1};
-  d.delivery_tag = 1;
-  d.message.order = 4;
-  d.message.body = orders::encode({4, 150, "alice"});
+  const std::unique_ptr<consumer::Consumer> c = b.start_consumer("atomic");
+  broker::Delivery d = b.unlabelled(4, 150);
   // Another connection holds the ledger's write lock: the rejection INSERT gets SQLITE_BUSY.
   REQUIRE(b.ledger.exec("BEGIN IMMEDIATE").ok());
-  b.k.network.send(b.conn, "broker",
-                   broker::make_frame("basic.deliver", broker::DeliverFrame{d, 1}, 4, 1, "d"));
+  b.send(d, 1);
   b.k.scheduler.run(100);
   // Not rejected for good with nothing recorded: nacked back to the queue instead.
   CHECK(b.received.back() == "basic.nack");
   CHECK(b.count("SELECT COUNT(*) FROM rejections") == 0);
   REQUIRE(b.ledger.exec("ROLLBACK").ok());
-  d.delivery_tag = 2;
   d.redelivered = true;
-  b.k.network.send(b.conn, "broker",
-                   broker::make_frame("basic.deliver", broker::DeliverFrame{d, 2}, 4, 2, "d"));
+  b.send(d, 2);
   b.k.scheduler.run(100);
   CHECK(b.received.back() == "basic.reject");
   CHECK(b.count("SELECT COUNT(*) FROM rejections WHERE order_id = 4") == 1);

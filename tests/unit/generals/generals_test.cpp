@@ -20,12 +20,16 @@ using generals::TwoGenerals;
 
 namespace {
 
-GeneralsOptions lossless(int couriers, std::uint64_t seed = 1) {
+GeneralsOptions lossy(int couriers, sim::Ratio loss, std::uint64_t seed) {
   GeneralsOptions o;
   o.couriers = couriers;
-  o.loss = sim::Ratio::never();
+  o.loss = loss;
   o.seed = seed;
   return o;
+}
+
+GeneralsOptions lossless(int couriers, std::uint64_t seed = 1) {
+  return lossy(couriers, sim::Ratio::never(), seed);
 }
 
 // The first captured courier, or 0 when none was.
@@ -57,10 +61,7 @@ TEST_CASE("generals: the fact and courier texts nest one 'knows' per courier",
 TEST_CASE("generals: the same options give the same run and trace hash", "[generals]") {
   std::vector<std::uint64_t> hashes;
   for (std::uint64_t seed = 1; seed <= 8; ++seed) {
-    GeneralsOptions o;
-    o.couriers = 6;
-    o.loss = {1, 5};
-    o.seed = seed;
+    GeneralsOptions o = lossy(6, {1, 5}, seed);
     TwoGenerals first(o);
     first.run();
     TwoGenerals second(o);
@@ -166,10 +167,7 @@ TEST_CASE("generals: a capture by hand replays as a scripted capture with the sa
   int compared = 0;
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     CAPTURE(seed);
-    GeneralsOptions o;
-    o.couriers = 6;
-    o.loss = {1, 6};
-    o.seed = seed;
+    GeneralsOptions o = lossy(6, {1, 6}, seed);
     TwoGenerals by_hand(o);
     while (!by_hand.done() && by_hand.last_sent() < 3) by_hand.step();
     if (by_hand.done() || first_captured(by_hand) != 0) continue;  // lost at random first
@@ -194,10 +192,7 @@ TEST_CASE("generals: with loss the ladder stops at the first captured courier",
   int runs_with_capture = 0;
   for (std::uint64_t seed = 1; seed <= 100; ++seed) {
     CAPTURE(seed);
-    GeneralsOptions o;
-    o.couriers = 6;
-    o.loss = {1, 3};
-    o.seed = seed;
+    GeneralsOptions o = lossy(6, {1, 3}, seed);
     TwoGenerals model(o);
     model.run();
     const int lost = first_captured(model);
@@ -307,10 +302,7 @@ TEST_CASE("generals: over 200 seeds and N = 1..6 the last courier is never confi
           "[generals][property]") {
   for (int n = 1; n <= 6; ++n) {
     for (std::uint64_t seed = 1; seed <= 200; ++seed) {
-      GeneralsOptions o;
-      o.couriers = n;
-      o.loss = {1, 4};
-      o.seed = seed;
+      GeneralsOptions o = lossy(n, {1, 4}, seed);
       o.attack_level = static_cast<int>(seed % static_cast<std::uint64_t>(n + 2));
       TwoGenerals model(o);
       bool held = model.last_courier_unconfirmed() && !model.common_knowledge();

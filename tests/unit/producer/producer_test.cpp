@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,20 @@ struct FakeBroker {
     return n;
   }
   std::int64_t sent() { return count("SELECT COUNT(*) FROM outbox WHERE sent = 1"); }
+
+  // An order service (and its relay, when the pattern has one) talking to this broker.
+  std::unique_ptr<producer::OrderService> service(const producer::ProducerOptions& o) {
+    return std::make_unique<producer::OrderService>(transport::sim_env(k, producer_net),
+                                                    transport::sim_env(k, relay_net), o);
+  }
+  // The same, with the service and its relay started and 1000 ticks run.
+  std::unique_ptr<producer::OrderService> started(const producer::ProducerOptions& o) {
+    auto s = service(o);
+    s->start();
+    s->relay()->start();
+    k.scheduler.run(1000);
+    return s;
+  }
 };
 
 producer::ProducerOptions two_orders(const FakeBroker& b, producer::Pattern pattern) {
@@ -81,11 +96,7 @@ producer::ProducerOptions two_orders(const FakeBroker& b, producer::Pattern patt
 
 TEST_CASE("relay: outbox rows are marked sent only after their confirm", "[producer]") {
   FakeBroker b;
-  producer::OrderService service(transport::sim_env(b.k, b.producer_net),
-                                 transport::sim_env(b.k, b.relay_net), two_orders(b, producer::Pattern::kOutbox));
-  service.start();
-  service.relay()->start();
-  b.k.scheduler.run(1000);
+  const auto service = b.started(two_orders(b, producer::Pattern::kOutbox));
   CHECK(b.confirm_mode);
   CHECK(b.count("SELECT COUNT(*) FROM orders") == 2);
   CHECK(b.published == std::vector<std::string>{"order-1", "order-2"});
@@ -93,17 +104,13 @@ TEST_CASE("relay: outbox rows are marked sent only after their confirm", "[produ
   b.confirm(2, true);    // one confirm for both (multiple)
   b.k.scheduler.run(1000);
   CHECK(b.sent() == 2);
-  CHECK(service.relay()->in_flight() == 0);
+  CHECK(service->relay()->in_flight() == 0);
 }
 
 TEST_CASE("relay: a lost connection republishes unconfirmed rows with the same ids",
           "[producer]") {
   FakeBroker b;
-  producer::OrderService service(transport::sim_env(b.k, b.producer_net),
-                                 transport::sim_env(b.k, b.relay_net), two_orders(b, producer::Pattern::kOutbox));
-  service.start();
-  service.relay()->start();
-  b.k.scheduler.run(1000);
+  const auto service = b.started(two_orders(b, producer::Pattern::kOutbox));
   REQUIRE(b.published.size() == 2);
   b.confirm(1, false);
   b.k.scheduler.run(1000);
@@ -121,8 +128,7 @@ TEST_CASE("relay: a failed read of the outbox is read again, not taken for no ro
     FakeBroker b;
     producer::ProducerOptions o = two_orders(b, producer::Pattern::kOutbox);
     o.poll_ticks = poll;
-    producer::OrderService service(transport::sim_env(b.k, b.producer_net),
-                                   transport::sim_env(b.k, b.relay_net), o);
+    const auto service = b.service(o);
     // One committed row and no order service running: nothing will kick the relay again.
     REQUIRE(b.orders
                 .exec("INSERT INTO outbox(order_id, message_id, body, created_tick) "
@@ -130,7 +136,7 @@ TEST_CASE("relay: a failed read of the outbox is read again, not taken for no ro
                 .ok());
     // Another connection holds the write lock: the relay's SELECT gets SQLITE_BUSY.
     REQUIRE(b.orders.exec("BEGIN IMMEDIATE").ok());
-    service.relay()->start();
+    service->relay()->start();
     b.k.scheduler.run(50);
     CHECK(b.published.empty());
     REQUIRE(b.orders.exec("ROLLBACK").ok());
@@ -186,11 +192,7 @@ TEST_CASE("relay: while the broker is down it asks on one schedule that backs of
 
 TEST_CASE("relay without confirms marks rows sent as soon as it publishes", "[producer]") {
   FakeBroker b;
-  producer::OrderService service(transport::sim_env(b.k, b.producer_net),
-                                 transport::sim_env(b.k, b.relay_net), two_orders(b, producer::Pattern::kOutboxNoConfirm));
-  service.start();
-  service.relay()->start();
-  b.k.scheduler.run(1000);
+  const auto service = b.started(two_orders(b, producer::Pattern::kOutboxNoConfirm));
   CHECK_FALSE(b.confirm_mode);
   CHECK(b.sent() == 2);
 }
@@ -199,10 +201,9 @@ TEST_CASE("dual write and publish-then-commit publish directly, without an outbo
           "[producer]") {
   for (auto pattern : {producer::Pattern::kDualWrite, producer::Pattern::kPublishThenCommit}) {
     FakeBroker b;
-    producer::OrderService service(transport::sim_env(b.k, b.producer_net),
-                                 transport::sim_env(b.k, b.relay_net), two_orders(b, pattern));
-    CHECK(service.relay() == nullptr);
-    service.start();
+    const auto service = b.service(two_orders(b, pattern));
+    CHECK(service->relay() == nullptr);
+    service->start();
     b.k.scheduler.run(1000);
     CHECK(b.published == std::vector<std::string>{"order-1", "order-2"});
     CHECK(b.count("SELECT COUNT(*) FROM outbox") == 0);

@@ -11,21 +11,13 @@
 #include "src/catalog/choice_flags.h"
 #include "src/scenario/scenario.h"
 #include "src/world/world.h"
+#include "tests/support/scenario_files.h"
 #include "tests/support/status_support.h"
 
 namespace {
 
 std::vector<lab::Scenario> every_scenario() {
-  std::vector<std::string> files;
-  REQUIRE(lab::scenario_files_in(std::string(EOSIM_SOURCE_DIR) + "/scenarios", files).ok());
-  std::vector<lab::Scenario> out;
-  for (const auto& file : files) {
-    lab::Scenario s;
-    lab::LoadError error;
-    INFO(error.to_string());
-    REQUIRE(lab::load_scenario(file, s, error));
-    out.push_back(s);
-  }
+  std::vector<lab::Scenario> out = test_support::load_scenarios();
   REQUIRE(out.size() >= 19);
   return out;
 }

@@ -40,6 +40,23 @@ lab::LoadError parse_bad(const std::string& text) {
 
 using Orders = std::vector<std::int64_t>;
 
+// A scenario that must be refused: its text (or fixture file), and where and why.
+struct Refusal {
+  const char* input;
+  std::int64_t line;
+  const char* key;
+  const char* message_part;
+};
+
+// The error names `file`, the case's line and key, and says the case's words.
+void check_refusal(const lab::LoadError& error, const std::string& file, const Refusal& c) {
+  INFO(error.to_string());
+  CHECK(error.file == file);
+  CHECK(error.line == c.line);
+  CHECK(error.key == c.key);
+  CHECK(error.message.find(c.message_part) != std::string::npos);
+}
+
 }  // namespace
 
 TEST_CASE("a full scenario file loads with every field", "[scenario]") {
@@ -138,13 +155,7 @@ TEST_CASE("a scenario with only a name takes the documented defaults", "[scenari
 }
 
 TEST_CASE("each bad fixture file names its file, line and key", "[scenario]") {
-  struct Case {
-    const char* file;
-    std::int64_t line;
-    const char* key;
-    const char* message_part;
-  };
-  const Case c = GENERATE(values<Case>({
+  const Refusal c = GENERATE(values<Refusal>({
       {"bad/malformed.toml", 5, "", ""},
       {"bad/unknown_top_key.toml", 3, "colour", "unknown key"},
       {"bad/unknown_script_key.toml", 10, "faults.script[2].atempt", "unknown key"},
@@ -159,13 +170,9 @@ TEST_CASE("each bad fixture file names its file, line and key", "[scenario]") {
   lab::Scenario scenario;
   scenario.name = "untouched";
   lab::LoadError error;
-  const std::string path = data_path(c.file);
+  const std::string path = data_path(c.input);
   REQUIRE_FALSE(lab::load_scenario(path, scenario, error));
-  INFO(error.to_string());
-  CHECK(error.file == path);
-  CHECK(error.line == c.line);
-  CHECK(error.key == c.key);
-  CHECK(error.message.find(c.message_part) != std::string::npos);
+  check_refusal(error, path, c);
   CHECK_FALSE(error.message.empty());
   CHECK(scenario.name == "untouched");  // a failed load leaves the output alone
 }
@@ -193,14 +200,8 @@ TEST_CASE("LoadError::to_string reads FILE:LINE: key `K`: MESSAGE", "[scenario]"
 }
 
 TEST_CASE("every kind of bad value is an error naming its key and line", "[scenario]") {
-  struct Case {
-    const char* text;
-    std::int64_t line;
-    const char* key;
-    const char* message_part;
-  };
   // Line 1 is always the name, so each problem sits on a known later line.
-  const Case c = GENERATE(values<Case>({
+  const Refusal c = GENERATE(values<Refusal>({
       {"name = 'x'\n[workload]\norders = 0\n", 3, "workload.orders", "between 1 and 1000000"},
       {"name = 'x'\n[workload]\norders = 1000001\n", 3, "workload.orders", "got 1000001"},
       {"name = 'x'\n[workload]\namount = -1\n", 3, "workload.amount", "got -1"},
@@ -288,12 +289,7 @@ TEST_CASE("every kind of bad value is an error naming its key and line", "[scena
       {"name = 'x'\n[expect]\nduplicated = 2\n", 3, "expect.duplicated", "expected an array"},
       {"name = 'x'\n[expect]\nlate = [1]\n", 3, "expect.late", "unknown key"},
   }));
-  const lab::LoadError error = parse_bad(c.text);
-  INFO(error.to_string());
-  CHECK(error.file == "inline.toml");
-  CHECK(error.line == c.line);
-  CHECK(error.key == c.key);
-  CHECK(error.message.find(c.message_part) != std::string::npos);
+  check_refusal(parse_bad(c.input), "inline.toml", c);
 }
 
 TEST_CASE("order numbers are checked against orders wherever [workload] appears", "[scenario]") {
@@ -456,13 +452,7 @@ TEST_CASE("the catalog is consistent and finds exactly its own names", "[catalog
 
 TEST_CASE("a rule that can never fire is refused with its key, line and who passes the site",
           "[scenario][fault_sites]") {
-  struct Case {
-    const char* text;
-    std::int64_t line;
-    const char* key;
-    const char* message_part;
-  };
-  const Case c = GENERATE(values<Case>({
+  const Refusal c = GENERATE(values<Refusal>({
       {"name = 'x'\n[[faults.script]]\nat = 'producer.after_publish'\ndo = 'crash'\n", 3,
        "faults.script[1].at", "passed by: producer patterns dual-write, publish-then-commit"},
       {"name = 'x'\n[[faults.script]]\nat = 'net.producer->broker'\ndo = 'drop'\n", 3,
@@ -494,12 +484,7 @@ TEST_CASE("a rule that can never fire is refused with its key, line and who pass
        "do = 'crash'\n",
        5, "faults.script[1].nth", "fires at that moment"},
   }));
-  const lab::LoadError e = parse_bad(c.text);
-  INFO(e.to_string());
-  CHECK(e.file == "inline.toml");
-  CHECK(e.line == c.line);
-  CHECK(e.key == c.key);
-  CHECK(e.message.find(c.message_part) != std::string::npos);
+  check_refusal(parse_bad(c.input), "inline.toml", c);
 }
 
 TEST_CASE("check_script refuses a rule the command line's strategy never passes",
