@@ -15,7 +15,7 @@ namespace {
 using cli_runner::contains;
 using cli_runner::Output;
 
-Output eosim(const std::string& args, const std::string& streams = "2>&1") {
+Output run_cli(const std::string& args, const std::string& streams = "2>&1") {
   return cli_runner::run(args, streams);
 }
 
@@ -25,8 +25,8 @@ const std::string kHappy = std::string("'") + EOSIM_SOURCE_DIR + "/scenarios/01-
 
 TEST_CASE("cli sweep: json is the same for --jobs 1 and --jobs 2 but for the timing",
           "[cli][sweep]") {
-  const Output one = eosim("sweep " + kHappy + " --seeds 1..60 --jobs 1 --format json", "");
-  const Output two = eosim("sweep " + kHappy + " --seeds 1..60 --jobs 2 --format json", "");
+  const Output one = run_cli("sweep " + kHappy + " --seeds 1..60 --jobs 1 --format json", "");
+  const Output two = run_cli("sweep " + kHappy + " --seeds 1..60 --jobs 2 --format json", "");
   REQUIRE(one.exit_code == 0);
   REQUIRE(two.exit_code == 0);
   auto a = nlohmann::json::parse(one.text);
@@ -45,31 +45,31 @@ TEST_CASE("cli sweep: json is the same for --jobs 1 and --jobs 2 but for the tim
 
 TEST_CASE("cli sweep: --expect decides the exit code", "[cli][sweep]") {
   const std::string no_dedup = "sweep " + kHappy + " --seeds 1..40 --strategy no-dedup";
-  const Output violated = eosim(no_dedup + " --expect exactly-once");
+  const Output violated = run_cli(no_dedup + " --expect exactly-once");
   CHECK(violated.exit_code == 1);
   CHECK(contains(violated.text, "expect exactly-once: NOT met"));
   CHECK(contains(violated.text, "eosim shrink"));  // each failure says how to shrink it
-  CHECK(eosim(no_dedup + " --expect violation").exit_code == 0);
-  CHECK(eosim(no_dedup + " --expect duplicated").exit_code == 0);
-  CHECK(eosim(no_dedup + " --expect phantom").exit_code == 1);  // no-dedup makes none
-  CHECK(eosim(no_dedup).exit_code == 0);                          // no expectation: report only
-  const Output clean = eosim("sweep " + kHappy + " --seeds 1..40 --expect exactly-once");
+  CHECK(run_cli(no_dedup + " --expect violation").exit_code == 0);
+  CHECK(run_cli(no_dedup + " --expect duplicated").exit_code == 0);
+  CHECK(run_cli(no_dedup + " --expect phantom").exit_code == 1);  // no-dedup makes none
+  CHECK(run_cli(no_dedup).exit_code == 0);                          // no expectation: report only
+  const Output clean = run_cli("sweep " + kHappy + " --seeds 1..40 --expect exactly-once");
   CHECK(clean.exit_code == 0);
   CHECK(contains(clean.text, "runs/s"));
   CHECK(contains(clean.text, "steps/s"));
 }
 
 TEST_CASE("cli sweep: bad input exits 2 and says what is wrong", "[cli][sweep]") {
-  const Output backwards = eosim("sweep " + kHappy + " --seeds 9..3");
+  const Output backwards = run_cli("sweep " + kHappy + " --seeds 9..3");
   CHECK(backwards.exit_code == 2);
   CHECK(contains(backwards.text, "--seeds"));
-  const Output spec = eosim("sweep " + kHappy + " --faults bogus=1/2");
+  const Output spec = run_cli("sweep " + kHappy + " --faults bogus=1/2");
   CHECK(spec.exit_code == 2);
   CHECK(contains(spec.text, "bogus"));
-  CHECK(eosim("sweep " + kHappy + " --expect fine").exit_code == 2);
-  CHECK(eosim("sweep " + kHappy + " --strategy nope").exit_code == 2);
-  CHECK(eosim("sweep /nonexistent/file.toml").exit_code == 2);
-  CHECK(eosim("shrink " + kHappy).exit_code == 2);  // --seed is required
+  CHECK(run_cli("sweep " + kHappy + " --expect fine").exit_code == 2);
+  CHECK(run_cli("sweep " + kHappy + " --strategy nope").exit_code == 2);
+  CHECK(run_cli("sweep /nonexistent/file.toml").exit_code == 2);
+  CHECK(run_cli("shrink " + kHappy).exit_code == 2);  // --seed is required
 }
 
 TEST_CASE("cli shrink: writes a minimal scenario that eosim run reproduces", "[cli][shrink]") {
@@ -77,13 +77,13 @@ TEST_CASE("cli shrink: writes a minimal scenario that eosim run reproduces", "[c
   const test_support::TempDir tmp("cli-shrink");
   const fs::path out = tmp.path / "shrunk.toml";
   // Find a failing seed the way a user would, then shrink it.
-  const Output found = eosim(
+  const Output found = run_cli(
       "sweep " + kHappy + " --seeds 1..100 --strategy no-dedup --format json", "");
   REQUIRE(found.exit_code == 0);
   const auto sweep = nlohmann::json::parse(found.text);
   REQUIRE(sweep["first_failure"].is_object());
   const std::string seed = std::to_string(sweep["first_failure"]["seed"].get<std::uint64_t>());
-  const Output shrunk = eosim("shrink " + kHappy + " --strategy no-dedup --seed " + seed +
+  const Output shrunk = run_cli("shrink " + kHappy + " --strategy no-dedup --seed " + seed +
                               " -o '" + out.string() + "'");
   INFO(shrunk.text);
   REQUIRE(shrunk.exit_code == 0);
@@ -94,25 +94,25 @@ TEST_CASE("cli shrink: writes a minimal scenario that eosim run reproduces", "[c
   CHECK(minimal.script.size() <= 2);
   CHECK(minimal.random.ratios.empty());
   CHECK(minimal.expect.verdict == lab::Verdict::kDuplicated);
-  const Output replay = eosim("run '" + out.string() + "'");
+  const Output replay = run_cli("run '" + out.string() + "'");
   CHECK(replay.exit_code == 0);  // its [expect] holds
   CHECK(contains(replay.text, "DUPLICATED"));
   // Without -o the scenario itself goes to stdout.
   const Output to_stdout =
-      eosim("shrink " + kHappy + " --strategy no-dedup --seed " + seed, "2>/dev/null");
+      run_cli("shrink " + kHappy + " --strategy no-dedup --seed " + seed, "2>/dev/null");
   CHECK(to_stdout.exit_code == 0);
   CHECK(contains(to_stdout.text, "[[faults.script]]"));
 }
 
 TEST_CASE("cli shrink: a seed that does not fail exits 1", "[cli][shrink]") {
-  const Output clean = eosim("shrink " + kHappy + " --seed 1 --faults drop=0");
+  const Output clean = run_cli("shrink " + kHappy + " --seed 1 --faults drop=0");
   CHECK(clean.exit_code == 1);
   CHECK(contains(clean.text, "exactly-once"));
 }
 
 TEST_CASE("cli explore: every single fault on the happy path is exactly-once",
           "[cli][explore]") {
-  const Output clean = eosim("explore " + kHappy +
+  const Output clean = run_cli("explore " + kHappy +
                              " --max-faults 1 --max-deviations 0 --expect exactly-once");
   INFO(clean.text);
   CHECK(clean.exit_code == 0);
@@ -127,7 +127,7 @@ TEST_CASE("cli explore: finds the no-dedup violation and writes it as a scenario
   const test_support::TempDir tmp("cli-explore");
   const fs::path out = tmp.path / "counterexample.toml";
   const Output found =
-      eosim("explore " + kHappy + " --strategy no-dedup --kinds crash --max-faults 1 "
+      run_cli("explore " + kHappy + " --strategy no-dedup --kinds crash --max-faults 1 "
             "--max-deviations 0 --expect violation --format json -o '" + out.string() + "'",
             "");
   REQUIRE(found.exit_code == 0);
@@ -135,14 +135,14 @@ TEST_CASE("cli explore: finds the no-dedup violation and writes it as a scenario
   CHECK(j["violations"].get<int>() > 0);
   CHECK(j["first_counterexample"].is_string());
   CHECK(j["counterexample_toml"].is_string());
-  const Output replay = eosim("run '" + out.string() + "'");
+  const Output replay = run_cli("run '" + out.string() + "'");
   CHECK(replay.exit_code == 0);
   CHECK(contains(replay.text, "DUPLICATED"));
-  CHECK(eosim("explore " + kHappy + " --strategy no-dedup --max-faults 1 --max-deviations 0 "
+  CHECK(run_cli("explore " + kHappy + " --strategy no-dedup --max-faults 1 --max-deviations 0 "
               "--kinds crash --expect exactly-once")
             .exit_code == 1);
-  CHECK(eosim("explore " + kHappy + " --kinds nosuch").exit_code == 2);
-  CHECK(eosim("explore " + kHappy + " --max-faults 9").exit_code == 2);
+  CHECK(run_cli("explore " + kHappy + " --kinds nosuch").exit_code == 2);
+  CHECK(run_cli("explore " + kHappy + " --max-faults 9").exit_code == 2);
 }
 
 TEST_CASE("cli shrink --as-run: shrinks the scripted run eosim run makes", "[cli][shrink]") {
@@ -155,7 +155,7 @@ TEST_CASE("cli shrink --as-run: shrinks the scripted run eosim run makes", "[cli
                                  "/scenarios/03-crash-between-commit-and-ack-no-dedup.toml",
                              s, error));
   const Output shrunk =
-      eosim("shrink " + file + " --seed " + std::to_string(s.seed) + " --as-run", "2>&1");
+      run_cli("shrink " + file + " --seed " + std::to_string(s.seed) + " --as-run", "2>&1");
   INFO(shrunk.text);
   REQUIRE(shrunk.exit_code == 0);
   CHECK(contains(shrunk.text, "original run: duplicated with 1 fault(s)"));

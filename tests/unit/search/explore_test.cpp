@@ -201,7 +201,7 @@ std::uint64_t compare_merging(const lab::Scenario& s, int max_faults, int max_de
 std::vector<lab::Scenario> merge_scenarios(bool with_poison = false) {
   std::vector<lab::Scenario> out;
   for (const lab::AntiPattern& p : lab::anti_patterns()) {
-    if (with_poison || p.strategy != "requeue-poison") out.push_back(lab::anti_pattern_scenario(p));
+    if (with_poison || p.strategy != consumer::PresetId::kRequeuePoison) out.push_back(lab::anti_pattern_scenario(p));
   }
   out.push_back(orders(2, "atomic"));
   lab::Scenario two = orders(2, "atomic");
