@@ -159,9 +159,8 @@ TEST_CASE("the live tables show the redelivered order deduplicated by the atomic
   CHECK(v.summary.redeliveries == 1);
 
   lab::Session no_dedup;
-  std::string error;
   open(no_dedup, load("02-crash-between-commit-and-ack.toml"));
-  REQUIRE(no_dedup.configure(std::nullopt, "no-dedup", "", error));
+  REQUIRE_OK(no_dedup.configure(std::nullopt, "no-dedup", ""));
   no_dedup.seek(no_dedup.end().steps);
   CHECK(no_dedup.view().summary.report.verdict == lab::Verdict::kDuplicated);
   CHECK(no_dedup.view().summary.report.balance_actual == 400);
