@@ -130,8 +130,7 @@ eosim::Status WorldImpl::create_databases(const consumer::Strategy& strategy) {
     st = store::TempDir::create(temp_dir_);
   }
   if (!st.ok()) {
-    error = "cannot create the run's databases: " + st.to_string();
-    return false;
+    return eosim::Status::error("cannot create the run's databases: " + st.to_string());
   }
   uris_ = make_uris(options_.keep_db_dir, temp_dir_.path(), warm_);
   st = store::Db::open(uris_.orders, orders_anchor_);

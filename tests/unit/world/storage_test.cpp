@@ -19,6 +19,8 @@
 #include "src/world/world.h"
 #include "tests/support/scenario_files.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/run_support.h"
+#include "tests/support/status_support.h"
 
 namespace {
 
@@ -35,8 +37,7 @@ Outcome run_in(const lab::Scenario& s, lab::DbStorage storage) {
   options.storage = storage;
   lab::RunSummary run;
   Outcome out;
-  std::string error;
-  REQUIRE(lab::run_scenario(s, options, run, nullptr, error, &out.tables));
+  REQUIRE_OK(lab::run_scenario(s, options, run, nullptr, &out.tables));
   const std::vector<std::string> unmet = lab::unmet_expectations(s, run);
   out.json = lab::report_json_line({s, run, unmet, "replay"});
   out.trace_hash = run.trace_hash;
@@ -122,9 +123,8 @@ TEST_CASE("storage: the private folder exists while the world does, then is remo
   s.name = "folder";
   lab::WorldOptions options;
   options.storage = lab::DbStorage::kTempFiles;
-  std::string error;
   {
-    auto world = lab::World::create(s, options, error);
+    auto world = run_support::world(s, options);
     REQUIRE(world);
     const std::set<std::string> during = entries(tmp.path);
     REQUIRE(during.size() == 1);
@@ -146,9 +146,9 @@ TEST_CASE("storage: a folder that cannot be made is an error, not a crash", "[wo
   lab::Scenario s;
   lab::WorldOptions options;
   options.storage = lab::DbStorage::kTempFiles;
-  std::string error;
-  CHECK_FALSE(lab::World::create(s, options, error));
-  CHECK(error.find("cannot make a temporary folder in " + (tmp / "missing")) !=
+  const eosim::Result<std::unique_ptr<lab::World>> world = lab::World::create(s, options);
+  CHECK_FALSE(world.ok());
+  CHECK(world.message().find("cannot make a temporary folder in " + (tmp / "missing")) !=
         std::string::npos);
 }
 
