@@ -11,7 +11,7 @@ mkdir -p "$out"
 shot() {
   local name=$1
   shift
-  xvfb-run -a -s '-screen 0 1600x960x24' "$gui" --size 1600x960 --check-layout \
+  xvfb-run -a -s '-screen 0 1600x960x24' "$gui" --size 1600x960 --check-layout --force \
     --screenshot "$out/$name.png" "$@"
 }
 shot explore-crash-between-commit-and-ack --step 34 scenarios/02-crash-between-commit-and-ack.toml

@@ -39,6 +39,7 @@ constexpr const char* kUsage =
     "  --size WxH          window size in pixels (default 1600x960)\n"
     "  --font PATH|none    a TrueType font (default DejaVu Sans when installed)\n"
     "  --screenshot PNG    draw until settled, save the frame as PNG, exit\n"
+    "  --force             --screenshot may replace an existing file\n"
     "  --bench-frames N    draw N frames, print frame times in ms (wall and CPU), exit\n"
     "  --bench-scrub       while benchmarking, drag the scrub slider end to start and back\n"
     "  --layout FILE|none  where panel sizes are remembered (default: the user's config dir,\n"
@@ -53,6 +54,7 @@ struct Options {
   int width = 1600, height = 960;
   std::string font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
   std::string screenshot;
+  bool force = false;  // --screenshot may replace an existing file
   int bench_frames = 0;
   bool bench_scrub = false;
   bool check_layout = false;
@@ -116,6 +118,8 @@ bool window_option(const std::string& arg, const NextValue& value, Options& o, b
     ok = value(o.font);
   } else if (arg == "--screenshot") {
     ok = value(o.screenshot);
+  } else if (arg == "--force") {
+    o.force = true;
   } else if (arg == "--bench-frames") {
     ok = value(v) && parse_number(v, n) && n > 0;
     o.bench_frames = static_cast<int>(std::min<std::uint64_t>(n, 1000000));
@@ -168,6 +172,16 @@ int parse(int argc, char** argv, Options& o) {
       std::fprintf(stderr, "eosim-gui: bad or missing value for %s\n%s", arg.c_str(), kUsage);
       return 2;
     }
+  }
+  // As eosim's -o options: a file of the user's is never replaced without --force, and
+  // this is said before any window opens.
+  std::error_code ec;
+  if (!o.screenshot.empty() && !o.force && std::filesystem::exists(o.screenshot, ec)) {
+    std::fprintf(stderr,
+                 "eosim-gui: --screenshot %s: the file exists; eosim-gui does not replace it "
+                 "without --force\n",
+                 o.screenshot.c_str());
+    return 2;
   }
   return 0;
 }

@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
     for (const fs::path& file : files) {
       const std::string png = (out / (file.stem().string() + "-" + size + ".png")).string();
       const std::string run = shell_quoted(gui) + " --size " + size +
-                              " --layout none --check-layout --step 100000 --screenshot " +
+                              " --layout none --check-layout --step 100000 --force --screenshot " +
                               shell_quoted(png) + " " + shell_quoted(file.string());
       // A second try only absorbs a lost X connection (other Xvfb servers come and go on a
       // shared machine): a broken layout is deterministic and fails both times.
