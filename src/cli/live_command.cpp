@@ -342,7 +342,9 @@ int live_command(const LiveCommandOptions& o, std::ostream& out, std::ostream& e
         out << "  (live: stopped at the timeout, " << o.timeout_s << " s: " << result.still_going
             << ")\n";
       }
-      if (!agree) exit_code = worse(exit_code, kExitExpectFailed);
+      // A run stopped at its timeout had not settled: what it is compared with is not its
+      // end, so it fails (exit 1, as without --compare) even where the orders agree so far.
+      if (!agree || result.timed_out) exit_code = worse(exit_code, kExitExpectFailed);
       continue;
     }
     const std::vector<std::string> unmet = lab::unmet_expectations(l.scenario, result.summary);

@@ -559,7 +559,7 @@ CLI::App* add_live_command(CLI::App& app, cli::LiveCommandOptions& o) {
       ->capture_default_str();
   live->add_flag("--compare", o.compare,
                  "Also run each scenario in the model and print, per order, the model's "
-                 "outcome, the live one and whether they agree (exit 1 if any differs)");
+                 "outcome, the live one and whether they agree (exit 1 if any differs or a run timed out)");
   live->footer(
       "Runs each scenario against a real RabbitMQ: a private one on loopback started for\n"
       "the command and stopped after it (rabbitmq-server must be installed: sudo bash\n"

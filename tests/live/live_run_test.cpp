@@ -62,6 +62,21 @@ TEST_CASE("live: with no-dedup, a real process killed between commit and ack deb
   CHECK(processes_mentioning(keep) == 0);
 }
 
+TEST_CASE("live --compare: a run stopped at its timeout fails, even where the orders agree",
+          "[live-run]") {
+  live_test::broker_endpoint();
+  TempDir dir;
+  // The quiet period alone (1.5 s) outlasts --timeout 1: the run is stopped unsettled,
+  // though at 1 ms a tick its three orders are all debited well within the second.
+  const Outcome o = eosim({"live", "--compare", kSource + "/scenarios/01-happy-path.toml",
+                           "--broker", live_test::real_broker().url, "--tick-ms", "1",
+                           "--timeout", "1"},
+                          dir);
+  INFO(o.out);
+  CHECK(o.out.find("stopped at the timeout") != std::string::npos);
+  CHECK(o.exit_code == 1);
+}
+
 TEST_CASE("live: what cannot run live is refused with one line and exit 2", "[live-refuse]") {
   TempDir dir;
   SECTION("random fault ratios") {
