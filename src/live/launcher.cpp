@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <thread>
 
@@ -27,25 +28,49 @@ constexpr int kStartAttempts = 3;
 // RabbitMQ's consumer_timeout when rabbitmq.conf does not set it (rabbit.app, 3.8.15 on).
 constexpr int kDefaultConsumerTimeoutMs = 1800000;
 
-// Free loopback ports, all distinct: each socket stays bound until all are picked.
-bool pick_free_ports(std::array<int, 3>& ports) {
+// The kernel's ephemeral range: the ports it hands to bind(0) and to outgoing connections.
+int ephemeral_low() {
+  std::ifstream in("/proc/sys/net/ipv4/ip_local_port_range");
+  int low = 0;
+  int high = 0;
+  return (in >> low >> high) && low > 0 ? low : 32768;
+}
+
+}  // namespace
+
+Status pick_broker_ports(std::array<int, 3>& ports) {
+  constexpr int kLow = 10000;
+  const int high = ephemeral_low();
+  if (high - kLow < 1000) {
+    return Status::error("no loopback port range below the ephemeral range (starts at " +
+                         std::to_string(high) + ")");
+  }
+  std::random_device random;  // live/ only: ports need not repeat from run to run
   std::array<int, 3> fds{-1, -1, -1};
-  bool ok = true;
-  for (std::size_t i = 0; i < fds.size() && ok; ++i) {
-    fds[i] = ::socket(AF_INET, SOCK_STREAM, 0);
+  std::size_t got = 0;
+  for (int tries = 0; tries < 1000 && got < fds.size(); ++tries) {
+    const int port = kLow + static_cast<int>(random() % static_cast<unsigned>(high - kLow));
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) break;
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof addr;
-    ok = fds[i] >= 0 && ::bind(fds[i], reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
-         ::getsockname(fds[i], reinterpret_cast<sockaddr*>(&addr), &len) == 0;
-    if (ok) ports[i] = ntohs(addr.sin_port);
+    addr.sin_port = htons(static_cast<uint16_t>(port));
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) {
+      fds[got] = fd;  // stays bound until all are picked: the three are distinct
+      ports[got++] = port;
+    } else {
+      ::close(fd);
+    }
   }
   for (int fd : fds) {
     if (fd >= 0) ::close(fd);
   }
-  return ok;
+  if (got < fds.size()) return Status::error("no free loopback port below " + std::to_string(high));
+  return Status::success();
 }
+
+namespace {
 
 bool port_open(int port) {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
@@ -102,7 +127,7 @@ Status PrivateBroker::start_once(const LaunchOptions& options,
   if (::mkdtemp(tmpl.data()) == nullptr) return Status::error("mkdtemp failed for " + tmpl);
   broker->dir_ = tmpl;
   std::array<int, 3> ports{};
-  if (!pick_free_ports(ports)) return Status::error("no free loopback port");
+  if (Status s = pick_broker_ports(ports); !s.ok()) return s;
   broker->endpoint_.port = ports[0];
   broker->dist_port_ = ports[1];
   broker->epmd_port_ = ports[2];

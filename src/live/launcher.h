@@ -26,6 +26,7 @@
 
 #include <sys/types.h>
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -44,6 +45,14 @@ struct LaunchOptions {
   int ready_timeout_ms = 90000;  // start (and each restart) gives up after this
   std::string rabbitmq_bin_dir = "/usr/lib/rabbitmq/bin";
 };
+
+// Three distinct free loopback ports for a broker (AMQP, distribution, epmd), chosen at
+// random BELOW the kernel's ephemeral range. They are released before the broker binds
+// them; in the ephemeral range, another process's bind(0) or outgoing connection could
+// take one meanwhile (a fault proxy of a test running beside this one did: the readiness
+// check then reached the proxy, not the node). Below it only another picker can, which is
+// rare, and such a start fails and is tried again on new ports.
+Status pick_broker_ports(std::array<int, 3>& ports);
 
 enum class RestartKind { kClean, kKill };
 

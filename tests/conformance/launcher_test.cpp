@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -235,4 +236,23 @@ TEST_CASE("endpoint: AMQP URLs", "[live]") {
   CHECK_FALSE(live::parse_amqp_url("http://localhost", e).ok());
   CHECK_FALSE(live::parse_amqp_url("amqp://host:99999", e).ok());
   CHECK_FALSE(live::parse_amqp_url("amqp://host:", e).ok());
+}
+
+TEST_CASE("launcher: broker ports are distinct and below the kernel's ephemeral range",
+          "[launcher]") {
+  std::ifstream range("/proc/sys/net/ipv4/ip_local_port_range");
+  int low = 32768;
+  int high = 60999;
+  range >> low >> high;
+  for (int round = 0; round < 50; ++round) {
+    std::array<int, 3> ports{};
+    REQUIRE(live::pick_broker_ports(ports).ok());
+    for (int port : ports) {
+      CHECK(port >= 10000);
+      CHECK(port < low);  // never a port the kernel may hand to another bind(0) or connect
+    }
+    CHECK(ports[0] != ports[1]);
+    CHECK(ports[1] != ports[2]);
+    CHECK(ports[0] != ports[2]);
+  }
 }
