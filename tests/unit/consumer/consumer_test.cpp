@@ -12,6 +12,7 @@
 #include "src/orders/order_message.h"
 #include "src/transport/sim_transport.h"
 #include "src/store/db.h"
+#include "tests/support/db_query.h"
 
 namespace {
 
@@ -75,15 +76,7 @@ struct FakeBroker {
   // A consumer with `strategy`'s choices, started and connected.
   std::unique_ptr<consumer::Consumer> start_consumer(const char* strategy);
 
-  std::int64_t count(const char* sql) {
-    store::Stmt& st = ledger.statement(sql);
-    bool row = false;
-    REQUIRE(st.step(row).ok());
-    REQUIRE(row);
-    const std::int64_t n = st.column_int64(0);
-    st.reset();
-    return n;
-  }
+  std::int64_t count(const char* sql) { return test_support::query_int(ledger, sql); }
   std::int64_t balance() { return count("SELECT balance FROM accounts WHERE id = 'alice'"); }
   std::int64_t debits() { return count("SELECT COUNT(*) FROM debits"); }
 };

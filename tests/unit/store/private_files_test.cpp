@@ -13,6 +13,7 @@
 
 #include "src/store/db.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/db_query.h"
 
 namespace {
 
@@ -90,12 +91,7 @@ std::vector<std::string> run_script(const std::string& uri,
 }
 
 std::int64_t count_rows(store::Db& db) {
-  store::Stmt& st = db.statement("SELECT count(*) FROM t");
-  bool row = false;
-  REQUIRE(st.step(row).ok());
-  const std::int64_t n = st.column_int64(0);
-  st.reset();
-  return n;
+  return test_support::query_int(db, "SELECT count(*) FROM t");
 }
 
 }  // namespace

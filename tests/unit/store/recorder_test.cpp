@@ -12,20 +12,13 @@
 #include "src/store/replay.h"
 #include "src/store/txn.h"
 #include "src/store/warm.h"
+#include "tests/support/db_query.h"
 
 namespace {
 
 using Kind = store::Recorder::Kind;
 
-std::int64_t query_int(store::Db& db, const char* sql) {
-  store::Stmt& st = db.statement(sql);
-  bool row = false;
-  REQUIRE(st.step(row).ok());
-  REQUIRE(row);
-  const std::int64_t n = st.column_int64(0);
-  st.reset();
-  return n;
-}
+using test_support::query_int;
 
 // Records: a transaction lost to a crash (close before COMMIT), then a committed insert.
 void crash_then_insert(const std::string& uri, store::Recorder& recorder) {

@@ -9,6 +9,7 @@
 #include "src/store/db.h"
 #include "src/store/status.h"
 #include "src/store/txn.h"
+#include "tests/support/db_query.h"
 
 namespace {
 
@@ -51,15 +52,7 @@ Db open_or_fail(const std::string& uri) {
 }
 
 int64_t count_rows(Db& db, const char* table) {
-  store::Stmt& st = db.statement(std::string("SELECT count(*) FROM ") + table);
-  bool has_row = false;
-  const Status s = st.step(has_row);
-  INFO(s.to_string());
-  REQUIRE(s.ok());
-  REQUIRE(has_row);
-  const int64_t n = st.column_int64(0);
-  st.reset();
-  return n;
+  return test_support::query_int(db, std::string("SELECT count(*) FROM ") + table);
 }
 
 const char* const kSchema =

@@ -12,17 +12,12 @@
 #include "tests/support/run_support.h"
 #include "tests/support/status_support.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/db_query.h"
 
 namespace {
 
 std::int64_t count_rows(store::Db& db) {
-  store::Stmt& st = db.statement("SELECT count(*) FROM t");
-  bool row = false;
-  REQUIRE(st.step(row).ok());
-  REQUIRE(row);
-  const std::int64_t n = st.column_int64(0);
-  st.reset();
-  return n;
+  return test_support::query_int(db, "SELECT count(*) FROM t");
 }
 
 }  // namespace
