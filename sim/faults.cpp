@@ -92,7 +92,19 @@ std::optional<std::string> FaultPlan::check(const FaultPoint& point) {
     return std::nullopt;
   }
   const auto ratio = random_.ratios.find(std::string(point.kind));
-  if (ratio == random_.ratios.end() || !chooser_.chance(ratio->second)) return std::nullopt;
+  // Keyed: the opportunity and its occurrence number.
+  const auto identity = [&] {
+    StateHash key;
+    for (const std::string_view text : {point.site, point.kind, point.frame}) key.add(text);
+    key.add(point.order);
+    key.add(point.attempt);
+    key.add(point.instance);
+    key.add(nth);
+    return key.value();
+  };
+  if (ratio == random_.ratios.end() || !chooser_.chance(ratio->second, identity)) {
+    return std::nullopt;
+  }
   ++random_fired_;
   return log(point, std::string(point.kind), nth, false).action;
 }

@@ -61,10 +61,11 @@ void Network::attach(const NodeId& node, NodeHandlers handlers) {
 
 void Network::detach(const NodeId& node) { nodes_.erase(node); }
 
-Tick Network::draw_latency(Tick min, Tick max) {
+template <class Identity>
+Tick Network::draw_latency(Tick min, Tick max, const Identity& identity) {
   EOSIM_ASSERT(min <= max);
   if (min == max) return min;  // no decision, nothing on the tape
-  return min + chooser_.below(max - min + 1);
+  return min + chooser_.below(max - min + 1, identity);
 }
 
 int Network::side_of(const Connection& c, const NodeId& node) const {
@@ -195,9 +196,13 @@ bool Network::send(ConnId conn, const NodeId& from, Frame frame) {
     return true;  // the sender cannot tell: TCP accepted the bytes
   }
   trace_.record(from, EventKind::kSend, dir.to, frame.key.subject(), frame.summary);
-  const Tick arrival = std::max(scheduler_.now() + draw_latency(options_.latency_min,
-                                                                options_.latency_max),
-                                dir.last_arrival);
+  // Keyed: the frame, its connection and direction, and how many frames are ahead of it.
+  const auto identity = [&] {
+    return event_tag(datagram_tag(dir.from, dir.to, frame), conn, d, dir.queue.size());
+  };
+  const Tick arrival =
+      std::max(scheduler_.now() + draw_latency(options_.latency_min, options_.latency_max, identity),
+               dir.last_arrival);
   dir.last_arrival = arrival;
   const bool freeze_after = fault && *fault == "freeze";
   dir.queue.push_back({std::move(frame), freeze_after});
@@ -354,7 +359,9 @@ void Network::send_datagram(const NodeId& from, const NodeId& to, Frame frame,
   const int copies = faults_.check(dup) ? 2 : 1;
   trace_.record(from, EventKind::kSend, to, frame.key.subject(), frame.summary);
   for (int i = 0; i < copies; ++i) {
-    const Tick delay = draw_latency(options.latency_min, options.latency_max);
+    const Tick delay = draw_latency(options.latency_min, options.latency_max, [&] {
+      return event_tag(datagram_tag(from, to, frame), i);  // keyed: the frame and which copy
+    });
     scheduler_.after(delay, "net.datagram", [this, from, to, frame] {
       const auto node = nodes_.find(to);
       if (node == nodes_.end() || !node->second.on_datagram) {

@@ -202,7 +202,10 @@ class Network {
     Tick to;
   };
 
-  Tick draw_latency(Tick min, Tick max);
+  // A frame's time in flight, in [min, max]. `identity` names the draw for keyed draws
+  // (Chooser::below): a function of the frame and where it goes, all in the run state.
+  template <class Identity>
+  Tick draw_latency(Tick min, Tick max, const Identity& identity);
   int side_of(const Connection& c, const NodeId& node) const;
   void deliver_head(ConnId conn, int d);
   void lose_queue(Direction& dir, const char* why);

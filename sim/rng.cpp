@@ -80,16 +80,17 @@ Chooser::Chooser(std::uint64_t seed, ChoiceTape tape, TapeEnd end)
 
 std::uint64_t Chooser::below(std::uint64_t bound) {
   EOSIM_ASSERT(bound > 0);
-  std::uint64_t value = 0;
-  if (replay_pos_ < replay_.size()) {
-    value = replay_[replay_pos_++].value % bound;
-  } else if (end_ == TapeEnd::kZero) {
-    value = 0;
-  } else {
-    value = prng_.below(bound);
-  }
-  if (recording_) recorded_.push_back({bound, value});
-  return value;
+  EOSIM_ASSERT(draws_ == Draws::kSequence);  // a keyed draw needs its identity
+  return below(bound, [] { return std::uint64_t{0}; });
+}
+
+std::uint64_t Chooser::keyed(std::uint64_t bound, std::uint64_t identity) const {
+  EOSIM_ASSERT(bound > 0);
+  StateHash key;
+  key.add(seed_);
+  key.add(identity);
+  Prng draw(key.value());
+  return draw.below(bound);
 }
 
 void Chooser::add_state(StateHash& hash) const {
@@ -99,15 +100,28 @@ void Chooser::add_state(StateHash& hash) const {
     hash.add(replay_[i].value);
   }
   hash.add(end_ == TapeEnd::kRandom);
-  prng_.add_state(hash);
+  hash.add(draws_ == Draws::kKeyed);
+  // Keyed draws never touch the generator: what they draw follows from the state itself.
+  if (draws_ == Draws::kSequence) prng_.add_state(hash);
 }
 
 bool Chooser::chance(Ratio ratio) {
   EOSIM_ASSERT(ratio.denominator > 0);
   EOSIM_ASSERT(ratio.numerator <= ratio.denominator);
-  if (ratio.numerator == 0) return false;  // not a decision: nothing to record or shrink
-  // The top `numerator` values fire, so a zeroed tape entry always means "no".
-  return below(ratio.denominator) >= ratio.denominator - ratio.numerator;
+  EOSIM_ASSERT(draws_ == Draws::kSequence);  // a keyed draw needs its identity
+  return chance(ratio, [] { return std::uint64_t{0}; });
+}
+
+namespace {
+constexpr Named<Draws> kDrawNames[] = {
+    {Draws::kSequence, "sequence", "one generator seeded by the seed, drawn in turn"},
+    {Draws::kKeyed, "keyed", "each decision hashed from the seed and what it decides"},
+};
+}  // namespace
+
+template <>
+std::span<const Named<Draws>> enum_names<Draws>() {
+  return kDrawNames;
 }
 
 }  // namespace sim

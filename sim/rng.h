@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/assert.h"
+#include "sim/named.h"
 #include "sim/state_hash.h"
 
 namespace sim {
@@ -49,7 +51,8 @@ class Prng {
   std::uint64_t state_[4];
 };
 
-// One recorded decision.
+// One recorded decision. On a tape to replay, bound 0 marks a free entry: that decision is
+// drawn as if the tape had ended (explore's keyed deviations replay only what they change).
 struct Choice {
   std::uint64_t bound = 0;
   std::uint64_t value = 0;
@@ -57,6 +60,18 @@ struct Choice {
 };
 
 using ChoiceTape = std::vector<Choice>;
+
+// How a decision is drawn when nothing replays it (a free run, or a replay past its tape
+// with TapeEnd::kRandom).
+enum class Draws {
+  kSequence,  // the next value of one generator seeded by the run's seed: what a decision
+              // draws depends on how many decisions came before it (every run's default)
+  kKeyed,     // a hash of the seed and the decision's identity (what is decided: a frame on
+              // its connection, the set of tied events, a sync's batch): runs that reach
+              // the same state draw the same values from there on, whatever came before.
+              // For explore's state merging (src/search/explore.h); a scenario file names
+              // it (`draws = "keyed"`) so that a run of the file is the run explore saw.
+};
 
 // What a replay does once the given tape runs out.
 enum class TapeEnd {
@@ -72,8 +87,42 @@ class Chooser {
   // is reduced modulo the bound), then `end` decides. Everything is recorded again.
   Chooser(std::uint64_t seed, ChoiceTape tape, TapeEnd end);
 
-  std::uint64_t below(std::uint64_t bound);  // REQUIRES: bound > 0
-  bool chance(Ratio ratio);                  // REQUIRES: ratio valid
+  // A decision among `bound` options. `identity()` says what is decided; it is called only
+  // when the draw is keyed (Draws::kKeyed, past the tape), so a sequential run pays nothing
+  // for it. It must be a function of the run state World::run_state hashes (and of the
+  // decision's place in the step), or merged states would draw differently.
+  // REQUIRES: bound > 0.
+  template <class Identity>
+  std::uint64_t below(std::uint64_t bound, const Identity& identity) {
+    EOSIM_ASSERT(bound > 0);
+    std::uint64_t value = 0;
+    const Choice* replayed = replay_pos_ < replay_.size() ? &replay_[replay_pos_++] : nullptr;
+    if (replayed != nullptr && replayed->bound != 0) {
+      value = replayed->value % bound;
+    } else if (end_ == TapeEnd::kZero) {
+      value = 0;
+    } else if (draws_ == Draws::kKeyed) {
+      value = keyed(bound, identity());
+    } else {
+      value = prng_.below(bound);
+    }
+    if (recording_) recorded_.push_back({bound, value});
+    return value;
+  }
+  // A decision with no identity. REQUIRES: draws() == Draws::kSequence, bound > 0.
+  std::uint64_t below(std::uint64_t bound);
+  // REQUIRES: ratio valid.
+  template <class Identity>
+  bool chance(Ratio ratio, const Identity& identity) {
+    if (ratio.numerator == 0) return false;  // not a decision: nothing to record or shrink
+    // The top `numerator` values fire, so a zeroed tape entry always means "no".
+    return below(ratio.denominator, identity) >= ratio.denominator - ratio.numerator;
+  }
+  bool chance(Ratio ratio);  // REQUIRES: draws() == Draws::kSequence
+
+  // Set before the first decision.
+  void set_draws(Draws draws) { draws_ = draws; }
+  Draws draws() const { return draws_; }
 
   std::uint64_t seed() const { return seed_; }
   // What decides the decisions still to come, for explore's state merging: the tape
@@ -93,8 +142,15 @@ class Chooser {
   ChoiceTape replay_;
   std::size_t replay_pos_ = 0;
   TapeEnd end_ = TapeEnd::kRandom;
+  Draws draws_ = Draws::kSequence;
   ChoiceTape recorded_;
   bool recording_ = true;
+
+  std::uint64_t keyed(std::uint64_t bound, std::uint64_t identity) const;
 };
+
+// The scenario file's spelling of each Draws value ("sequence", "keyed").
+template <>
+std::span<const Named<Draws>> enum_names<Draws>();
 
 }  // namespace sim

@@ -62,7 +62,15 @@ Scheduler::Event Scheduler::pop_next() {
     ties_.push_back(std::move(const_cast<Event&>(queue_.top())));
     queue_.pop();
   }
-  const std::size_t pick = static_cast<std::size_t>(chooser_.below(ties_.size()));
+  // Keyed: the tied events as add_state sees them (label and tag, in order).
+  const std::size_t pick = static_cast<std::size_t>(chooser_.below(ties_.size(), [this] {
+    StateHash identity;
+    for (const Event& e : ties_) {
+      identity.add(std::string_view(e.label));
+      identity.add(e.tag);
+    }
+    return identity.value();
+  }));
   Event chosen = std::move(ties_[pick]);
   for (std::size_t i = 0; i < ties_.size(); ++i) {
     if (i != pick) queue_.push(std::move(ties_[i]));

@@ -7,7 +7,9 @@
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
+#include <string>
 
 #include "src/cli/commands.h"
 #include "src/cli/files.h"
@@ -57,13 +59,52 @@ struct Counterexample {
   std::string why;  // when it could not be written as a file
 };
 
+// --compare: the same search without merging, for the reduction factor and a check that
+// both reach the same outcome classes.
+struct Comparison {
+  bool done = false;
+  std::uint64_t runs = 0;     // schedules the search without merging ran
+  bool same_outcomes = false; // the same outcome classes (verdict, balance, order lists)
+  double seconds = 0;
+};
+
+std::set<std::string> outcome_classes(const lab::ExploreResult& r) {
+  std::set<std::string> out;
+  for (const auto& c : r.outcomes) out.insert(outcome_text(c));
+  return out;
+}
+
+double reduction(const lab::ExploreResult& r, const Comparison& cmp) {
+  return r.runs > 0 ? static_cast<double>(cmp.runs) / static_cast<double>(r.runs) : 0.0;
+}
+
+void write_merge_text(const ExploreCommandOptions& o, const lab::ExploreResult& r,
+                      const Comparison& cmp, std::ostream& out) {
+  if (o.no_merge) return;
+  out << "state merging: " << r.merged
+      << " fault placement(s) not run: an earlier one went on from the same run state "
+         "(tables, broker, actors, frames, pending events, draws to come, rules) with the "
+         "same fault budget\n";
+  if (r.merge_abandoned) {
+    out << "  (off after all: a run reached the step bound, where merging is not exact, so "
+           "the search ran again without it; the first pass's "
+        << r.merge_first_pass_runs << " runs were discarded)\n";
+  }
+  if (cmp.done) {
+    out << std::fixed << std::setprecision(2) << "  without merging (--compare): " << cmp.runs
+        << " schedules in " << cmp.seconds << " s, reduction " << reduction(r, cmp)
+        << "x, outcome classes " << (cmp.same_outcomes ? "the same" : "DIFFERENT") << "\n"
+        << std::defaultfloat;
+  }
+}
+
 void write_text(const ExploreCommandOptions& o, const lab::Scenario& s,
-                const lab::ExploreResult& r, const Counterexample& ce,
+                const lab::ExploreResult& r, const Counterexample& ce, const Comparison& cmp,
                 const std::string& expect_line, std::ostream& out) {
   out << "explore of " << lab::printable(s.name) << " (" << lab::printable(o.file) << ")\n";
   out << "  " << s.workload.orders << " order(s), strategy " << s.consumer.label()
       << ", producer " << s.producer.label() << ", " << s.consumer.instances
-      << " consumer(s), seed " << s.seed << "\n";
+      << " consumer(s), seed " << s.seed << ", draws " << sim::name_of(s.draws) << "\n";
   out << "  up to " << o.max_faults << " fault(s) of kinds "
       << (o.kinds.empty() ? "every kind" : o.kinds) << ", up to " << o.max_deviations
       << " changed scheduler decision(s), at most " << o.max_runs << " runs\n";
@@ -72,17 +113,7 @@ void write_text(const ExploreCommandOptions& o, const lab::Scenario& s,
       << " other options)\n\n";
   out << "schedules explored: " << r.runs << " (" << r.distinct << " distinct executions, "
       << r.duplicates << " duplicates not expanded)\n";
-  if (!o.no_merge) {
-    out << "state merging: " << r.merged
-        << " fault placement(s) not run: an earlier one went on from the same run state "
-           "(tables, broker, actors, frames, pending events, draws to come, rules) with the "
-           "same fault budget\n";
-    if (r.merge_abandoned) {
-      out << "  (off after all: a run reached the step bound, where merging is not exact, so "
-             "the search ran again without it; the first pass's "
-          << r.merge_first_pass_runs << " runs were discarded)\n";
-    }
-  }
+  write_merge_text(o, r, cmp, out);
   for (std::size_t k = 0; k < r.runs_by_faults.size(); ++k) {
     out << "  with " << k << " added fault(s): " << r.runs_by_faults[k] << "\n";
   }
@@ -125,8 +156,8 @@ void write_text(const ExploreCommandOptions& o, const lab::Scenario& s,
 }
 
 void write_json(const ExploreCommandOptions& o, const lab::Scenario& s,
-                const lab::ExploreResult& r, const Counterexample& ce, bool met,
-                std::ostream& out) {
+                const lab::ExploreResult& r, const Counterexample& ce, const Comparison& cmp,
+                bool met, std::ostream& out) {
   nlohmann::ordered_json j;
   j["scenario"] = s.name;
   j["file"] = o.file;
@@ -144,6 +175,13 @@ void write_json(const ExploreCommandOptions& o, const lab::Scenario& s,
     j["merged"] = r.merged;
     j["merge_abandoned"] = r.merge_abandoned;
     j["merge_first_pass_runs"] = r.merge_first_pass_runs;
+  }
+  if (s.draws != sim::Draws::kSequence) j["draws"] = sim::name_of(s.draws);
+  if (cmp.done) {
+    j["unmerged_schedules"] = cmp.runs;
+    j["reduction"] = reduction(r, cmp);
+    j["same_outcomes"] = cmp.same_outcomes;
+    j["unmerged_seconds"] = cmp.seconds;
   }
   j["runs_by_faults"] = r.runs_by_faults;
   j["truncated"] = r.truncated;
@@ -199,6 +237,15 @@ int explore_command(const ExploreCommandOptions& options, std::ostream& out,
                       scenario, unused, err)) {
     return kExitBadInput;
   }
+  if (!options.draws.empty()) {
+    const std::optional<sim::Draws> draws = sim::value_named<sim::Draws>(options.draws);
+    if (!draws) {
+      err << "eosim: --draws must be one of: " << sim::names_list<sim::Draws>() << ", got '"
+          << lab::printable(options.draws) << "'\n";
+      return kExitBadInput;
+    }
+    scenario.draws = *draws;  // the root, every run and a written counterexample
+  }
   if (const eosim::Status checked = check_output_file(options.output, options.file, options.force);
       !checked.ok()) {
     err << "eosim: " << lab::printable(checked.message) << '\n';
@@ -225,6 +272,22 @@ int explore_command(const ExploreCommandOptions& options, std::ostream& out,
   result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (options.progress) err << "\r" << std::string(60, ' ') << "\r" << std::flush;
+  Comparison cmp;
+  if (options.compare && explore.merge_states) {
+    lab::ExploreOptions plain = explore;
+    plain.merge_states = false;
+    lab::ExploreResult unmerged;
+    const auto begun = std::chrono::steady_clock::now();
+    if (!lab::explore(scenario, plain, unmerged, error)) {
+      err << "eosim: internal error: " << error << '\n';
+      return kExitInternal;
+    }
+    cmp.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begun).count();
+    if (options.progress) err << "\r" << std::string(60, ' ') << "\r" << std::flush;
+    cmp.done = true;
+    cmp.runs = unmerged.runs;
+    cmp.same_outcomes = outcome_classes(unmerged) == outcome_classes(result);
+  }
 
   Counterexample ce;
   if (result.first_violation) {
@@ -250,9 +313,9 @@ int explore_command(const ExploreCommandOptions& options, std::ostream& out,
     expect_line = "expect " + options.expect + ": " + (met ? "met" : "NOT met") + " (" + why + ")";
   }
   if (options.format == "json") {
-    write_json(options, scenario, result, ce, met, out);
+    write_json(options, scenario, result, ce, cmp, met, out);
   } else {
-    write_text(options, scenario, result, ce, expect_line, out);
+    write_text(options, scenario, result, ce, cmp, expect_line, out);
   }
   out.flush();
   return met ? kExitOk : kExitExpectFailed;

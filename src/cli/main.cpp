@@ -421,6 +421,14 @@ CLI::App* add_explore_command(CLI::App& app, cli::ExploreCommandOptions& o) {
   explore->add_flag("--no-merge", o.no_merge,
                     "Run every fault placement, even one that goes on from the same run state "
                     "as an earlier one with the same budget (slower; for comparison)");
+  explore->add_flag("--compare", o.compare,
+                    "Also run the search without merging and report its schedule count, the "
+                    "reduction factor and whether both found the same outcome classes");
+  explore->add_option("--draws", o.draws,
+                      "How runs draw latencies and tie-breaks: sequence (the seed's generator "
+                      "in turn, as `eosim run`) or keyed (each hashed from what it decides, so "
+                      "runs in one state draw alike and merge far more); default: the file's")
+      ->type_name("MODE");
   explore->add_option("--strategy", o.strategy, "Replace the consumer strategy")->type_name("S");
   explore->add_option("--producer", o.producer, "Replace the producer pattern")->type_name("P");
   add_choice_options(explore, o.choices);

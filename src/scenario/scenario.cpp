@@ -175,6 +175,9 @@ std::string to_toml(const Scenario& s) {
   }
   if (s.seed_sensitive) out << "seed_sensitive = true\n";
   if (s.max_steps != 0) out << "max_steps = " << s.max_steps << "\n";
+  if (s.draws != sim::Draws::kSequence) {
+    out << "draws = " << string_value(std::string(sim::name_of(s.draws))) << "\n";
+  }
   if (!s.fixed.empty()) {
     out << "fixed = \"\"\"\n" << escaped(s.fixed, true) << "\"\"\"\n";
   }

@@ -155,6 +155,9 @@ struct Scenario {
   // and `eosim run --seed` prints a note.
   bool seed_sensitive = false;
   std::int64_t max_steps = 0;  // the step bound; 0 = step_bound()'s default for the workload
+  // How decisions are drawn (sim::Draws): the seed's one generator in turn, or keyed by
+  // what each decides (what `eosim explore --draws keyed` runs, so its files say so).
+  sim::Draws draws = sim::Draws::kSequence;
   friend bool operator==(const Scenario&, const Scenario&) = default;
 };
 

@@ -15,6 +15,9 @@ constexpr ScenarioKey kKeys[] = {
      "the lesson shows only for some seeds; `about` must say why (`--seed` prints a note)"},
     {"", "max_steps", "integer", "200000 + 100 per order", "1..1000000000",
      "the step bound: a run that has not quiesced by then ends"},
+    {"", "draws", "string", "\"sequence\"", "sequence | keyed",
+     "how decisions are drawn: in turn from the seed's generator, or each hashed from the "
+     "seed and what it decides (`eosim explore --draws keyed` writes it)"},
     {"", "workload", "table", "", "", "[workload]"},
     {"", "producer", "table", "", "", "[producer]"},
     {"", "broker", "table", "", "", "[broker]"},

@@ -61,7 +61,7 @@ bool read_top(const TableReader& top, Scenario& s) {
     }
   }
   return top.read_bool("seed_sensitive", s.seed_sensitive) &&
-         top.read_int("max_steps", s.max_steps, 1, kMaxTicks);
+         top.read_int("max_steps", s.max_steps, 1, kMaxTicks) && top.read_choice("draws", s.draws);
 }
 
 bool read_workload(const TableReader& t, Workload& w) {

@@ -133,6 +133,19 @@ class Search {
     }
   }
 
+  // Keyed draws give the parent's decisions again wherever its state recurs, so a tape
+  // need only force what was changed: the other entries are freed (drawn keyed). A fault
+  // placed before a change then meets keyed draws, not values meant for other decisions,
+  // and once the changes are replayed the chooser holds nothing a run without them lacks,
+  // so their subtrees merge with the rest of the tree (explore.h).
+  static void free_unchanged(ExplorePath& path) {
+    for (std::size_t j = 0; j < path.tape.size(); ++j) {
+      bool changed = false;
+      for (const Deviation& d : path.deviations) changed = changed || d.position == j;
+      if (!changed) path.tape[j] = sim::Choice{0, 0};
+    }
+  }
+
   void add_schedule_children(const Node& node, NodeRun& out) const {
     const sim::ChoiceTape& tape = out.summary.tape;
     for (std::size_t j = node.first_position; j < tape.size(); ++j) {
@@ -142,6 +155,7 @@ class Search {
         child.path.deviations = node.path.deviations;
         child.path.deviations.push_back({j, v});
         child.path.tape.assign(tape.begin(), tape.begin() + static_cast<std::ptrdiff_t>(j));
+        if (root_.draws == sim::Draws::kKeyed) free_unchanged(child.path);
         child.path.tape.push_back({tape[j].bound, v});
         child.first_position = j + 1;
         out.children.push_back(std::move(child));

@@ -104,7 +104,12 @@ void BrokerNode::schedule_sync() {
     sync_scheduled_ = false;
     clock();
     // Invariant (5): only a sync with a batch of two or more has a choice to make.
-    const bool split = broker_.sync_has_batch() && k_.chooser.below(2) == 1;
+    // Keyed: the whole broker as it stands (the batch is in it).
+    const bool split = broker_.sync_has_batch() && k_.chooser.below(2, [this] {
+      sim::StateHash identity;
+      add_state(identity);
+      return identity.value();
+    }) == 1;
     broker_.sync(split ? broker::Batching::kSplit : broker::Batching::kOne);
   }, 0, sim::event_tag(generation));
 }

@@ -54,6 +54,7 @@ class WorldImpl {
         kernel_(options.tape ? sim::Kernel(scenario.seed, *options.tape, options.tape_end)
                              : sim::Kernel(scenario.seed)) {
     kernel_.chooser.set_recording(options.record_tape);
+    kernel_.chooser.set_draws(scenario.draws);
   }
 
   eosim::Status build();

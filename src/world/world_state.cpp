@@ -35,19 +35,23 @@ namespace {
 // What a column of `table` is to the state: most are fed as they are; tick columns are
 // history (when a row was written) except where a decision reads them: dedup retention
 // deletes keys by `tick` against now (consumer_work.cpp, expire_dedup_keys), so those are
-// fed relative to now. No other statement of an actor reads a tick column.
+// fed relative to now - and only while retention is on. No other statement of an actor
+// reads a tick column.
 enum class Column { kValue, kAgeNow, kHistory };
 
-Column column_kind(const std::string& table, const std::string& column) {
+Column column_kind(const std::string& table, const std::string& column, std::int64_t retention) {
   const bool tick = column.size() >= 4 && column.compare(column.size() - 4, 4, "tick") == 0;
   if (!tick) return Column::kValue;
-  return column == "tick" && (table == "processed_messages" || table == "seen")
+  return retention > 0 && column == "tick" && (table == "processed_messages" || table == "seen")
              ? Column::kAgeNow
              : Column::kHistory;
 }
 
-// Every row of `table`, in rowid order, with its rowid.
-void add_rows(sim::StateHash& hash, store::Db& db, const std::string& table, sim::Tick now) {
+// Every row of `table`, in rowid order, with its rowid. `retention`: the consumers' dedup
+// retention (0 = keys kept forever). A key older than it goes at the next cleanup however
+// much older it is, so ages are fed up to retention + 1.
+void add_rows(sim::StateHash& hash, store::Db& db, const std::string& table, sim::Tick now,
+              std::int64_t retention) {
   store::Stmt& st = db.statement("SELECT rowid, * FROM \"" + table + "\" ORDER BY rowid");
   std::vector<Column> kinds;
   bool has_row = false;
@@ -59,13 +63,15 @@ void add_rows(sim::StateHash& hash, store::Db& db, const std::string& table, sim
     if (!has_row) break;
     ++rows;
     if (kinds.empty()) {
-      for (int c = 0; c < st.column_count(); ++c) kinds.push_back(column_kind(table, st.column_name(c)));
+      for (int c = 0; c < st.column_count(); ++c) {
+        kinds.push_back(column_kind(table, st.column_name(c), retention));
+      }
     }
     for (int c = 0; c < st.column_count(); ++c) {
       if (kinds[static_cast<std::size_t>(c)] == Column::kHistory) continue;
       hash.add(st.column_is_null(c));
       if (kinds[static_cast<std::size_t>(c)] == Column::kAgeNow && !st.column_is_null(c)) {
-        hash.add(static_cast<std::int64_t>(now) - st.column_int64(c));
+        hash.add(std::min(static_cast<std::int64_t>(now) - st.column_int64(c), retention + 1));
       } else {
         hash.add(std::string_view(st.column_text(c)));
       }
@@ -75,7 +81,7 @@ void add_rows(sim::StateHash& hash, store::Db& db, const std::string& table, sim
   hash.add(rows);
 }
 
-void add_database(sim::StateHash& hash, store::Db& db, sim::Tick now) {
+void add_database(sim::StateHash& hash, store::Db& db, sim::Tick now, std::int64_t retention) {
   hash.add(db.is_open());
   if (!db.is_open()) return;
   std::vector<std::string> tables;
@@ -90,7 +96,7 @@ void add_database(sim::StateHash& hash, store::Db& db, sim::Tick now) {
   list.reset();
   for (const std::string& table : tables) {
     hash.add(std::string_view(table));
-    add_rows(hash, db, table, now);
+    add_rows(hash, db, table, now, retention);
   }
 }
 
@@ -100,7 +106,7 @@ std::uint64_t World::run_state() {
   WorldImpl& w = *impl_;
   sim::StateHash hash;
   for (store::Db* db : {&w.orders_anchor_, &w.ledger_anchor_, &w.dedup_anchor_, &w.effects_anchor_}) {
-    add_database(hash, *db, w.kernel_.scheduler.now());
+    add_database(hash, *db, w.kernel_.scheduler.now(), w.scenario_.consumer.dedup_retention);
   }
   w.broker_->add_state(hash);
   w.producer_->add_state(hash);

@@ -220,6 +220,7 @@ TEST_CASE("every kind of bad value is an error naming its key and line", "[scena
       {"name = 'x'\nseed = -4\n", 2, "seed", "at least 0"},
       {"name = 'x'\nseed = 'abc'\n", 2, "seed", "non-negative integer"},
       {"name = 'x'\nmax_steps = 0\n", 2, "max_steps", "got 0"},
+      {"name = 'x'\ndraws = 'random'\n", 2, "draws", "expected one of: sequence, keyed"},
       {"name = 'x'\nworkload = 3\n", 2, "workload", "expected a table"},
       {"name = 'x'\n[producer]\npattern = 'carrier-pigeon'\n", 3, "producer.pattern",
        "unknown producer pattern \"carrier-pigeon\""},
@@ -326,6 +327,10 @@ TEST_CASE("to_toml writes a file that loads back to the same scenario", "[scenar
                                              std::nullopt, 1, std::nullopt, 4});
     original.expect.stuck = Orders{};
     original.expect.verdict = lab::Verdict::kStuck;
+  }
+  SECTION("keyed draws, as explore --draws keyed writes them") {
+    original.name = "keyed";
+    original.draws = sim::Draws::kKeyed;
   }
   SECTION("a one-line about and the largest signed seed") {
     original.name = "n";

@@ -81,3 +81,52 @@ TEST_CASE("chooser: an edited tape drives the run and zero means no", "[rng][tap
   for (int i = 0; i < 10; ++i) CHECK(c.below(9) == 0);  // past the tape: zeros
   CHECK(c.tape().size() == 13);
 }
+
+TEST_CASE("chooser: a keyed draw depends on its identity, not on the draws before it",
+          "[rng][keyed]") {
+  Chooser a(7), b(7), other_seed(8);
+  for (Chooser* c : {&a, &b, &other_seed}) c->set_draws(sim::Draws::kKeyed);
+  // a has drawn nothing, b has drawn twenty times: the same identity gets the same value.
+  for (std::uint64_t i = 0; i < 20; ++i) b.below(1000, [i] { return i + 100; });
+  int differ_by_identity = 0, differ_by_seed = 0;
+  for (std::uint64_t id = 0; id < 64; ++id) {
+    const auto identity = [id] { return id; };
+    const std::uint64_t value = a.below(1000, identity);
+    CHECK(value < 1000);
+    CHECK(b.below(1000, identity) == value);
+    differ_by_identity += value != a.below(1000, [id] { return id + 1; }) ? 1 : 0;
+    differ_by_seed += value != other_seed.below(1000, identity) ? 1 : 0;
+  }
+  CHECK(differ_by_identity > 50);  // still a spread of values, not a constant
+  CHECK(differ_by_seed > 50);      // and the seed still matters
+  CHECK(a.tape().size() == 128);   // recorded like any decision, so tapes replay them
+}
+
+TEST_CASE("chooser: sequential draws ignore the identity and never call it", "[rng][keyed]") {
+  Chooser plain(99), with_identity(99);
+  bool called = false;
+  for (std::uint64_t i = 1; i <= 30; ++i) {
+    CHECK(with_identity.below(i + 1, [&called] {
+      called = true;
+      return std::uint64_t{0};
+    }) == plain.below(i + 1));
+  }
+  CHECK_FALSE(called);
+}
+
+TEST_CASE("chooser: a free tape entry (bound 0) is drawn as if the tape had ended",
+          "[rng][tape][keyed]") {
+  const auto identity = [] { return std::uint64_t{42}; };
+  Chooser fresh(3);
+  fresh.set_draws(sim::Draws::kKeyed);
+  const std::uint64_t keyed_value = fresh.below(50, identity);
+  // Free, forced, free: the free entries draw keyed, the forced one gives its value.
+  Chooser replay(3, {{0, 0}, {50, 7}, {0, 0}}, sim::TapeEnd::kRandom);
+  replay.set_draws(sim::Draws::kKeyed);
+  CHECK(replay.below(50, identity) == keyed_value);
+  CHECK(replay.below(50, identity) == 7);
+  CHECK(replay.below(50, identity) == keyed_value);
+  // In kZero replays a free entry is a zero.
+  Chooser zero(3, {{0, 0}}, sim::TapeEnd::kZero);
+  CHECK(zero.below(50) == 0);
+}
