@@ -92,13 +92,10 @@ std::optional<std::string> FaultPlan::check(const FaultPoint& point) {
     return std::nullopt;
   }
   const auto ratio = random_.ratios.find(std::string(point.kind));
-  // Keyed: the opportunity and its occurrence number.
+  // Keyed: the opportunity's site, kind and frame, and its occurrence number there.
   const auto identity = [&] {
     StateHash key;
     for (const std::string_view text : {point.site, point.kind, point.frame}) key.add(text);
-    key.add(point.order);
-    key.add(point.attempt);
-    key.add(point.instance);
     key.add(nth);
     return key.value();
   };
