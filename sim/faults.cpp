@@ -92,10 +92,11 @@ std::optional<std::string> FaultPlan::check(const FaultPoint& point) {
     return std::nullopt;
   }
   const auto ratio = random_.ratios.find(std::string(point.kind));
-  // Keyed: the opportunity's site, kind and frame, and its occurrence number there.
+  // Keyed: the opportunity's site, kind, key and frame, and its occurrence number there.
   const auto identity = [&] {
     StateHash key;
     for (const std::string_view text : {point.site, point.kind, point.frame}) key.add(text);
+    for (const std::int64_t part : point.key.parts) key.add(part);
     key.add(nth);
     return key.value();
   };

@@ -277,13 +277,13 @@ TEST_CASE("explore: a keyed counterexample file says so and replays its violatio
   REQUIRE(lab::parse_scenario(file.toml, "counterexample.toml", reread, load_error));
   CHECK(reread.draws == sim::Draws::kKeyed);
   lab::RunSummary replay;
-  REQUIRE(lab::run_scenario(reread, {}, replay, nullptr, error));
+  REQUIRE(lab::run_scenario(reread, {}, replay, nullptr).ok());
   CHECK(replay.report.verdict == lab::Verdict::kDuplicated);
   // The same file without the key is another run: the key is what makes it replay.
   lab::Scenario sequential = reread;
   sequential.draws = sim::Draws::kSequence;
   lab::RunSummary other;
-  REQUIRE(lab::run_scenario(sequential, {}, other, nullptr, error));
+  REQUIRE(lab::run_scenario(sequential, {}, other, nullptr).ok());
   CHECK(other.trace_hash != replay.trace_hash);
 }
 
