@@ -3,9 +3,12 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cerrno>
@@ -111,6 +114,20 @@ void reap_orphans() {
   }
 }
 
+// Invariant (5), in the child between fork and exec (async-signal-safe calls only).
+void close_inherited(int max_fd) {
+#ifdef SYS_close_range
+  if (::syscall(SYS_close_range, 3U, ~0U, 0U) == 0) return;
+#endif
+  for (int fd = 3; fd < max_fd; ++fd) ::close(fd);  // a kernel without close_range
+}
+
+int open_files_limit() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 65536;
+  return static_cast<int>(std::min<rlim_t>(limit.rlim_cur, 1 << 20));
+}
+
 }  // namespace
 
 Status spawn(const ChildSpec& spec, pid_t& pid) {
@@ -125,6 +142,7 @@ Status spawn(const ChildSpec& spec, pid_t& pid) {
   env_ptrs.push_back(nullptr);
   const std::string out_path = spec.output_path.empty() ? "/dev/null" : spec.output_path;
   const pid_t parent = ::getpid();
+  const int max_fd = open_files_limit();
 
   const pid_t child = ::fork();
   if (child < 0) return Status::error(std::string("fork failed: ") + std::strerror(errno));
@@ -140,6 +158,7 @@ Status spawn(const ChildSpec& spec, pid_t& pid) {
       ::dup2(out, 1);
       ::dup2(out, 2);
     }
+    close_inherited(max_fd);  // invariant (5)
     ::execve(argv_ptrs[0], argv_ptrs.data(), env_ptrs.data());
     ::_exit(127);
   }

@@ -15,6 +15,11 @@
 //      interrupted(): the program stops what it started in order (its actors, its broker),
 //      removes its temporary folders - which a signal handler cannot do - and then calls
 //      end_interrupted(). A second one, SIGQUIT or SIGABRT still takes the path of (3).
+//  (5) A child gets stdin, stdout and stderr and no other descriptor of this process, even
+//      one opened without O_CLOEXEC (Boost.Asio's sockets are). Else a socket closed here
+//      lives on in the child: the fault proxy's reset of an actor's connection, when a
+//      RabbitMQ node restarted meanwhile had inherited it, sent nothing, and the actor
+//      never learnt that the broker it talked to had died.
 
 #include <sys/types.h>
 
