@@ -97,6 +97,7 @@ Status AmqpClient::reopen_channel() {
   channel_open_ = true;
   confirm_mode_ = false;
   publish_seq_ = 0;
+  unconfirmed_.clear();
   return Status::success();
 }
 
@@ -170,7 +171,10 @@ Status AmqpClient::publish(const std::string& exchange, const std::string& routi
   const int rc = amqp_basic_publish(conn_, kChannel, amqp_cstring_bytes(exchange.c_str()),
                                     amqp_cstring_bytes(routing_key.c_str()), mandatory, 0,
                                     &props, body);
-  if (rc == AMQP_STATUS_OK && confirm_mode_) seq = ++publish_seq_;
+  if (rc == AMQP_STATUS_OK && confirm_mode_) {
+    seq = ++publish_seq_;
+    unconfirmed_[seq] = {routing_key, message.message_id, message.order};
+  }
   return sent(rc, "basic.publish");
 }
 
@@ -236,14 +240,17 @@ std::optional<Event> AmqpClient::read_event(const void* raw) {
       }
       returned.message = decode_message(message.properties, message.body);
       amqp_destroy_message(&message);
+      returned.seq = returned_seq(to_string(r->routing_key), returned.message);
       return returned;
     }
     case AMQP_BASIC_ACK_METHOD: {
       const auto* a = static_cast<amqp_basic_ack_t*>(method.decoded);
+      settle(a->delivery_tag, a->multiple != 0);
       return broker::Confirm{ref, a->delivery_tag, a->multiple != 0, true};
     }
     case AMQP_BASIC_NACK_METHOD: {
       const auto* n = static_cast<amqp_basic_nack_t*>(method.decoded);
+      settle(n->delivery_tag, n->multiple != 0);
       return broker::Confirm{ref, n->delivery_tag, n->multiple != 0, false};
     }
     case AMQP_CHANNEL_CLOSE_METHOD: {
@@ -264,6 +271,25 @@ std::optional<Event> AmqpClient::read_event(const void* raw) {
     }
     default:
       return std::nullopt;  // e.g. a broker-sent basic.cancel: not used here
+  }
+}
+
+// 0 when no unconfirmed publish matches (outside confirm mode, say).
+std::uint64_t AmqpClient::returned_seq(const std::string& routing_key,
+                                       const broker::Message& m) const {
+  for (const auto& [seq, u] : unconfirmed_) {
+    if (u.routing_key == routing_key && u.message_id == m.message_id && u.order == m.order) {
+      return seq;
+    }
+  }
+  return 0;
+}
+
+void AmqpClient::settle(std::uint64_t seq, bool multiple) {
+  if (multiple) {
+    unconfirmed_.erase(unconfirmed_.begin(), unconfirmed_.upper_bound(seq));
+  } else {
+    unconfirmed_.erase(seq);
   }
 }
 

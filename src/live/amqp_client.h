@@ -16,9 +16,14 @@
 //    makes a silent peer.
 //  - Acks and publishes on a closed channel are refused locally (error, nothing sent), as
 //    a client library does: a late ack after the broker closed the channel fails.
+//  - In confirm mode a basic.return carries the seq of the publish it returns (AMQP's
+//    frame has none): the earliest unconfirmed publish with the same routing key,
+//    message id and order. RabbitMQ sends the return before that publish's ack, so a
+//    publisher can tell "acked but unroutable" (never enqueued) from "enqueued".
 // Not thread-safe: one thread per client.
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -90,13 +95,23 @@ class AmqpClient {
   Status guard(const char* what) const;
   Status sent(int status, const char* what);
   std::optional<Event> read_event(const void* frame);
+  std::uint64_t returned_seq(const std::string& routing_key, const broker::Message& m) const;
+  void settle(std::uint64_t seq, bool multiple);
   void mark_lost();
+
+  // A confirm-mode publish not yet acked or nacked: what a basic.return is matched on.
+  struct Unconfirmed {
+    std::string routing_key;
+    std::string message_id;
+    std::int64_t order = 0;
+  };
 
   amqp_connection_state_t_* conn_ = nullptr;
   bool lost_ = false;
   bool channel_open_ = false;
   bool confirm_mode_ = false;
   std::uint64_t publish_seq_ = 0;
+  std::map<std::uint64_t, Unconfirmed> unconfirmed_;  // by publish seq
 };
 
 }  // namespace live

@@ -247,8 +247,10 @@ void Interpreter::take(const std::string& client, const live::Event& event) {
       books.pending.push_back(who + "confirm " + std::to_string(seq) + (c->ack ? " ack" : " nack"));
     }
   } else if (const auto* r = std::get_if<broker::Returned>(&event)) {
-    books.pending.push_back(who + "return " + std::to_string(r->reply_code) + " " +
-                            r->message.body);
+    // With the seq of the publish it returns: a relay that cannot tell which publish came
+    // back takes the ack that follows for "enqueued" (the live client matches it itself).
+    books.pending.push_back(who + "return " + std::to_string(r->reply_code) + " seq " +
+                            std::to_string(r->seq) + " " + r->message.body);
   } else if (const auto* cc = std::get_if<broker::ChannelClosed>(&event)) {
     books.channel_open = false;
     books.pending.push_back(who + "channel.close " + std::to_string(cc->code));

@@ -9,7 +9,7 @@
 // What a log holds (one line per observation, in script order):
 //   "c1: deliver m1 tag=1 redelivered=0 [xdc=N] [x-death=...] [first=...] [id=...]"
 //   "p: confirm 3 ack"        one line per publish seq, whatever the batching of the frames
-//   "p: return 312 m9"        basic.return (reply code and body)
+//   "p: return 312 seq 4 m9"  basic.return (reply code, the returned publish's seq, body)
 //   "c1: channel.close 406"   the broker closed the channel (code only: texts differ)
 //   "c1: connection lost 320" connection.close from the broker; "lost (no close)" = socket died
 //   "count q1: 2"             ready messages (passive declare), or "count q1: error 404"
