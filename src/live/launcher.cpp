@@ -277,6 +277,8 @@ Status PrivateBroker::set_consumer_timeout(int ms) {
   return eval("application:set_env(rabbit, consumer_timeout, " + std::to_string(value) + ").");
 }
 
+Status PrivateBroker::sync_definitions() { return eval("mnesia:sync_log()."); }
+
 Status PrivateBroker::restart(RestartKind kind) {
   stop_node(kind == RestartKind::kClean ? SIGTERM : SIGKILL);
   return start_node();

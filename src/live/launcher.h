@@ -72,6 +72,11 @@ class PrivateBroker {
   // A no-op when the value is already set.
   Status set_consumer_timeout(int ms);
   int consumer_timeout_ms() const { return options_.consumer_timeout_ms; }
+  // Writes the node's definitions (queues declared so far) to disk now: `rabbitmqctl
+  // eval` with mnesia:sync_log(). RabbitMQ answers queue.declare-ok before Mnesia's log
+  // holds the declaration on disk, so a node SIGKILLed shortly after comes back without
+  // the queue - and without the confirmed persistent messages it held.
+  Status sync_definitions();
   // Idempotent. Returns false if a process group could not be emptied (it was SIGKILLed).
   bool stop();
 
