@@ -30,9 +30,13 @@ void FaultPlan::add_rule(FaultRule rule) {
 }
 
 void FaultPlan::set_random(RandomFaultOptions options) {
+  ratio_of_ = {};
   for (const auto& [kind, ratio] : options.ratios) {
     EOSIM_ASSERT(ratio.denominator > 0);
     EOSIM_ASSERT(ratio.numerator <= ratio.denominator);
+    const std::optional<FaultAction> action = parse_fault_action(kind);
+    EOSIM_ASSERT(action.has_value());
+    ratio_of_[static_cast<std::size_t>(*action)] = ratio;
   }
   random_ = std::move(options);
 }
@@ -69,7 +73,7 @@ std::int64_t FaultPlan::occurrences_of(std::string_view site, std::string_view f
   return by_frame == by_site->second.end() ? 0 : by_frame->second;
 }
 
-std::optional<std::string> FaultPlan::check(const FaultPoint& point) {
+std::optional<FaultAction> FaultPlan::check(const FaultPoint& point) {
   // Occurrences are counted per (site, frame) whether or not anything fires, so that a
   // fired fault can be written back as an exact `nth` rule.
   const std::int64_t nth = next_occurrence(point);
@@ -78,7 +82,7 @@ std::optional<std::string> FaultPlan::check(const FaultPoint& point) {
     o.step = scheduler_.steps();
     o.time = scheduler_.now();
     o.site = std::string(point.site);
-    o.action = std::string(point.kind);
+    o.action = point.kind;
     o.key = point.key;
     o.frame = std::string(point.frame);
     o.nth = nth;
@@ -91,25 +95,25 @@ std::optional<std::string> FaultPlan::check(const FaultPoint& point) {
   if (random_fired_ >= random_.budget || scheduler_.now() >= random_.horizon) {
     return std::nullopt;
   }
-  const auto ratio = random_.ratios.find(std::string(point.kind));
+  const std::optional<Ratio>& ratio = ratio_of_[static_cast<std::size_t>(point.kind)];
   // Keyed: the opportunity's site, kind, key and frame, and its occurrence number there.
   const auto identity = [&] {
     StateHash key;
-    for (const std::string_view text : {point.site, point.kind, point.frame}) key.add(text);
+    for (const std::string_view text : {point.site, fault_action_name(point.kind), point.frame}) {
+      key.add(text);
+    }
     for (const std::int64_t part : point.key.parts) key.add(part);
     key.add(nth);
     return key.value();
   };
-  if (ratio == random_.ratios.end() || !chooser_.chance(ratio->second, identity)) {
-    return std::nullopt;
-  }
+  if (!ratio || !chooser_.chance(*ratio, identity)) return std::nullopt;
   ++random_fired_;
-  return log(point, std::string(point.kind), nth, false).action;
+  return log(point, point.kind, nth, false).action;
 }
 
-void FaultPlan::record(const FaultPoint& point, std::string action, bool scripted) {
+void FaultPlan::record(const FaultPoint& point, FaultAction action, bool scripted) {
   const std::int64_t nth = next_occurrence(point);
-  log(point, std::move(action), nth, scripted);
+  log(point, action, nth, scripted);
 }
 
 void FaultPlan::record_rule(std::size_t index, const FaultPoint& point) {
@@ -123,13 +127,13 @@ std::int64_t FaultPlan::times_fired(std::size_t index) const {
   return rule_fired_[index];
 }
 
-const FiredFault& FaultPlan::log(const FaultPoint& point, std::string action,
+const FiredFault& FaultPlan::log(const FaultPoint& point, FaultAction action,
                                  std::int64_t nth, bool scripted) {
   FiredFault fault;
   fault.step = scheduler_.steps();
   fault.time = scheduler_.now();
   fault.site = std::string(point.site);
-  fault.action = std::move(action);
+  fault.action = action;
   fault.key = point.key;
   fault.frame = std::string(point.frame);
   fault.nth = nth;
@@ -171,7 +175,7 @@ void FaultPlan::add_state(StateHash& hash) const {
     hash.add(static_cast<std::uint64_t>(i));
     hash.add(left);
     hash.add(std::string_view(rule.site));
-    hash.add(std::string_view(rule.action));
+    hash.add(fault_action_name(rule.action));
     hash.add(std::string_view(rule.frame.value_or("")));
     hash.add(rule.frame.has_value());
     for (const auto& part : rule.key.parts) add_optional(hash, part);

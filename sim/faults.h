@@ -21,6 +21,7 @@
 //  (6) times_fired(i) counts every firing of rules()[i], whether matched by check or
 //      fired by the world through record_rule.
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -29,6 +30,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/fault_action.h"
 #include "sim/key.h"
 #include "sim/rng.h"
 #include "sim/scheduler.h"
@@ -39,7 +41,7 @@ namespace sim {
 // One opportunity for a fault. Fields left at 0 / "" do not apply here.
 struct FaultPoint {
   std::string_view site;     // "consumer.after_commit", "net.consumer->broker", "db.commit"
-  std::string_view kind;     // random fault kind of this opportunity: "crash", "drop", ...
+  FaultAction kind;          // random fault kind of this opportunity: kCrash, kDrop, ...
   Key key;                   // what the opportunity is about (sim/key.h)
   std::string_view frame;    // network frame kind, e.g. "basic.ack"
 };
@@ -47,7 +49,7 @@ struct FaultPoint {
 // A scripted fault: fires whenever its match holds (up to `times`).
 struct FaultRule {
   std::string site;
-  std::string action;                    // "crash" | "drop" | "fail" | "restart" | "reorder"
+  FaultAction action = FaultAction::kCrash;  // what it does (the site allows it: catalog)
   KeyMatch key;                          // the parts of the point's key it asks for
   std::optional<std::string> frame;      // network frame kind
   std::optional<std::int64_t> nth;       // nth occurrence (1-based) of this site (+frame)
@@ -69,7 +71,7 @@ struct FiredFault {
   std::uint64_t step = 0;
   Tick time = 0;
   std::string site;
-  std::string action;
+  FaultAction action = FaultAction::kCrash;
   Key key;
   std::string frame;
   std::int64_t nth = 0;  // occurrence number of (site, frame) when it fired
@@ -77,7 +79,9 @@ struct FiredFault {
 };
 
 struct RandomFaultOptions {
-  std::map<std::string, Ratio> ratios;  // per fault kind, per opportunity
+  // Per fault kind (by its name, as in [faults.random]), per opportunity.
+  // REQUIRES: every name is a FaultAction's (parse_fault_action).
+  std::map<std::string, Ratio> ratios;
   std::int64_t budget = 0;              // most random faults in one run
   Tick horizon = 0;                     // no random fault at or after this time
 };
@@ -95,9 +99,9 @@ class FaultPlan {
   void set_on_fire(std::function<void(const FiredFault&)> hook) { on_fire_ = std::move(hook); }
 
   // The single entry point: returns the action to take at this opportunity, if any.
-  std::optional<std::string> check(const FaultPoint& point);
+  std::optional<FaultAction> check(const FaultPoint& point);
   // A fault decided outside check (a GUI button, a timed rule) is still logged here.
-  void record(const FaultPoint& point, std::string action, bool scripted);
+  void record(const FaultPoint& point, FaultAction action, bool scripted);
   // Rule `index` (of rules()) fired at a moment the world chose (`tick`, `step`): logged
   // like record, and counted as that rule's firing.
   void record_rule(std::size_t index, const FaultPoint& point);
@@ -126,7 +130,7 @@ class FaultPlan {
   std::int64_t next_occurrence(const FaultPoint& point);
   // How often (site, frame) has occurred so far.
   std::int64_t occurrences_of(std::string_view site, std::string_view frame) const;
-  const FiredFault& log(const FaultPoint& point, std::string action, std::int64_t nth,
+  const FiredFault& log(const FaultPoint& point, FaultAction action, std::int64_t nth,
                         bool scripted);
 
   Chooser& chooser_;
@@ -135,6 +139,8 @@ class FaultPlan {
   std::vector<std::int64_t> rule_fired_;  // parallel to rules_
   std::size_t step_rules_ = 0;            // rules with a `step` trigger
   RandomFaultOptions random_;
+  // random_.ratios by action, for the lookup every opportunity makes.
+  std::array<std::optional<Ratio>, kFaultActionCount> ratio_of_{};
   std::int64_t random_fired_ = 0;
   // Occurrences per site, then per frame kind. Two levels with std::less<> so that
   // counting one (every opportunity of a run does) looks up string_views, allocating

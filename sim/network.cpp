@@ -186,9 +186,10 @@ bool Network::send(ConnId conn, const NodeId& from, Frame frame) {
   const std::string site = site_of(from, dir.to, "net.");
   const bool cut = partitioned(from, dir.to, scheduler_.now());
   const auto fault =
-      cut ? std::optional<std::string>("drop")
-          : faults_.check({site, "drop", opportunity_key(frame, from, dir.to), frame.kind});
-  if (fault && *fault == "drop") {
+      cut ? std::optional<FaultAction>(FaultAction::kDrop)
+          : faults_.check(
+                {site, FaultAction::kDrop, opportunity_key(frame, from, dir.to), frame.kind});
+  if (fault == FaultAction::kDrop) {
     ++frames_lost_;
     trace_.record(from, EventKind::kLost, dir.to, frame.key.subject(),
                   frame.summary + (cut ? " (partition)" : " (dropped: connection breaks)"));
@@ -204,7 +205,7 @@ bool Network::send(ConnId conn, const NodeId& from, Frame frame) {
       std::max(scheduler_.now() + draw_latency(options_.latency_min, options_.latency_max, identity),
                dir.last_arrival);
   dir.last_arrival = arrival;
-  const bool freeze_after = fault && *fault == "freeze";
+  const bool freeze_after = fault == FaultAction::kFreeze;
   dir.queue.push_back({std::move(frame), freeze_after});
   scheduler_.at(arrival, "net.deliver", [this, conn, d] { deliver_head(conn, d); }, 0,
                 event_tag(conn, d));
@@ -349,13 +350,13 @@ void Network::send_datagram(const NodeId& from, const NodeId& to, Frame frame,
                             DatagramOptions options) {
   ++frames_sent_;
   const std::string site = site_of(from, to, "courier.");
-  const FaultPoint drop{site, "drop", frame.key, frame.kind};
+  const FaultPoint drop{site, FaultAction::kDrop, frame.key, frame.kind};
   if (partitioned(from, to, scheduler_.now()) || faults_.check(drop)) {
     ++frames_lost_;
     trace_.record(from, EventKind::kLost, to, frame.key.subject(), frame.summary + " (captured)");
     return;
   }
-  const FaultPoint dup{site, "duplicate", frame.key, frame.kind};
+  const FaultPoint dup{site, FaultAction::kDuplicate, frame.key, frame.kind};
   const int copies = faults_.check(dup) ? 2 : 1;
   trace_.record(from, EventKind::kSend, to, frame.key.subject(), frame.summary);
   for (int i = 0; i < copies; ++i) {

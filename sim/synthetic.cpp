@@ -44,7 +44,7 @@ SyntheticResult run_synthetic(Kernel& kernel, const SyntheticOptions& options) {
   auto ring = std::make_shared<Ring>(Ring{kernel, options.nodes, {}, 0});
   ring->out.assign(static_cast<std::size_t>(options.nodes), 0);
   RandomFaultOptions random;
-  random.ratios["drop"] = options.drop;
+  random.ratios[std::string(fault_action_name(FaultAction::kDrop))] = options.drop;
   random.budget = INT64_MAX;
   random.horizon = UINT64_MAX;
   kernel.faults.set_random(random);

@@ -14,7 +14,8 @@ namespace ui {
 namespace {
 
 std::string fault_line(const sim::FiredFault& f) {
-  std::string line = "step " + std::to_string(f.step) + ": " + f.site + " -> " + f.action;
+  std::string line = "step " + std::to_string(f.step) + ": " + f.site + " -> " +
+                     std::string(sim::fault_action_name(f.action));
   if (!f.frame.empty()) line += " " + f.frame;
   if (f.key[orders::kOrder] > 0) line += " order " + std::to_string(f.key[orders::kOrder]);
   if (f.key[orders::kAttempt] > 0) line += " attempt " + std::to_string(f.key[orders::kAttempt]);

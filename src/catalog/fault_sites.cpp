@@ -173,26 +173,30 @@ constexpr bool table_in_enum_order() {
 }
 static_assert(table_in_enum_order(), "kSites must list the sites in Site's order");
 
+// A row of kActions, named by the fault plan's table.
+constexpr ActionInfo action_row(A id, std::string_view meaning, bool random = true) {
+  return {id, sim::fault_action_name(id), meaning, random};
+}
+
 constexpr std::array<ActionInfo, 7> kActions = {{
-    {A::kDrop, "drop", "a network frame is lost and takes its connection down with it"},
-    {A::kCrash, "crash", "an actor crashes at a crash site and restarts from its database"},
-    {A::kFail, "fail", "a database commit fails with a transient error"},
-    {A::kReorder, "reorder", "the broker reorders its ready messages"},
-    {A::kRestart, "restart", "the broker restarts"},
-    {A::kKill, "kill", "the broker is killed (an unclean crash: recovered messages say redelivered)"},
-    {A::kFreeze, "freeze",
-     "a connection goes silent both ways: each end notices only by its own heartbeats, or "
-     "never (scripted only)",
-     false},
+    action_row(A::kDrop, "a network frame is lost and takes its connection down with it"),
+    action_row(A::kCrash, "an actor crashes at a crash site and restarts from its database"),
+    action_row(A::kFail, "a database commit fails with a transient error"),
+    action_row(A::kReorder, "the broker reorders its ready messages"),
+    action_row(A::kRestart, "the broker restarts"),
+    action_row(A::kKill,
+               "the broker is killed (an unclean crash: recovered messages say redelivered)"),
+    action_row(A::kFreeze,
+               "a connection goes silent both ways: each end notices only by its own "
+               "heartbeats, or never (scripted only)",
+               false),
 }};
 
 }  // namespace
 
 std::span<const ActionInfo> actions() { return kActions; }
 
-std::string_view action_name(Action action) {
-  return kActions[static_cast<std::size_t>(action)].name;
-}
+std::string_view action_name(Action action) { return sim::fault_action_name(action); }
 
 std::optional<Action> parse_action(std::string_view name) {
   for (const ActionInfo& a : kActions) {
@@ -208,9 +212,8 @@ bool random_kind(std::string_view name) {
   return false;
 }
 
-bool FaultSite::allows(std::string_view action_text) const {
-  return action_name(action) == action_text ||
-         (freezes && action_name(Action::kFreeze) == action_text);
+bool FaultSite::allows(Action a) const {
+  return a == action || (freezes && a == Action::kFreeze);
 }
 
 std::string FaultSite::allowed_text() const {

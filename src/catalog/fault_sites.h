@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/fault_action.h"
 #include "src/consumer/strategy.h"
 #include "src/producer/design.h"
 
@@ -52,8 +53,10 @@ enum class Site : std::uint8_t {
 };
 inline constexpr std::size_t kSiteCount = 20;
 
-// What a rule does where it fires; also the random fault kinds of [faults.random].
-enum class Action : std::uint8_t { kDrop, kCrash, kFail, kReorder, kRestart, kKill, kFreeze };
+// What a rule does where it fires; also the random fault kinds of [faults.random]. The
+// enum and its names are the fault plan's (sim/fault_action.h); actions() lists those a
+// scenario may name (every one but the couriers' duplicate).
+using Action = sim::FaultAction;
 
 struct ActionInfo {
   Action id;
@@ -66,7 +69,8 @@ struct ActionInfo {
 };
 std::span<const ActionInfo> actions();
 std::string_view action_name(Action action);
-std::optional<Action> parse_action(std::string_view name);  // nullopt for an unknown name
+// nullopt for a name actions() does not list.
+std::optional<Action> parse_action(std::string_view name);
 // Whether [faults.random] and sweep --faults may draw the kind named so (false for an
 // unknown name).
 bool random_kind(std::string_view name);
@@ -118,7 +122,7 @@ struct FaultSite {
 
   bool is_network() const { return !frames.empty(); }
   bool takes(SiteKey key) const { return (keys & key) != 0; }
-  bool allows(std::string_view action_text) const;
+  bool allows(Action a) const;
   std::string allowed_text() const;  // "drop" or "drop, freeze"
   bool carries(std::string_view frame) const;
   const SiteFrame* frame(std::string_view kind) const;  // nullptr if not carried

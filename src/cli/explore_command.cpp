@@ -14,6 +14,7 @@
 #include "src/cli/commands.h"
 #include "src/cli/files.h"
 #include "src/catalog/catalog.h"
+#include "src/catalog/fault_sites.h"
 #include "src/search/explore.h"
 #include "src/prose/printable.h"
 #include "src/report/report_format.h"
@@ -40,15 +41,17 @@ std::string outcome_text(const lab::OutcomeClass& c) {
   return text + ", balance " + std::to_string(c.balance);
 }
 
-bool parse_kinds(const std::string& text, std::set<std::string>& kinds, std::ostream& err) {
+bool parse_kinds(const std::string& text, std::set<sim::FaultAction>& kinds,
+                 std::ostream& err) {
   std::stringstream in(text);
   for (std::string kind; std::getline(in, kind, ',');) {
-    if (lab::find_fault_kind(kind) == nullptr) {
+    const std::optional<lab::Action> action = lab::parse_action(kind);
+    if (!action) {
       err << "eosim: --kinds: unknown fault kind '" << kind
           << "'; valid kinds: " << lab::join_names(lab::fault_kinds()) << '\n';
       return false;
     }
-    kinds.insert(kind);
+    kinds.insert(*action);
   }
   return true;
 }

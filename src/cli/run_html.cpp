@@ -58,7 +58,7 @@ void write_faults(std::ostream& out, const lab::RunSummary& run) {
          "<th>attempt</th></tr>\n";
   for (const sim::FiredFault& f : run.faults) {
     out << "<tr><td>" << f.step << "</td><td>" << lab::xml_escape(f.site) << "</td><td>"
-        << lab::xml_escape(f.action) << "</td><td>"
+        << lab::xml_escape(std::string(sim::fault_action_name(f.action))) << "</td><td>"
         << (f.key[orders::kOrder] > 0 ? std::to_string(f.key[orders::kOrder]) : "-") << "</td><td>"
         << (f.key[orders::kAttempt] > 0 ? std::to_string(f.key[orders::kAttempt]) : "-")
         << "</td></tr>\n";

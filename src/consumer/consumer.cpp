@@ -36,9 +36,9 @@ void Consumer::open_databases() {
   store::Status st = store::Db::open(options_.ledger_uri, ledger_);
   EOSIM_ASSERT(st.ok());  // the world created this database: failing to reopen it is a bug
   // The plan decides whether this commit fails with a transient I/O error (site db.commit).
-  ledger_.set_fault_hook([this](std::string_view op) -> int {
-    if (op != "db.commit" || !current_) return 0;
-    return fault("db.commit", "fail") ? SQLITE_IOERR_WRITE : 0;
+  ledger_.set_fault_hook([this](store::HookOp op) -> int {
+    if (op != store::HookOp::kCommit || !current_) return 0;
+    return fault("db.commit", sim::FaultAction::kFail) ? SQLITE_IOERR_WRITE : 0;
   });
   if (options_.strategy.choices.dedup == Dedup::kSeparateStore) {
     st = store::Db::open(options_.dedup_uri, dedup_);
@@ -113,12 +113,12 @@ void Consumer::next() {
   later("consumer.receive", [this] { receive(); });
 }
 
-bool Consumer::fault(const char* site, const char* kind) {
+bool Consumer::fault(const char* site, sim::FaultAction kind) {
   const auto& d = current_->deliver;
   const auto action = k_.faults.check(
       {site, kind, orders::order_key(d.delivery.message.order, d.attempt, options_.instance), ""});
   if (!action) return false;
-  if (*action == "crash") crash(std::string("fault at ") + site);
+  if (*action == sim::FaultAction::kCrash) crash(std::string("fault at ") + site);
   return true;
 }
 

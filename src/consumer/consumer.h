@@ -29,6 +29,7 @@
 #include <optional>
 #include <string>
 
+#include "sim/fault_action.h"
 #include "src/broker/frames.h"
 #include "src/consumer/strategy.h"
 #include "src/orders/order_message.h"
@@ -110,7 +111,7 @@ class Consumer {
   void on_db_error(const store::Status& status);
   // separate-dedup-store: the store marks `id` seen but the ledger holds no debit for it.
   bool separate_mark_without_effect(const std::string& id);
-  bool fault(const char* site, const char* kind = "crash");
+  bool fault(const char* site, sim::FaultAction kind = sim::FaultAction::kCrash);
   // How a delivery is settled: the frame sent back to the broker.
   enum class Settle { kAck, kNack, kReject };
   void settle(Settle how, bool requeue = true);

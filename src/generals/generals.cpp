@@ -78,7 +78,7 @@ TwoGenerals::TwoGenerals(GeneralsOptions options)
   EOSIM_ASSERT(validate(options_).ok());
   if (!options_.loss.is_never()) {
     sim::RandomFaultOptions random;
-    random.ratios["drop"] = options_.loss;
+    random.ratios[std::string(sim::fault_action_name(sim::FaultAction::kDrop))] = options_.loss;
     random.budget = std::numeric_limits<std::int64_t>::max();
     random.horizon = std::numeric_limits<sim::Tick>::max();
     kernel_.faults.set_random(std::move(random));
@@ -87,7 +87,7 @@ TwoGenerals::TwoGenerals(GeneralsOptions options)
   for (int c : options_.capture) {
     sim::FaultRule rule;
     rule.site = site_of(c);
-    rule.action = "drop";
+    rule.action = sim::FaultAction::kDrop;
     rule.key[orders::kOrder] = c;
     rule.frame = "courier";
     rules.push_back(std::move(rule));
@@ -159,7 +159,9 @@ void TwoGenerals::dispatch(int number) {
     // hand replays as `capture` rules with the same trace.
     capture_armed_ = false;
     const std::string site = site_of(number);
-    kernel_.faults.record({site, "drop", orders::order_key(number), frame.kind}, "drop", true);
+    kernel_.faults.record(
+        {site, sim::FaultAction::kDrop, orders::order_key(number), frame.kind},
+        sim::FaultAction::kDrop, true);
     kernel_.trace.record(node_of(from), sim::EventKind::kLost, node_of(to), number,
                          frame.summary + " (captured)");
     c.status = CourierStatus::kCaptured;

@@ -166,8 +166,8 @@ live::Status parse_actor_args(int argc, char** argv, ActorArgs& a) {
 
 void append_fired(const std::string& run_dir, const sim::FiredFault& f) {
   std::ostringstream line;
-  line << f.site << '\t' << f.action << '\t' << f.key[orders::kOrder] << '\t'
-       << f.key[orders::kAttempt] << '\t' << field(f.frame) << '\t' << f.nth << '\t'
+  line << f.site << '\t' << sim::fault_action_name(f.action) << '\t' << f.key[orders::kOrder]
+       << '\t' << f.key[orders::kAttempt] << '\t' << field(f.frame) << '\t' << f.nth << '\t'
        << f.key[orders::kInstance] << '\t' << f.time << '\n';
   const std::string text = line.str();
   // One write with O_APPEND: lines of several processes never interleave.
@@ -186,9 +186,12 @@ std::vector<sim::FiredFault> read_fired(const std::string& run_dir) {
   while (std::getline(in, line)) {
     std::istringstream fields(line);
     sim::FiredFault f;
+    std::string action;
     std::string frame;
-    if (fields >> f.site >> f.action >> f.key[orders::kOrder] >> f.key[orders::kAttempt] >> frame >>
-        f.nth >> f.key[orders::kInstance] >> f.time) {
+    if (fields >> f.site >> action >> f.key[orders::kOrder] >> f.key[orders::kAttempt] >> frame >>
+            f.nth >> f.key[orders::kInstance] >> f.time &&
+        sim::parse_fault_action(action)) {
+      f.action = *sim::parse_fault_action(action);
       f.frame = unfield(frame);
       f.scripted = true;
       out.push_back(std::move(f));
@@ -228,8 +231,8 @@ int run_actor(const ActorArgs& a, std::ostream& err) {
   k.faults.set_on_fire([&k, run_dir, node](const sim::FiredFault& f) {
     append_fired(run_dir, f);
     k.trace.record(node, sim::EventKind::kFault, "", f.key[orders::kOrder],
-                   f.site + " -> " + f.action);
-    if (lab::parse_action(f.action) == lab::Action::kCrash) {
+                   f.site + " -> " + std::string(sim::fault_action_name(f.action)));
+    if (f.action == lab::Action::kCrash) {
       ::kill(::getpid(), SIGKILL);  // exactly here, as a crash is
     }
   });

@@ -578,7 +578,7 @@ std::string live_refusal(const lab::Scenario& s) {
                             site->action == lab::Action::kRestart ||
                             site->action == lab::Action::kKill);
     if (!live_site) {
-      return "fault at " + rule.site + " (" + rule.action +
+      return "fault at " + rule.site + " (" + std::string(lab::action_name(rule.action)) +
              ") cannot run live yet: live runs take crash sites, db.commit, network rules, "
              "broker.restart and broker.crash";
     }

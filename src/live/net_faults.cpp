@@ -93,14 +93,13 @@ ProxyAction NetFaults::judge(const SeenFrame& f) {
       attempt = it->second.attempt;
     }
   }
-  const std::optional<std::string> fired =
-      plan_.check({site, lab::action_name(lab::Action::kDrop),
+  const std::optional<sim::FaultAction> fired =
+      plan_.check({site, lab::Action::kDrop,
                    orders::order_key(order, attempt, sim::node_instance(node)), kind});
   if (!fired) return {};
   on_fired(plan_.fired().back(), f);
   ProxyAction action;
-  action.kind =
-      lab::parse_action(*fired) == lab::Action::kFreeze ? ProxyAction::kFreeze : ProxyAction::kDrop;
+  action.kind = *fired == lab::Action::kFreeze ? ProxyAction::kFreeze : ProxyAction::kDrop;
   action.notice_ms = notice_ms_;
   return action;
 }
@@ -117,11 +116,12 @@ void NetFaults::on_fired(sim::FiredFault fault, const SeenFrame& f) {
   e.target = up ? "broker" : node;
   e.subject = fault.key[orders::kOrder];
   e.kind = sim::EventKind::kFault;
-  e.detail = fault.site + " -> " + fault.action + " " + fault.frame + " #" +
+  e.detail = fault.site + " -> " + std::string(sim::fault_action_name(fault.action)) + " " +
+             fault.frame + " #" +
              std::to_string(fault.nth) + " (fault proxy, connection " +
              std::to_string(f.connection) + ")";
   trace_ << sim::format_jsonl(e, orders::kKeyNames) << '\n';
-  const bool freeze = lab::parse_action(fault.action) == lab::Action::kFreeze;
+  const bool freeze = fault.action == lab::Action::kFreeze;
   e.kind = freeze ? sim::EventKind::kFrozen : sim::EventKind::kLost;
   e.detail = freeze
                  ? "the connection carries nothing more either way"

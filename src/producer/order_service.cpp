@@ -61,7 +61,8 @@ broker::Message OrderService::message_for(std::int64_t order) const {
 
 bool OrderService::fault(const char* site, std::int64_t order) {
   // The order service makes one try per order: its attempt is always 1.
-  const auto action = k_.faults.check({site, "crash", orders::order_key(order, 1), ""});
+  const auto action =
+      k_.faults.check({site, sim::FaultAction::kCrash, orders::order_key(order, 1), ""});
   if (!action) return false;
   crash(std::string("fault at ") + site);
   return true;

@@ -53,7 +53,8 @@ void Relay::kick() {
 }
 
 bool Relay::fault(const char* site, std::int64_t order, std::int64_t attempt) {
-  const auto action = k_.faults.check({site, "crash", orders::order_key(order, attempt), ""});
+  const auto action =
+      k_.faults.check({site, sim::FaultAction::kCrash, orders::order_key(order, attempt), ""});
   if (!action) return false;
   crash(std::string("fault at ") + site);
   return true;

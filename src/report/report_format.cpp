@@ -126,7 +126,8 @@ bool shell_safe(const std::string& text) {
 // One fired fault; site and action are padded to the given widths so a list aligns.
 std::string fault_text(const sim::FiredFault& fault, std::size_t site_width,
                        std::size_t action_width) {
-  std::string out = padded(fault.site, site_width) + "  " + padded(fault.action, action_width);
+  std::string out = padded(fault.site, site_width) + "  " +
+                    padded(std::string(sim::fault_action_name(fault.action)), action_width);
   if (fault.key[orders::kOrder] != 0) out += "  order " + std::to_string(fault.key[orders::kOrder]);
   if (fault.key[orders::kAttempt] != 0)
     out += "  attempt " + std::to_string(fault.key[orders::kAttempt]);
@@ -188,7 +189,7 @@ void write_faults(std::ostream& out, const RunSummary& run) {
   std::size_t site_width = 0, action_width = 0;
   for (const auto& fault : run.faults) {
     site_width = std::max(site_width, fault.site.size());
-    action_width = std::max(action_width, fault.action.size());
+    action_width = std::max(action_width, sim::fault_action_name(fault.action).size());
   }
   for (const auto& fault : run.faults) {
     out << "  step " << padded_left(std::to_string(fault.step), 6) << "  tick "
@@ -390,7 +391,7 @@ nlohmann::ordered_json report_json(const RunRecord& record) {
     faults.push_back({{"step", f.step},
                       {"tick", f.time},
                       {"site", f.site},
-                      {"action", f.action},
+                      {"action", sim::fault_action_name(f.action)},
                       {"order", f.key[orders::kOrder]},
                       {"attempt", f.key[orders::kAttempt]},
                       {"frame", f.frame},

@@ -118,7 +118,7 @@ eosim::Status summary_from_json(const nlohmann::json& j, RunSummary& out) {
     f.get("step", fault.step);
     f.get("tick", fault.time);
     f.get("site", fault.site);
-    f.get("action", fault.action);
+    f.name("action", fault.action, sim::parse_fault_action);
     f.get("order", fault.key[orders::kOrder]);
     f.get("attempt", fault.key[orders::kAttempt]);
     f.get("frame", fault.frame);

@@ -113,7 +113,7 @@ void write_consumer(std::ostringstream& out, const ConsumerConfig& c) {
 void write_rule(std::ostringstream& out, const sim::FaultRule& rule) {
   out << "\n[[faults.script]]\n";
   out << "at = " << string_value(rule.site) << "\n";
-  out << "do = " << string_value(rule.action) << "\n";
+  out << "do = " << string_value(action_name(rule.action)) << "\n";
   if (rule.key[orders::kOrder]) out << "order = " << *rule.key[orders::kOrder] << "\n";
   if (rule.key[orders::kAttempt]) out << "attempt = " << *rule.key[orders::kAttempt] << "\n";
   if (rule.frame) out << "frame = " << string_value(*rule.frame) << "\n";
@@ -378,8 +378,8 @@ std::string fault_rule_text(const sim::FaultRule& rule) {
   std::string text = rule.site;
   std::vector<std::string> items;
   const FaultSite* site = find_fault_site(rule.site);
-  if (site == nullptr || rule.action != action_name(site->action)) {
-    items.push_back("do=" + rule.action);  // not the site's default action
+  if (site == nullptr || rule.action != site->action) {
+    items.push_back("do=" + std::string(action_name(rule.action)));  // not the site's default
   }
   const auto add = [&items](const char* key, const std::optional<std::int64_t>& value) {
     if (value) items.push_back(std::string(key) + "=" + std::to_string(*value));

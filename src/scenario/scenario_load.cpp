@@ -338,15 +338,17 @@ bool check_attempt_bound(const TableReader& t, const FaultSite& site,
 }
 
 bool read_rule(const TableReader& t, const Scenario& s, sim::FaultRule& rule) {
+  std::string action;
   if (!t.only_keys(keys_of("faults.script")) ||
       !t.require("at") || !t.require("do") ||
       !t.read_name("at", rule.site, fault_sites(), "fault site") ||
-      !t.read_name("do", rule.action, fault_kinds(), "action")) {
+      !t.read_name("do", action, fault_kinds(), "action")) {
     return false;
   }
+  rule.action = *parse_action(action);  // read_name checked it against the catalog
   const FaultSite& site = *find_fault_site(rule.site);
   if (!site.allows(rule.action)) {
-    return t.fail_at("do", "action " + in_quotes(rule.action) + " is not allowed at " +
+    return t.fail_at("do", "action " + in_quotes(action) + " is not allowed at " +
                                rule.site + " (allowed: " + site.allowed_text() + ")");
   }
   const SiteFrame* frame = nullptr;

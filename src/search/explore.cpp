@@ -58,7 +58,7 @@ class Search {
     return s;
   }
 
-  bool wants(const std::string& kind) const {
+  bool wants(sim::FaultAction kind) const {
     return options_.kinds.empty() || options_.kinds.count(kind) != 0;
   }
 
@@ -102,7 +102,9 @@ class Search {
     if (o.step == 0 || o.step > states.size()) return 0;  // not at a step: never merged
     sim::StateHash key;
     key.add(states[o.step - 1]);
-    for (const std::string* text : {&o.site, &o.action, &o.frame}) key.add(std::string_view(*text));
+    key.add(std::string_view(o.site));
+    key.add(sim::fault_action_name(o.action));
+    key.add(std::string_view(o.frame));
     for (const std::int64_t part : o.key.parts) key.add(part);
     key.add(place);
     key.add(static_cast<std::uint64_t>(faults_after));

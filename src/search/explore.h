@@ -62,7 +62,7 @@ struct ExplorePath;
 struct ExploreOptions {
   int max_faults = 2;         // K: faults placed on top of the scenario's own
   int max_deviations = 1;     // D: scheduler decisions changed
-  std::set<std::string> kinds;  // fault kinds to place; empty = every kind
+  std::set<sim::FaultAction> kinds;  // fault kinds to place; empty = every kind
   std::uint64_t max_runs = 200000;
   bool merge_states = true;   // cut fault children whose state was explored (see above)
   unsigned jobs = 0;          // 0 = every hardware thread

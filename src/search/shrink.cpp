@@ -253,7 +253,7 @@ sim::FaultRule rule_from_fired(const sim::FiredFault& f, bool with_nth, std::int
 }
 
 std::string story_line(const sim::FaultRule& rule) {
-  std::string text = rule.site + ": " + rule.action;
+  std::string text = rule.site + ": " + std::string(sim::fault_action_name(rule.action));
   std::vector<std::string> parts;
   if (rule.frame) parts.push_back("frame " + *rule.frame);
   if (rule.key[orders::kOrder])

@@ -67,7 +67,9 @@ void reduce(const SeedResult& r, std::uint64_t seed, std::size_t keep, SweepSumm
   ++out.verdicts[std::string(verdict_name(report.verdict))];
   out.steps += r.run.steps;
   out.faults_fired += r.run.faults.size();
-  for (const auto& f : r.run.faults) ++out.faults_by_action[f.action];
+  for (const auto& f : r.run.faults) {
+    ++out.faults_by_action[std::string(sim::fault_action_name(f.action))];
+  }
   out.step_bound_hits += r.run.step_bound_hit ? 1 : 0;
   out.digest += digest_term(seed, r.run.trace_hash);
   if (required_unfired(r.run) > 0) {

@@ -27,34 +27,34 @@ sim::FaultRule rule_for(const HandFault& fault, std::uint64_t step) {
   switch (fault.kind) {
     case HandFaultKind::kDropNext:
       rule.site = fault.link;
-      rule.action = "drop";
+      rule.action = Action::kDrop;
       rule.frame = fault.frame;
       rule.after_step = at;
       break;
     case HandFaultKind::kBreakConnection:
       rule.site = fault.link;
-      rule.action = "drop";
+      rule.action = Action::kDrop;
       rule.step = at;
       break;
     case HandFaultKind::kCrashNow:
       rule.site = "consumer.process";
-      rule.action = "crash";
+      rule.action = Action::kCrash;
       rule.step = at;
       break;
     case HandFaultKind::kCrashAfterCommit:
       rule.site = "consumer.after_commit";
-      rule.action = "crash";
+      rule.action = Action::kCrash;
       rule.after_step = at;
       break;
     case HandFaultKind::kRestartBroker:
       rule.site = "broker.restart";
-      rule.action = "restart";
+      rule.action = Action::kRestart;
       rule.key[orders::kInstance].reset();
       rule.step = at;
       break;
     case HandFaultKind::kFailNextCommit:
       rule.site = "db.commit";
-      rule.action = "fail";
+      rule.action = Action::kFail;
       rule.after_step = at;
       break;
   }
@@ -83,7 +83,7 @@ std::string describe_rule(const sim::FaultRule& r) {
   } else if (net && r.frame && !r.nth) {
     text += "drop the next " + *r.frame + " on " + r.site.substr(4);
   } else {
-    text += r.action + " at " + r.site;
+    text += std::string(action_name(r.action)) + " at " + r.site;
     if (r.frame) text += " " + *r.frame;
     if (r.nth) text += " #" + std::to_string(*r.nth);
     if (r.key[orders::kOrder]) text += " order " + std::to_string(*r.key[orders::kOrder]);

@@ -153,7 +153,7 @@ void Db::set_fault_hook(FaultHook hook) {
 
 sqlite3* Db::handle() const { return is_open() ? conn_->handle : nullptr; }
 
-int Db::injected_fault(std::string_view op) const {
+int Db::injected_fault(HookOp op) const {
   if (!is_open() || !conn_->hook) return SQLITE_OK;
   return conn_->hook(op);
 }

@@ -113,13 +113,13 @@ class Db {
   };
 
   // What the fault hook says about `op` (0 when there is no hook).
-  int injected_fault(std::string_view op) const;
+  int injected_fault(HookOp op) const;
   // The cached statement for `sql`, or nullptr (a miss of both caches).
   Stmt* find_statement(std::string_view sql);
   // Numbers the connection just opened for the installed store::Recorder (recorder.h).
   void record_open();
   // Runs a cached transaction-control statement (BEGIN, COMMIT, ROLLBACK) without the
-  // "db.statement" hook: control statements have their own fault sites.
+  // HookOp::kStatement hook: control statements have their own fault sites.
   Status run_control(std::string_view sql);
 
   // Heap-allocated so that Stmt's pointer to the hook survives moves of the Db.

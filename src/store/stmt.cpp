@@ -98,9 +98,10 @@ Status Stmt::step_impl(bool& has_row, bool hooked) {
   has_row_ = false;
   if (stmt_ == nullptr) return prepare_status_;
   if (hooked && *hook_) {
-    const int injected = (*hook_)("db.statement");
+    const int injected = (*hook_)(HookOp::kStatement);
     if (injected != SQLITE_OK) {
-      return Status::error(injected, "injected fault: db.statement");
+      return Status::error(injected,
+                           "injected fault: " + std::string(hook_op_name(HookOp::kStatement)));
     }
   }
   const int rc = sqlite3_step(stmt_);

@@ -10,7 +10,7 @@
 //     step()/exec() returns that prepare status and binds are ignored; the next
 //     Db::statement() of the same SQL tries to prepare again.
 //   - Every error carries sqlite3_extended_errcode() of the connection.
-//   - Before each step the connection's fault hook is asked about "db.statement"; a non-zero
+//   - Before each step the connection's fault hook is asked about HookOp::kStatement; a non-zero
 //     answer is returned as the step's error and the statement is not run.
 // REQUIRES: bind indexes are 1-based and exist; column accessors are called only while the
 //   last step() reported a row, with 0-based indexes below the column count.
@@ -29,9 +29,17 @@
 
 namespace store {
 
-// Asked before a fault site runs ("db.statement", "db.commit"); returns 0 to proceed or an
-// SQLite result code (e.g. SQLITE_IOERR_WRITE, SQLITE_BUSY) to inject instead.
-using FaultHook = std::function<int(std::string_view op)>;
+// The places a fault hook is asked about: a statement's step, a transaction's commit.
+enum class HookOp : std::uint8_t { kStatement, kCommit };
+// "db.statement", "db.commit": the op's name in an injected error's message (and the
+// fault site's name in scenario files).
+constexpr std::string_view hook_op_name(HookOp op) {
+  return op == HookOp::kStatement ? "db.statement" : "db.commit";
+}
+
+// Asked before a fault site runs; returns 0 to proceed or an SQLite result code (e.g.
+// SQLITE_IOERR_WRITE, SQLITE_BUSY) to inject instead.
+using FaultHook = std::function<int(HookOp op)>;
 
 class Stmt {
  public:

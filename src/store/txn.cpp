@@ -33,8 +33,10 @@ Txn::~Txn() {
 
 Status Txn::commit() {
   EOSIM_ASSERT(active_);
-  const int injected = db_.injected_fault("db.commit");
-  if (injected != SQLITE_OK) return Status::error(injected, "injected fault: db.commit");
+  const int injected = db_.injected_fault(HookOp::kCommit);
+  if (injected != SQLITE_OK) {
+    return Status::error(injected, "injected fault: " + std::string(hook_op_name(HookOp::kCommit)));
+  }
   Status s = db_.run_control("COMMIT");
   if (s.ok()) active_ = false;
   return s;

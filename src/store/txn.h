@@ -6,7 +6,7 @@
 //   - The constructor runs BEGIN [DEFERRED|IMMEDIATE|EXCLUSIVE]; its result is status().
 //     When it failed (kBusy: another connection holds the write lock) the Txn is inactive and
 //     commit()/rollback() must not be called.
-//   - commit() first asks the fault hook about "db.commit". An injected code fails the commit
+//   - commit() first asks the fault hook about HookOp::kCommit. An injected code fails the commit
 //     without running COMMIT; like a real failed COMMIT, the transaction stays open and the
 //     caller rolls back (or lets the destructor do it).
 //   - A failed COMMIT (BUSY) keeps the transaction open too; a successful one ends it.

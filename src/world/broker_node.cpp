@@ -9,12 +9,14 @@ constexpr broker::ChannelId kChannel = 1;  // one channel per connection (frames
 
 std::optional<broker::Broker::Stop> stop_at_publish(sim::FaultPlan& faults, std::int64_t order,
                                                     std::int64_t attempt) {
-  const bool restart =
-      faults.check({"broker.restart", "restart", orders::order_key(order, attempt), ""})
-          .has_value();
+  const bool restart = faults
+                           .check({"broker.restart", sim::FaultAction::kRestart,
+                                   orders::order_key(order, attempt), ""})
+                           .has_value();
   // Random only when a ratio names "kill" (no default sweep mix does).
   const bool crash =
-      faults.check({"broker.crash", "kill", orders::order_key(order), ""}).has_value();
+      faults.check({"broker.crash", sim::FaultAction::kKill, orders::order_key(order), ""})
+          .has_value();
   if (restart) return broker::Broker::Stop::kClean;
   if (crash) return broker::Broker::Stop::kCrash;
   return std::nullopt;
@@ -83,7 +85,8 @@ void BrokerNode::on_publish(sim::ConnId conn, const broker::PublishFrame& publis
                       : std::string_view(publish.message.message_id));
   broker_.publish({conn, kChannel}, publish.routing_key, publish.message, publish.mandatory);
   if (persistent) schedule_sync();
-  if (k_.faults.check({"broker.reorder", "reorder", orders::order_key(order, attempt), ""})) {
+  if (k_.faults.check({"broker.reorder", sim::FaultAction::kReorder,
+                       orders::order_key(order, attempt), ""})) {
     broker_.reorder_to_front(options_.queue.name);
     k_.trace.record("broker", sim::EventKind::kReorder, "", order, "newest ready message moved to the head");
   }

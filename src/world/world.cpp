@@ -193,7 +193,7 @@ void WorldImpl::set_up_kernel() {
   random.horizon = static_cast<sim::Tick>(s.random.horizon);
   k.faults.set_random(random);
   k.faults.set_on_fire([this](const sim::FiredFault& f) {
-    std::string detail = f.site + " -> " + f.action;
+    std::string detail = f.site + " -> " + std::string(sim::fault_action_name(f.action));
     if (!f.frame.empty()) detail += " " + f.frame + " #" + std::to_string(f.nth);
     if (f.key[orders::kAttempt] > 0)
       detail += " attempt " + std::to_string(f.key[orders::kAttempt]);
@@ -250,7 +250,7 @@ void WorldImpl::fire_timed(const sim::FaultRule& rule, std::size_t index) {
     const std::string role = sim::node_role(other);
     if (role != (from_role == "broker" ? to_role : from_role)) continue;
     if (instance != 0 && sim::node_instance(other) != instance) continue;
-    if (parse_action(rule.action) == Action::kFreeze) {
+    if (rule.action == Action::kFreeze) {
       kernel_.network.freeze(conn, "frozen" + when);
     } else {
       kernel_.network.break_connection(conn, from_role == "broker" ? "broker" : other,

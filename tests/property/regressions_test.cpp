@@ -37,7 +37,7 @@ TEST_CASE("regression: a producer crash after its commit leaves no outbox row un
   for (std::int64_t order = 1; order <= 3; ++order) {
     sim::FaultRule crash;
     crash.site = "producer.after_commit";
-    crash.action = "crash";
+    crash.action = sim::FaultAction::kCrash;
     crash.key[orders::kOrder] = order;
     const lab::RunSummary r = run(three_orders({crash}));
     INFO("crash after committing order " << order);
@@ -58,7 +58,7 @@ TEST_CASE("regression: the relay republishes unconfirmed rows after a silent rec
           "[property][regression]") {
   sim::FaultRule drop;
   drop.site = "net.broker->relay";
-  drop.action = "drop";
+  drop.action = sim::FaultAction::kDrop;
   drop.frame = "confirm.ack";
   drop.nth = 2;
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
@@ -86,7 +86,7 @@ TEST_CASE("regression: a dead-lettered message survives a broker restart",
   s.broker.dead_letter = true;
   sim::FaultRule restart;
   restart.site = "broker.restart";
-  restart.action = "restart";
+  restart.action = sim::FaultAction::kRestart;
   restart.tick = 200;  // long after the dead-lettering, with no publish in between
   s.script = {restart};
   const lab::RunSummary r = run(s);

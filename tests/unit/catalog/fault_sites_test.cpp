@@ -50,11 +50,11 @@ Seen opportunities_of(const lab::Scenario& s) {
 
 using run_support::run;
 
-sim::FaultRule rule(std::string site, std::string action, std::int64_t order,
+sim::FaultRule rule(std::string site, sim::FaultAction action, std::int64_t order,
                     std::int64_t attempt) {
   sim::FaultRule r;
   r.site = std::move(site);
-  r.action = std::move(action);
+  r.action = action;
   r.key[orders::kOrder] = order;
   r.key[orders::kAttempt] = attempt;
   return r;
@@ -176,8 +176,8 @@ TEST_CASE("fault sites: design variations pass what the table says; every site i
 
 TEST_CASE("fault sites: relay attempts count publishes of the order's row", "[fault_sites]") {
   lab::Scenario s = small("outbox", "atomic");
-  s.script = {rule("relay.after_publish", "crash", 2, 1),
-              rule("relay.after_publish", "crash", 2, 2)};
+  s.script = {rule("relay.after_publish", sim::FaultAction::kCrash, 2, 1),
+              rule("relay.after_publish", sim::FaultAction::kCrash, 2, 2)};
   const lab::RunSummary r = run(s);
   REQUIRE(r.faults.size() == 2);
   CHECK(r.faults[0].key[orders::kAttempt] == 1);
@@ -191,7 +191,7 @@ TEST_CASE("fault sites: a publish attempt on the relay's link fires and loses th
   // The issue's case: before publish frames carried an attempt this rule never fired and
   // the run read as "outbox without confirms is safe".
   lab::Scenario s = small("outbox-no-confirm", "atomic");
-  sim::FaultRule drop = rule("net.relay->broker", "drop", 2, 1);
+  sim::FaultRule drop = rule("net.relay->broker", sim::FaultAction::kDrop, 2, 1);
   drop.frame = "basic.publish";
   s.script = {drop};
   const lab::RunSummary r = run(s);
@@ -203,7 +203,7 @@ TEST_CASE("fault sites: a publish attempt on the relay's link fires and loses th
 
 TEST_CASE("fault sites: the order service's attempt is 1", "[fault_sites]") {
   lab::Scenario s = small("dual-write", "atomic");
-  s.script = {rule("producer.after_commit", "crash", 2, 1)};
+  s.script = {rule("producer.after_commit", sim::FaultAction::kCrash, 2, 1)};
   const lab::RunSummary r = run(s);
   REQUIRE(r.faults.size() == 1);
   CHECK(r.report.verdict == lab::Verdict::kLost);

@@ -179,7 +179,7 @@ TEST_CASE("consumer: a crash before commit leaves nothing and sends no ack", "[c
   FakeBroker b;
   sim::FaultRule crash;
   crash.site = "consumer.before_commit";
-  crash.action = "crash";
+  crash.action = sim::FaultAction::kCrash;
   b.k.faults.set_rules({crash});
   const std::unique_ptr<consumer::Consumer> c = b.start_consumer("atomic");
   b.deliver(1, 150);
@@ -217,7 +217,7 @@ TEST_CASE("consumer: a transient commit error is a nack, or a false duplicate wh
     FakeBroker b;
     sim::FaultRule fail;
     fail.site = "db.commit";
-    fail.action = "fail";
+    fail.action = sim::FaultAction::kFail;
     b.k.faults.set_rules({fail});
     const std::unique_ptr<consumer::Consumer> c = b.start_consumer(strategy);
     b.deliver(1, 150);

@@ -26,7 +26,7 @@ TEST_CASE("text diagram: lanes stay in their columns and every labelled row is d
   s.consumer.strategy = "no-dedup";
   sim::FaultRule crash;
   crash.site = "consumer.after_commit";
-  crash.action = "crash";
+  crash.action = sim::FaultAction::kCrash;
   crash.key[orders::kOrder] = 1;
   s.script = {crash};
   lab::RunSummary run;

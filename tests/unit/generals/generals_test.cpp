@@ -154,7 +154,7 @@ TEST_CASE("generals: capture_next captures exactly the next courier sent", "[gen
   const auto& fired = model.kernel().faults.fired();
   REQUIRE(fired.size() == 1);
   CHECK(fired[0].site == "courier.generalA->generalB");
-  CHECK(fired[0].action == "drop");
+  CHECK(fired[0].action == sim::FaultAction::kDrop);
   CHECK(fired[0].key[orders::kOrder] == 3);
   CHECK(model.ladder()[2].known);
   CHECK_FALSE(model.ladder()[3].known);

@@ -162,7 +162,7 @@ TEST_CASE("fault rule specs: read like a [[faults.script]] rule, errors name the
   sim::FaultRule rule;
   REQUIRE(lab::parse_fault_rule("net.consumer->broker:frame=basic.ack,nth=2", s, rule).ok());
   CHECK(rule.site == "net.consumer->broker");
-  CHECK(rule.action == "drop");  // the site's only action
+  CHECK(rule.action == sim::FaultAction::kDrop);  // the site's only action
   CHECK(rule.frame == std::optional<std::string>("basic.ack"));
   CHECK(rule.nth == std::optional<std::int64_t>(2));
   CHECK(lab::fault_rule_text(rule) == "net.consumer->broker:frame=basic.ack,nth=2");

@@ -102,21 +102,21 @@ TEST_CASE("a full scenario file loads with every field", "[scenario]") {
   REQUIRE(s.script.size() == 3);
   sim::FaultRule crash;
   crash.site = "consumer.after_commit";
-  crash.action = "crash";
+  crash.action = sim::FaultAction::kCrash;
   crash.key[orders::kOrder] = 2;
   crash.key[orders::kAttempt] = 1;
   crash.key[orders::kInstance] = 2;
   CHECK(s.script[0] == crash);
   sim::FaultRule drop;
   drop.site = "net.consumer->broker";
-  drop.action = "drop";
+  drop.action = sim::FaultAction::kDrop;
   drop.frame = "basic.ack";
   drop.nth = 2;
   drop.times = 3;
   CHECK(s.script[1] == drop);
   sim::FaultRule restart;
   restart.site = "broker.restart";
-  restart.action = "restart";
+  restart.action = sim::FaultAction::kRestart;
   restart.tick = 120;
   CHECK(s.script[2] == restart);
 
@@ -323,8 +323,8 @@ TEST_CASE("to_toml writes a file that loads back to the same scenario", "[scenar
     original.about = "line one\nline \"two\" ends in a quote\"\n\x01 control, caf\xc3\xa9\n";
     original.seed = std::numeric_limits<std::uint64_t>::max();
     original.workload.account = "o'brien";
-    original.script.push_back(sim::FaultRule{"db.commit", "fail", 3, 2, std::nullopt,
-                                             std::nullopt, 1, std::nullopt, 4});
+    original.script.push_back(sim::FaultRule{"db.commit", sim::FaultAction::kFail, 3, 2,
+                                             std::nullopt, std::nullopt, 1, std::nullopt, 4});
     original.expect.stuck = Orders{};
     original.expect.verdict = lab::Verdict::kStuck;
   }
@@ -345,7 +345,7 @@ TEST_CASE("to_toml writes a file that loads back to the same scenario", "[scenar
     original.consumer.instances = 2;
     sim::FaultRule freeze;
     freeze.site = "net.broker->consumer";
-    freeze.action = "freeze";
+    freeze.action = sim::FaultAction::kFreeze;
     freeze.frame = "basic.deliver";
     freeze.key[orders::kInstance] = 2;
     original.script.push_back(freeze);
@@ -437,11 +437,16 @@ TEST_CASE("the catalog is consistent and finds exactly its own names", "[catalog
 
   const lab::FaultSite* acks = lab::find_fault_site("net.consumer->broker");
   REQUIRE(acks);
-  CHECK(acks->allows("drop"));
-  CHECK_FALSE(acks->allows("crash"));
+  CHECK(acks->allows(lab::Action::kDrop));
+  CHECK(acks->allows(lab::Action::kFreeze));
+  CHECK_FALSE(acks->allows(lab::Action::kCrash));
   CHECK(acks->carries("basic.ack"));
   CHECK_FALSE(acks->carries("basic.deliver"));
-  CHECK(lab::find_fault_site("db.commit")->allows("fail"));
+  CHECK(lab::find_fault_site("db.commit")->allows(lab::Action::kFail));
+  CHECK_FALSE(lab::find_fault_site("db.commit")->allows(lab::Action::kFreeze));
+  // The couriers' duplicate is the fault plan's, not a scenario's.
+  CHECK_FALSE(lab::parse_action("duplicate"));
+  CHECK(lab::parse_action("kill") == lab::Action::kKill);
 
   CHECK(lab::find_strategy("atomic") == &lab::strategies().front());
   CHECK(lab::find_strategy("Atomic") == nullptr);

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "src/catalog/fault_sites.h"
 #include "src/scenario/patterns.h"
 
 namespace {
@@ -44,7 +45,8 @@ TEST_CASE("explore: the fault plan logs every opportunity with its occurrence nu
     CHECK(o.nth == ++seen[{o.site, o.frame}]);  // nth counts per (site, frame)
     CHECK(o.step >= step);                      // in the order they happened
     step = o.step;
-    CHECK_FALSE(o.action.empty());
+    // The opportunity's kind is one a scenario can name (never the couriers' duplicate).
+    CHECK(lab::parse_action(sim::fault_action_name(o.action)) == o.action);
   }
   CHECK(seen.count({"consumer.after_commit", ""}) == 1);
   CHECK(seen.at({"consumer.after_commit", ""}) == 2);  // once per order
@@ -93,7 +95,7 @@ TEST_CASE("explore: an anti-pattern's violation is found with the fewest faults"
   lab::ExploreOptions options;
   options.max_faults = 2;
   options.max_deviations = 0;
-  options.kinds = {"crash"};
+  options.kinds = {sim::FaultAction::kCrash};
   const lab::Scenario s = orders(2, "no-dedup");
   const lab::ExploreResult r = run_explore(s, options);
   REQUIRE(r.first_violation);
@@ -127,7 +129,7 @@ TEST_CASE("explore: the same result for any number of jobs, and max_runs truncat
   lab::ExploreOptions options;
   options.max_faults = 2;
   options.max_deviations = 0;
-  options.kinds = {"drop"};
+  options.kinds = {sim::FaultAction::kDrop};
   const lab::Scenario s = orders(2, "no-dedup");
   options.jobs = 1;
   const lab::ExploreResult one = run_explore(s, options);
@@ -167,7 +169,7 @@ std::set<std::string> classes_of(const lab::ExploreResult& r) {
 
 // Explores `s` with and without state merging; returns the placements merging cut.
 std::uint64_t compare_merging(const lab::Scenario& s, int max_faults, int max_deviations,
-                              const std::set<std::string>& kinds) {
+                              const std::set<sim::FaultAction>& kinds) {
   lab::ExploreOptions options;
   options.max_faults = max_faults;
   options.max_deviations = max_deviations;
@@ -221,8 +223,8 @@ TEST_CASE("explore: state merging reaches the same outcome classes as the full s
           "[explore][merge]") {
   std::uint64_t cut = 0, cut_keyed = 0;
   for (const lab::Scenario& s : merge_scenarios()) {
-    cut += compare_merging(s, 2, 0, {"crash"});
-    cut_keyed += compare_merging(keyed(s), 2, 0, {"crash"});
+    cut += compare_merging(s, 2, 0, {sim::FaultAction::kCrash});
+    cut_keyed += compare_merging(keyed(s), 2, 0, {sim::FaultAction::kCrash});
   }
   CHECK(cut > 0);  // it had something to merge
   CHECK(cut_keyed > 0);
@@ -235,7 +237,7 @@ TEST_CASE("explore: keyed draws find the violations sequential draws find",
   lab::ExploreOptions options;
   options.max_faults = 2;
   options.max_deviations = 0;
-  options.kinds = {"crash"};
+  options.kinds = {sim::FaultAction::kCrash};
   for (const lab::Scenario& s : merge_scenarios()) {
     std::set<lab::Verdict> sequential, with_keys;
     for (const auto& c : run_explore(s, options).outcomes) sequential.insert(c.verdict);
@@ -251,7 +253,7 @@ TEST_CASE("explore: keyed merging cuts more than sequential merging", "[explore]
   lab::ExploreOptions options;
   options.max_faults = 1;
   options.max_deviations = 1;
-  options.kinds = {"crash"};
+  options.kinds = {sim::FaultAction::kCrash};
   const lab::ExploreResult sequential = run_explore(orders(2), options);
   const lab::ExploreResult with_keys = run_explore(keyed(orders(2)), options);
   INFO(sequential.runs << " runs sequential, " << with_keys.runs << " keyed");
@@ -264,7 +266,7 @@ TEST_CASE("explore: a keyed counterexample file says so and replays its violatio
   lab::ExploreOptions options;
   options.max_faults = 1;
   options.max_deviations = 0;
-  options.kinds = {"crash"};
+  options.kinds = {sim::FaultAction::kCrash};
   const lab::Scenario s = keyed(orders(2, "no-dedup"));
   const lab::ExploreResult r = run_explore(s, options);
   REQUIRE(r.first_violation);
@@ -292,10 +294,12 @@ TEST_CASE("explore: state merging reaches the same outcome classes, every kind a
           "[.merge]") {
   for (const lab::Scenario& s : merge_scenarios()) {
     compare_merging(s, 1, 1, {});
-    compare_merging(s, 2, 1, {"crash"});
+    compare_merging(s, 2, 1, {sim::FaultAction::kCrash});
   }
   for (const lab::Scenario& s : merge_scenarios(true)) {
-    if (s.consumer.strategy == "requeue-poison") compare_merging(s, 1, 0, {"crash"});
+    if (s.consumer.strategy == "requeue-poison") {
+      compare_merging(s, 1, 0, {sim::FaultAction::kCrash});
+    }
   }
   compare_merging(orders(3, "atomic"), 2, 1, {});
   for (const lab::Scenario& s : merge_scenarios()) compare_merging(keyed(s), 1, 1, {});
@@ -361,7 +365,7 @@ TEST_CASE("explore: a placement cut by merging ends exactly like the one it merg
   lab::ExploreOptions options;
   options.max_faults = 2;
   options.max_deviations = 0;
-  options.kinds = {"crash", "drop"};
+  options.kinds = {sim::FaultAction::kCrash, sim::FaultAction::kDrop};
   CHECK(check_merged_pairs(options, 6) > 20);
   CHECK(check_merged_pairs(options, 6, sim::Draws::kKeyed) > 20);
 }
@@ -371,7 +375,7 @@ TEST_CASE("explore: placements cut by merging end like their matches, with D=1",
   lab::ExploreOptions options;
   options.max_faults = 2;
   options.max_deviations = 1;
-  options.kinds = {"crash", "drop"};
+  options.kinds = {sim::FaultAction::kCrash, sim::FaultAction::kDrop};
   CHECK(check_merged_pairs(options, 40) > 100);
   CHECK(check_merged_pairs(options, 40, sim::Draws::kKeyed) > 100);
 }

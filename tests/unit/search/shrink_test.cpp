@@ -6,14 +6,14 @@
 
 namespace {
 
-sim::FaultRule rule(const std::string& site, const std::string& action) {
+sim::FaultRule rule(const std::string& site, sim::FaultAction action) {
   sim::FaultRule r;
   r.site = site;
   r.action = action;
   return r;
 }
 
-sim::FiredFault fired(const std::string& site, const std::string& action, std::int64_t order,
+sim::FiredFault fired(const std::string& site, sim::FaultAction action, std::int64_t order,
                       std::int64_t attempt, const std::string& frame, std::int64_t nth,
                       std::int64_t instance) {
   sim::FiredFault f;
@@ -35,12 +35,12 @@ lab::Scenario crash_and_noise() {
   s.name = "crash and noise";
   s.seed = 3;
   s.consumer.strategy = "no-dedup";
-  sim::FaultRule crash = rule("consumer.after_commit", "crash");
+  sim::FaultRule crash = rule("consumer.after_commit", sim::FaultAction::kCrash);
   crash.key[orders::kOrder] = 2;
   crash.key[orders::kAttempt] = 1;
-  sim::FaultRule reorder = rule("broker.reorder", "reorder");
+  sim::FaultRule reorder = rule("broker.reorder", sim::FaultAction::kReorder);
   reorder.key[orders::kOrder] = 3;
-  sim::FaultRule qos = rule("net.consumer->broker", "drop");
+  sim::FaultRule qos = rule("net.consumer->broker", sim::FaultAction::kDrop);
   qos.frame = "basic.qos";
   qos.nth = 1;
   s.script = {reorder, crash, qos};
@@ -51,7 +51,7 @@ lab::Scenario crash_and_noise() {
 
 TEST_CASE("shrink: rule_from_fired names each fault by what identifies its moment", "[shrink]") {
   // A delivery is named by order and attempt; nth only when asked for.
-  const auto consumer = fired("consumer.after_commit", "crash", 2, 1, "", 5, 1);
+  const auto consumer = fired("consumer.after_commit", sim::FaultAction::kCrash, 2, 1, "", 5, 1);
   sim::FaultRule r = lab::rule_from_fired(consumer, false, 1);
   CHECK(r.site == "consumer.after_commit");
   CHECK(r.key[orders::kOrder] == 2);
@@ -61,13 +61,15 @@ TEST_CASE("shrink: rule_from_fired names each fault by what identifies its momen
   CHECK(lab::rule_from_fired(consumer, true, 1).nth == 5);
   CHECK(lab::rule_from_fired(consumer, false, 3).key[orders::kInstance] == 1);
   // A publish has no delivery attempt: its occurrence pins it.
-  const auto publish = fired("net.relay->broker", "drop", 3, 0, "basic.publish", 4, 0);
+  const auto publish =
+      fired("net.relay->broker", sim::FaultAction::kDrop, 3, 0, "basic.publish", 4, 0);
   r = lab::rule_from_fired(publish, false, 1);
   CHECK(r.frame == "basic.publish");
   CHECK(r.key[orders::kOrder] == 3);
   CHECK(r.nth == 4);
   // A timed fault (logged with neither order nor frame) keeps its moment as a tick.
-  r = lab::rule_from_fired(fired("broker.restart", "restart", 0, 0, "", 1, 0), false, 1);
+  r = lab::rule_from_fired(fired("broker.restart", sim::FaultAction::kRestart, 0, 0, "", 1, 0),
+                           false, 1);
   CHECK(r.tick == 42);
   CHECK_FALSE(r.nth);
   CHECK(lab::story_line(r) == "broker.restart: restart (at tick 42)");
@@ -121,7 +123,7 @@ TEST_CASE("shrink: a violation without faults shrinks to none", "[shrink]") {
   s.consumer.strategy = "requeue-poison";
   s.workload.amounts = {150, 5000, 150};
   s.max_steps = 400;
-  s.script = {rule("broker.reorder", "reorder")};
+  s.script = {rule("broker.reorder", sim::FaultAction::kReorder)};
   s.script[0].key[orders::kOrder] = 1;
   lab::ShrinkResult r;
   std::string error;

@@ -308,7 +308,7 @@ TEST_CASE("an after_step rule matches no opportunity up to its step, then the ne
   // Without a trigger this rule would drop the very first basic.deliver.
   sim::FaultRule rule;
   rule.site = "net.broker->consumer";
-  rule.action = "drop";
+  rule.action = sim::FaultAction::kDrop;
   rule.frame = "basic.deliver";
   rule.after_step = 20;
   s.script.push_back(rule);

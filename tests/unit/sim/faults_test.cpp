@@ -2,6 +2,7 @@
 
 #include "sim/faults.h"
 
+using sim::FaultAction;
 using sim::FaultPlan;
 using sim::FaultPoint;
 using sim::FaultRule;
@@ -26,7 +27,7 @@ sim::Key key(std::int64_t a, std::int64_t b = 0, std::int64_t c = 0) {
 FaultRule crash_at(const char* site) {
   FaultRule r;
   r.site = site;
-  r.action = "crash";
+  r.action = FaultAction::kCrash;
   return r;
 }
 
@@ -38,13 +39,14 @@ TEST_CASE("faults: a scripted rule matches on site and the parts of the key it s
   rule.key[0] = 2;
   rule.key[1] = 1;
   f.plan.set_rules({rule});
-  CHECK_FALSE(f.plan.check({"consumer.after_commit", "crash", key(1, 1)}));
-  CHECK_FALSE(f.plan.check({"consumer.before_commit", "crash", key(2, 1)}));
-  CHECK_FALSE(f.plan.check({"consumer.after_commit", "crash", key(2, 2)}));
-  const auto hit = f.plan.check({"consumer.after_commit", "crash", key(2, 1)});
+  CHECK_FALSE(f.plan.check({"consumer.after_commit", FaultAction::kCrash, key(1, 1)}));
+  CHECK_FALSE(f.plan.check({"consumer.before_commit", FaultAction::kCrash, key(2, 1)}));
+  CHECK_FALSE(f.plan.check({"consumer.after_commit", FaultAction::kCrash, key(2, 2)}));
+  const auto hit = f.plan.check({"consumer.after_commit", FaultAction::kCrash, key(2, 1)});
   REQUIRE(hit);
-  CHECK(*hit == "crash");
-  CHECK_FALSE(f.plan.check({"consumer.after_commit", "crash", key(2, 1)}));  // times = 1
+  CHECK(*hit == FaultAction::kCrash);
+  // times = 1
+  CHECK_FALSE(f.plan.check({"consumer.after_commit", FaultAction::kCrash, key(2, 1)}));
   REQUIRE(f.plan.fired().size() == 1);
   CHECK(f.plan.fired()[0].key == key(2, 1));
   CHECK(f.plan.fired()[0].scripted);
@@ -54,12 +56,12 @@ TEST_CASE("faults: nth counts occurrences of one frame kind at one site", "[faul
   Fixture f;
   FaultRule rule;
   rule.site = "net.consumer->broker";
-  rule.action = "drop";
+  rule.action = FaultAction::kDrop;
   rule.frame = "basic.ack";
   rule.nth = 2;
   f.plan.set_rules({rule});
-  const FaultPoint ack{"net.consumer->broker", "drop", {}, "basic.ack"};
-  const FaultPoint nack{"net.consumer->broker", "drop", {}, "basic.nack"};
+  const FaultPoint ack{"net.consumer->broker", FaultAction::kDrop, {}, "basic.ack"};
+  const FaultPoint nack{"net.consumer->broker", FaultAction::kDrop, {}, "basic.nack"};
   CHECK_FALSE(f.plan.check(ack));
   CHECK_FALSE(f.plan.check(nack));  // another frame kind does not count
   CHECK(f.plan.check(ack));
@@ -75,10 +77,10 @@ TEST_CASE("faults: an instance and a repeat count narrow and widen a rule", "[fa
   rule.key[2] = 2;
   rule.times = 2;
   f.plan.set_rules({rule});
-  CHECK_FALSE(f.plan.check({"consumer.on_deliver", "crash", key(1, 1, 1)}));
-  CHECK(f.plan.check({"consumer.on_deliver", "crash", key(1, 1, 2)}));
-  CHECK(f.plan.check({"consumer.on_deliver", "crash", key(2, 1, 2)}));
-  CHECK_FALSE(f.plan.check({"consumer.on_deliver", "crash", key(3, 1, 2)}));
+  CHECK_FALSE(f.plan.check({"consumer.on_deliver", FaultAction::kCrash, key(1, 1, 1)}));
+  CHECK(f.plan.check({"consumer.on_deliver", FaultAction::kCrash, key(1, 1, 2)}));
+  CHECK(f.plan.check({"consumer.on_deliver", FaultAction::kCrash, key(2, 1, 2)}));
+  CHECK_FALSE(f.plan.check({"consumer.on_deliver", FaultAction::kCrash, key(3, 1, 2)}));
 }
 
 TEST_CASE("faults: random faults respect ratio, budget and horizon", "[faults]") {
@@ -89,17 +91,19 @@ TEST_CASE("faults: random faults respect ratio, budget and horizon", "[faults]")
   options.horizon = 100;
   f.plan.set_random(options);
   int fired = 0;
-  for (int i = 0; i < 10; ++i) fired += f.plan.check({"consumer.after_ack", "crash"}) ? 1 : 0;
+  for (int i = 0; i < 10; ++i) {
+    fired += f.plan.check({"consumer.after_ack", FaultAction::kCrash}) ? 1 : 0;
+  }
   CHECK(fired == 3);  // the budget caps it
   CHECK(f.plan.random_fired() == 3);
-  CHECK_FALSE(f.plan.check({"net.consumer->broker", "drop"}));  // no ratio for drop
+  CHECK_FALSE(f.plan.check({"net.consumer->broker", FaultAction::kDrop}));  // no ratio for drop
   CHECK_FALSE(f.plan.fired()[0].scripted);
 
   Fixture late;
   late.plan.set_random(options);
   late.scheduler.at(100, "t", [] {});
   late.scheduler.run(1);
-  CHECK_FALSE(late.plan.check({"consumer.after_ack", "crash"}));  // past the horizon
+  CHECK_FALSE(late.plan.check({"consumer.after_ack", FaultAction::kCrash}));  // past the horizon
 }
 
 TEST_CASE("faults: every fault is logged with its step and reported to the hook", "[faults]") {
@@ -107,7 +111,8 @@ TEST_CASE("faults: every fault is logged with its step and reported to the hook"
   f.plan.set_rules({crash_at("relay.after_publish")});
   std::vector<std::string> seen;
   f.plan.set_on_fire([&](const sim::FiredFault& ff) { seen.push_back(ff.site); });
-  f.scheduler.at(7, "x", [&] { f.plan.check({"relay.after_publish", "crash", key(1)}); });
+  f.scheduler.at(7, "x",
+                 [&] { f.plan.check({"relay.after_publish", FaultAction::kCrash, key(1)}); });
   f.scheduler.run(10);
   REQUIRE(f.plan.fired().size() == 1);
   CHECK(f.plan.fired()[0].step == 1);
@@ -124,7 +129,7 @@ TEST_CASE("faults: a zeroed tape turns every random fault off", "[faults][tape]"
   options.budget = 100;
   options.horizon = 1000;
   plan.set_random(options);
-  for (int i = 0; i < 50; ++i) REQUIRE_FALSE(plan.check({"net.a->b", "drop"}));
+  for (int i = 0; i < 50; ++i) REQUIRE_FALSE(plan.check({"net.a->b", FaultAction::kDrop}));
   CHECK(chooser.tape().size() == 50);  // still decisions: a shrinker could flip each
 }
 
@@ -132,10 +137,10 @@ TEST_CASE("faults: timed rules are left for the world to schedule", "[faults]") 
   Fixture f;
   FaultRule restart;
   restart.site = "broker.restart";
-  restart.action = "restart";
+  restart.action = FaultAction::kRestart;
   restart.tick = 40;
   f.plan.set_rules({restart});
-  CHECK_FALSE(f.plan.check({"broker.restart", "restart"}));
+  CHECK_FALSE(f.plan.check({"broker.restart", FaultAction::kRestart}));
   REQUIRE(f.plan.timed_rules().size() == 1);
   CHECK(*f.plan.timed_rules()[0].tick == 40);
 }

@@ -74,7 +74,7 @@ TEST_CASE("network: a dropped frame breaks the connection and loses what is behi
   Pair p(3);
   sim::FaultRule drop;
   drop.site = "net.client->server";
-  drop.action = "drop";
+  drop.action = sim::FaultAction::kDrop;
   drop.frame = "basic.ack";
   drop.nth = 2;
   p.k.faults.set_rules({drop});
@@ -127,7 +127,7 @@ void freeze_on_first_deliver(Pair& p, std::optional<sim::Tick> server_detect,
   p.k.network.set_options(options);
   sim::FaultRule freeze;
   freeze.site = "net.server->client";
-  freeze.action = "freeze";
+  freeze.action = sim::FaultAction::kFreeze;
   freeze.frame = "basic.deliver";
   freeze.key[0] = 1;  // the frame numbered 1
   p.k.faults.set_rules({freeze});
@@ -264,7 +264,9 @@ TEST_CASE("network: couriers may be captured, duplicated and overtake each other
   CHECK(reordered);
   CHECK(k.network.frames_lost() > 20);
   bool dup_fault = false;
-  for (const auto& f : k.faults.fired()) dup_fault = dup_fault || f.action == "duplicate";
+  for (const auto& f : k.faults.fired()) {
+    dup_fault = dup_fault || f.action == sim::FaultAction::kDuplicate;
+  }
   CHECK(dup_fault);
   (void)duplicated;
 }
@@ -288,7 +290,7 @@ TEST_CASE("network: the instance part carries the sender's instance, else the re
     if (with_part) k.network.set_instance_part(1);
     sim::FaultRule to_client;
     to_client.site = "net.server->client";
-    to_client.action = "drop";
+    to_client.action = sim::FaultAction::kDrop;
     to_client.key[1] = 2;
     sim::FaultRule from_client = to_client;
     from_client.site = "net.client->server";

@@ -20,7 +20,7 @@ void small_run(sim::Kernel& k) {
   k.network.attach("consumer1", quiet);
   sim::FaultRule drop;
   drop.site = "net.consumer->broker";
-  drop.action = "drop";
+  drop.action = sim::FaultAction::kDrop;
   drop.frame = "basic.ack";
   k.faults.set_rules({drop});
   const sim::ConnId c = k.network.connect("consumer1", "broker");

@@ -253,9 +253,9 @@ TEST_CASE("an injected db.commit fault fails the commit and commits nothing", "[
   REQUIRE(db.exec(kSchema).ok());
 
   std::vector<std::string> asked;
-  db.set_fault_hook([&asked](std::string_view op) {
-    asked.emplace_back(op);
-    return op == "db.commit" ? SQLITE_IOERR_WRITE : SQLITE_OK;
+  db.set_fault_hook([&asked](store::HookOp op) {
+    asked.emplace_back(store::hook_op_name(op));
+    return op == store::HookOp::kCommit ? SQLITE_IOERR_WRITE : SQLITE_OK;
   });
   {
     Txn txn(db);
@@ -285,8 +285,8 @@ TEST_CASE("an injected db.statement fault skips the statement", "[store]") {
   Db db = open_or_fail(loc.uri);
   REQUIRE(db.exec(kSchema).ok());
   int remaining_faults = 1;
-  db.set_fault_hook([&remaining_faults](std::string_view op) {
-    if (op != "db.statement" || remaining_faults == 0) return SQLITE_OK;
+  db.set_fault_hook([&remaining_faults](store::HookOp op) {
+    if (op != store::HookOp::kStatement || remaining_faults == 0) return SQLITE_OK;
     --remaining_faults;
     return SQLITE_BUSY;
   });

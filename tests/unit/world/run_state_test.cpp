@@ -74,7 +74,7 @@ TEST_CASE("run_state: a fault rule still to fire is part of the state", "[world]
   lab::Scenario with_rule = two_orders();
   sim::FaultRule crash;
   crash.site = "consumer.after_commit";
-  crash.action = "crash";
+  crash.action = sim::FaultAction::kCrash;
   crash.key[orders::kOrder] = 2;
   with_rule.script.push_back(crash);
   auto a = make(two_orders());

@@ -16,7 +16,7 @@ using run_support::run;
 sim::FaultRule crash_after_commit() {
   sim::FaultRule r;
   r.site = "consumer.after_commit";
-  r.action = "crash";
+  r.action = sim::FaultAction::kCrash;
   return r;
 }
 
@@ -55,11 +55,11 @@ TEST_CASE("run: timed and step rules count as fired when the world fires them",
   s.name = "timed";
   sim::FaultRule restart;
   restart.site = "broker.restart";
-  restart.action = "restart";
+  restart.action = sim::FaultAction::kRestart;
   restart.tick = 24;
   sim::FaultRule crash;
   crash.site = "consumer.process";
-  crash.action = "crash";
+  crash.action = sim::FaultAction::kCrash;
   crash.step = 3;
   s.script = {restart, crash};
   const lab::RunSummary r = run(s);

@@ -1,0 +1,53 @@
+#pragma once
+// What a fault does where it fires: the closed vocabulary of the fault plan (sim/faults.h).
+// A rule's action, the random kind an opportunity may draw and the action a fired fault
+// took are all a FaultAction, so the actors that act on a fault compare enums and a
+// misspelt action does not compile. Text appears only where a plan crosses the edge
+// (scenario files, the command line, traces and reports), through the one name table
+// below.
+//
+// Invariants:
+//  (1) fault_action_name and parse_fault_action are inverse on every FaultAction.
+//  (2) The names are part of traces, reports and scenario files: renaming one changes
+//      pinned hashes and breaks files people wrote.
+// Extending: add the enumerator and its name in kFaultActionNames, in the same position.
+// Which actions a scenario may script, and where, is the catalog's (src/catalog).
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace sim {
+
+enum class FaultAction : std::uint8_t {
+  kDrop,     // a network frame (or courier) is lost
+  kCrash,    // an actor crashes at a crash site
+  kFail,     // a database commit fails with a transient error
+  kReorder,  // the broker reorders its ready messages
+  kRestart,  // the broker restarts
+  kKill,     // the broker is killed (an unclean crash)
+  kFreeze,   // a connection goes silent both ways
+  kDuplicate,  // a courier arrives twice (the Two Generals' network only)
+};
+
+// In the enum's order (invariant 1).
+inline constexpr std::array<std::string_view, 8> kFaultActionNames = {
+    "drop", "crash", "fail", "reorder", "restart", "kill", "freeze", "duplicate"};
+static_assert(kFaultActionNames.size() == static_cast<std::size_t>(FaultAction::kDuplicate) + 1);
+inline constexpr std::size_t kFaultActionCount = kFaultActionNames.size();
+
+constexpr std::string_view fault_action_name(FaultAction action) {
+  return kFaultActionNames[static_cast<std::size_t>(action)];
+}
+
+// nullopt for a name no action has.
+constexpr std::optional<FaultAction> parse_fault_action(std::string_view name) {
+  for (std::size_t i = 0; i < kFaultActionNames.size(); ++i) {
+    if (kFaultActionNames[i] == name) return static_cast<FaultAction>(i);
+  }
+  return std::nullopt;
+}
+
+}  // namespace sim
