@@ -104,10 +104,9 @@ lab::SweepOptions sweep_options(std::uint64_t runs, unsigned jobs, bool faults) 
 
 Rate sweep_rate(const lab::Scenario& s, const lab::SweepOptions& options) {
   lab::SweepSummary summary;
-  std::string error;
   const Rate rate = measure(static_cast<double>(options.last_seed - options.first_seed + 1), [&] {
-    if (!lab::sweep(s, options, summary, error)) {
-      std::fprintf(stderr, "sweep failed: %s\n", error.c_str());
+    if (const eosim::Status swept = lab::sweep(s, options, summary); !swept.ok()) {
+      std::fprintf(stderr, "sweep failed: %s\n", swept.message.c_str());
       std::exit(3);
     }
   });
@@ -241,8 +240,7 @@ int anti_patterns(int argc, char** argv) {
     options.last_seed = seeds;
     options.keep_failures = 100;
     lab::SweepSummary summary;
-    std::string error;
-    if (!lab::sweep(s, options, summary, error)) return 3;
+    if (!lab::sweep(s, options, summary).ok()) return 3;
     std::uint64_t seed = 0;
     for (const auto& f : summary.failures) {
       if (f.verdict == p.verdict && seed == 0) seed = f.seed;
@@ -255,11 +253,12 @@ int anti_patterns(int argc, char** argv) {
     }
     const auto start = Clock::now();
     lab::ShrinkResult r;
-    const auto status = lab::shrink(lab::sweep_scenario(s, options, seed), {}, r, error);
+    const auto status = lab::shrink(lab::sweep_scenario(s, options, seed), {}, r);
     const double ms = 1000 * seconds_since(start);
-    if (status != lab::ShrinkStatus::kShrunk) {
+    if (!status.ok() || status.value() != lab::ShrinkStatus::kShrunk) {
+      const std::string why = status.ok() ? r.why : status.message();
       std::printf("%-34s %-11s %10llu  shrink failed: %s\n", name.c_str(), std::string(lab::verdict_name(p.verdict)).c_str(),
-                  static_cast<unsigned long long>(seed), error.c_str());
+                  static_cast<unsigned long long>(seed), why.c_str());
       worst = 1;
       continue;
     }

@@ -13,13 +13,19 @@ bool record_sweep(const lab::Scenario& scenario, lab::SweepOptions options,
   lab::SweepOptions warm_up = options;
   warm_up.last_seed = warm_up.first_seed;
   lab::SweepSummary summary;
-  if (!lab::sweep(scenario, warm_up, summary, error)) return false;
+  if (const eosim::Status warmed = lab::sweep(scenario, warm_up, summary); !warmed.ok()) {
+    error = warmed.message;
+    return false;
+  }
   store::Recorder recorder;
   store::Recorder* previous = store::Recorder::install(&recorder);
   EOSIM_ASSERT(previous == nullptr);
-  const bool swept = lab::sweep(scenario, options, summary, error);
+  const eosim::Status swept = lab::sweep(scenario, options, summary);
   store::Recorder::install(nullptr);
-  if (!swept) return false;
+  if (!swept.ok()) {
+    error = swept.message;
+    return false;
+  }
   out.runs = summary.runs;
   out.steps = recorder.count(store::Recorder::Kind::kStep);
   out.connections = recorder.count(store::Recorder::Kind::kOpen);

@@ -267,9 +267,8 @@ int explore_command(const ExploreCommandOptions& options, std::ostream& out,
 
   lab::ExploreResult result;
   const auto started = std::chrono::steady_clock::now();
-  std::string error;
-  if (!lab::explore(scenario, explore, result, error)) {
-    err << "eosim: internal error: " << error << '\n';
+  if (const eosim::Status explored = lab::explore(scenario, explore, result); !explored.ok()) {
+    err << "eosim: internal error: " << explored.message << '\n';
     return kExitInternal;
   }
   result.seconds =
@@ -281,8 +280,8 @@ int explore_command(const ExploreCommandOptions& options, std::ostream& out,
     plain.merge_states = false;
     lab::ExploreResult unmerged;
     const auto begun = std::chrono::steady_clock::now();
-    if (!lab::explore(scenario, plain, unmerged, error)) {
-      err << "eosim: internal error: " << error << '\n';
+    if (const eosim::Status explored = lab::explore(scenario, plain, unmerged); !explored.ok()) {
+      err << "eosim: internal error: " << explored.message << '\n';
       return kExitInternal;
     }
     cmp.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begun).count();
@@ -294,11 +293,14 @@ int explore_command(const ExploreCommandOptions& options, std::ostream& out,
 
   Counterexample ce;
   if (result.first_violation) {
-    ce.status = lab::counterexample(scenario, *result.first_violation, ce.file, ce.why);
-    if (ce.status == lab::ShrinkStatus::kError) {
-      err << "eosim: internal error: " << ce.why << '\n';
+    const eosim::Result<lab::ShrinkStatus> shrunk =
+        lab::counterexample(scenario, *result.first_violation, ce.file);
+    if (!shrunk.ok()) {
+      err << "eosim: internal error: " << shrunk.message() << '\n';
       return kExitInternal;
     }
+    ce.status = shrunk.value();
+    ce.why = ce.file.why;
     if (ce.status == lab::ShrinkStatus::kShrunk && !options.output.empty()) {
       if (const eosim::Status written =
               write_output_file(options.output, ce.file.toml, options.force);

@@ -100,14 +100,15 @@ int merge_command(const MergeCommandOptions& options, std::ostream& out, std::os
     err << "eosim: " << loaded.message << '\n';
     return kExitBadInput;
   }
-  std::string error;
   std::vector<lab::SweepSummary> parts;
   for (const auto& shard : shards) parts.push_back(shard.summary);
   SweepReport merged = shards.front();
   merged.shard.reset();
   for (const auto& shard : shards) merged.shrink_lines.insert(shard.shrink_lines.begin(), shard.shrink_lines.end());
-  if (!lab::merge_sweeps(std::move(parts), options.show_failures, merged.summary, error)) {
-    err << "eosim: " << error << " (did every shard run with at least --show "
+  if (const eosim::Status merged_ok =
+          lab::merge_sweeps(std::move(parts), options.show_failures, merged.summary);
+      !merged_ok.ok()) {
+    err << "eosim: " << merged_ok.message << " (did every shard run with at least --show "
         << options.show_failures << "?)\n";
     return kExitBadInput;
   }

@@ -68,16 +68,15 @@ int shrink_command(const ShrinkCommandOptions& options, std::ostream& out, std::
 
   const auto started = std::chrono::steady_clock::now();
   lab::ShrinkResult result;
-  std::string error;
-  const lab::ShrinkStatus status = lab::shrink(run, {}, result, error);
+  const eosim::Result<lab::ShrinkStatus> status = lab::shrink(run, {}, result);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  if (status == lab::ShrinkStatus::kError) {
-    err << "eosim: internal error: " << error << '\n';
+  if (!status.ok()) {
+    err << "eosim: internal error: " << status.message() << '\n';
     return kExitInternal;
   }
-  if (status != lab::ShrinkStatus::kShrunk) {
-    err << "eosim shrink: " << error << '\n';
+  if (status.value() != lab::ShrinkStatus::kShrunk) {
+    err << "eosim shrink: " << result.why << '\n';
     return kExitExpectFailed;
   }
 

@@ -166,9 +166,8 @@ int sweep_command(const SweepCommandOptions& options, std::ostream& out, std::os
   }
 
   const auto started = std::chrono::steady_clock::now();
-  std::string error;
-  if (!lab::sweep(scenario, sweep, report.summary, error)) {
-    err << "eosim: internal error: " << error << '\n';
+  if (const eosim::Status swept = lab::sweep(scenario, sweep, report.summary); !swept.ok()) {
+    err << "eosim: internal error: " << swept.message << '\n';
     return kExitInternal;
   }
   report.summary.seconds =

@@ -41,20 +41,22 @@ std::string mix_text(const std::map<std::string, sim::Ratio>& mix) {
   return text;
 }
 
-bool rate(const lab::Scenario& scenario, const lab::SweepOptions& options, double& out,
-          std::uint64_t& failing, std::uint64_t& runs, std::string& error) {
+eosim::Status rate(const lab::Scenario& scenario, const lab::SweepOptions& options,
+                   double& out, std::uint64_t& failing, std::uint64_t& runs) {
   lab::SweepSummary summary;
-  if (!lab::sweep(scenario, options, summary, error)) return false;
+  if (eosim::Status swept = lab::sweep(scenario, options, summary); !swept.ok()) return swept;
   failing += summary.failing_runs;
   runs += summary.runs;
   out = runs == 0 ? 0.0 : static_cast<double>(failing) / static_cast<double>(runs);
-  return true;
+  return eosim::Status::success();
 }
 
-// One series: the strategy's violation rate at every x tick.
-bool series_for(const SweepCommandOptions& o, const lab::Scenario& base,
-                const lab::SweepOptions& sweep, const std::map<std::string, sim::Ratio>& mix,
-                diagram::Series& series, std::string& error) {
+// One series: the strategy's violation rate at every x tick. An error is an internal one
+// (a world could not be built), but for too few seeds (kTooFewSeeds, bad input).
+constexpr std::string_view kTooFewSeeds = "--plot-x seeds needs at least 5 seeds in --seeds";
+eosim::Status series_for(const SweepCommandOptions& o, const lab::Scenario& base,
+                         const lab::SweepOptions& sweep,
+                         const std::map<std::string, sim::Ratio>& mix, diagram::Series& series) {
   const lab::Scenario scenario = lab::with_overrides(base, std::nullopt, series.name, "");
   lab::SweepOptions options = sweep;
   options.progress = nullptr;
@@ -65,23 +67,26 @@ bool series_for(const SweepCommandOptions& o, const lab::Scenario& base,
     for (std::uint64_t i = 0; i < 5; ++i) {
       if (!lab::shard_range(sweep.first_seed, sweep.last_seed, i, 5, options.first_seed,
                             options.last_seed)) {
-        error = "--plot-x seeds needs at least 5 seeds in --seeds";
-        return false;
+        return eosim::Status::error(std::string(kTooFewSeeds));
       }
       double r = 0;
-      if (!rate(scenario, options, r, failing, runs, error)) return false;
+      if (eosim::Status rated = rate(scenario, options, r, failing, runs); !rated.ok()) {
+        return rated;
+      }
       series.rates.push_back(r);
     }
-    return true;
+    return eosim::Status::success();
   }
   for (const Scale& scale : kScales) {
     options.ratios = scaled(mix, scale);
     std::uint64_t failing = 0, runs = 0;
     double r = 0;
-    if (!rate(scenario, options, r, failing, runs, error)) return false;
+    if (eosim::Status rated = rate(scenario, options, r, failing, runs); !rated.ok()) {
+      return rated;
+    }
     series.rates.push_back(r);
   }
-  return true;
+  return eosim::Status::success();
 }
 
 }  // namespace
@@ -113,10 +118,9 @@ int write_sweep_plot(const SweepCommandOptions& o, const lab::Scenario& scenario
   }
   for (const std::string& name : names) {
     diagram::Series series{name, {}};
-    std::string error;
-    if (!series_for(o, scenario, sweep, mix, series, error)) {
-      err << "eosim: --plot: " << error << '\n';
-      return error.rfind("--plot-x", 0) == 0 ? kExitBadInput : kExitInternal;
+    if (const eosim::Status drawn = series_for(o, scenario, sweep, mix, series); !drawn.ok()) {
+      err << "eosim: --plot: " << drawn.message << '\n';
+      return drawn.message == kTooFewSeeds ? kExitBadInput : kExitInternal;
     }
     chart.series.push_back(std::move(series));
   }

@@ -216,12 +216,13 @@ void stop(Actor& actor) {
 }
 
 // Reaps an actor that ended; one killed by SIGKILL (a crash site) comes back after its
-// restart delay. False when it ended some other way (a bug or a failed start).
-bool reap(Actor& actor, std::int64_t now_ms, std::int64_t restart_ms, std::string& failure,
-          std::vector<sim::TraceEvent>& events) {
-  if (actor.pid == 0) return true;
+// restart delay. An error saying how when it ended some other way (a bug or a failed
+// start).
+eosim::Status reap(Actor& actor, std::int64_t now_ms, std::int64_t restart_ms,
+                   std::vector<sim::TraceEvent>& events) {
+  if (actor.pid == 0) return eosim::Status::success();
   int status = 0;
-  if (::waitpid(actor.pid, &status, WNOHANG) != actor.pid) return true;
+  if (::waitpid(actor.pid, &status, WNOHANG) != actor.pid) return eosim::Status::success();
   signal_group(actor.pid, SIGKILL);
   unregister_group(actor.pid);
   actor.pid = 0;
@@ -229,7 +230,7 @@ bool reap(Actor& actor, std::int64_t now_ms, std::int64_t restart_ms, std::strin
     actor.restart_at_ms = now_ms + restart_ms;
     events.push_back({0, tick_at(actor.args, now_ms), actor.args.node(), sim::EventKind::kCrash, "", 0,
                       "process killed by SIGKILL at its crash site"});
-    return true;
+    return eosim::Status::success();
   }
   // The run folder may be gone when this is read: say what the log said.
   const std::string log = actor.args.run_dir + "/" + actor.args.node() + ".log";
@@ -238,11 +239,10 @@ bool reap(Actor& actor, std::int64_t now_ms, std::int64_t restart_ms, std::strin
   while (std::getline(in, line)) {
     if (!line.empty()) last = line;
   }
-  failure = actor.args.node() + " ended on its own (" +
-            (WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
-                               : "signal " + std::to_string(WTERMSIG(status))) +
-            ")" + (last.empty() ? "" : ": " + last);
-  return false;
+  return eosim::Status::error(actor.args.node() + " ended on its own (" +
+                              (WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
+                                                 : "signal " + std::to_string(WTERMSIG(status))) +
+                              ")" + (last.empty() ? "" : ": " + last));
 }
 
 // Every message left in a queue, by order number: read without acking (the broker takes
@@ -479,7 +479,10 @@ bool tend_actors(Supervision& sv, std::int64_t now, bool& pending, LiveResult& o
   const std::int64_t restart_ms = 20 * sv.o.tick_ms;  // the actors' restart_ticks
   pending = false;
   for (Actor& a : sv.actors) {
-    if (!reap(a, now, restart_ms, sv.failure, sv.events)) return false;
+    if (eosim::Status reaped = reap(a, now, restart_ms, sv.events); !reaped.ok()) {
+      sv.failure = std::move(reaped.message);
+      return false;
+    }
     if (a.restart_at_ms >= 0 && now >= a.restart_at_ms) {
       sv.events.push_back({0, tick_at(a.args, now), a.args.node(), sim::EventKind::kRestart, "", 0,
                            "supervisor started the process again"});

@@ -112,9 +112,10 @@ eosim::Status run_tasks(std::vector<Task>& tasks, unsigned jobs, std::uint64_t& 
     t.built = true;
   };
   // Warm workers reuse connections across runs; the results are the same either way.
-  std::string error;  // parallel_for (src/search) still reports through a string
-  if (!parallel_for(tasks.size(), worker_count(jobs, tasks.size()), true, run_one, error)) {
-    return eosim::Status::error(error);
+  if (eosim::Status ran = parallel_for(tasks.size(), worker_count(jobs, tasks.size()), true,
+                                      run_one);
+      !ran.ok()) {
+    return ran;
   }
   runs += tasks.size();
   for (const Task& t : tasks) {

@@ -170,11 +170,10 @@ class Search {
   bool merge_;
 };
 
-bool run_chunk(const Search& search, const std::vector<Node>& level, std::size_t begin,
-               std::vector<NodeRun>& runs, unsigned workers, std::string& error) {
-  return parallel_for(
-      runs.size(), workers, /*warm=*/true,
-      [&](std::size_t i) { search.run(level[begin + i], runs[i]); }, error);
+eosim::Status run_chunk(const Search& search, const std::vector<Node>& level, std::size_t begin,
+                        std::vector<NodeRun>& runs, unsigned workers) {
+  return parallel_for(runs.size(), workers, /*warm=*/true,
+                      [&](std::size_t i) { search.run(level[begin + i], runs[i]); });
 }
 
 std::string outcome_key(const Report& r) {
@@ -271,8 +270,8 @@ void queue_children(NodeRun& run, const ExploreOptions& options,
   }
 }
 
-bool search(const Scenario& scenario, const ExploreOptions& options, bool merge,
-            ExploreResult& out, MergeCheck& check, std::string& error) {
+eosim::Status search(const Scenario& scenario, const ExploreOptions& options, bool merge,
+                     ExploreResult& out, MergeCheck& check) {
   const Search tree(scenario, options, merge);
   std::map<std::uint64_t, bool> seen;
   std::map<std::string, std::size_t> classes;
@@ -292,15 +291,13 @@ bool search(const Scenario& scenario, const ExploreOptions& options, bool merge,
       const std::size_t count = static_cast<std::size_t>(
           std::min<std::uint64_t>({kChunkNodes, level.size() - begin, room}));
       runs.assign(count, NodeRun{});
-      if (!run_chunk(tree, level, begin, runs,
-                     std::min<unsigned>(out.jobs, static_cast<unsigned>(count)), error)) {
-        return false;
+      if (eosim::Status ran = run_chunk(tree, level, begin, runs,
+                                        std::min<unsigned>(out.jobs, static_cast<unsigned>(count)));
+          !ran.ok()) {
+        return ran;
       }
       for (std::size_t i = 0; i < count; ++i) {
-        if (!runs[i].built) {
-          error = runs[i].error;
-          return false;
-        }
+        if (!runs[i].built) return eosim::Status::error(runs[i].error);
         if (root) {
           out.base_opportunities = runs[i].opportunities;
           out.base_choice_points = runs[i].choice_points;
@@ -315,18 +312,18 @@ bool search(const Scenario& scenario, const ExploreOptions& options, bool merge,
       if (options.progress) options.progress(out.runs, out.runs + next_level.size());
       // Merging is exact only if no run reaches the step bound (explore()): once one
       // does, this pass is thrown away, so stop it now.
-      if (merge && check.bound_hit) return true;
+      if (merge && check.bound_hit) return eosim::Status::success();
     }
     level = std::move(next_level);
   }
   if (!level.empty()) out.truncated = true;
-  return true;
+  return eosim::Status::success();
 }
 
 }  // namespace
 
-bool explore(const Scenario& scenario, const ExploreOptions& options, ExploreResult& out,
-             std::string& error) {
+eosim::Status explore(const Scenario& scenario, const ExploreOptions& options,
+                      ExploreResult& out) {
   EOSIM_ASSERT(options.max_faults >= 0);
   EOSIM_ASSERT(options.max_deviations >= 0);
   const unsigned jobs = std::min(
@@ -334,8 +331,10 @@ bool explore(const Scenario& scenario, const ExploreOptions& options, ExploreRes
   out = ExploreResult{};
   out.jobs = jobs;
   MergeCheck check;
-  if (!search(scenario, options, options.merge_states, out, check, error)) return false;
-  if (!options.merge_states) return true;
+  if (eosim::Status searched = search(scenario, options, options.merge_states, out, check);
+      !searched.ok() || !options.merge_states) {
+    return searched;
+  }
   // A state key leaves out the step count, so a cut child stands for the child it merged
   // into shifted by up to max_shift steps per fault (a chain of merges adds them up). That
   // is exact while every run ends quiescent and even the longest, shifted that far, stays
@@ -347,16 +346,19 @@ bool explore(const Scenario& scenario, const ExploreOptions& options, ExploreRes
   out.merge_shift = check.max_shift;
   if (!check.bound_hit && shifted < static_cast<std::uint64_t>(step_bound(explore_root(scenario)))) {
     for (const auto& [cut, kept] : check.pairs) options.on_merge(cut, kept);
-    return true;
+    return eosim::Status::success();
   }
   const std::uint64_t first_runs = out.runs;
   out = ExploreResult{};
   out.jobs = jobs;
   check = MergeCheck{};
-  if (!search(scenario, options, /*merge=*/false, out, check, error)) return false;
+  if (eosim::Status searched = search(scenario, options, /*merge=*/false, out, check);
+      !searched.ok()) {
+    return searched;
+  }
   out.merge_abandoned = true;
   out.merge_first_pass_runs = first_runs;
-  return true;
+  return eosim::Status::success();
 }
 
 bool explore_expectation_met(const ExploreResult& result, const Expectation& expect,
@@ -385,43 +387,38 @@ bool explore_expectation_met(const ExploreResult& result, const Expectation& exp
   return false;
 }
 
-bool run_path(const Scenario& scenario, const ExplorePath& path, RunSummary& out,
-              std::string& error) {
+eosim::Status run_path(const Scenario& scenario, const ExplorePath& path, RunSummary& out) {
   Scenario s = explore_root(scenario);
   s.script.insert(s.script.end(), path.faults.begin(), path.faults.end());
   WorldOptions world;
   world.keep_trace = false;
   if (!path.tape.empty()) world.tape = path.tape;
-  const eosim::Status ran = run_scenario(s, world, out, nullptr);
-  if (!ran.ok()) error = ran.message;
-  return ran.ok();
+  return run_scenario(s, world, out, nullptr);
 }
 
-ShrinkStatus counterexample(const Scenario& scenario, const ExplorePath& path,
-                            ShrinkResult& out, std::string& error) {
+eosim::Result<ShrinkStatus> counterexample(const Scenario& scenario, const ExplorePath& path,
+                                           ShrinkResult& out) {
   // How many seeds' schedules may stand in for a path's changed decisions.
   constexpr std::uint64_t kScheduleSeeds = 64;
   RunSummary found;
-  if (!run_path(scenario, path, found, error)) return ShrinkStatus::kError;
+  if (eosim::Status ran = run_path(scenario, path, found); !ran.ok()) return ran;
   Scenario file = explore_root(scenario);
   file.script.insert(file.script.end(), path.faults.begin(), path.faults.end());
   ShrinkOptions options;
   options.found_by = "Found by `eosim explore` in";
-  if (path.deviations.empty()) return shrink(file, options, out, error);
+  if (path.deviations.empty()) return shrink(file, options, out);
   for (std::uint64_t i = 0; i < kScheduleSeeds; ++i) {
     Scenario candidate = file;
     candidate.seed = scenario.seed + i;
     RunSummary r;
-    if (const eosim::Status ran = run_scenario(candidate, {}, r, nullptr); !ran.ok()) {
-      error = ran.message;
-      return ShrinkStatus::kError;
-    }
-    if (r.report.verdict == found.report.verdict) return shrink(candidate, options, out, error);
+    if (eosim::Status ran = run_scenario(candidate, {}, r, nullptr); !ran.ok()) return ran;
+    if (r.report.verdict == found.report.verdict) return shrink(candidate, options, out);
   }
-  error = "the violation needs the changed scheduler decision(s) (" + path_text(path) +
-          "); no seed from " + std::to_string(scenario.seed) + " to " +
-          std::to_string(scenario.seed + kScheduleSeeds - 1) +
-          " schedules it that way, and a scenario file carries a seed, not a tape";
+  out = ShrinkResult{};
+  out.why = "the violation needs the changed scheduler decision(s) (" + path_text(path) +
+            "); no seed from " + std::to_string(scenario.seed) + " to " +
+            std::to_string(scenario.seed + kScheduleSeeds - 1) +
+            " schedules it that way, and a scenario file carries a seed, not a tape";
   return ShrinkStatus::kNotReproducible;
 }
 

@@ -53,6 +53,7 @@
 #include "sim/rng.h"
 #include "src/scenario/scenario.h"
 #include "src/search/shrink.h"
+#include "src/status/status.h"
 #include "src/world/world.h"
 
 namespace lab {
@@ -122,9 +123,9 @@ struct ExploreResult {
 // The scenario the root runs: random faults off, everything else as given.
 Scenario explore_root(const Scenario& scenario);
 
-// Runs the search. False (with `error`) only when a world cannot be built.
-bool explore(const Scenario& scenario, const ExploreOptions& options, ExploreResult& out,
-             std::string& error);
+// Runs the search. An error only when a world cannot be built.
+eosim::Status explore(const Scenario& scenario, const ExploreOptions& options,
+                      ExploreResult& out);
 
 // Whether the search supports `expect` ("exactly-once" or "violation"), with the reason
 // in `why`. A violation found is evidence whatever else happened; "exactly-once" needs
@@ -134,15 +135,14 @@ bool explore_expectation_met(const ExploreResult& result, const Expectation& exp
                              std::string& why);
 
 // Runs one path of the tree again (as explore did), for a report or a test.
-bool run_path(const Scenario& scenario, const ExplorePath& path, RunSummary& out,
-              std::string& error);
+eosim::Status run_path(const Scenario& scenario, const ExplorePath& path, RunSummary& out);
 
 // A path as a scenario file, through shrink (so it is minimal and tells its story). When
 // the path changed scheduler decisions, a file cannot carry them: the seeds after the
 // scenario's are tried for one whose own schedule shows the same verdict with the path's
-// faults; kNotReproducible when none of them does.
-ShrinkStatus counterexample(const Scenario& scenario, const ExplorePath& path,
-                            ShrinkResult& out, std::string& error);
+// faults; kNotReproducible (out.why says so) when none of them does.
+eosim::Result<ShrinkStatus> counterexample(const Scenario& scenario, const ExplorePath& path,
+                                           ShrinkResult& out);
 
 // "net.consumer->broker: drop (...); schedule: decision 7 -> 1": one line for people.
 std::string path_text(const ExplorePath& path);

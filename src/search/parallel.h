@@ -10,8 +10,8 @@
 //
 // A thread the system refuses to start (a process or memory limit), or a worker that runs
 // out of memory (std::bad_alloc under `ulimit -v`), is an error, not a crash: the other
-// threads finish the index in hand and stop, and false is returned with the first reason
-// in `error`; some indices were then never run or never finished.
+// threads finish the index in hand and stop, and an error Status carries the first reason;
+// some indices were then never run or never finished.
 
 #include <algorithm>
 #include <atomic>
@@ -25,6 +25,7 @@
 #include <thread>
 #include <vector>
 
+#include "src/status/status.h"
 #include "src/store/warm.h"
 
 namespace lab {
@@ -41,11 +42,11 @@ inline unsigned worker_count(unsigned jobs, std::uint64_t tasks) {
 }
 
 template <class Fn>
-[[nodiscard]] bool parallel_for(std::size_t count, unsigned workers, bool warm, Fn fn,
-                                std::string& error) {
+eosim::Status parallel_for(std::size_t count, unsigned workers, bool warm, Fn fn) {
   std::atomic<std::size_t> next{0};
   std::mutex error_mutex;
   bool failed = false;  // guarded by error_mutex
+  std::string error;    // the first reason; guarded by error_mutex
   auto fail = [&](std::string why) {
     next = count;  // the running threads take no further index
     const std::lock_guard<std::mutex> lock(error_mutex);
@@ -61,9 +62,12 @@ template <class Fn>
       fail("out of memory in a worker thread (try a lower --jobs)");
     }
   };
+  const auto status = [&] {
+    return failed ? eosim::Status::error(error) : eosim::Status::success();
+  };
   if (workers <= 1) {
     work();
-    return !failed;
+    return status();
   }
   std::vector<std::thread> threads;
   threads.reserve(workers);
@@ -79,7 +83,7 @@ template <class Fn>
     }
   }
   for (auto& t : threads) t.join();
-  return !failed;
+  return status();
 }
 
 }  // namespace lab

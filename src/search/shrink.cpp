@@ -302,22 +302,21 @@ std::vector<sim::FaultRule> minimize(std::vector<sim::FaultRule> rules, Oracle& 
 
 }  // namespace
 
-ShrinkStatus shrink(const Scenario& scenario, const ShrinkOptions& options,
-                    ShrinkResult& out, std::string& error) {
+eosim::Result<ShrinkStatus> shrink(const Scenario& scenario, const ShrinkOptions& options,
+                                   ShrinkResult& out) {
   out = ShrinkResult{};
   const store::WarmUnlessWarm warm;  // a shrink is dozens of runs of one scenario
   WorldOptions world;
   world.keep_trace = false;
   world.record_tape = false;
-  if (const eosim::Status ran = run_scenario(scenario, world, out.original, nullptr); !ran.ok()) {
-    error = ran.message;
-    return ShrinkStatus::kError;
+  if (eosim::Status ran = run_scenario(scenario, world, out.original, nullptr); !ran.ok()) {
+    return ran;
   }
   out.runs = 1;
   const Verdict verdict = out.original.report.verdict;
   if (verdict == Verdict::kExactlyOnce) {
-    error = "seed " + std::to_string(scenario.seed) +
-            " is exactly-once: there is no violation to shrink (find one with eosim sweep)";
+    out.why = "seed " + std::to_string(scenario.seed) +
+              " is exactly-once: there is no violation to shrink (find one with eosim sweep)";
     return ShrinkStatus::kNoViolation;
   }
 
@@ -325,16 +324,15 @@ ShrinkStatus shrink(const Scenario& scenario, const ShrinkOptions& options,
   if (!find_candidates(scenario, oracle, out)) {
     RunSummary replay;
     if (!oracle.run(oracle.with(out.candidates, scenario.seed), replay)) {
-      error = oracle.error();
-      return ShrinkStatus::kError;
+      return eosim::Status::error(oracle.error());
     }
-    error = "the " + std::to_string(out.candidates.size()) + " fault(s) of seed " +
-            std::to_string(scenario.seed) + ", written as rules, give " +
-            std::string(verdict_name(replay.report.verdict)) + " instead of " +
-            std::string(verdict_name(verdict)) + ", with this seed and the " +
-            std::to_string(kScheduleSeeds - 1) +
-            " after it: the violation needs the exact schedule of that random run. Try "
-            "another failing seed.";
+    out.why = "the " + std::to_string(out.candidates.size()) + " fault(s) of seed " +
+              std::to_string(scenario.seed) + ", written as rules, give " +
+              std::string(verdict_name(replay.report.verdict)) + " instead of " +
+              std::string(verdict_name(verdict)) + ", with this seed and the " +
+              std::to_string(kScheduleSeeds - 1) +
+              " after it: the violation needs the exact schedule of that random run. Try "
+              "another failing seed.";
     return ShrinkStatus::kNotReproducible;
   }
 
@@ -354,10 +352,7 @@ ShrinkStatus shrink(const Scenario& scenario, const ShrinkOptions& options,
   out.seed = *oracle.holds(out.minimal);  // known: every step above kept it holding
   Scenario minimal = oracle.with(out.minimal, out.seed);
   minimal.name = "minimal: " + scenario.name + " (seed " + std::to_string(scenario.seed) + ")";
-  if (!oracle.run(minimal, out.reproduced)) {
-    error = oracle.error();
-    return ShrinkStatus::kError;
-  }
+  if (!oracle.run(minimal, out.reproduced)) return eosim::Status::error(oracle.error());
   EOSIM_ASSERT(out.reproduced.report.verdict == verdict);  // the oracle said so
   minimal.expect = expect_of(out.reproduced.report);
   minimal.about = about_text(scenario, out, options.found_by);
@@ -369,20 +364,16 @@ ShrinkStatus shrink(const Scenario& scenario, const ShrinkOptions& options,
   Scenario parsed;
   LoadError load_error;
   if (!parse_scenario(out.toml, "shrunk scenario", parsed, load_error)) {
-    error = "internal: the shrunk scenario does not parse back: " + load_error.to_string();
-    return ShrinkStatus::kError;
+    return eosim::Status::error("internal: the shrunk scenario does not parse back: " +
+                                load_error.to_string());
   }
   RunSummary check;
-  if (!oracle.run(parsed, check)) {
-    error = oracle.error();
-    return ShrinkStatus::kError;
-  }
+  if (!oracle.run(parsed, check)) return eosim::Status::error(oracle.error());
   out.runs = oracle.runs() + 1;
   const auto unmet = unmet_expectations(parsed, check);
   if (!unmet.empty() || check.trace_hash != out.reproduced.trace_hash) {
-    error = "internal: the shrunk scenario does not reproduce itself" +
-            (unmet.empty() ? std::string() : ": " + unmet.front());
-    return ShrinkStatus::kError;
+    return eosim::Status::error("internal: the shrunk scenario does not reproduce itself" +
+                                (unmet.empty() ? std::string() : ": " + unmet.front()));
   }
   return ShrinkStatus::kShrunk;
 }

@@ -31,6 +31,7 @@
 
 #include "sim/faults.h"
 #include "src/scenario/scenario.h"
+#include "src/status/status.h"
 #include "src/world/world.h"
 
 namespace lab {
@@ -51,6 +52,8 @@ struct ShrinkResult {
   RunSummary reproduced;  // minimal_scenario's run
   std::string toml;       // to_toml(minimal_scenario)
   std::size_t runs = 0;   // worlds run by the search, the final check included
+  // Why there is no file (kNoViolation, kNotReproducible): a finding a user can act on.
+  std::string why;
 };
 
 // The rule that makes `fault` fire again at the same moment of an equivalent run.
@@ -62,16 +65,17 @@ sim::FaultRule rule_from_fired(const sim::FiredFault& fault, bool with_nth,
 // One line per rule, e.g. "consumer.after_commit: crash (order 2, delivery attempt 1)".
 std::string story_line(const sim::FaultRule& rule);
 
-enum class [[nodiscard]] ShrinkStatus {
+// What came of a shrink that ran: findings, not errors.
+enum class ShrinkStatus {
   kShrunk,           // out is complete
-  kNoViolation,      // the run is exactly-once: nothing to shrink
-  kNotReproducible,  // its faults, as rules, do not give the verdict under any schedule tried
-  kError,            // a world could not be built, or the file did not reproduce (a bug)
+  kNoViolation,      // the run is exactly-once: nothing to shrink (out.why says so)
+  kNotReproducible,  // its faults, as rules, do not give the verdict under any schedule
+                     // tried (out.why says which)
 };
 
-// Shrinks the run of `scenario` (seed and random faults as given). Anything but kShrunk
-// comes with a message a user can act on in `error`.
-ShrinkStatus shrink(const Scenario& scenario, const ShrinkOptions& options, ShrinkResult& out,
-                    std::string& error);
+// Shrinks the run of `scenario` (seed and random faults as given). An error when a world
+// could not be built or the file did not reproduce (a bug); otherwise what came of it.
+eosim::Result<ShrinkStatus> shrink(const Scenario& scenario, const ShrinkOptions& options,
+                                   ShrinkResult& out);
 
 }  // namespace lab

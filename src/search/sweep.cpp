@@ -46,8 +46,8 @@ std::uint64_t digest_term(std::uint64_t seed, std::uint64_t trace_hash) {
   return mix(trace_hash ^ mix(seed + 0x9e3779b97f4a7c15ULL));
 }
 
-bool run_block(const Scenario& scenario, const SweepOptions& options, std::uint64_t first,
-               std::vector<SeedResult>& results, unsigned workers, std::string& error) {
+eosim::Status run_block(const Scenario& scenario, const SweepOptions& options,
+                        std::uint64_t first, std::vector<SeedResult>& results, unsigned workers) {
   return parallel_for(results.size(), workers, options.warm, [&](std::size_t i) {
     SeedResult& r = results[i];
     const Scenario s = sweep_scenario(scenario, options, first + i);
@@ -58,7 +58,7 @@ bool run_block(const Scenario& scenario, const SweepOptions& options, std::uint6
     r.built = ran.ok();
     r.error = ran.message;
     trim(r.run);
-  }, error);
+  });
 }
 
 void reduce(const SeedResult& r, std::uint64_t seed, std::size_t keep, SweepSummary& out) {
@@ -132,8 +132,7 @@ Scenario sweep_scenario(const Scenario& scenario, const SweepOptions& options,
   return s;
 }
 
-bool sweep(const Scenario& scenario, const SweepOptions& options, SweepSummary& out,
-           std::string& error) {
+eosim::Status sweep(const Scenario& scenario, const SweepOptions& options, SweepSummary& out) {
   EOSIM_ASSERT(options.first_seed <= options.last_seed);
   out = SweepSummary{};
   const Scenario shown = sweep_scenario(scenario, options, options.first_seed);
@@ -154,18 +153,20 @@ bool sweep(const Scenario& scenario, const SweepOptions& options, SweepSummary& 
     const std::uint64_t count = std::min(kBlockSeeds, total - done);
     const std::uint64_t first = options.first_seed + done;
     results.assign(static_cast<std::size_t>(count), SeedResult{});
-    if (!run_block(scenario, options, first, results, out.jobs, error)) return false;
+    if (eosim::Status ran = run_block(scenario, options, first, results, out.jobs); !ran.ok()) {
+      return ran;
+    }
     for (std::size_t i = 0; i < results.size(); ++i) {
       if (!results[i].built) {
-        error = "seed " + std::to_string(first + i) + ": " + results[i].error;
-        return false;
+        return eosim::Status::error("seed " + std::to_string(first + i) + ": " +
+                                    results[i].error);
       }
       reduce(results[i], first + i, options.keep_failures, out);
     }
     done += count;
     if (options.progress) options.progress(done, total);
   }
-  return true;
+  return eosim::Status::success();
 }
 
 bool shard_range(std::uint64_t first, std::uint64_t last, std::uint64_t index,
@@ -209,12 +210,9 @@ void add_counts(const SweepSummary& part, SweepSummary& out) {
 
 }  // namespace
 
-bool merge_sweeps(std::vector<SweepSummary> parts, std::size_t keep_failures,
-                  SweepSummary& out, std::string& error) {
-  if (parts.empty()) {
-    error = "nothing to merge";
-    return false;
-  }
+eosim::Status merge_sweeps(std::vector<SweepSummary> parts, std::size_t keep_failures,
+                           SweepSummary& out) {
+  if (parts.empty()) return eosim::Status::error("nothing to merge");
   std::sort(parts.begin(), parts.end(),
             [](const SweepSummary& a, const SweepSummary& b) { return a.first_seed < b.first_seed; });
   out = parts.front();
@@ -229,21 +227,21 @@ bool merge_sweeps(std::vector<SweepSummary> parts, std::size_t keep_failures,
   for (auto& [verdict, count] : out.verdicts) count = 0;
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const SweepSummary& part = parts[i];
+    const std::string seeds =
+        "seeds " + std::to_string(part.first_seed) + ".." + std::to_string(part.last_seed);
     if (!same_setup(part, out)) {
-      error = "seeds " + std::to_string(part.first_seed) + ".." + std::to_string(part.last_seed) +
-              " come from another scenario, fault mix, budget or horizon";
-      return false;
+      return eosim::Status::error(seeds +
+                                  " come from another scenario, fault mix, budget or horizon");
     }
     if (i > 0 && part.first_seed != parts[i - 1].last_seed + 1) {
-      error = "seeds " + std::to_string(parts[i - 1].last_seed) + " and " +
-              std::to_string(part.first_seed) + " are not adjacent (a gap or an overlap)";
-      return false;
+      return eosim::Status::error("seeds " + std::to_string(parts[i - 1].last_seed) + " and " +
+                                  std::to_string(part.first_seed) +
+                                  " are not adjacent (a gap or an overlap)");
     }
     if (part.failures.size() < std::min<std::uint64_t>(keep_failures, part.failing_runs)) {
-      error = "seeds " + std::to_string(part.first_seed) + ".." + std::to_string(part.last_seed) +
-              " list " + std::to_string(part.failures.size()) + " failures, fewer than the " +
-              std::to_string(keep_failures) + " to show";
-      return false;
+      return eosim::Status::error(seeds + " list " + std::to_string(part.failures.size()) +
+                                  " failures, fewer than the " + std::to_string(keep_failures) +
+                                  " to show");
     }
     add_counts(part, out);
     for (const auto& f : part.failures) {
@@ -251,7 +249,7 @@ bool merge_sweeps(std::vector<SweepSummary> parts, std::size_t keep_failures,
     }
   }
   out.last_seed = parts.back().last_seed;
-  return true;
+  return eosim::Status::success();
 }
 
 std::string fault_spec_text(const std::map<std::string, sim::Ratio>& ratios) {

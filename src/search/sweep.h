@@ -25,6 +25,7 @@
 
 #include "sim/rng.h"
 #include "src/scenario/scenario.h"
+#include "src/status/status.h"
 
 namespace lab {
 
@@ -95,10 +96,9 @@ struct SweepSummary {
 Scenario sweep_scenario(const Scenario& scenario, const SweepOptions& options,
                         std::uint64_t seed);
 
-// Runs the sweep. False (with `error`) only when a world could not be built, which is an
-// internal error rather than a finding.
-bool sweep(const Scenario& scenario, const SweepOptions& options, SweepSummary& out,
-           std::string& error);
+// Runs the sweep. An error only when a world could not be built, which is an internal
+// error rather than a finding.
+eosim::Status sweep(const Scenario& scenario, const SweepOptions& options, SweepSummary& out);
 
 // The `index`-th (0-based) of `count` contiguous, disjoint slices of [first, last] that
 // together cover it; sizes differ by at most one. False when count is 0, index >= count,
@@ -110,9 +110,9 @@ bool shard_range(std::uint64_t first, std::uint64_t last, std::uint64_t index,
 // horizon) into the summary one sweep over the whole range gives, keeping the first
 // `keep_failures` failures. Each part must list its first min(keep_failures, its failing
 // runs) failures. `seconds` and `jobs` are the parts' sums (machine time, not wall time).
-// False, with `error`, when the parts do not fit together.
-bool merge_sweeps(std::vector<SweepSummary> parts, std::size_t keep_failures,
-                  SweepSummary& out, std::string& error);
+// An error saying why when the parts do not fit together.
+eosim::Status merge_sweeps(std::vector<SweepSummary> parts, std::size_t keep_failures,
+                           SweepSummary& out);
 
 // "drop=1/20,crash=1/30": the inverse of parse_fault_spec ("" for no ratios).
 std::string fault_spec_text(const std::map<std::string, sim::Ratio>& ratios);

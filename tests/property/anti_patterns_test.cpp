@@ -50,10 +50,11 @@ TEST_CASE("anti-patterns: a sweep finds the violation and shrink keeps at most t
       REQUIRE(seed != 0);
       lab::SweepOptions options;
       lab::ShrinkResult shrunk;
-      std::string error;
-      INFO("seed " << seed << " " << error);
-      REQUIRE(lab::shrink(lab::sweep_scenario(s, options, seed), {}, shrunk, error) ==
-              lab::ShrinkStatus::kShrunk);
+      const eosim::Result<lab::ShrinkStatus> status =
+          lab::shrink(lab::sweep_scenario(s, options, seed), {}, shrunk);
+      INFO("seed " << seed << " " << (status.ok() ? shrunk.why : status.message()));
+      REQUIRE(status.ok());
+      REQUIRE(status.value() == lab::ShrinkStatus::kShrunk);
       CHECK(shrunk.minimal.size() <= 2);
       CHECK(shrunk.minimal.size() <= shrunk.candidates.size());
       CHECK(shrunk.reproduced.report.verdict == p.verdict);

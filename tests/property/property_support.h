@@ -42,9 +42,9 @@ inline lab::SweepSummary sweep(const lab::Scenario& s, std::uint64_t first,
   options.jobs = jobs;
   options.keep_failures = keep_failures;
   lab::SweepSummary summary;
-  std::string error;
-  INFO(error);
-  REQUIRE(lab::sweep(s, options, summary, error));
+  const eosim::Status swept = lab::sweep(s, options, summary);
+  INFO(swept.message);
+  REQUIRE(swept.ok());
   return summary;
 }
 

@@ -46,10 +46,9 @@ TEST_CASE("warm vs cold: every scenario x strategy x 40 seeds, identical results
       options.last_seed = 40;
       options.jobs = 1;
       lab::SweepSummary warm, cold;
-      std::string error;
-      REQUIRE(lab::sweep(s, options, warm, error));
+      REQUIRE(lab::sweep(s, options, warm).ok());
       options.warm = false;
-      REQUIRE(lab::sweep(s, options, cold, error));
+      REQUIRE(lab::sweep(s, options, cold).ok());
       CHECK(warm.same_result(cold));
       CHECK(warm.digest == cold.digest);
       const std::vector<std::uint64_t> cold_hashes = trace_hashes(s, options);

@@ -21,9 +21,9 @@ lab::Scenario orders(std::int64_t n, const std::string& strategy = "atomic") {
 
 lab::ExploreResult run_explore(const lab::Scenario& s, lab::ExploreOptions options) {
   lab::ExploreResult r;
-  std::string error;
-  INFO(error);
-  REQUIRE(lab::explore(s, options, r, error));
+  const eosim::Status explored = lab::explore(s, options, r);
+  INFO(explored.message);
+  REQUIRE(explored.ok());
   return r;
 }
 
@@ -81,7 +81,7 @@ TEST_CASE("explore: one fault at each opportunity, each firing where it was plac
     lab::ExplorePath path;
     path.faults.push_back(lab::rule_from_fired(o, true, 1));
     lab::RunSummary run;
-    REQUIRE(lab::run_path(s, path, run, error));
+    REQUIRE(lab::run_path(s, path, run).ok());
     INFO(o.site << " " << o.frame << " #" << o.nth);
     REQUIRE(run.faults.size() == 1);
     CHECK(run.faults[0].site == o.site);
@@ -102,13 +102,14 @@ TEST_CASE("explore: an anti-pattern's violation is found with the fewest faults"
   CHECK(r.first_violation->faults.size() == 1);  // breadth first: one crash is enough
   CHECK(r.violations > 0);
   lab::RunSummary replay;
-  std::string error;
-  REQUIRE(lab::run_path(s, *r.first_violation, replay, error));
+  REQUIRE(lab::run_path(s, *r.first_violation, replay).ok());
   CHECK(replay.report.verdict == lab::Verdict::kDuplicated);
   CHECK(replay.faults.size() == 1);
   // And it becomes a scenario file.
   lab::ShrinkResult file;
-  REQUIRE(lab::counterexample(s, *r.first_violation, file, error) == lab::ShrinkStatus::kShrunk);
+  const eosim::Result<lab::ShrinkStatus> status = lab::counterexample(s, *r.first_violation, file);
+  REQUIRE(status.ok());
+  REQUIRE(status.value() == lab::ShrinkStatus::kShrunk);
   CHECK(file.minimal.size() == 1);
   CHECK(file.minimal_scenario.about.rfind("Found by `eosim explore`", 0) == 0);
 }
@@ -271,8 +272,9 @@ TEST_CASE("explore: a keyed counterexample file says so and replays its violatio
   const lab::ExploreResult r = run_explore(s, options);
   REQUIRE(r.first_violation);
   lab::ShrinkResult file;
-  std::string error;
-  REQUIRE(lab::counterexample(s, *r.first_violation, file, error) == lab::ShrinkStatus::kShrunk);
+  const eosim::Result<lab::ShrinkStatus> status = lab::counterexample(s, *r.first_violation, file);
+  REQUIRE(status.ok());
+  REQUIRE(status.value() == lab::ShrinkStatus::kShrunk);
   CHECK(file.toml.find("draws = \"keyed\"") != std::string::npos);
   lab::Scenario reread;
   lab::LoadError load_error;

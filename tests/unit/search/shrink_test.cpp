@@ -80,9 +80,10 @@ TEST_CASE("shrink: rule_from_fired names each fault by what identifies its momen
 TEST_CASE("shrink: keeps only the fault the violation needs", "[shrink]") {
   const lab::Scenario s = crash_and_noise();
   lab::ShrinkResult r;
-  std::string error;
-  INFO(error);
-  REQUIRE(lab::shrink(s, {}, r, error) == lab::ShrinkStatus::kShrunk);
+  const eosim::Result<lab::ShrinkStatus> status = lab::shrink(s, {}, r);
+  INFO(status.message());
+  REQUIRE(status.ok());
+  REQUIRE(status.value() == lab::ShrinkStatus::kShrunk);
   CHECK(r.original.report.verdict == lab::Verdict::kDuplicated);
   CHECK(r.candidates.size() == 3);
   REQUIRE(r.minimal.size() == 1);
@@ -112,9 +113,10 @@ TEST_CASE("shrink: an exactly-once run has nothing to shrink", "[shrink]") {
   lab::Scenario s = crash_and_noise();
   s.consumer.strategy = "atomic";  // the same faults, the right design
   lab::ShrinkResult r;
-  std::string error;
-  CHECK(lab::shrink(s, {}, r, error) == lab::ShrinkStatus::kNoViolation);
-  CHECK(error.find("exactly-once") != std::string::npos);
+  const eosim::Result<lab::ShrinkStatus> status = lab::shrink(s, {}, r);
+  REQUIRE(status.ok());  // a finding, not an error
+  CHECK(status.value() == lab::ShrinkStatus::kNoViolation);
+  CHECK(r.why.find("exactly-once") != std::string::npos);
 }
 
 TEST_CASE("shrink: a violation without faults shrinks to none", "[shrink]") {
@@ -126,9 +128,10 @@ TEST_CASE("shrink: a violation without faults shrinks to none", "[shrink]") {
   s.script = {rule("broker.reorder", sim::FaultAction::kReorder)};
   s.script[0].key[orders::kOrder] = 1;
   lab::ShrinkResult r;
-  std::string error;
-  INFO(error);
-  REQUIRE(lab::shrink(s, {}, r, error) == lab::ShrinkStatus::kShrunk);
+  const eosim::Result<lab::ShrinkStatus> status = lab::shrink(s, {}, r);
+  INFO(status.message());
+  REQUIRE(status.ok());
+  REQUIRE(status.value() == lab::ShrinkStatus::kShrunk);
   CHECK(r.original.report.verdict == lab::Verdict::kStuck);
   CHECK(r.minimal.empty());
   CHECK(r.minimal_scenario.expect.stuck == std::vector<std::int64_t>{2});

@@ -18,9 +18,9 @@ lab::Scenario small(const std::string& strategy, std::int64_t orders = 3) {
 
 lab::SweepSummary run_sweep(const lab::Scenario& s, lab::SweepOptions options) {
   lab::SweepSummary summary;
-  std::string error;
-  INFO(error);
-  REQUIRE(lab::sweep(s, options, summary, error));
+  const eosim::Status swept = lab::sweep(s, options, summary);
+  INFO(swept.message);
+  REQUIRE(swept.ok());
   return summary;
 }
 
@@ -173,14 +173,16 @@ TEST_CASE("sweep: merging the sweeps of slices gives the sweep of the whole rang
   }
   std::reverse(parts.begin(), parts.end());  // any order
   lab::SweepSummary merged;
-  std::string error;
-  REQUIRE(lab::merge_sweeps(parts, 6, merged, error));
+  REQUIRE(lab::merge_sweeps(parts, 6, merged).ok());
   CHECK(merged.same_result(whole));
   CHECK(merged.digest == whole.digest);
 
   // A gap is refused, and so is a part that lists too few failures.
   std::vector<lab::SweepSummary> gap = {parts[0], parts[2]};
-  CHECK_FALSE(lab::merge_sweeps(gap, 6, merged, error));
-  CHECK(error.find("not adjacent") != std::string::npos);
-  CHECK_FALSE(lab::merge_sweeps(parts, 7, merged, error));
+  const eosim::Status gapped = lab::merge_sweeps(gap, 6, merged);
+  CHECK_FALSE(gapped.ok());
+  CHECK(gapped.message.find("not adjacent") != std::string::npos);
+  const eosim::Status too_few = lab::merge_sweeps(parts, 7, merged);
+  CHECK_FALSE(too_few.ok());
+  CHECK(too_few.message.find("fewer than the 7 to show") != std::string::npos);
 }

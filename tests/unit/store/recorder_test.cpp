@@ -108,18 +108,17 @@ TEST_CASE("replay: a sweep with faults replays step for step, results unchanged"
   options.first_seed = 1;
   options.last_seed = 30;
   options.jobs = 1;
-  std::string error;
   lab::SweepSummary plain, recorded;
   // The recorded databases must outlive the sweep for the replay, and the sweep before
   // leaves them warm: every recorded run empties its tables with SQL (a cold one copies
   // a template's pages, which is not a statement and could not be replayed).
   store::WarmScope scope;
-  REQUIRE(lab::sweep(s, options, plain, error));
+  REQUIRE(lab::sweep(s, options, plain).ok());
   store::Recorder recorder;
   store::Recorder::install(&recorder);
-  const bool swept = lab::sweep(s, options, recorded, error);
+  const eosim::Status swept = lab::sweep(s, options, recorded);
   store::Recorder::install(nullptr);
-  REQUIRE(swept);
+  REQUIRE(swept.ok());
   CHECK(recorded.same_result(plain));
   REQUIRE(plain.faults_fired > 0);
   // Faults make work of their own: transactions rolled back after crashes and failures.

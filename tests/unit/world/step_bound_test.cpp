@@ -114,8 +114,7 @@ TEST_CASE("step bound: incomplete sweep runs are neither exactly-once nor violat
   options.first_seed = 1;
   options.last_seed = 3;
   lab::SweepSummary summary;
-  std::string error;
-  REQUIRE(lab::sweep(s, options, summary, error));
+  REQUIRE(lab::sweep(s, options, summary).ok());
   CHECK(summary.verdicts.at("incomplete") == 3);
   std::string why;
   CHECK_FALSE(lab::sweep_expectation_met(summary, *lab::parse_expectation("violation"), why));
