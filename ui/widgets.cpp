@@ -12,6 +12,7 @@ ImU32 outcome_color(lab::Outcome outcome) {
     case lab::Outcome::kDeadLettered:
       return palette::kInfo;
     case lab::Outcome::kStuck:
+    case lab::Outcome::kUnsettled:
       return palette::kWarn;
     case lab::Outcome::kDuplicated:
     case lab::Outcome::kLost:

@@ -70,8 +70,8 @@ const std::vector<CatalogEntry>& verdicts() {
       {"phantom", "some effect belongs to an order that was never committed"},
       {"stuck", "messages or outbox rows were still pending when the run ended"},
       {"incomplete",
-       "the step bound ended the run before the workload was produced: no verdict on the "
-       "design (raise max_steps)"},
+       "the step bound ended the run before the workload was produced (raise max_steps), "
+       "or a live run was stopped at its timeout before it settled: no verdict on the design"},
   };
   return list;
 }

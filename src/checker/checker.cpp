@@ -332,4 +332,28 @@ store::Status check(store::Db& orders_db, store::Db& ledger_db, const BrokerLeft
   return store::Status::success();
 }
 
+void cut_short(Report& report) {
+  std::vector<int64_t> unsettled = report.lost;
+  unsettled.insert(unsettled.end(), report.effect_lost.begin(), report.effect_lost.end());
+  std::sort(unsettled.begin(), unsettled.end());
+  unsettled.erase(std::unique(unsettled.begin(), unsettled.end()), unsettled.end());
+  for (OrderOutcome& o : report.orders) {
+    if (o.outcome == Outcome::kLost) o.outcome = Outcome::kUnsettled;
+  }
+  report.unsettled = std::move(unsettled);
+  report.lost.clear();
+  report.effect_lost.clear();
+  // What more time cannot undo stands; nothing else is judged.
+  auto judged = [](bool duplicated, bool phantom) {
+    return duplicated ? Verdict::kDuplicated : phantom ? Verdict::kPhantom : Verdict::kIncomplete;
+  };
+  report.ledger_verdict = judged(!report.duplicated.empty(), !report.phantom.empty());
+  if (report.effects_checked) {
+    report.effect_verdict =
+        judged(!report.effect_duplicated.empty(), !report.effect_phantom.empty());
+  }
+  report.verdict = judged(!report.duplicated.empty() || !report.effect_duplicated.empty(),
+                          !report.phantom.empty() || !report.effect_phantom.empty());
+}
+
 }  // namespace lab

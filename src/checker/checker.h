@@ -90,6 +90,7 @@ struct Report {
   std::int64_t orders_unlisted = 0;
   // Sorted, unique order numbers.
   std::vector<int64_t> lost, duplicated, phantom, stuck, dead_lettered, rejected;
+  std::vector<int64_t> unsettled;  // only after cut_short: what would have read "lost"
   int64_t balance_initial = 0;
   int64_t balance_expected = 0;
   int64_t balance_actual = 0;
@@ -109,5 +110,11 @@ struct Report {
 store::Status check(store::Db& orders_db, store::Db& ledger_db, const BrokerLeftovers& leftovers,
                     const std::string& account, int64_t initial_balance, Report& out,
                     store::Db* effects_db = nullptr);
+
+// A run stopped before it settled (a live run at its timeout): an order with no outcome
+// yet may still be on its way, so it is unsettled, not lost (lost, effect_lost and the
+// verdicts say nothing about it any more). The verdict becomes incomplete - never
+// exactly-once - unless it is duplicated or phantom, which more time cannot undo.
+void cut_short(Report& report);
 
 }  // namespace lab

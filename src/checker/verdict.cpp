@@ -11,8 +11,8 @@ namespace {
 // In the enums' order (verdict.h invariant 1 rests on these two tables).
 constexpr std::array<std::string_view, 6> kVerdictNames = {
     "exactly-once", "duplicated", "lost", "phantom", "stuck", "incomplete"};
-constexpr std::array<std::string_view, 7> kOutcomeNames = {
-    "debited", "rejected", "dead-lettered", "duplicated", "lost", "stuck", "phantom"};
+constexpr std::array<std::string_view, 8> kOutcomeNames = {
+    "debited", "rejected", "dead-lettered", "duplicated", "lost", "stuck", "phantom", "unsettled"};
 
 template <class Enum, std::size_t N>
 std::optional<Enum> parse_in(const std::array<std::string_view, N>& names,

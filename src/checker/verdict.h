@@ -23,7 +23,8 @@ enum class Verdict : std::uint8_t {
   kLost,
   kPhantom,
   kStuck,
-  // Not the checker's: the run hit its step bound before the workload was produced.
+  // Not the checker's: the run hit its step bound before the workload was produced, or a
+  // live run was stopped at its timeout before it settled (cut_short in checker.h).
   kIncomplete,
 };
 
@@ -36,6 +37,9 @@ enum class Outcome : std::uint8_t {
   kLost,
   kStuck,
   kPhantom,
+  // Not the checker's: a live run stopped at its timeout before this order had an outcome
+  // (cut_short in checker.h). Not "lost": it may simply not have arrived yet.
+  kUnsettled,
 };
 
 std::string_view verdict_name(Verdict verdict);  // "exactly-once", "duplicated", ...

@@ -215,7 +215,7 @@ const lab::OrderOutcome* find_order(const lab::Report& r, std::int64_t order) {
 
 // Per order: the model's outcome, the live one, and whether they agree (outcome, debit
 // count, and email count when either side checked emails). True when every order and the
-// verdict agree.
+// verdict agree; false for a live run cut short at its timeout (not compared).
 bool print_comparison(const std::string& file, const lab::RunSummary& model,
                       const lab::RunSummary& real, std::ostream& out) {
   std::vector<std::int64_t> orders;
@@ -241,8 +241,13 @@ bool print_comparison(const std::string& file, const lab::RunSummary& model,
                   same ? "yes" : "NO");
     out << line;
   }
-  out << "  verdict: model " << model.report.verdict << ", live " << real.report.verdict
-      << (all ? "  -> agree" : "  -> DISAGREE") << "\n";
+  out << "  verdict: model " << model.report.verdict << ", live " << real.report.verdict;
+  if (!real.cut_short.empty()) {
+    // The live run's end was never reached: there is nothing to agree or disagree with.
+    out << "  -> not compared: the live run was " << real.cut_short << "\n";
+    return false;
+  }
+  out << (all ? "  -> agree" : "  -> DISAGREE") << "\n";
   return all;
 }
 

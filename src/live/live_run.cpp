@@ -678,7 +678,13 @@ Status run_live(const lab::Scenario& s, const Endpoint& endpoint, const LiveOpti
   for (const sim::TraceEvent& e : out.trace) r.trace_hash = sim::hash_event(r.trace_hash, e);
   r.trace_events = out.trace.size();
   r.steps = out.trace.size();
-  return judge(s, out.run_dir, left, r.report);
+  if (Status st = judge(s, out.run_dir, left, r.report); !st.ok()) return st;
+  if (out.timed_out) {
+    // Orders not yet through are on their way as far as anyone knows: not lost.
+    r.cut_short = "stopped at its " + std::to_string(o.timeout_s) + " s timeout before it settled";
+    lab::cut_short(r.report);
+  }
+  return Status::success();
 }
 
 }  // namespace live

@@ -93,6 +93,9 @@ const std::vector<std::int64_t>* list_of_verdict(const Report& report) {
 std::string verdict_text(const RunSummary& run, bool brief = false) {
   const Report& report = run.report;
   const std::string bound = std::to_string(run.step_bound);
+  if (report.verdict == Verdict::kIncomplete && !run.cut_short.empty()) {
+    return "INCOMPLETE (" + run.cut_short + ")";
+  }
   if (report.verdict == Verdict::kIncomplete) {
     return "INCOMPLETE (step bound " + bound + ", " + std::to_string(run.orders_never_produced) +
            " orders never produced)";
@@ -110,6 +113,7 @@ std::string verdict_text(const RunSummary& run, bool brief = false) {
     out += report.verdict == Verdict::kExactlyOnce ? " (" + aside + ")" : ", " + aside;
   }
   if (run.step_bound_hit) out += " - the step bound (" + bound + ") ended the run";
+  if (!run.cut_short.empty()) out += " - " + run.cut_short;
   return out;
 }
 
@@ -157,6 +161,7 @@ std::string outcome_marker(const OrderOutcome& order) {
   if (order.outcome == lab::Outcome::kLost) return "  <- LOST";
   if (order.outcome == lab::Outcome::kPhantom) return "  <- PHANTOM (never committed)";
   if (order.outcome == lab::Outcome::kStuck) return "  <- STUCK (still queued or unsent)";
+  if (order.outcome == lab::Outcome::kUnsettled) return "  <- UNSETTLED (no outcome yet)";
   return "";
 }
 
@@ -234,6 +239,10 @@ void write_lists(std::ostream& out, const RunSummary& run) {
   };
   for (const auto& [label, list] : lists) {
     out << padded(label, 15) << " " << number_list(*list) << "\n";
+  }
+  if (!run.cut_short.empty()) {
+    out << padded("unsettled:", 15) << " " << number_list(report.unsettled)
+        << "  (no outcome yet when the run was stopped: not judged)\n";
   }
   if (report.effects_checked) {
     out << padded("effects:", 15) << " " << report.effect_verdict << " (duplicated "
@@ -474,6 +483,11 @@ nlohmann::ordered_json report_json(const RunRecord& record) {
   j["orders"] = std::move(orders);
   // Only beyond kListAllOrders order numbers: the orders that went right, not listed.
   if (report.orders_unlisted > 0) j["orders_unlisted"] = report.orders_unlisted;
+  // Only for a run stopped before it settled (a live run at its timeout).
+  if (!run.cut_short.empty()) {
+    j["cut_short"] = run.cut_short;
+    j["unsettled"] = report.unsettled;
+  }
   j["replay"] = record.replay;
   return j;
 }

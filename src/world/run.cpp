@@ -148,6 +148,12 @@ std::vector<std::string> unmet_expectations(const Scenario& scenario, const RunS
   std::vector<std::string> unmet;
   const Expect& e = scenario.expect;
   const Report& r = run.report;
+  // A live run stopped at its timeout: never success, whatever the file expects.
+  if (r.verdict == lab::Verdict::kIncomplete && !run.cut_short.empty()) {
+    unmet.push_back("the run was cut short (" + run.cut_short + "): nothing but a duplicate "
+                    "or a phantom can be judged before it settles");
+    return unmet;
+  }
   if (r.verdict == lab::Verdict::kIncomplete && !(e == Expect{})) {
     // Nothing about the design can be checked on a workload that was not produced.
     unmet.push_back("the run is incomplete: the step bound (" + std::to_string(run.step_bound) +

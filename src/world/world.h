@@ -80,6 +80,9 @@ struct RunSummary {
   std::uint64_t step_bound = 0;   // the bound in force (step_bound(scenario))
   std::int64_t orders_never_produced = 0;  // orders the producer had not created at the end;
                                            // > 0 with step_bound_hit: verdict "incomplete"
+  // Why a live run was stopped before it settled (its timeout), "" otherwise; the report
+  // then went through lab::cut_short (checker.h).
+  std::string cut_short;
   std::uint64_t trace_hash = 0;
   std::uint64_t trace_events = 0;
   sim::ChoiceTape tape;           // every decision of the run, for replay and shrinking

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "tests/live/live_cli.h"
 #include "tests/live/real_broker.h"
@@ -75,6 +76,36 @@ TEST_CASE("live --compare: a run stopped at its timeout fails, even where the or
   INFO(o.out);
   CHECK(o.out.find("stopped at the timeout") != std::string::npos);
   CHECK(o.exit_code == 1);
+}
+
+// A run stopped at its timeout had not settled: an order with no outcome yet may still be
+// on its way, so it is unsettled, never lost, and the run is never a success.
+TEST_CASE("live: a run stopped at its timeout is incomplete: nothing lost, nothing passed",
+          "[live-run]") {
+  live_test::broker_endpoint();
+  TempDir dir;
+  // --tick-ms 1: every order is debited well within the second, but the quiet period
+  // (1.5 s) outlasts --timeout 1. --tick-ms 40: orders come 0.4 s apart, the last ones
+  // still on their way at the timeout.
+  const char* tick = GENERATE("1", "40");
+  const Outcome o = eosim({"live", kSource + "/scenarios/01-happy-path.toml", "--broker",
+                           live_test::real_broker().url, "--tick-ms", tick, "--timeout", "1",
+                           "--format", "json"},
+                          dir);
+  INFO(o.out);
+  CHECK(o.exit_code == 1);
+  const nlohmann::json j = last_json_line(o.out);
+  CHECK(j["timed_out"] == true);
+  CHECK(j["verdict"] == "incomplete");  // scenario 01 has nothing that could be duplicated
+  CHECK(j["lost"] == nlohmann::json::array());
+  CHECK(j["expect_ok"] == false);
+  REQUIRE(j.contains("cut_short"));
+  std::vector<std::int64_t> unsettled;
+  for (const auto& order : j["orders"]) {
+    CHECK(order["outcome"] != "lost");
+    if (order["outcome"] == "unsettled") unsettled.push_back(order["order"].get<std::int64_t>());
+  }
+  CHECK(j["unsettled"] == nlohmann::json(unsettled));
 }
 
 TEST_CASE("live: what cannot run live is refused with one line and exit 2", "[live-refuse]") {

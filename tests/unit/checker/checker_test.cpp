@@ -412,3 +412,42 @@ TEST_CASE("checker: beyond kListAllOrders only the orders that went wrong are li
   // orders of 1 use the balance up.
   CHECK(r.balance_expected == 0);
 }
+
+// A live run stopped at its timeout: what had no outcome yet may still be on its way.
+TEST_CASE("checker: a run cut short leaves no order lost and is never exactly-once",
+          "[checker]") {
+  Lab lab("cut_short");
+  lab.commit_orders(100, {1, 2, 3});
+  lab.debit_orders(100, {1});
+  lab.leftovers.ready = {3};  // order 3 still queued, order 2 somewhere in between
+
+  SECTION("orders without an outcome are unsettled, the verdict incomplete") {
+    lab::Report r = lab.check();
+    REQUIRE(r.verdict == lab::Verdict::kLost);  // what a settled run would say
+    lab::cut_short(r);
+    CHECK(r.verdict == lab::Verdict::kIncomplete);
+    CHECK(r.ledger_verdict == lab::Verdict::kIncomplete);
+    CHECK(r.lost.empty());
+    CHECK(r.unsettled == Orders{2});
+    CHECK(outcome_of(r, 2).outcome == lab::Outcome::kUnsettled);
+    CHECK(r.stuck == Orders{3});  // still queued: a fact, listed as before
+    CHECK(outcome_of(r, 1).outcome == lab::Outcome::kDebited);
+  }
+  SECTION("everything through so far is still not exactly-once") {
+    lab.debit_orders(100, {2, 3});
+    lab.leftovers.ready.clear();
+    lab::Report r = lab.check();
+    REQUIRE(r.verdict == lab::Verdict::kExactlyOnce);
+    lab::cut_short(r);
+    CHECK(r.verdict == lab::Verdict::kIncomplete);
+    CHECK(r.unsettled.empty());
+  }
+  SECTION("a double debit stands: more time cannot undo it") {
+    lab.debit(1, 100);
+    lab::Report r = lab.check();
+    lab::cut_short(r);
+    CHECK(r.verdict == lab::Verdict::kDuplicated);
+    CHECK(r.duplicated == Orders{1});
+    CHECK(r.unsettled == Orders{2});
+  }
+}

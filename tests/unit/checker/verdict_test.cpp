@@ -18,7 +18,7 @@ constexpr lab::Verdict kVerdicts[] = {lab::Verdict::kExactlyOnce, lab::Verdict::
 constexpr lab::Outcome kOutcomes[] = {lab::Outcome::kDebited,    lab::Outcome::kRejected,
                                       lab::Outcome::kDeadLettered, lab::Outcome::kDuplicated,
                                       lab::Outcome::kLost,       lab::Outcome::kStuck,
-                                      lab::Outcome::kPhantom};
+                                      lab::Outcome::kPhantom,    lab::Outcome::kUnsettled};
 
 }  // namespace
 
