@@ -5,7 +5,8 @@
 //       of the SQL that very sweep ran (recorded by store::Recorder) on warm prepared
 //       connections - the ceiling - and beside a fault-free list of the actors'
 //       statements (schema parsed per run, cloned, warm connections); on J threads (the
-//       replays on one); R alternating rounds, the least CPU time of each kept.
+//       replays on one); R alternating rounds, each round's sweep/replay ratios printed,
+//       then the least CPU time of each measurement.
 //   eosim_bench anti-patterns [--seeds N]
 //       for every anti-pattern (lab/patterns.h): the first seed of N that shows its
 //       violation, and how long shrinking it takes and to how many faults.
@@ -203,10 +204,24 @@ int throughput(int argc, char** argv) {
   record_or_exit(s, faulty_options, faulty_sql, "sweep with the file's faults");
   Rate clean, faulty, clean_replay, faulty_replay, parsed, cloned, warm;
   for (int round = 0; round < rounds; ++round) {
-    clean.keep_best(sweep_rate(s, clean_options));
-    clean_replay.keep_best(replay_rate(clean_sql));
-    faulty.keep_best(sweep_rate(s, faulty_options));
-    faulty_replay.keep_best(replay_rate(faulty_sql));
+    // Every round is printed, not only the best: on a shared machine the spread between
+    // rounds says how far to trust the ratio.
+    const Rate round_clean = sweep_rate(s, clean_options);
+    const Rate round_clean_replay = replay_rate(clean_sql);
+    const Rate round_faulty = sweep_rate(s, faulty_options);
+    const Rate round_faulty_replay = replay_rate(faulty_sql);
+    std::printf("round %d (load %s): CPU us per run, sweep / replay: %.0f / %.0f no faults "
+                "(ratio %.2f), %.0f / %.0f with faults (ratio %.2f)\n", round + 1,
+                load_average().c_str(), 1e6 / round_clean.per_cpu_s(),
+                1e6 / round_clean_replay.per_cpu_s(),
+                round_clean.per_cpu_s() / round_clean_replay.per_cpu_s(),
+                1e6 / round_faulty.per_cpu_s(), 1e6 / round_faulty_replay.per_cpu_s(),
+                round_faulty.per_cpu_s() / round_faulty_replay.per_cpu_s());
+    std::fflush(stdout);
+    clean.keep_best(round_clean);
+    clean_replay.keep_best(round_clean_replay);
+    faulty.keep_best(round_faulty);
+    faulty_replay.keep_best(round_faulty_replay);
     parsed.keep_best(sqlite_rate(s, runs, jobs, bench::SchemaSetup::kParsed));
     cloned.keep_best(sqlite_rate(s, runs, jobs, bench::SchemaSetup::kCloned));
     warm.keep_best(sqlite_rate(s, runs, jobs, bench::SchemaSetup::kWarm));
