@@ -1,6 +1,7 @@
 #include "sim/faults.h"
 
 #include <algorithm>
+#include <cstring>
 #include <utility>
 
 #include "sim/assert.h"
@@ -54,23 +55,49 @@ bool FaultPlan::matches(const FaultRule& rule, const FaultPoint& point,
   return true;
 }
 
+namespace {
+
+// Up to 8 bytes of `text` from `at` (fewer near its end), as a number.
+std::uint64_t bytes_at(std::string_view text, std::size_t at) {
+  std::uint64_t value = 0;
+  const std::size_t n = at < text.size() ? std::min<std::size_t>(8, text.size() - at) : 0;
+  if (n > 0) std::memcpy(&value, text.data() + at, n);
+  return value;
+}
+
+// Tells (site, frame) pairs apart cheaply; equal pairs always give equal values. Sites
+// differ early ("net.consumer->broker" / "net.broker->consumer") or in length, frame
+// kinds likewise; a collision costs one comparison of the texts, never a wrong count.
+std::uint64_t fingerprint(std::string_view site, std::string_view frame) {
+  std::uint64_t h = (site.size() << 8) ^ frame.size();
+  h = h * 0x9e3779b97f4a7c15ULL ^ bytes_at(site, 4);
+  h = h * 0x9e3779b97f4a7c15ULL ^ bytes_at(site, site.size() > 8 ? site.size() - 8 : 0);
+  h = h * 0x9e3779b97f4a7c15ULL ^ bytes_at(frame, frame.size() > 8 ? frame.size() - 8 : 0);
+  return h;
+}
+
+}  // namespace
+
+std::size_t FaultPlan::find_occurrence(std::uint64_t print, std::string_view site,
+                                       std::string_view frame) const {
+  for (std::size_t i = 0; i < occurrences_.size(); ++i) {
+    const Occurrence& o = occurrences_[i];
+    if (o.fingerprint == print && o.site == site && o.frame == frame) return i;
+  }
+  return occurrences_.size();
+}
+
 std::int64_t FaultPlan::next_occurrence(const FaultPoint& point) {
-  auto site = occurrences_.find(point.site);
-  if (site == occurrences_.end()) {
-    site = occurrences_.emplace(std::string(point.site), decltype(site->second){}).first;
-  }
-  auto frame = site->second.find(point.frame);
-  if (frame == site->second.end()) {
-    frame = site->second.emplace(std::string(point.frame), 0).first;
-  }
-  return ++frame->second;
+  const std::uint64_t print = fingerprint(point.site, point.frame);
+  const std::size_t i = find_occurrence(print, point.site, point.frame);
+  if (i < occurrences_.size()) return ++occurrences_[i].count;
+  occurrences_.push_back({print, std::string(point.site), std::string(point.frame), 1});
+  return 1;
 }
 
 std::int64_t FaultPlan::occurrences_of(std::string_view site, std::string_view frame) const {
-  const auto by_site = occurrences_.find(site);
-  if (by_site == occurrences_.end()) return 0;
-  const auto by_frame = by_site->second.find(frame);
-  return by_frame == by_site->second.end() ? 0 : by_frame->second;
+  const std::size_t i = find_occurrence(fingerprint(site, frame), site, frame);
+  return i < occurrences_.size() ? occurrences_[i].count : 0;
 }
 
 std::optional<FaultAction> FaultPlan::check(const FaultPoint& point) {
@@ -164,12 +191,16 @@ void FaultPlan::add_state(StateHash& hash) const {
       if (nth_left <= 0) continue;  // its occurrence has passed: it never matches again
     } else if (rule.nth) {
       // Without a frame, `nth` counts each (site, frame) of the site on its own.
-      const auto site = occurrences_.find(rule.site);
-      if (site != occurrences_.end()) {
-        for (const auto& [frame, count] : site->second) {
-          hash.add(std::string_view(frame));
-          hash.add(std::max<std::int64_t>(*rule.nth - count, 0));
-        }
+      // Fed in order of frame kind, whatever order they first occurred in.
+      std::vector<const Occurrence*> of_site;
+      for (const Occurrence& o : occurrences_) {
+        if (o.site == rule.site) of_site.push_back(&o);
+      }
+      std::sort(of_site.begin(), of_site.end(),
+                [](const Occurrence* a, const Occurrence* b) { return a->frame < b->frame; });
+      for (const Occurrence* o : of_site) {
+        hash.add(std::string_view(o->frame));
+        hash.add(std::max<std::int64_t>(*rule.nth - o->count, 0));
       }
     }
     hash.add(static_cast<std::uint64_t>(i));

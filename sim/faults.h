@@ -130,6 +130,9 @@ class FaultPlan {
   std::int64_t next_occurrence(const FaultPoint& point);
   // How often (site, frame) has occurred so far.
   std::int64_t occurrences_of(std::string_view site, std::string_view frame) const;
+  // The index in occurrences_ of (site, frame) with fingerprint `print`, or its size.
+  std::size_t find_occurrence(std::uint64_t print, std::string_view site,
+                              std::string_view frame) const;
   const FiredFault& log(const FaultPoint& point, FaultAction action, std::int64_t nth,
                         bool scripted);
 
@@ -142,11 +145,17 @@ class FaultPlan {
   // random_.ratios by action, for the lookup every opportunity makes.
   std::array<std::optional<Ratio>, kFaultActionCount> ratio_of_{};
   std::int64_t random_fired_ = 0;
-  // Occurrences per site, then per frame kind. Two levels with std::less<> so that
-  // counting one (every opportunity of a run does) looks up string_views, allocating
-  // only for a pair never seen before.
-  std::map<std::string, std::map<std::string, std::int64_t, std::less<>>, std::less<>>
-      occurrences_;
+  // Occurrences per (site, frame kind), in order of first occurrence. Every opportunity
+  // of a run counts one, so a lookup compares a cheap fingerprint of the two texts (their
+  // lengths and a few bytes) before comparing the texts, and allocates only for a pair
+  // never seen before. A run has a few dozen pairs at most.
+  struct Occurrence {
+    std::uint64_t fingerprint;
+    std::string site;
+    std::string frame;
+    std::int64_t count;
+  };
+  std::vector<Occurrence> occurrences_;
   std::vector<FiredFault> fired_;
   bool log_opportunities_ = false;
   std::vector<FiredFault> opportunities_;

@@ -109,6 +109,7 @@ ConnId Network::connect(const NodeId& client, const NodeId& server) {
   c.dir[0].to = server;
   c.dir[1].from = server;
   c.dir[1].to = client;
+  for (Direction& dir : c.dir) dir.site = site_of(dir.from, dir.to, "net.");
   trace_.record(client, EventKind::kConnect, server, 0, "connection " + std::to_string(id));
   if (const auto& accept = nodes_[server].on_accept) accept(id, client);
   return id;
@@ -183,12 +184,11 @@ bool Network::send(ConnId conn, const NodeId& from, Frame frame) {
   if (!dir.alive) return false;
   if (c.frozen) return send_frozen(c, d, frame);
   ++frames_sent_;
-  const std::string site = site_of(from, dir.to, "net.");
   const bool cut = partitioned(from, dir.to, scheduler_.now());
   const auto fault =
       cut ? std::optional<FaultAction>(FaultAction::kDrop)
           : faults_.check(
-                {site, FaultAction::kDrop, opportunity_key(frame, from, dir.to), frame.kind});
+                {dir.site, FaultAction::kDrop, opportunity_key(frame, from, dir.to), frame.kind});
   if (fault == FaultAction::kDrop) {
     ++frames_lost_;
     trace_.record(from, EventKind::kLost, dir.to, frame.key.subject(),
@@ -207,8 +207,12 @@ bool Network::send(ConnId conn, const NodeId& from, Frame frame) {
   dir.last_arrival = arrival;
   const bool freeze_after = fault == FaultAction::kFreeze;
   dir.queue.push_back({std::move(frame), freeze_after});
-  scheduler_.at(arrival, "net.deliver", [this, conn, d] { deliver_head(conn, d); }, 0,
-                event_tag(conn, d));
+  // Connection and direction in one word: a closure of two words is stored inside the
+  // std::function, where three would be allocated on the heap (one per frame sent).
+  const std::uint64_t conn_dir = conn * 2 + static_cast<std::uint64_t>(d);
+  scheduler_.at(arrival, "net.deliver",
+                [this, conn_dir] { deliver_head(conn_dir / 2, static_cast<int>(conn_dir % 2)); },
+                0, event_tag(conn, d));
   return true;
 }
 

@@ -186,6 +186,7 @@ class Network {
   struct Direction {
     NodeId from;
     NodeId to;
+    std::string site;  // its fault site, "net.<from role>-><to role>" (built once)
     std::deque<InFlight> queue;
     Tick last_arrival = 0;
     bool alive = true;
