@@ -71,6 +71,24 @@ TEST_CASE("faults: nth counts occurrences of one frame kind at one site", "[faul
   CHECK(f.plan.fired()[0].frame == "basic.ack");
 }
 
+TEST_CASE("faults: sites that differ only in their middle are counted apart", "[faults]") {
+  // The plan finds a (site, frame) count by a fingerprint of a few bytes of each text
+  // before comparing them: two sites of one length that agree at both ends share one.
+  Fixture f;
+  FaultRule rule = crash_at("site.aaaaaaaa-one-zzzzzzzz");
+  rule.nth = 2;
+  f.plan.set_rules({rule});
+  const FaultPoint one{"site.aaaaaaaa-one-zzzzzzzz", sim::FaultAction::kCrash, {}, ""};
+  const FaultPoint two{"site.aaaaaaaa-two-zzzzzzzz", sim::FaultAction::kCrash, {}, ""};
+  CHECK_FALSE(f.plan.check(two));
+  CHECK_FALSE(f.plan.check(two));
+  CHECK_FALSE(f.plan.check(one));  // the 1st of its own site, whatever the other's count
+  CHECK(f.plan.check(one));
+  REQUIRE(f.plan.fired().size() == 1);
+  CHECK(f.plan.fired()[0].site == "site.aaaaaaaa-one-zzzzzzzz");
+  CHECK(f.plan.fired()[0].nth == 2);
+}
+
 TEST_CASE("faults: an instance and a repeat count narrow and widen a rule", "[faults]") {
   Fixture f;
   FaultRule rule = crash_at("consumer.on_deliver");
