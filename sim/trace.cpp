@@ -70,6 +70,16 @@ std::uint64_t hash_event(std::uint64_t hash, const TraceEvent& e) {
   return fold(hash, kEventSep);
 }
 
+std::string concat(std::initializer_list<DetailPart> parts) {
+  char buffer[24];
+  std::size_t size = 0;
+  for (const DetailPart& part : parts) size += part_text(part, buffer).size();
+  std::string text;
+  text.reserve(size);
+  for (const DetailPart& part : parts) text += part_text(part, buffer);
+  return text;
+}
+
 std::string hash_hex(std::uint64_t hash) {
   char buffer[17];
   std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(hash));
@@ -86,8 +96,8 @@ void Trace::record(std::string_view actor, EventKind kind, std::string_view targ
   hash_ = fold(hash, kEventSep);
   ++count_;
   if (!keep_ && sinks_.empty()) return;
-  TraceEvent event{step, time, std::string(actor), kind, std::string(target), subject, ""};
-  for (const DetailPart& part : detail) event.detail += part_text(part, buffer);
+  TraceEvent event{step, time, std::string(actor), kind, std::string(target), subject,
+                   concat(detail)};
   for (const auto& sink : sinks_) sink(event);
   if (keep_) events_.push_back(std::move(event));
 }

@@ -53,6 +53,10 @@ struct DetailPart {
   std::uint64_t number = 0;  // the value's bits; read as signed when is_signed
 };
 
+// The parts joined into one string with a single allocation (a frame's summary, which
+// travels with the frame and is traced when it is sent and when it arrives).
+std::string concat(std::initializer_list<DetailPart> parts);
+
 class Trace {
  public:
   explicit Trace(const Scheduler& scheduler) : scheduler_(scheduler) {}

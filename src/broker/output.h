@@ -72,7 +72,8 @@ inline const char* requeue_reason_text(RequeueReason why) {
 class Output {
  public:
   virtual ~Output() = default;
-  virtual void deliver(const Delivery&) = 0;
+  // By value: the broker builds a Delivery per call, which the receiver may keep (moved).
+  virtual void deliver(Delivery) = 0;
   virtual void confirm(const Confirm&) = 0;
   virtual void returned(const Returned&) = 0;
   virtual void channel_closed(const ChannelClosed&) = 0;

@@ -14,11 +14,6 @@ namespace consumer {
 
 namespace {
 
-std::string describe(const broker::Delivery& d) {
-  return "tag=" + std::to_string(d.delivery_tag) + (d.redelivered ? " redelivered" : "") +
-         " " + (d.message.message_id.empty() ? "(no message_id)" : d.message.message_id);
-}
-
 }  // namespace
 
 bool Consumer::key_in_txn() const {
@@ -33,7 +28,11 @@ bool Consumer::key_last() const {
 
 void Consumer::receive() {
   const broker::Delivery& d = current_->deliver.delivery;
-  trace(sim::EventKind::kHandle, describe(d));
+  // In parts: a sweep, which keeps no events, hashes them without building the text.
+  trace(sim::EventKind::kHandle,
+        {"tag=", d.delivery_tag, d.redelivered ? " redelivered " : " ",
+         d.message.message_id.empty() ? std::string_view("(no message_id)")
+                                      : std::string_view(d.message.message_id)});
   if (fault("consumer.on_deliver")) return;
   const auto body = orders::decode(d.message.body);
   if (d.message.message_id.empty() || !body) return reject_unidentified(body.has_value());
@@ -239,7 +238,7 @@ void Consumer::commit(store::Txn& txn, const orders::OrderMessage& body, const s
   EOSIM_ASSERT(!txn.active() && !ledger_.in_transaction());
   ++stats_.applied;
   k_.trace.record(name_, sim::EventKind::kCommit, "ledger", body.order,
-                  "debit " + std::to_string(body.amount) + " " + id);
+                  {"debit ", body.amount, " ", id});
   after_commit(body.order, id);
 }
 

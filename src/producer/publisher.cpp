@@ -2,6 +2,15 @@
 
 namespace producer {
 
+namespace {
+
+std::string_view message_id_text(const broker::Message& message) {
+  if (message.message_id.empty()) return "(no message_id)";
+  return message.message_id;
+}
+
+}  // namespace
+
 Publisher::Publisher(transport::Transport& net, bool confirms) : net_(net), confirms_(confirms) {}
 
 bool Publisher::ensure_connected() {
@@ -18,12 +27,12 @@ bool Publisher::ensure_connected() {
 std::optional<std::uint64_t> Publisher::publish(const std::string& queue, broker::Message message,
                                                 std::int64_t attempt) {
   const std::int64_t order = message.order;
-  const std::string summary =
-      "publish " + (message.message_id.empty() ? "(no message_id)" : message.message_id) +
-      (confirms_ ? " seq=" + std::to_string(next_seq_ + 1) : "");
+  std::string summary =
+      confirms_ ? sim::concat({"publish ", message_id_text(message), " seq=", next_seq_ + 1})
+                : sim::concat({"publish ", message_id_text(message)});
   const bool sent = net_.send(
       conn_, {"basic.publish", broker::PublishFrame{queue, std::move(message), true}, order,
-              attempt, summary});
+              attempt, std::move(summary)});
   if (!sent) return std::nullopt;
   return confirms_ ? ++next_seq_ : 0;
 }

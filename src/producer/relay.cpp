@@ -78,12 +78,12 @@ void Relay::pump() {
   }
   std::vector<OutboxRow> rows;
   if (!read_unsent(rows)) return;
-  for (const OutboxRow& row : rows) {
+  for (OutboxRow& row : rows) {
     bool pending = false;
     for (const auto& [seq, f] : in_flight_) pending = pending || f.row == row.id;
     if (pending) continue;
     broker::Message m;
-    m.message_id = row.message_id;
+    m.message_id = std::move(row.message_id);
     if (options_.message_id == MessageIdSource::kAtPublish) {
       // A fresh id per publish, as a client that generates ids when it sends would do:
       // a republish of the same row can no longer be recognised downstream.
@@ -92,7 +92,7 @@ void Relay::pump() {
     for (const auto missing : options_.without_message_id) {
       if (missing == row.order) m.message_id.clear();
     }
-    m.body = row.body;
+    m.body = std::move(row.body);
     m.order = row.order;
     m.persistent = options_.persistent;
     const std::int64_t attempt = publishes_[row.order] + 1;

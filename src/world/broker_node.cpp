@@ -151,15 +151,19 @@ void BrokerNode::restart(const std::string& why, broker::Broker::Stop stop) {
   }, 0, sim::event_tag(generation));
 }
 
-void BrokerNode::deliver(const broker::Delivery& d) {
+void BrokerNode::deliver(broker::Delivery d) {
   if (options_.consumer_timeout_ticks > 0) schedule_timeout_check();
   const std::int64_t order = d.message.order;
   const std::int64_t attempt = next_attempt(order);
-  std::string summary = "deliver tag=" + std::to_string(d.delivery_tag) +
-                        (d.redelivered ? " redelivered" : "") + " " +
-                        (d.message.message_id.empty() ? "(no id)" : d.message.message_id);
-  k_.network.send(d.to.conn, "broker",
-                  broker::make_frame("basic.deliver", broker::DeliverFrame{d, attempt}, order,
+  std::string summary = sim::concat({"deliver tag=", d.delivery_tag,
+                                     d.redelivered ? " redelivered " : " ",
+                                     d.message.message_id.empty()
+                                         ? std::string_view("(no id)")
+                                         : std::string_view(d.message.message_id)});
+  const broker::ConnId conn = d.to.conn;
+  k_.network.send(conn, "broker",
+                  broker::make_frame("basic.deliver",
+                                     broker::DeliverFrame{std::move(d), attempt}, order,
                                      attempt, std::move(summary)));
 }
 
@@ -172,11 +176,11 @@ std::int64_t BrokerNode::next_attempt(std::int64_t order) {
 }
 
 void BrokerNode::confirm(const broker::Confirm& c) {
-  const std::string kind = c.ack ? "confirm.ack" : "basic.nack";
+  const char* const kind = c.ack ? "confirm.ack" : "basic.nack";
   k_.network.send(c.to.conn, "broker",
                   broker::make_frame(kind, c, 0, 0,
-                                     std::string(c.ack ? "confirm " : "nack ") +
-                                         (c.multiple ? "<=" : "") + std::to_string(c.seq)));
+                                     sim::concat({c.ack ? "confirm " : "nack ",
+                                                  c.multiple ? "<=" : "", c.seq})));
 }
 
 void BrokerNode::returned(const broker::Returned& r) {

@@ -62,7 +62,7 @@ class BrokerNode : public broker::Output {
   void add_state(sim::StateHash& hash) const;
 
   // broker::Output
-  void deliver(const broker::Delivery& d) override;
+  void deliver(broker::Delivery d) override;
   void confirm(const broker::Confirm& c) override;
   void returned(const broker::Returned& r) override;
   void channel_closed(const broker::ChannelClosed& c) override;

@@ -48,7 +48,7 @@ class ModelTarget : public Target, public broker::Output {
     std::uint64_t frozen_at = 0;
   };
   // broker::Output: every output is queued for the client that owns the channel.
-  void deliver(const broker::Delivery& d) override { push(d.to.conn, d); }
+  void deliver(broker::Delivery d) override { push(d.to.conn, d); }
   void confirm(const broker::Confirm& c) override { push(c.to.conn, c); }
   void returned(const broker::Returned& r) override { push(r.to.conn, r); }
   void channel_closed(const broker::ChannelClosed& c) override { push(c.channel.conn, c); }

@@ -34,7 +34,7 @@ struct Recorder : broker::Output {
   static std::string ref(ChannelRef r) {
     return std::to_string(r.conn) + "/" + std::to_string(r.channel);
   }
-  void deliver(const broker::Delivery& d) override {
+  void deliver(broker::Delivery d) override {
     deliveries.push_back(d);
     log.push_back("deliver " + ref(d.to) + " " + d.consumer_tag + " tag=" +
                   std::to_string(d.delivery_tag) + " " + d.message.message_id +
