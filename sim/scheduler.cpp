@@ -15,7 +15,16 @@ EventId Scheduler::at(Tick time, const char* label, std::function<void()> fn, in
   EOSIM_ASSERT(time >= now_);
   EOSIM_ASSERT(fn != nullptr);
   const EventId id = next_seq_++;
-  queue_.push(Event{time, priority, id, label, std::move(fn), tag});
+  std::uint32_t slot = 0;
+  if (free_slots_.empty()) {
+    slot = static_cast<std::uint32_t>(slots_.size());
+    slots_.emplace_back();
+  } else {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+  }
+  slots_[slot] = Slot{label, std::move(fn), tag};
+  push(Key{time, priority, id, slot});
   return id;
 }
 
@@ -29,64 +38,76 @@ void Scheduler::add_state(StateHash& hash) const {
   // order they would run, and a new event always gets a higher number than every pending
   // one, so only that order decides ties. Absolute time is history here; what reads it
   // elsewhere (partitions, the broker's clock) is fed relative to now too.
-  std::vector<const Event*> pending;
-  pending.reserve(queue_.size());
-  for (const Event& e : queue_.events()) pending.push_back(&e);
+  std::vector<Key> pending(heap_);
   const Later later;
   std::sort(pending.begin(), pending.end(),
-            [&later](const Event* a, const Event* b) { return later(*b, *a); });
+            [&later](const Key& a, const Key& b) { return later(b, a); });
   hash.add(static_cast<std::uint64_t>(pending.size()));
-  for (const Event* e : pending) {
-    hash.add(static_cast<std::uint64_t>(e->time - now_));
-    hash.add(static_cast<std::int64_t>(e->priority));
-    hash.add(std::string_view(e->label));
-    hash.add(e->tag);
+  for (const Key& e : pending) {
+    const Slot& slot = slots_[e.slot];
+    hash.add(static_cast<std::uint64_t>(e.time - now_));
+    hash.add(static_cast<std::int64_t>(e.priority));
+    hash.add(std::string_view(slot.label));
+    hash.add(slot.tag);
   }
 }
 
-Scheduler::Event Scheduler::pop_next() {
-  EOSIM_ASSERT(!queue_.empty());
-  // priority_queue::top is const; the event is moved out right before pop, never reused.
-  Event first = std::move(const_cast<Event&>(queue_.top()));
-  queue_.pop();
-  if (tie_break_ == TieBreak::kFifo || queue_.empty() || queue_.top().time != first.time ||
-      queue_.top().priority != first.priority) {
+void Scheduler::push(const Key& key) {
+  heap_.push_back(key);
+  std::push_heap(heap_.begin(), heap_.end(), Later{});
+}
+
+Scheduler::Key Scheduler::pop() {
+  std::pop_heap(heap_.begin(), heap_.end(), Later{});
+  const Key key = heap_.back();
+  heap_.pop_back();
+  return key;
+}
+
+Scheduler::Key Scheduler::pop_next() {
+  EOSIM_ASSERT(!heap_.empty());
+  const Key first = pop();
+  if (tie_break_ == TieBreak::kFifo || heap_.empty() || heap_.front().time != first.time ||
+      heap_.front().priority != first.priority) {
     return first;
   }
   // Several events are enabled at this instant: gather them (in sequence order) and let
   // the chooser pick one. The others go back untouched.
   ties_.clear();
-  ties_.push_back(std::move(first));
-  while (!queue_.empty() && queue_.top().time == ties_.front().time &&
-         queue_.top().priority == ties_.front().priority) {
-    ties_.push_back(std::move(const_cast<Event&>(queue_.top())));
-    queue_.pop();
+  ties_.push_back(first);
+  while (!heap_.empty() && heap_.front().time == first.time &&
+         heap_.front().priority == first.priority) {
+    ties_.push_back(pop());
   }
   // Keyed: the tied events as add_state sees them (label and tag, in order).
   const std::size_t pick = static_cast<std::size_t>(chooser_.below(ties_.size(), [this] {
     StateHash identity;
-    for (const Event& e : ties_) {
-      identity.add(std::string_view(e.label));
-      identity.add(e.tag);
+    for (const Key& e : ties_) {
+      const Slot& slot = slots_[e.slot];
+      identity.add(std::string_view(slot.label));
+      identity.add(slot.tag);
     }
     return identity.value();
   }));
-  Event chosen = std::move(ties_[pick]);
   for (std::size_t i = 0; i < ties_.size(); ++i) {
-    if (i != pick) queue_.push(std::move(ties_[i]));
+    if (i != pick) push(ties_[i]);
   }
-  ties_.clear();
-  return chosen;
+  return ties_[pick];
 }
 
 bool Scheduler::step() {
-  if (queue_.empty()) return false;
-  Event event = pop_next();
-  EOSIM_ASSERT(event.time >= now_);
-  now_ = event.time;
+  if (heap_.empty()) return false;
+  const Key key = pop_next();
+  EOSIM_ASSERT(key.time >= now_);
+  // Out of its slot before it runs: what it schedules may reuse the slot or grow slots_.
+  Slot& slot = slots_[key.slot];
+  std::function<void()> fn = std::move(slot.fn);
+  current_label_ = slot.label;
+  slot.fn = nullptr;
+  free_slots_.push_back(key.slot);
+  now_ = key.time;
   ++steps_;
-  current_label_ = event.label;
-  event.fn();
+  fn();
   current_label_ = "";
   return true;
 }

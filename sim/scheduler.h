@@ -15,7 +15,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <queue>
 #include <vector>
 
 #include "sim/rng.h"
@@ -55,10 +54,10 @@ class Scheduler {
   // Steps until the queue is empty or `max_steps` events ran in this call.
   RunResult run(std::uint64_t max_steps);
 
-  bool idle() const { return queue_.empty(); }
+  bool idle() const { return heap_.empty(); }
   // The time of the next event. REQUIRES: !idle().
-  Tick next_time() const { return queue_.top().time; }
-  std::size_t pending() const { return queue_.size(); }
+  Tick next_time() const { return heap_.front().time; }
+  std::size_t pending() const { return heap_.size(); }
   // Label of the event now running ("" between events).
   const char* current_label() const { return current_label_; }
 
@@ -68,31 +67,36 @@ class Scheduler {
   void add_state(StateHash& hash) const;
 
  private:
-  struct Event {
+  // What an event runs, kept in one place from scheduling to running: the queue orders
+  // small keys that name their slot, so reordering it never moves a closure.
+  struct Slot {
+    const char* label = "";
+    std::function<void()> fn;
+    std::uint64_t tag = 0;
+  };
+  struct Key {
     Tick time;
     int priority;
     EventId seq;
-    const char* label;
-    std::function<void()> fn;
-    std::uint64_t tag;
+    std::uint32_t slot;  // index into slots_
   };
   struct Later {
-    bool operator()(const Event& a, const Event& b) const {
+    bool operator()(const Key& a, const Key& b) const {
       if (a.time != b.time) return a.time > b.time;
       if (a.priority != b.priority) return a.priority > b.priority;
       return a.seq > b.seq;
     }
   };
-  Event pop_next();
+  void push(const Key& key);
+  Key pop();
+  Key pop_next();
 
   Chooser& chooser_;
   TieBreak tie_break_;
-  // A priority queue whose events add_state can read (`c` is the standard's container).
-  struct Queue : std::priority_queue<Event, std::vector<Event>, Later> {
-    const std::vector<Event>& events() const { return c; }
-  };
-  Queue queue_;
-  std::vector<Event> ties_;  // scratch space, kept to avoid reallocating per step
+  std::vector<Key> heap_;  // a binary heap under Later: the earliest key at the front
+  std::vector<Slot> slots_;
+  std::vector<std::uint32_t> free_slots_;  // slots of events that ran, for reuse
+  std::vector<Key> ties_;  // scratch space, kept to avoid reallocating per step
   Tick now_ = 0;
   std::uint64_t steps_ = 0;
   EventId next_seq_ = 1;
