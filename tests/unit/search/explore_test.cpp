@@ -304,7 +304,10 @@ TEST_CASE("explore: state merging reaches the same outcome classes, every kind a
     }
   }
   compare_merging(orders(3, "atomic"), 2, 1, {});
-  for (const lab::Scenario& s : merge_scenarios()) compare_merging(keyed(s), 1, 1, {});
+  for (const lab::Scenario& s : merge_scenarios()) {
+    compare_merging(keyed(s), 1, 1, {});
+    compare_merging(keyed(s), 2, 1, {sim::FaultAction::kCrash});
+  }
   compare_merging(keyed(orders(3, "atomic")), 2, 1, {});
 }
 
