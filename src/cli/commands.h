@@ -28,6 +28,9 @@ struct SweepOptions;
 
 namespace cli {
 
+// The width prose is wrapped to on a terminal (lessons, `eosim list`).
+inline constexpr int kWidth = 88;
+
 enum ExitCode : int {
   kExitOk = 0,
   kExitExpectFailed = 1,

@@ -15,6 +15,7 @@
 #include "src/cli/files.h"
 #include "src/catalog/catalog.h"
 #include "src/catalog/fault_sites.h"
+#include "src/orders/order_key.h"
 #include "src/search/explore.h"
 #include "src/prose/printable.h"
 #include "src/report/report_format.h"
@@ -24,11 +25,7 @@ namespace cli {
 
 namespace {
 
-std::string list_text(const std::vector<std::int64_t>& orders) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < orders.size(); ++i) s += (i ? ", " : "") + std::to_string(orders[i]);
-  return s + "]";
-}
+using orders::list_text;
 
 std::string outcome_text(const lab::OutcomeClass& c) {
   std::string text(verdict_name(c.verdict));

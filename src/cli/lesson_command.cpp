@@ -15,8 +15,6 @@
 namespace cli {
 namespace {
 
-constexpr int kWidth = 88;
-
 bool all_digits(const std::string& text) {
   return !text.empty() && text.size() < 6 &&
          std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });

@@ -18,8 +18,6 @@
 namespace cli {
 namespace {
 
-constexpr int kWidth = 88;
-
 // "  name    meaning wrapped under its own column".
 void print_entries(const std::vector<lab::CatalogEntry>& entries, std::ostream& out) {
   std::size_t column = 0;

@@ -6,6 +6,7 @@
 
 #include "sim/assert.h"
 #include "sim/trace.h"
+#include "src/orders/order_key.h"
 #include "src/prose/printable.h"
 #include "src/scenario/scenario.h"
 
@@ -15,11 +16,7 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string list_text(const std::vector<std::int64_t>& orders) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < orders.size(); ++i) s += (i ? ", " : "") + std::to_string(orders[i]);
-  return s + "]";
-}
+using orders::list_text;
 
 // "seed 4: duplicated [1, 3], stuck [5] after 4 fault(s), 109 steps": the verdict with
 // its own orders first, then any other list that is not empty.

@@ -16,8 +16,6 @@ constexpr float kLeft = 70, kRight = 230, kTop = 50, kBottom = 80;  // margins
 constexpr const char* kColours[] = {"#1d5fbf", "#c62828", "#1a7f37", "#b26a00",
                                     "#7b3fb0", "#0f766e", "#be185d", "#4b5563"};
 
-std::string num(float value) { return svg_number(value); }
-
 float x_of(std::size_t i, std::size_t count) {
   const float plot = kWidth - kLeft - kRight;
   if (count <= 1) return kLeft + plot * 0.5f;

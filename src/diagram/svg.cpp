@@ -12,8 +12,6 @@ namespace diagram {
 
 namespace {
 
-std::string num(float value) { return svg_number(value); }
-
 void line(std::ostream& out, float x1, float y1, float x2, float y2, const char* colour,
           float width, bool dashed, bool head) {
   out << "<line x1=\"" << num(x1) << "\" y1=\"" << num(y1) << "\" x2=\"" << num(x2)

@@ -32,6 +32,8 @@ std::string sequence_svg(const SequenceLayout& layout, const SvgOptions& options
 
 // A coordinate with one decimal ("12.5"), the same bytes in every locale.
 std::string svg_number(float value);
+// Its short name in the SVG writers (chart.cpp, svg.cpp), where every coordinate takes one.
+inline std::string num(float value) { return svg_number(value); }
 
 // A colour for `tone` on a light background ("#1a7f37").
 const char* tone_hex(Tone tone);

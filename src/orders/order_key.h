@@ -7,6 +7,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "sim/key.h"
 
@@ -25,6 +27,13 @@ inline sim::Key order_key(std::int64_t order, std::int64_t attempt = 0, std::int
   key[kAttempt] = attempt;
   key[kInstance] = instance;
   return key;
+}
+
+// A list of order numbers as reports print it: "[1, 3]", "[]" when empty.
+inline std::string list_text(const std::vector<std::int64_t>& orders) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < orders.size(); ++i) s += (i ? ", " : "") + std::to_string(orders[i]);
+  return s + "]";
 }
 
 }  // namespace orders

@@ -20,4 +20,7 @@ std::string printable(std::string_view text, bool keep_line_breaks = false);
 // & < > " ' written as entities, safe in element content and in attribute values.
 std::string xml_escape(std::string_view text);
 
+// `text` between double quotes, as error messages quote a value from the user's file.
+inline std::string in_quotes(std::string_view text) { return "\"" + std::string(text) + "\""; }
+
 }  // namespace lab

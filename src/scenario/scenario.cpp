@@ -25,8 +25,6 @@
 namespace lab {
 namespace {
 
-std::string in_quotes(std::string_view text) { return "\"" + std::string(text) + "\""; }
-
 std::string trimmed(std::string_view text) {
   const auto is_space = [](char c) { return c == ' ' || c == '\t'; };
   while (!text.empty() && is_space(text.front())) text.remove_prefix(1);

@@ -29,7 +29,6 @@ constexpr std::int64_t kMaxPrefetch = 65535;  // AMQP's prefetch-count is 16 bit
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
 constexpr std::int64_t kInt64Min = std::numeric_limits<std::int64_t>::min();
 
-using toml_io::in_quotes;
 using toml_io::line_of;
 using toml_io::TableReader;
 using toml_io::type_name;
@@ -276,17 +275,17 @@ bool check_match_keys(const TableReader& t, const FaultSite& site, const SiteFra
     SiteKey key;
     std::string_view name;
   };
-  constexpr KeyName kKeys[] = {{kKeyOrder, "order"},
-                               {kKeyAttempt, "attempt"},
-                               {kKeyFrame, "frame"},
-                               {kKeyNth, "nth"},
-                               {kKeyInstance, "instance"}};
+  constexpr KeyName kMatchKeys[] = {{kKeyOrder, "order"},
+                                    {kKeyAttempt, "attempt"},
+                                    {kKeyFrame, "frame"},
+                                    {kKeyNth, "nth"},
+                                    {kKeyInstance, "instance"}};
   const bool at_moment = t.has("tick") || t.has("step");
   std::vector<std::string_view> takes;
-  for (const KeyName& k : kKeys) {
+  for (const KeyName& k : kMatchKeys) {
     if (site.takes(k.key)) takes.push_back(k.name);
   }
-  for (const KeyName& k : kKeys) {
+  for (const KeyName& k : kMatchKeys) {
     if (!t.has(k.name)) continue;
     if (at_moment && k.key != kKeyInstance) {
       return t.fail_at(k.name, "a rule with `tick` or `step` fires at that moment, so `" +

@@ -19,6 +19,7 @@
 
 #include "src/catalog/catalog.h"
 #include "src/catalog/fault_sites.h"
+#include "src/prose/printable.h"
 #include "src/scenario/scenario.h"
 #include "src/toml/toml_guard.h"
 
@@ -45,8 +46,6 @@ inline std::string type_name(const toml::node& node) {
   }
   return "nothing";
 }
-
-inline std::string in_quotes(std::string_view text) { return "\"" + std::string(text) + "\""; }
 
 
 // Reads one TOML table. Keys in error messages are dotted paths from the document root.

@@ -23,11 +23,7 @@ bool fired_at_a_moment(const sim::FiredFault& f) {
   return site != nullptr && site->timed && f.key[orders::kOrder] == 0 && f.frame.empty();
 }
 
-std::string list_text(const std::vector<std::int64_t>& orders) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < orders.size(); ++i) s += (i ? ", " : "") + std::to_string(orders[i]);
-  return s + "]";
-}
+using orders::list_text;
 
 // The searches' one question: do these rules alone give `verdict`? Asked with each of
 // `seeds` in turn (one seed, unless the schedule itself is part of the story), and

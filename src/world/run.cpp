@@ -100,12 +100,7 @@ std::vector<std::string> diagram_lanes(const Scenario& scenario) {
 
 namespace {
 
-std::string list_text(const std::vector<std::int64_t>& orders) {
-  if (orders.empty()) return "[]";
-  std::string s = "[";
-  for (std::size_t i = 0; i < orders.size(); ++i) s += (i ? ", " : "") + std::to_string(orders[i]);
-  return s + "]";
-}
+using orders::list_text;
 
 void expect_list(const char* name, const std::optional<std::vector<std::int64_t>>& want,
                  std::vector<std::int64_t> got, std::vector<std::string>& unmet) {
