@@ -5,6 +5,7 @@
 
 #include <map>
 #include <set>
+#include <utility>
 
 #include "src/catalog/fault_sites.h"
 #include "src/scenario/patterns.h"
@@ -17,6 +18,17 @@ lab::Scenario orders(std::int64_t n, const std::string& strategy = "atomic") {
   s.workload.orders = n;
   s.consumer.strategy = strategy;
   return s;
+}
+
+// A search of at most `faults` faults and `deviations` schedule changes, of the given kinds
+// (empty: every kind).
+lab::ExploreOptions budget(int faults, int deviations,
+                           std::set<sim::FaultAction> kinds = {}) {
+  lab::ExploreOptions options;
+  options.max_faults = faults;
+  options.max_deviations = deviations;
+  options.kinds = std::move(kinds);
+  return options;
 }
 
 lab::ExploreResult run_explore(const lab::Scenario& s, lab::ExploreOptions options) {
@@ -58,9 +70,7 @@ TEST_CASE("explore: the fault plan logs every opportunity with its occurrence nu
 
 TEST_CASE("explore: one fault at each opportunity, each firing where it was placed",
           "[explore]") {
-  lab::ExploreOptions options;
-  options.max_faults = 1;
-  options.max_deviations = 0;
+  lab::ExploreOptions options = budget(1, 0);
   const lab::Scenario s = orders(1);
   const lab::ExploreResult r = run_explore(s, options);
   CHECK(r.runs == 1 + r.base_opportunities);
@@ -92,10 +102,7 @@ TEST_CASE("explore: one fault at each opportunity, each firing where it was plac
 
 TEST_CASE("explore: an anti-pattern's violation is found with the fewest faults",
           "[explore]") {
-  lab::ExploreOptions options;
-  options.max_faults = 2;
-  options.max_deviations = 0;
-  options.kinds = {sim::FaultAction::kCrash};
+  lab::ExploreOptions options = budget(2, 0, {sim::FaultAction::kCrash});
   const lab::Scenario s = orders(2, "no-dedup");
   const lab::ExploreResult r = run_explore(s, options);
   REQUIRE(r.first_violation);
@@ -115,9 +122,7 @@ TEST_CASE("explore: an anti-pattern's violation is found with the fewest faults"
 }
 
 TEST_CASE("explore: scheduler choice points, each alternative once", "[explore]") {
-  lab::ExploreOptions options;
-  options.max_faults = 0;
-  options.max_deviations = 1;
+  lab::ExploreOptions options = budget(0, 1);
   const lab::ExploreResult r = run_explore(orders(2), options);
   CHECK(r.base_choice_points > 0);
   CHECK(r.runs == 1 + r.base_alternatives);
@@ -127,10 +132,7 @@ TEST_CASE("explore: scheduler choice points, each alternative once", "[explore]"
 
 TEST_CASE("explore: the same result for any number of jobs, and max_runs truncates",
           "[explore]") {
-  lab::ExploreOptions options;
-  options.max_faults = 2;
-  options.max_deviations = 0;
-  options.kinds = {sim::FaultAction::kDrop};
+  lab::ExploreOptions options = budget(2, 0, {sim::FaultAction::kDrop});
   const lab::Scenario s = orders(2, "no-dedup");
   options.jobs = 1;
   const lab::ExploreResult one = run_explore(s, options);
@@ -171,10 +173,7 @@ std::set<std::string> classes_of(const lab::ExploreResult& r) {
 // Explores `s` with and without state merging; returns the placements merging cut.
 std::uint64_t compare_merging(const lab::Scenario& s, int max_faults, int max_deviations,
                               const std::set<sim::FaultAction>& kinds) {
-  lab::ExploreOptions options;
-  options.max_faults = max_faults;
-  options.max_deviations = max_deviations;
-  options.kinds = kinds;
+  lab::ExploreOptions options = budget(max_faults, max_deviations, kinds);
   options.merge_states = false;
   const lab::ExploreResult all = run_explore(s, options);
   options.merge_states = true;
@@ -235,10 +234,7 @@ TEST_CASE("explore: keyed draws find the violations sequential draws find",
           "[explore][merge][keyed]") {
   // Keyed draws explore other schedules than the seed's generator gives, so counts differ;
   // the violations found (as verdicts) must not.
-  lab::ExploreOptions options;
-  options.max_faults = 2;
-  options.max_deviations = 0;
-  options.kinds = {sim::FaultAction::kCrash};
+  lab::ExploreOptions options = budget(2, 0, {sim::FaultAction::kCrash});
   for (const lab::Scenario& s : merge_scenarios()) {
     std::set<lab::Verdict> sequential, with_keys;
     for (const auto& c : run_explore(s, options).outcomes) sequential.insert(c.verdict);
@@ -251,10 +247,7 @@ TEST_CASE("explore: keyed draws find the violations sequential draws find",
 TEST_CASE("explore: keyed merging cuts more than sequential merging", "[explore][merge][keyed]") {
   // A schedule change replays only what it changes, and later draws follow the state, so
   // placements after the change merge with placements on the seed's own schedule.
-  lab::ExploreOptions options;
-  options.max_faults = 1;
-  options.max_deviations = 1;
-  options.kinds = {sim::FaultAction::kCrash};
+  lab::ExploreOptions options = budget(1, 1, {sim::FaultAction::kCrash});
   const lab::ExploreResult sequential = run_explore(orders(2), options);
   const lab::ExploreResult with_keys = run_explore(keyed(orders(2)), options);
   INFO(sequential.runs << " runs sequential, " << with_keys.runs << " keyed");
@@ -264,10 +257,7 @@ TEST_CASE("explore: keyed merging cuts more than sequential merging", "[explore]
 
 TEST_CASE("explore: a keyed counterexample file says so and replays its violation",
           "[explore][keyed]") {
-  lab::ExploreOptions options;
-  options.max_faults = 1;
-  options.max_deviations = 0;
-  options.kinds = {sim::FaultAction::kCrash};
+  lab::ExploreOptions options = budget(1, 0, {sim::FaultAction::kCrash});
   const lab::Scenario s = keyed(orders(2, "no-dedup"));
   const lab::ExploreResult r = run_explore(s, options);
   REQUIRE(r.first_violation);
@@ -367,20 +357,16 @@ std::uint64_t check_merged_pairs(const lab::ExploreOptions& base, std::size_t mo
 
 TEST_CASE("explore: a placement cut by merging ends exactly like the one it merged into",
           "[explore][merge]") {
-  lab::ExploreOptions options;
-  options.max_faults = 2;
-  options.max_deviations = 0;
-  options.kinds = {sim::FaultAction::kCrash, sim::FaultAction::kDrop};
+  lab::ExploreOptions options =
+      budget(2, 0, {sim::FaultAction::kCrash, sim::FaultAction::kDrop});
   CHECK(check_merged_pairs(options, 6) > 20);
   CHECK(check_merged_pairs(options, 6, sim::Draws::kKeyed) > 20);
 }
 
 // Hidden, with [.merge] above.
 TEST_CASE("explore: placements cut by merging end like their matches, with D=1", "[.merge]") {
-  lab::ExploreOptions options;
-  options.max_faults = 2;
-  options.max_deviations = 1;
-  options.kinds = {sim::FaultAction::kCrash, sim::FaultAction::kDrop};
+  lab::ExploreOptions options =
+      budget(2, 1, {sim::FaultAction::kCrash, sim::FaultAction::kDrop});
   CHECK(check_merged_pairs(options, 40) > 100);
   CHECK(check_merged_pairs(options, 40, sim::Draws::kKeyed) > 100);
 }
