@@ -5,8 +5,10 @@
 //       of the SQL that very sweep ran (recorded by store::Recorder) on warm prepared
 //       connections - the ceiling - and beside a fault-free list of the actors'
 //       statements (schema parsed per run, cloned, warm connections); on J threads (the
-//       replays on one); R alternating rounds, each round's sweep/replay ratios printed,
-//       then the least CPU time of each measurement.
+//       replays on one). R rounds (default 5); in each, every sweep and the replay of its
+//       SQL run back to back (replay first in every other round) and the round's ratios
+//       are printed; then each measurement's least and median CPU time per run, and per
+//       ratio the median of the rounds' ratios beside the ratio of the best times.
 //   eosim_bench anti-patterns [--seeds N]
 //       for every anti-pattern (lab/patterns.h): the first seed of N that shows its
 //       violation, and how long shrinking it takes and to how many faults.
@@ -73,16 +75,55 @@ std::string load_average() {
   return one + " " + five;
 }
 
-// One measurement: `runs` runs in `cpu` CPU seconds and `wall` seconds. Best = least CPU.
+// One measurement: `runs` runs in `cpu` CPU seconds and `wall` seconds.
 struct Rate {
   double runs = 0;
   double cpu = 0;
   double wall = 0;
   double per_cpu_s() const { return cpu > 0 ? runs / cpu : 0; }
   double per_wall_s() const { return wall > 0 ? runs / wall : 0; }
-  void keep_best(const Rate& r) {
-    if (cpu == 0 || r.cpu < cpu) *this = r;
+  double cpu_us_per_run() const { return runs > 0 ? 1e6 * cpu / runs : 0; }
+};
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const std::size_t mid = values.size() / 2;
+  return values.size() % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+// The rounds of one measurement. Best = least CPU time: on a shared machine a round can
+// only be slowed down by other work, never sped up.
+struct Series {
+  std::vector<Rate> rounds;
+  Rate best() const {
+    Rate b;
+    for (const Rate& r : rounds) {
+      if (b.cpu == 0 || r.cpu < b.cpu) b = r;
+    }
+    return b;
   }
+  double median_per_cpu_s() const {
+    std::vector<double> rates;
+    for (const Rate& r : rounds) rates.push_back(r.per_cpu_s());
+    return median(rates);
+  }
+};
+
+// A sweep and the replay of its SQL, measured one right after the other in each round.
+// The round's ratio compares two measurements that saw the same load; the median of
+// those ratios is the summary least moved by one disturbed round.
+struct Pair {
+  Series sweep;
+  Series replay;
+  std::vector<double> ratios() const {
+    std::vector<double> r;
+    for (std::size_t i = 0; i < sweep.rounds.size(); ++i) {
+      r.push_back(sweep.rounds[i].per_cpu_s() / replay.rounds[i].per_cpu_s());
+    }
+    return r;
+  }
+  double best_ratio() const { return sweep.best().per_cpu_s() / replay.best().per_cpu_s(); }
 };
 
 template <class Work>
@@ -159,9 +200,9 @@ Rate sqlite_rate(const lab::Scenario& s, std::uint64_t runs, unsigned jobs,
 
 void record_or_exit(const lab::Scenario& s, const lab::SweepOptions& options,
                     bench::RecordedSweep& out, const char* what) {
-  std::string error;
-  if (!bench::record_sweep(s, options, out, error)) {
-    std::fprintf(stderr, "recording the sweep (%s) failed: %s\n", what, error.c_str());
+  if (const eosim::Status recorded = bench::record_sweep(s, options, out); !recorded.ok()) {
+    std::fprintf(stderr, "recording the sweep (%s) failed: %s\n", what,
+                 recorded.message.c_str());
     std::exit(3);
   }
   static_cast<void>(out.replay.play());  // untimed: the replay's pages and caches warm up
@@ -172,9 +213,49 @@ void record_or_exit(const lab::Scenario& s, const lab::SweepOptions& options,
               static_cast<double>(out.replay.calls()) / static_cast<double>(out.runs));
 }
 
-void print_rate(const char* what, const Rate& r) {
-  std::printf("%-50s %8.0f %8.0f %10.0f\n", what, r.per_cpu_s(), 1e6 / r.per_cpu_s(),
-              r.per_wall_s());
+void print_series(const char* what, const Series& series) {
+  const Rate best = series.best();
+  std::printf("%-50s %8.0f %8.0f %8.0f %10.0f\n", what, best.per_cpu_s(), best.cpu_us_per_run(),
+              1e6 / series.median_per_cpu_s(), best.per_wall_s());
+}
+
+// One round of a pair: the sweep and the replay of its SQL back to back, in alternating
+// order from round to round so that a drift in the machine's speed favours neither.
+void measure_pair(const lab::Scenario& s, const lab::SweepOptions& options,
+                  bench::RecordedSweep& sql, bool replay_first, Pair& pair) {
+  if (replay_first) pair.replay.rounds.push_back(replay_rate(sql));
+  pair.sweep.rounds.push_back(sweep_rate(s, options));
+  if (!replay_first) pair.replay.rounds.push_back(replay_rate(sql));
+}
+
+void print_ratio(const char* what, const Pair& pair) {
+  const std::vector<double> ratios = pair.ratios();
+  std::printf("ratio %s: median of the rounds %.2f (rounds %.2f-%.2f), best sweep / best "
+              "replay %.2f\n", what, median(ratios),
+              *std::min_element(ratios.begin(), ratios.end()),
+              *std::max_element(ratios.begin(), ratios.end()), pair.best_ratio());
+}
+
+struct Throughput {
+  Pair clean, faulty;
+  Series parsed, cloned, warm;
+};
+
+void print_throughput(const Throughput& t) {
+  std::printf("load average after: %s\n", load_average().c_str());
+  std::printf("%-50s %8s %8s %8s %10s\n", "", "runs per", "CPU us", "CPU us", "runs/s");
+  std::printf("%-50s %8s %8s %8s %10s\n", "", "CPU s", "per run", "median", "(wall)");
+  print_series("sweep, no faults", t.clean.sweep);
+  print_series("  its SQL replayed on warm connections (ceiling)", t.clean.replay);
+  print_series("sweep, the file's random faults", t.faulty.sweep);
+  print_series("  its SQL replayed on warm connections (ceiling)", t.faulty.replay);
+  print_series("fault-free statement list, schema parsed per run", t.parsed);
+  print_series("fault-free statement list, schema cloned per run", t.cloned);
+  print_series("fault-free statement list, warm connections", t.warm);
+  std::printf("ratio = sweep / the replay of its own SQL, runs per CPU second; target >= 0.60 "
+              "with faults\n");
+  print_ratio("without faults", t.clean);
+  print_ratio("with the file's random faults", t.faulty);
 }
 
 int throughput(int argc, char** argv) {
@@ -183,7 +264,7 @@ int throughput(int argc, char** argv) {
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const unsigned jobs = static_cast<unsigned>(
       std::strtoul(arg(argc, argv, "--jobs", std::to_string(cores).c_str()), nullptr, 10));
-  const int rounds = std::atoi(arg(argc, argv, "--rounds", "3"));
+  const int rounds = std::max(1, std::atoi(arg(argc, argv, "--rounds", "5")));
   lab::Scenario s;
   lab::LoadError error;
   if (!lab::load_scenario(file, s, error)) {
@@ -191,7 +272,7 @@ int throughput(int argc, char** argv) {
     return 2;
   }
   std::printf("machine: %u x %s; load average %s; %u job(s); %llu runs per measurement, "
-              "best of %d rounds\n", cores, cpu_model().c_str(), load_average().c_str(),
+              "%d rounds\n", cores, cpu_model().c_str(), load_average().c_str(),
               jobs, static_cast<unsigned long long>(runs), rounds);
   std::printf("scenario: %s (%lld orders)\n", s.name.c_str(),
               static_cast<long long>(s.workload.orders));
@@ -202,44 +283,27 @@ int throughput(int argc, char** argv) {
   bench::RecordedSweep clean_sql, faulty_sql;
   record_or_exit(s, clean_options, clean_sql, "sweep without faults");
   record_or_exit(s, faulty_options, faulty_sql, "sweep with the file's faults");
-  Rate clean, faulty, clean_replay, faulty_replay, parsed, cloned, warm;
+  Throughput t;
   for (int round = 0; round < rounds; ++round) {
-    // Every round is printed, not only the best: on a shared machine the spread between
-    // rounds says how far to trust the ratio.
-    const Rate round_clean = sweep_rate(s, clean_options);
-    const Rate round_clean_replay = replay_rate(clean_sql);
-    const Rate round_faulty = sweep_rate(s, faulty_options);
-    const Rate round_faulty_replay = replay_rate(faulty_sql);
+    measure_pair(s, clean_options, clean_sql, round % 2 == 1, t.clean);
+    measure_pair(s, faulty_options, faulty_sql, round % 2 == 1, t.faulty);
+    // Every round is printed, not only the summary: on a shared machine the spread
+    // between rounds says how far to trust the ratio.
+    const Rate& c = t.clean.sweep.rounds.back();
+    const Rate& cr = t.clean.replay.rounds.back();
+    const Rate& f = t.faulty.sweep.rounds.back();
+    const Rate& fr = t.faulty.replay.rounds.back();
     std::printf("round %d (load %s): CPU us per run, sweep / replay: %.0f / %.0f no faults "
                 "(ratio %.2f), %.0f / %.0f with faults (ratio %.2f)\n", round + 1,
-                load_average().c_str(), 1e6 / round_clean.per_cpu_s(),
-                1e6 / round_clean_replay.per_cpu_s(),
-                round_clean.per_cpu_s() / round_clean_replay.per_cpu_s(),
-                1e6 / round_faulty.per_cpu_s(), 1e6 / round_faulty_replay.per_cpu_s(),
-                round_faulty.per_cpu_s() / round_faulty_replay.per_cpu_s());
+                load_average().c_str(), c.cpu_us_per_run(), cr.cpu_us_per_run(),
+                c.per_cpu_s() / cr.per_cpu_s(), f.cpu_us_per_run(), fr.cpu_us_per_run(),
+                f.per_cpu_s() / fr.per_cpu_s());
     std::fflush(stdout);
-    clean.keep_best(round_clean);
-    clean_replay.keep_best(round_clean_replay);
-    faulty.keep_best(round_faulty);
-    faulty_replay.keep_best(round_faulty_replay);
-    parsed.keep_best(sqlite_rate(s, runs, jobs, bench::SchemaSetup::kParsed));
-    cloned.keep_best(sqlite_rate(s, runs, jobs, bench::SchemaSetup::kCloned));
-    warm.keep_best(sqlite_rate(s, runs, jobs, bench::SchemaSetup::kWarm));
+    t.parsed.rounds.push_back(sqlite_rate(s, runs, jobs, bench::SchemaSetup::kParsed));
+    t.cloned.rounds.push_back(sqlite_rate(s, runs, jobs, bench::SchemaSetup::kCloned));
+    t.warm.rounds.push_back(sqlite_rate(s, runs, jobs, bench::SchemaSetup::kWarm));
   }
-  std::printf("load average after: %s\n", load_average().c_str());
-  std::printf("%-50s %8s %8s %10s\n", "", "runs per", "CPU us", "runs/s");
-  std::printf("%-50s %8s %8s %10s\n", "", "CPU s", "per run", "(wall)");
-  print_rate("sweep, no faults", clean);
-  print_rate("  its SQL replayed on warm connections (ceiling)", clean_replay);
-  print_rate("sweep, the file's random faults", faulty);
-  print_rate("  its SQL replayed on warm connections (ceiling)", faulty_replay);
-  print_rate("fault-free statement list, schema parsed per run", parsed);
-  print_rate("fault-free statement list, schema cloned per run", cloned);
-  print_rate("fault-free statement list, warm connections", warm);
-  std::printf("ratio = sweep / the replay of its own SQL, per CPU second: %.2f (no faults), "
-              "%.2f (the file's random faults); target >= 0.60 with faults\n",
-              clean.per_cpu_s() / clean_replay.per_cpu_s(),
-              faulty.per_cpu_s() / faulty_replay.per_cpu_s());
+  print_throughput(t);
   return 0;
 }
 

@@ -10,10 +10,10 @@
 //   played (the recorded in-memory databases live in it); sweeps with one job.
 
 #include <cstdint>
-#include <string>
 
 #include "src/scenario/scenario.h"
 #include "src/search/sweep.h"
+#include "src/status/status.h"
 #include "src/store/replay.h"
 
 namespace bench {
@@ -27,8 +27,9 @@ struct RecordedSweep {
 
 // Records a one-job sweep of `scenario` with `options` (its first seed swept once
 // beforehand, unrecorded, so that every recorded run finds warm connections, as every
-// run but the first of a real sweep does) and compiles the replay into `out`.
-bool record_sweep(const lab::Scenario& scenario, lab::SweepOptions options,
-                  RecordedSweep& out, std::string& error);
+// run but the first of a real sweep does) and compiles the replay into `out`. An error
+// when the sweep fails or the record does not compile into a replay.
+eosim::Status record_sweep(const lab::Scenario& scenario, lab::SweepOptions options,
+                           RecordedSweep& out);
 
 }  // namespace bench
