@@ -67,7 +67,10 @@ struct Payload {
 // argument-dependent lookup); integers (tests, synthetic workloads) are hashed as they are.
 template <class T>
 struct Boxed final : Payload {
-  explicit Boxed(T v) : value(std::move(v)) {}
+  // By reference: a protocol message can be large (an AMQP publish holds a whole message),
+  // and each by-value hop on its way into the box would move it once more.
+  explicit Boxed(T&& v) : value(std::move(v)) {}
+  explicit Boxed(const T& v) : value(v) {}
   void add_state(StateHash& hash) const override {
     if constexpr (std::is_integral_v<T>) {
       hash.add(static_cast<std::uint64_t>(value));
@@ -86,8 +89,9 @@ struct Frame {
 };
 
 template <class T>
-void set_payload(Frame& frame, T value) {
-  frame.payload = std::make_shared<const Boxed<T>>(std::move(value));
+void set_payload(Frame& frame, T&& value) {
+  using Value = std::remove_cvref_t<T>;
+  frame.payload = std::make_shared<const Boxed<Value>>(std::forward<T>(value));
 }
 
 // The frame's payload if it holds a T, else nullptr.

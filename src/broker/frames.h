@@ -51,11 +51,12 @@ template <class... Fs>
 Overloaded(Fs...) -> Overloaded<Fs...>;
 
 // Builds a network frame; `order` and `attempt` (its key, src/orders/order_key.h) feed
-// fault rules and the trace.
+// fault rules and the trace. The method is taken by rvalue reference all the way into the
+// frame's payload: it is moved once, not once per call on the way.
 template <class Method>
   requires std::is_same_v<Method, ClientMethod> || std::is_same_v<Method, BrokerMethod>
-sim::Frame make_frame_of(std::string kind, Method method, std::int64_t order,
-                         std::int64_t attempt, std::string summary) {
+sim::Frame make_frame_of(std::string&& kind, Method&& method, std::int64_t order,
+                         std::int64_t attempt, std::string&& summary) {
   sim::Frame frame;
   frame.kind = std::move(kind);
   frame.key = orders::order_key(order, attempt);
@@ -64,11 +65,11 @@ sim::Frame make_frame_of(std::string kind, Method method, std::int64_t order,
   return frame;
 }
 
-inline sim::Frame make_frame(std::string kind, ClientMethod method, std::int64_t order,
+inline sim::Frame make_frame(std::string kind, ClientMethod&& method, std::int64_t order,
                              std::int64_t attempt, std::string summary) {
   return make_frame_of(std::move(kind), std::move(method), order, attempt, std::move(summary));
 }
-inline sim::Frame make_frame(std::string kind, BrokerMethod method, std::int64_t order,
+inline sim::Frame make_frame(std::string kind, BrokerMethod&& method, std::int64_t order,
                              std::int64_t attempt, std::string summary) {
   return make_frame_of(std::move(kind), std::move(method), order, attempt, std::move(summary));
 }

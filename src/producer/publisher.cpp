@@ -31,8 +31,10 @@ std::optional<std::uint64_t> Publisher::publish(const std::string& queue, broker
       confirms_ ? sim::concat({"publish ", message_id_text(message), " seq=", next_seq_ + 1})
                 : sim::concat({"publish ", message_id_text(message)});
   const bool sent = net_.send(
-      conn_, {"basic.publish", broker::PublishFrame{queue, std::move(message), true}, order,
-              attempt, std::move(summary)});
+      conn_, {"basic.publish",
+              broker::ClientMethod(std::in_place_type<broker::PublishFrame>, queue,
+                                   std::move(message), true),
+              order, attempt, std::move(summary)});
   if (!sent) return std::nullopt;
   return confirms_ ? ++next_seq_ : 0;
 }

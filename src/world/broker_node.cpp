@@ -163,8 +163,9 @@ void BrokerNode::deliver(broker::Delivery d) {
   const broker::ConnId conn = d.to.conn;
   k_.network.send(conn, "broker",
                   broker::make_frame("basic.deliver",
-                                     broker::DeliverFrame{std::move(d), attempt}, order,
-                                     attempt, std::move(summary)));
+                                     broker::BrokerMethod(std::in_place_type<broker::DeliverFrame>,
+                                                          std::move(d), attempt),
+                                     order, attempt, std::move(summary)));
 }
 
 std::int64_t BrokerNode::next_attempt(std::int64_t order) {
