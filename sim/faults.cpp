@@ -9,7 +9,9 @@
 namespace sim {
 
 FaultPlan::FaultPlan(Chooser& chooser, const Scheduler& scheduler)
-    : chooser_(chooser), scheduler_(scheduler) {}
+    : chooser_(chooser), scheduler_(scheduler) {
+  occurrences_.reserve(32);  // a run has a few dozen (site, frame) pairs at most
+}
 
 void FaultPlan::set_rules(std::vector<FaultRule> rules) {
   rules_ = std::move(rules);
@@ -88,11 +90,25 @@ std::size_t FaultPlan::find_occurrence(std::uint64_t print, std::string_view sit
 }
 
 std::int64_t FaultPlan::next_occurrence(const FaultPoint& point) {
-  const std::uint64_t print = fingerprint(point.site, point.frame);
-  const std::size_t i = find_occurrence(print, point.site, point.frame);
-  if (i < occurrences_.size()) return ++occurrences_[i].count;
-  occurrences_.push_back({print, std::string(point.site), std::string(point.frame), 1});
-  return 1;
+  const std::string_view site = point.site;
+  const std::string_view frame = point.frame;
+  const auto site_at = reinterpret_cast<std::uintptr_t>(site.data());
+  const auto frame_at = reinterpret_cast<std::uintptr_t>(frame.data());
+  const std::uint64_t mixed = (site_at ^ (frame_at * 31)) * 0x9e3779b97f4a7c15ULL;
+  Recent& recent = recent_[(mixed >> 58) & (kRecent - 1)];  // the top bits mix best
+  if (recent.site == site.data() && recent.frame == frame.data() &&
+      recent.site_size == site.size() && recent.frame_size == frame.size() &&
+      recent.index < occurrences_.size()) {
+    Occurrence& o = occurrences_[recent.index];
+    if (o.site == site && o.frame == frame) return ++o.count;
+  }
+  const std::uint64_t print = fingerprint(site, frame);
+  std::size_t i = find_occurrence(print, site, frame);
+  if (i == occurrences_.size()) {
+    occurrences_.push_back({print, std::string(site), std::string(frame), 0});
+  }
+  recent = {site.data(), frame.data(), site.size(), frame.size(), i};
+  return ++occurrences_[i].count;
 }
 
 std::int64_t FaultPlan::occurrences_of(std::string_view site, std::string_view frame) const {

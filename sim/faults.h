@@ -156,6 +156,20 @@ class FaultPlan {
     std::int64_t count;
   };
   std::vector<Occurrence> occurrences_;
+  // Where the texts of a recent (site, frame) were, and its index in occurrences_. Most
+  // opportunities pass the same texts again (a literal, a connection's site name), so a
+  // hit needs no fingerprint and no scan. Only a hint: a hit is confirmed by comparing the
+  // texts with the occurrence's own copies, so texts that moved or changed at an address
+  // cost a miss, never a wrong count.
+  struct Recent {
+    const char* site = nullptr;
+    const char* frame = nullptr;
+    std::size_t site_size = 0;
+    std::size_t frame_size = 0;
+    std::size_t index = 0;
+  };
+  static constexpr std::size_t kRecent = 64;  // a power of two
+  std::array<Recent, kRecent> recent_{};
   std::vector<FiredFault> fired_;
   bool log_opportunities_ = false;
   std::vector<FiredFault> opportunities_;
