@@ -19,7 +19,8 @@ function(eosim_test_settings target)
   endif()
   target_precompile_headers(${target} REUSE_FROM eosim_test_pch)
   target_compile_options(${target} PRIVATE ${EOSIM_TEST_OPT})
-  # Test files are compiled one by one: their file-local helpers (run, load, Shown, ...)
-  # share names across files, which a unity batch would put in one scope.
-  set_target_properties(${target} PROPERTIES UNITY_BUILD OFF)
+  # Test files are batched like the libraries (EOSIM_UNITY): a batch is one scope, so a
+  # file-local helper must not share its name with another test file's of the same binary
+  # (they compile as one batch too when all of a binary's files are put in one:
+  # UNITY_BUILD_BATCH_SIZE 0). A helper two files need lives once, in tests/support/.
 endfunction()

@@ -14,8 +14,8 @@ namespace fs = std::filesystem;
 using cli_runner::contains;
 using cli_runner::Output;
 
-const std::string kHappy = std::string("'") + EOSIM_SOURCE_DIR + "/scenarios/01-happy-path.toml'";
-const std::string kSweep = "sweep " + kHappy + " --seeds 1..45 --strategy no-dedup --show 4";
+const std::string kSweep = "sweep " + cli_runner::scenario_arg("01-happy-path.toml") +
+                           " --seeds 1..45 --strategy no-dedup --show 4";
 
 // Everything but the timing: the JSON's last four keys, the text's last line.
 std::string without_timing(const std::string& text) {
@@ -73,7 +73,8 @@ TEST_CASE("cli merge: a missing, repeated or foreign shard is bad input", "[cli]
   CHECK(twice.exit_code == 2);
   CHECK(contains(twice.text, "again"));
   const fs::path other = dir / "other.json";
-  REQUIRE(cli_runner::run("sweep " + kHappy + " --seeds 1..45 --shard 2/3 --format json > " +
+  REQUIRE(cli_runner::run("sweep " + cli_runner::scenario_arg("01-happy-path.toml") +
+                              " --seeds 1..45 --shard 2/3 --format json > " +
                               cli_runner::quoted(other.string()),
                           "")
               .exit_code == 0);

@@ -19,7 +19,7 @@ Output run_cli(const std::string& args, const std::string& streams = "2>&1") {
   return cli_runner::run(args, streams);
 }
 
-const std::string kHappy = std::string("'") + EOSIM_SOURCE_DIR + "/scenarios/01-happy-path.toml'";
+const std::string kHappy = cli_runner::scenario_arg("01-happy-path.toml");
 
 }  // namespace
 

@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 using cli_runner::contains;
 using cli_runner::quoted;
 
-const auto& eosim = cli_runner::run_both;
+using cli_runner::eosim;
 
 std::string scenario(const std::string& name) {
   return std::string(EOSIM_SOURCE_DIR) + "/scenarios/" + name;

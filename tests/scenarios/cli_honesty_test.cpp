@@ -18,8 +18,8 @@ namespace {
 namespace fs = std::filesystem;
 using cli_runner::contains;
 using cli_runner::quoted;
-const auto& eosim = cli_runner::run_both;
-const auto& scenario = cli_runner::scenario_arg;
+using cli_runner::eosim;
+using cli_runner::scenario_arg;
 
 // A scenario file in the temporary folder, removed at the end.
 struct TempScenario {
@@ -39,11 +39,11 @@ struct TempScenario {
 
 TEST_CASE("cli honesty: explore that runs nothing or stops early meets no exactly-once",
           "[cli][honesty]") {
-  const auto none = eosim("explore " + scenario("01-happy-path.toml") +
+  const auto none = eosim("explore " + scenario_arg("01-happy-path.toml") +
                           " --max-runs 0 --expect exactly-once --strategy no-dedup");
   CHECK(none.exit_code == 1);
   CHECK(contains(none.text, "expect exactly-once: NOT met (nothing was explored"));
-  const auto cut = eosim("explore " + scenario("01-happy-path.toml") +
+  const auto cut = eosim("explore " + scenario_arg("01-happy-path.toml") +
                          " --max-runs 5 --expect exactly-once");
   CHECK(cut.exit_code == 1);
   CHECK(contains(cut.text, "truncated"));
@@ -65,13 +65,13 @@ TEST_CASE("cli honesty: a run cut short by the step bound is incomplete in every
   const auto mermaid = eosim("run " + file.arg() + " --format mermaid");
   CHECK(contains(mermaid.text, "%% verdict: INCOMPLETE (step bound 300"));
 
-  const auto poison = eosim("run " + scenario("10-poison-requeue-forever.toml") + " -q");
+  const auto poison = eosim("run " + scenario_arg("10-poison-requeue-forever.toml") + " -q");
   CHECK(poison.exit_code == 0);
   CHECK(contains(poison.text, "STUCK (orders 2) - the step bound (5000) ended the run"));
 }
 
 TEST_CASE("cli honesty: counts are never negative and --jobs is capped", "[cli][honesty]") {
-  const std::string file = scenario("01-happy-path.toml");
+  const std::string file = scenario_arg("01-happy-path.toml");
   const auto show = eosim("sweep " + file + " --seeds 1..2 --show -1");
   CHECK(show.exit_code == 2);
   CHECK(contains(show.text, "--show: must be an integer from 0"));
@@ -93,7 +93,7 @@ TEST_CASE("cli honesty: a worker thread that cannot start is a clean exit 3",
   // start, while the two running workers keep ~0.7 GB for their worlds, so the thread
   // start is the only limit met (a tighter limit also let a worker's allocation fail).
   const auto out = cli_runner::run(
-      "sweep " + scenario("01-happy-path.toml") + " --seeds 1..400 --jobs 200",
+      "sweep " + scenario_arg("01-happy-path.toml") + " --seeds 1..400 --jobs 200",
       "2>&1)", "(ulimit -s 1048576; ulimit -v 3000000; ");
   CHECK(out.exit_code == 3);
   CHECK(contains(out.text, "cannot start worker thread"));

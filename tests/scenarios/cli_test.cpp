@@ -31,7 +31,7 @@ Output eosim_with(const std::string& args, const std::string& streams) {
   return cli_runner::run(args, streams);
 }
 
-Output eosim(const std::string& args) { return eosim_with(args, "2>&1"); }
+using cli_runner::eosim;
 Output eosim_stdout(const std::string& args) { return eosim_with(args, "2>/dev/null"); }
 
 std::string source_path(const std::string& relative) {

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "src/world/world.h"
+#include "tests/support/scenario_files.h"
+#include "tests/support/scenario_load.h"
 #include "tests/support/status_support.h"
 
 namespace fs = std::filesystem;
@@ -18,14 +20,7 @@ namespace {
 
 constexpr std::uint64_t kLastSeed = 200;
 
-std::vector<std::string> scenario_files() {
-  std::vector<std::string> files;
-  for (const auto& entry : fs::directory_iterator(fs::path(EOSIM_SOURCE_DIR) / "scenarios")) {
-    if (entry.path().extension() == ".toml") files.push_back(entry.path().string());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
+using test_support::scenario_files;
 
 // The seeds (of 1..kLastSeed) whose run misses the expectations, with the first miss.
 std::vector<std::uint64_t> failing_seeds(const lab::Scenario& scenario, std::string& first) {
@@ -53,10 +48,7 @@ TEST_CASE("scenarios: every file meets its expectations for seeds 1..200, or say
   REQUIRE(files.size() >= 19);
   for (const auto& path : files) {
     INFO(path);
-    lab::Scenario scenario;
-    lab::LoadError error;
-    INFO(error.to_string());
-    REQUIRE(lab::load_scenario(path, scenario, error));
+    const lab::Scenario scenario = test_support::load_scenario_file(path);
     if (scenario.seed_sensitive) {
       // The reason is for people: the about text must be there to say it.
       CHECK(scenario.about.find("seed") != std::string::npos);

@@ -9,7 +9,9 @@
 
 #include "src/world/world.h"
 #include "tests/support/golden.h"
+#include "tests/support/run_support.h"
 #include "tests/support/scenario_files.h"
+#include "tests/support/scenario_load.h"
 #include "tests/support/status_support.h"
 #include "tests/support/temp_dir.h"
 
@@ -19,19 +21,8 @@ namespace {
 
 using test_support::scenario_files;
 
-lab::Scenario load(const std::string& path) {
-  lab::Scenario s;
-  lab::LoadError error;
-  INFO(error.to_string());
-  REQUIRE(lab::load_scenario(path, s, error));
-  return s;
-}
-
-lab::RunSummary run(const lab::Scenario& s, const lab::WorldOptions& options = {}) {
-  lab::RunSummary r;
-  REQUIRE_OK(lab::run_scenario(s, options, r, nullptr));
-  return r;
-}
+using run_support::run;
+using test_support::load_scenario_file;
 
 // debits per order, counted straight from ledger.db with plain SQLite.
 std::map<std::int64_t, std::int64_t> count_debits(const fs::path& ledger) {
@@ -54,7 +45,7 @@ TEST_CASE("scenarios: every file meets its expectations, deterministically", "[s
   REQUIRE(files.size() >= 19);
   for (const auto& path : files) {
     SECTION(fs::path(path).filename().string()) {
-      const lab::Scenario s = load(path);
+      const lab::Scenario s = load_scenario_file(path);
       REQUIRE(s.expect.verdict.has_value());  // a scenario that expects nothing teaches nothing
       const lab::RunSummary first = run(s);
       const auto unmet = lab::unmet_expectations(s, first);
@@ -88,7 +79,7 @@ TEST_CASE("scenarios: each anti-pattern is caught with the order it affected", "
   };
   for (const auto& c : cases) {
     SECTION(c.file) {
-      const lab::RunSummary r = run(load((dir / c.file).string()));
+      const lab::RunSummary r = run(load_scenario_file((dir / c.file).string()));
       CHECK(r.report.verdict == c.verdict);
       CHECK(r.report.lost == c.lost);
       CHECK(r.report.duplicated == c.duplicated);
@@ -119,7 +110,8 @@ TEST_CASE("scenarios: the correct pattern survives the same faults", "[scenarios
   for (const auto& f : fixes) {
     SECTION(f.file) {
       const lab::Scenario s =
-          lab::with_overrides(load((dir / f.file).string()), std::nullopt, f.strategy, f.producer);
+          lab::with_overrides(load_scenario_file((dir / f.file).string()), std::nullopt,
+                              f.strategy, f.producer);
       const lab::RunSummary r = run(s);
       CHECK(r.report.verdict == lab::Verdict::kExactlyOnce);
       CHECK(r.report.balance_actual == r.report.balance_expected);
@@ -131,7 +123,7 @@ TEST_CASE("scenarios: --keep-db files agree with the checker when counted by han
           "[scenarios]") {
   const test_support::TempDir tmp("keep-db");
   const fs::path& dir = tmp.path;
-  const lab::Scenario s = load(
+  const lab::Scenario s = load_scenario_file(
       (fs::path(EOSIM_SOURCE_DIR) / "scenarios" / "03-crash-between-commit-and-ack-no-dedup.toml")
           .string());
   lab::WorldOptions options;
@@ -154,8 +146,8 @@ TEST_CASE("scenarios: pinned trace hashes are the same in every build type", "[s
   const fs::path dir = fs::path(EOSIM_SOURCE_DIR) / "scenarios";
   for (const char* name :
        {"02-crash-between-commit-and-ack", "16-competing-consumers-check-then-act"}) {
-    const std::string hash =
-        sim::hash_hex(run(load((dir / (std::string(name) + ".toml")).string())).trace_hash);
+    const lab::Scenario s = load_scenario_file((dir / (std::string(name) + ".toml")).string());
+    const std::string hash = sim::hash_hex(run(s).trace_hash);
     golden::check_golden("scenario-hashes.txt", name, hash);
   }
 }

@@ -45,7 +45,7 @@ inline bool contains(const std::string& text, const std::string& part) {
 }
 
 // `eosim ARGS` with stderr folded into the text.
-inline Output run_both(const std::string& args) { return run(args, "2>&1"); }
+inline Output eosim(const std::string& args) { return run(args, "2>&1"); }
 
 // The path of scenarios/NAME in the source tree, shell-quoted.
 inline std::string scenario_arg(const std::string& name) {

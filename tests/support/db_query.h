@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "src/store/db.h"
@@ -20,6 +21,11 @@ inline std::int64_t query_int(store::Db& db, std::string_view sql) {
   const std::int64_t n = st.column_int64(0);
   st.reset();
   return n;
+}
+
+// The rows of `table` now.
+inline std::int64_t count_rows(store::Db& db, const std::string& table) {
+  return query_int(db, "SELECT count(*) FROM " + table);
 }
 
 }  // namespace test_support

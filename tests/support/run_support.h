@@ -12,9 +12,9 @@
 
 namespace run_support {
 
-inline lab::RunSummary run(const lab::Scenario& s) {
+inline lab::RunSummary run(const lab::Scenario& s, const lab::WorldOptions& options = {}) {
   lab::RunSummary out;
-  REQUIRE_OK(lab::run_scenario(s, {}, out, nullptr));
+  REQUIRE_OK(lab::run_scenario(s, options, out, nullptr));
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "src/scenario/scenario.h"
+#include "tests/support/scenario_load.h"
 #include "tests/support/status_support.h"
 
 namespace test_support {
@@ -31,14 +32,7 @@ inline std::vector<lab::Scenario> load_scenarios() {
   std::vector<std::string> files;
   REQUIRE_OK(lab::scenario_files_in(std::string(EOSIM_SOURCE_DIR) + "/scenarios", files));
   std::vector<lab::Scenario> out;
-  for (const auto& file : files) {
-    lab::Scenario s;
-    lab::LoadError error;
-    const bool loaded = lab::load_scenario(file, s, error);
-    INFO(error.to_string());
-    REQUIRE(loaded);
-    out.push_back(std::move(s));
-  }
+  for (const auto& file : files) out.push_back(load_scenario_file(file));
   return out;
 }
 

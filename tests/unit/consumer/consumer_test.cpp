@@ -19,7 +19,7 @@ namespace {
 std::atomic<int> g_db_counter{0};
 
 // A broker stand-in: accepts the consumer, records the frames it sends, and can deliver.
-struct FakeBroker {
+struct FakeConsumerBroker {
   sim::Kernel k{1};
   std::vector<std::string> received;  // frame kinds, in order
   std::vector<std::uint64_t> acked_tags;
@@ -30,7 +30,7 @@ struct FakeBroker {
   transport::Env env() { return transport::sim_env(k, consumer_net); }
   std::string uri;
 
-  FakeBroker() {
+  FakeConsumerBroker() {
     sim::NodeHandlers h;
     h.on_accept = [this](sim::ConnId c, const sim::NodeId&) { conn = c; next_tag = 0; };
     h.on_frame = [this](sim::ConnId, const sim::Frame& f) {
@@ -81,7 +81,7 @@ struct FakeBroker {
   std::int64_t debits() { return count("SELECT COUNT(*) FROM debits"); }
 };
 
-consumer::ConsumerOptions options_for(const FakeBroker& b, const char* strategy) {
+consumer::ConsumerOptions options_for(const FakeConsumerBroker& b, const char* strategy) {
   consumer::ConsumerOptions o;
   o.ledger_uri = b.uri;
   const consumer::Preset* preset = consumer::find_preset(strategy);
@@ -90,7 +90,7 @@ consumer::ConsumerOptions options_for(const FakeBroker& b, const char* strategy)
   return o;
 }
 
-std::unique_ptr<consumer::Consumer> FakeBroker::start_consumer(const char* strategy) {
+std::unique_ptr<consumer::Consumer> FakeConsumerBroker::start_consumer(const char* strategy) {
   auto c = std::make_unique<consumer::Consumer>(env(), options_for(*this, strategy));
   c->start();
   k.scheduler.run(100);
@@ -150,7 +150,7 @@ TEST_CASE("consumer: each preset has its PresetId, named from the preset table",
 
 TEST_CASE("consumer: atomic debits once, then acks; a redelivery is acked without effect",
           "[consumer]") {
-  FakeBroker b;
+  FakeConsumerBroker b;
   const std::unique_ptr<consumer::Consumer> c = b.start_consumer("atomic");
   CHECK(b.received == std::vector<std::string>{"basic.qos", "basic.consume"});
   b.deliver(1, 150);
@@ -166,7 +166,7 @@ TEST_CASE("consumer: atomic debits once, then acks; a redelivery is acked withou
 }
 
 TEST_CASE("consumer: no-dedup applies a redelivery a second time", "[consumer]") {
-  FakeBroker b;
+  FakeConsumerBroker b;
   const std::unique_ptr<consumer::Consumer> c = b.start_consumer("no-dedup");
   b.deliver(1, 150);
   b.deliver(1, 150, true);
@@ -176,7 +176,7 @@ TEST_CASE("consumer: no-dedup applies a redelivery a second time", "[consumer]")
 }
 
 TEST_CASE("consumer: a crash before commit leaves nothing and sends no ack", "[consumer]") {
-  FakeBroker b;
+  FakeConsumerBroker b;
   sim::FaultRule crash;
   crash.site = "consumer.before_commit";
   crash.action = sim::FaultAction::kCrash;
@@ -195,7 +195,7 @@ TEST_CASE("consumer: a crash before commit leaves nothing and sends no ack", "[c
 
 TEST_CASE("consumer: insufficient funds is recorded and acked, or requeued forever",
           "[consumer]") {
-  FakeBroker atomic;
+  FakeConsumerBroker atomic;
   const std::unique_ptr<consumer::Consumer> a = atomic.start_consumer("atomic");
   atomic.deliver(1, 5000);
   atomic.k.scheduler.run(100);
@@ -203,7 +203,7 @@ TEST_CASE("consumer: insufficient funds is recorded and acked, or requeued forev
   CHECK(atomic.acked_tags == std::vector<std::uint64_t>{1});
   CHECK(atomic.balance() == 1000);
 
-  FakeBroker poison;
+  FakeConsumerBroker poison;
   const std::unique_ptr<consumer::Consumer> p = poison.start_consumer("requeue-poison");
   poison.deliver(1, 5000);
   poison.k.scheduler.run(100);
@@ -214,7 +214,7 @@ TEST_CASE("consumer: insufficient funds is recorded and acked, or requeued forev
 TEST_CASE("consumer: a transient commit error is a nack, or a false duplicate when naive",
           "[consumer]") {
   for (const char* strategy : {"atomic", "naive-errors"}) {
-    FakeBroker b;
+    FakeConsumerBroker b;
     sim::FaultRule fail;
     fail.site = "db.commit";
     fail.action = sim::FaultAction::kFail;
@@ -232,7 +232,7 @@ TEST_CASE("consumer: a transient commit error is a nack, or a false duplicate wh
 }
 
 TEST_CASE("consumer: a message without message_id is rejected without requeue", "[consumer]") {
-  FakeBroker b;
+  FakeConsumerBroker b;
   const std::unique_ptr<consumer::Consumer> c = b.start_consumer("atomic");
   b.send(b.unlabelled(4, 150), 1);
   b.k.scheduler.run(100);
@@ -244,7 +244,7 @@ TEST_CASE("consumer: a message without message_id is rejected without requeue", 
 TEST_CASE("consumer: a rejection that cannot be recorded is nacked, and recorded when it "
           "comes again",
           "[consumer]") {
-  FakeBroker b;
+  FakeConsumerBroker b;
   const std::unique_ptr<consumer::Consumer> c = b.start_consumer("atomic");
   broker::Delivery d = b.unlabelled(4, 150);
   // Another connection holds the ledger's write lock: the rejection INSERT gets SQLITE_BUSY.

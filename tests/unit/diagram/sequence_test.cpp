@@ -9,16 +9,12 @@
 #include <string>
 
 #include "src/world/world.h"
+#include "tests/support/scenario_load.h"
 #include "tests/support/status_support.h"
 
 namespace {
 
-lab::Scenario load(const std::string& file) {
-  lab::Scenario s;
-  lab::LoadError error;
-  REQUIRE(lab::load_scenario(std::string(EOSIM_SOURCE_DIR) + "/scenarios/" + file, s, error));
-  return s;
-}
+using test_support::load_example;
 
 std::vector<sim::TraceEvent> trace_of(const lab::Scenario& s) {
   lab::RunSummary summary;
@@ -31,7 +27,7 @@ std::vector<sim::TraceEvent> trace_of(const lab::Scenario& s) {
 
 TEST_CASE("crash between commit and ack: the redelivery, the crash and the duplicate",
           "[diagram]") {
-  const lab::Scenario s = load("02-crash-between-commit-and-ack.toml");
+  const lab::Scenario s = load_example("02-crash-between-commit-and-ack.toml");
   const auto trace = trace_of(s);
   diagram::SequenceLayout layout;
   layout.reset(lab::diagram_lanes(s));
@@ -75,7 +71,7 @@ TEST_CASE("crash between commit and ack: the redelivery, the crash and the dupli
 }
 
 TEST_CASE("no-dedup: the second debit of order 2 is marked as committed again", "[diagram]") {
-  const lab::Scenario s = load("03-crash-between-commit-and-ack-no-dedup.toml");
+  const lab::Scenario s = load_example("03-crash-between-commit-and-ack-no-dedup.toml");
   diagram::SequenceLayout layout;
   layout.reset(lab::diagram_lanes(s));
   layout.update(trace_of(s), 1);
@@ -85,14 +81,14 @@ TEST_CASE("no-dedup: the second debit of order 2 is marked as committed again", 
   }
   CHECK(again == std::vector<std::int64_t>{2});
 
-  const lab::Scenario atomic = load("02-crash-between-commit-and-ack.toml");
+  const lab::Scenario atomic = load_example("02-crash-between-commit-and-ack.toml");
   layout.reset(lab::diagram_lanes(atomic));
   layout.update(trace_of(atomic), 1);
   for (const diagram::Arrow& a : layout.arrows()) CHECK_FALSE(a.again);
 }
 
 TEST_CASE("a frame lost with its connection ends in a lost arrow", "[diagram]") {
-  const lab::Scenario s = load("04-ack-lost-on-the-wire.toml");
+  const lab::Scenario s = load_example("04-ack-lost-on-the-wire.toml");
   const auto trace = trace_of(s);
   diagram::SequenceLayout layout;
   layout.reset(lab::diagram_lanes(s));
@@ -117,7 +113,7 @@ TEST_CASE("growing the layout event by event equals building it at once; spans h
                                     std::string("16-competing-consumers-check-then-act.toml"),
                                     std::string("18-broker-restart-durable.toml"));
   INFO(file);
-  const lab::Scenario s = load(file);
+  const lab::Scenario s = load_example(file);
   const auto trace = trace_of(s);
   diagram::SequenceLayout whole, grown;
   whole.reset(lab::diagram_lanes(s));
@@ -158,7 +154,7 @@ TEST_CASE("lane titles read as people say them", "[diagram]") {
 
 TEST_CASE("the separate dedup store has a lane of its own, written before the ledger",
           "[diagram]") {
-  const lab::Scenario s = load("07-separate-dedup-store.toml");
+  const lab::Scenario s = load_example("07-separate-dedup-store.toml");
   diagram::SequenceLayout layout;
   layout.reset(lab::diagram_lanes(s));
   layout.update(trace_of(s), 1);
@@ -174,7 +170,7 @@ TEST_CASE("the separate dedup store has a lane of its own, written before the le
 
 TEST_CASE("every row has at most one label, and a lost frame's reason is in its own row",
           "[diagram]") {
-  const lab::Scenario s = load("04-ack-lost-on-the-wire.toml");
+  const lab::Scenario s = load_example("04-ack-lost-on-the-wire.toml");
   const auto trace = trace_of(s);
   diagram::SequenceLayout layout;
   layout.reset(lab::diagram_lanes(s));

@@ -8,18 +8,16 @@
 #include "src/catalog/catalog.h"
 #include "src/matrix/matrix_format.h"
 #include "src/world/world.h"
+#include "tests/support/scenario_load.h"
 #include "tests/support/status_support.h"
 
 namespace {
 
 const std::string kStandard = "scenarios/01-happy-path.toml";
 
-lab::Scenario load(const std::string& relative) {
-  lab::Scenario s;
-  lab::LoadError error;
-  INFO(error.to_string());
-  REQUIRE(lab::load_scenario(std::string(EOSIM_SOURCE_DIR) + "/" + relative, s, error));
-  return s;
+// The standard scenario, loaded from the source tree.
+lab::Scenario load_standard() {
+  return test_support::load_scenario_file(std::string(EOSIM_SOURCE_DIR) + "/" + kStandard);
 }
 
 lab::Matrix build(const lab::Scenario& s, lab::MatrixOptions options) {
@@ -32,7 +30,7 @@ lab::Matrix standard(unsigned jobs) {
   lab::MatrixOptions options;
   options.path = kStandard;
   options.jobs = jobs;
-  return build(load(kStandard), options);
+  return build(load_standard(), options);
 }
 
 std::size_t design_index(const lab::Matrix& m, const std::string& label) {
@@ -111,7 +109,7 @@ TEST_CASE("matrix: a cell's command reproduces it, and the thread count changes 
   CHECK(lab::matrix_json(one) == lab::matrix_json(four));
 
   // Rebuild each violating cell from its --fault text, as `eosim run` does, and run it.
-  const lab::Scenario file = load(kStandard);
+  const lab::Scenario file = load_standard();
   int checked = 0;
   for (std::size_t f = 0; f < one.faults.size(); ++f) {
     for (std::size_t d = 0; d < one.designs.size(); ++d) {
@@ -137,7 +135,7 @@ TEST_CASE("matrix: the random row counts seeds and names the first failing one",
   options.path = kStandard;
   options.first_seed = 5;
   options.last_seed = 14;
-  const lab::Matrix m = build(load(kStandard), options);
+  const lab::Matrix m = build(load_standard(), options);
   const lab::MatrixRandom& no_dedup = m.random[design_index(m, "no-dedup")];
   CHECK(no_dedup.runs == 10);
   REQUIRE(no_dedup.first_failing_seed);
@@ -151,14 +149,14 @@ TEST_CASE("matrix: the random row counts seeds and names the first failing one",
                                          ? no_dedup.verdicts.at("exactly-once")
                                          : 0));
   options.seeds = false;
-  const lab::Matrix none = build(load(kStandard), options);
+  const lab::Matrix none = build(load_standard(), options);
   CHECK(none.random.at(0).runs == 0);
   CHECK(lab::format_matrix_text(none).find("random") == std::string::npos);
 }
 
 TEST_CASE("fault rule specs: read like a [[faults.script]] rule, errors name the key",
           "[matrix][scenario]") {
-  const lab::Scenario s = load(kStandard);
+  const lab::Scenario s = load_standard();
   sim::FaultRule rule;
   REQUIRE(lab::parse_fault_rule("net.consumer->broker:frame=basic.ack,nth=2", s, rule).ok());
   CHECK(rule.site == "net.consumer->broker");

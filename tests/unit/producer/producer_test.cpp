@@ -16,7 +16,7 @@ namespace {
 
 std::atomic<int> g_counter{0};
 
-struct FakeBroker {
+struct FakeProducerBroker {
   sim::Kernel k{3};
   std::vector<std::string> published;  // message ids, in arrival order
   sim::ConnId relay_conn = 0;
@@ -26,7 +26,7 @@ struct FakeBroker {
   transport::SimTransport producer_net{k.network, "producer"};
   transport::SimTransport relay_net{k.network, "relay"};
 
-  FakeBroker() {
+  FakeProducerBroker() {
     attach();
     uri = "file:/producer-test-" + std::to_string(++g_counter) + "?vfs=memdb";
     REQUIRE(store::Db::open(uri, orders).ok());
@@ -83,7 +83,7 @@ struct FakeBroker {
   }
 };
 
-producer::ProducerOptions two_orders(const FakeBroker& b, producer::Pattern pattern) {
+producer::ProducerOptions two_orders(const FakeProducerBroker& b, producer::Pattern pattern) {
   producer::ProducerOptions o;
   o.pattern = pattern;
   o.orders_uri = b.uri;
@@ -95,7 +95,7 @@ producer::ProducerOptions two_orders(const FakeBroker& b, producer::Pattern patt
 }  // namespace
 
 TEST_CASE("relay: outbox rows are marked sent only after their confirm", "[producer]") {
-  FakeBroker b;
+  FakeProducerBroker b;
   const auto service = b.started(two_orders(b, producer::Pattern::kOutbox));
   CHECK(b.confirm_mode);
   CHECK(b.count("SELECT COUNT(*) FROM orders") == 2);
@@ -109,7 +109,7 @@ TEST_CASE("relay: outbox rows are marked sent only after their confirm", "[produ
 
 TEST_CASE("relay: a lost connection republishes unconfirmed rows with the same ids",
           "[producer]") {
-  FakeBroker b;
+  FakeProducerBroker b;
   const auto service = b.started(two_orders(b, producer::Pattern::kOutbox));
   REQUIRE(b.published.size() == 2);
   b.confirm(1, false);
@@ -125,7 +125,7 @@ TEST_CASE("relay: a lost connection republishes unconfirmed rows with the same i
 TEST_CASE("relay: a failed read of the outbox is read again, not taken for no rows",
           "[producer]") {
   for (const sim::Tick poll : {sim::Tick{0}, sim::Tick{7}}) {
-    FakeBroker b;
+    FakeProducerBroker b;
     producer::ProducerOptions o = two_orders(b, producer::Pattern::kOutbox);
     o.poll_ticks = poll;
     const auto service = b.service(o);
@@ -147,11 +147,11 @@ TEST_CASE("relay: a failed read of the outbox is read again, not taken for no ro
 }
 
 // Steps `b`'s kernel until virtual time `until` (a polling relay never leaves it idle).
-void run_until(FakeBroker& b, sim::Tick until) {
+void run_until(FakeProducerBroker& b, sim::Tick until) {
   while (!b.k.scheduler.idle() && b.k.scheduler.next_time() <= until) b.k.scheduler.step();
 }
 
-std::size_t refusals_of_relay(const FakeBroker& b) {
+std::size_t refusals_of_relay(const FakeProducerBroker& b) {
   std::size_t n = 0;
   for (const sim::TraceEvent& e : b.k.trace.events()) {
     n += e.actor == "relay" && e.kind == sim::EventKind::kRefused ? 1 : 0;
@@ -161,7 +161,7 @@ std::size_t refusals_of_relay(const FakeBroker& b) {
 
 TEST_CASE("relay: while the broker is down it asks on one schedule that backs off, and "
           "finds it back", "[producer]") {
-  FakeBroker b;
+  FakeProducerBroker b;
   producer::ProducerOptions o = two_orders(b, producer::Pattern::kOutbox);
   o.poll_ticks = 5;  // as in a live run: each poll kicks the relay
   o.reconnect_ticks = 5;
@@ -191,7 +191,7 @@ TEST_CASE("relay: while the broker is down it asks on one schedule that backs of
 }
 
 TEST_CASE("relay without confirms marks rows sent as soon as it publishes", "[producer]") {
-  FakeBroker b;
+  FakeProducerBroker b;
   const auto service = b.started(two_orders(b, producer::Pattern::kOutboxNoConfirm));
   CHECK_FALSE(b.confirm_mode);
   CHECK(b.sent() == 2);
@@ -200,7 +200,7 @@ TEST_CASE("relay without confirms marks rows sent as soon as it publishes", "[pr
 TEST_CASE("dual write and publish-then-commit publish directly, without an outbox",
           "[producer]") {
   for (auto pattern : {producer::Pattern::kDualWrite, producer::Pattern::kPublishThenCommit}) {
-    FakeBroker b;
+    FakeProducerBroker b;
     const auto service = b.service(two_orders(b, pattern));
     CHECK(service->relay() == nullptr);
     service->start();

@@ -11,7 +11,9 @@
 #include "src/catalog/choice_flags.h"
 #include "src/scenario/scenario.h"
 #include "src/world/world.h"
+#include "tests/support/run_support.h"
 #include "tests/support/scenario_files.h"
+#include "tests/support/scenario_load.h"
 #include "tests/support/status_support.h"
 
 namespace {
@@ -22,11 +24,7 @@ std::vector<lab::Scenario> every_scenario() {
   return out;
 }
 
-lab::RunSummary run(const lab::Scenario& s) {
-  lab::RunSummary out;
-  REQUIRE_OK(lab::run_scenario(s, lab::WorldOptions{}, out, nullptr));
-  return out;
-}
+using run_support::run;
 
 lab::Scenario parse(const std::string& text) {
   lab::Scenario s;
@@ -36,12 +34,7 @@ lab::Scenario parse(const std::string& text) {
   return s;
 }
 
-lab::LoadError parse_bad(const std::string& text) {
-  lab::Scenario s;
-  lab::LoadError error;
-  REQUIRE_FALSE(lab::parse_scenario(text, "inline.toml", s, error));
-  return error;
-}
+using test_support::parse_bad;
 
 }  // namespace
 

@@ -13,6 +13,7 @@
 #include "src/catalog/catalog.h"
 #include "src/orders/order_key.h"
 #include "src/scenario/scenario.h"
+#include "tests/support/scenario_load.h"
 
 namespace {
 
@@ -21,22 +22,10 @@ std::string data_path(const std::string& relative) {
 }
 
 lab::Scenario load_good(const std::string& relative) {
-  lab::Scenario scenario;
-  lab::LoadError error;
-  const bool ok = lab::load_scenario(data_path(relative), scenario, error);
-  INFO(error.to_string());
-  REQUIRE(ok);
-  return scenario;
+  return test_support::load_scenario_file(data_path(relative));
 }
 
-lab::LoadError parse_bad(const std::string& text) {
-  lab::Scenario scenario;
-  lab::LoadError error;
-  const bool ok = lab::parse_scenario(text, "inline.toml", scenario, error);
-  INFO(text);
-  REQUIRE_FALSE(ok);
-  return error;
-}
+using test_support::parse_bad;
 
 using Orders = std::vector<std::int64_t>;
 

@@ -12,7 +12,7 @@
 
 namespace {
 
-lab::Scenario orders(std::int64_t n, const std::string& strategy = "atomic") {
+lab::Scenario explore_scenario(std::int64_t n, const std::string& strategy = "atomic") {
   lab::Scenario s;
   s.name = "explore test";
   s.workload.orders = n;
@@ -46,7 +46,7 @@ TEST_CASE("explore: the fault plan logs every opportunity with its occurrence nu
   lab::WorldOptions options;
   options.keep_trace = false;
   options.log_opportunities = true;
-  auto world = run_support::world(orders(2), options);
+  auto world = run_support::world(explore_scenario(2), options);
   REQUIRE(world);
   world->run();
   const auto& log = world->kernel().faults.opportunities();
@@ -63,7 +63,7 @@ TEST_CASE("explore: the fault plan logs every opportunity with its occurrence nu
   CHECK(seen.count({"consumer.after_commit", ""}) == 1);
   CHECK(seen.at({"consumer.after_commit", ""}) == 2);  // once per order
   // Off by default.
-  auto quiet = run_support::world(orders(2), {});
+  auto quiet = run_support::world(explore_scenario(2), {});
   quiet->run();
   CHECK(quiet->kernel().faults.opportunities().empty());
 }
@@ -71,7 +71,7 @@ TEST_CASE("explore: the fault plan logs every opportunity with its occurrence nu
 TEST_CASE("explore: one fault at each opportunity, each firing where it was placed",
           "[explore]") {
   lab::ExploreOptions options = budget(1, 0);
-  const lab::Scenario s = orders(1);
+  const lab::Scenario s = explore_scenario(1);
   const lab::ExploreResult r = run_explore(s, options);
   CHECK(r.runs == 1 + r.base_opportunities);
   REQUIRE(r.runs_by_faults.size() == 2);
@@ -103,7 +103,7 @@ TEST_CASE("explore: one fault at each opportunity, each firing where it was plac
 TEST_CASE("explore: an anti-pattern's violation is found with the fewest faults",
           "[explore]") {
   lab::ExploreOptions options = budget(2, 0, {sim::FaultAction::kCrash});
-  const lab::Scenario s = orders(2, "no-dedup");
+  const lab::Scenario s = explore_scenario(2, "no-dedup");
   const lab::ExploreResult r = run_explore(s, options);
   REQUIRE(r.first_violation);
   CHECK(r.first_violation->faults.size() == 1);  // breadth first: one crash is enough
@@ -123,7 +123,7 @@ TEST_CASE("explore: an anti-pattern's violation is found with the fewest faults"
 
 TEST_CASE("explore: scheduler choice points, each alternative once", "[explore]") {
   lab::ExploreOptions options = budget(0, 1);
-  const lab::ExploreResult r = run_explore(orders(2), options);
+  const lab::ExploreResult r = run_explore(explore_scenario(2), options);
   CHECK(r.base_choice_points > 0);
   CHECK(r.runs == 1 + r.base_alternatives);
   CHECK(r.distinct + r.duplicates == r.runs);
@@ -133,7 +133,7 @@ TEST_CASE("explore: scheduler choice points, each alternative once", "[explore]"
 TEST_CASE("explore: the same result for any number of jobs, and max_runs truncates",
           "[explore]") {
   lab::ExploreOptions options = budget(2, 0, {sim::FaultAction::kDrop});
-  const lab::Scenario s = orders(2, "no-dedup");
+  const lab::Scenario s = explore_scenario(2, "no-dedup");
   options.jobs = 1;
   const lab::ExploreResult one = run_explore(s, options);
   options.jobs = 2;
@@ -205,8 +205,8 @@ std::vector<lab::Scenario> merge_scenarios(bool with_poison = false) {
   for (const lab::AntiPattern& p : lab::anti_patterns()) {
     if (with_poison || p.strategy != consumer::PresetId::kRequeuePoison) out.push_back(lab::anti_pattern_scenario(p));
   }
-  out.push_back(orders(2, "atomic"));
-  lab::Scenario two = orders(2, "atomic");
+  out.push_back(explore_scenario(2, "atomic"));
+  lab::Scenario two = explore_scenario(2, "atomic");
   two.consumer.instances = 2;
   out.push_back(two);
   return out;
@@ -248,8 +248,8 @@ TEST_CASE("explore: keyed merging cuts more than sequential merging", "[explore]
   // A schedule change replays only what it changes, and later draws follow the state, so
   // placements after the change merge with placements on the seed's own schedule.
   lab::ExploreOptions options = budget(1, 1, {sim::FaultAction::kCrash});
-  const lab::ExploreResult sequential = run_explore(orders(2), options);
-  const lab::ExploreResult with_keys = run_explore(keyed(orders(2)), options);
+  const lab::ExploreResult sequential = run_explore(explore_scenario(2), options);
+  const lab::ExploreResult with_keys = run_explore(keyed(explore_scenario(2)), options);
   INFO(sequential.runs << " runs sequential, " << with_keys.runs << " keyed");
   CHECK(with_keys.runs < sequential.runs);  // 271 against 363 when written
   CHECK_FALSE(with_keys.merge_abandoned);
@@ -258,7 +258,7 @@ TEST_CASE("explore: keyed merging cuts more than sequential merging", "[explore]
 TEST_CASE("explore: a keyed counterexample file says so and replays its violation",
           "[explore][keyed]") {
   lab::ExploreOptions options = budget(1, 0, {sim::FaultAction::kCrash});
-  const lab::Scenario s = keyed(orders(2, "no-dedup"));
+  const lab::Scenario s = keyed(explore_scenario(2, "no-dedup"));
   const lab::ExploreResult r = run_explore(s, options);
   REQUIRE(r.first_violation);
   lab::ShrinkResult file;
@@ -293,12 +293,12 @@ TEST_CASE("explore: state merging reaches the same outcome classes, every kind a
       compare_merging(s, 1, 0, {sim::FaultAction::kCrash});
     }
   }
-  compare_merging(orders(3, "atomic"), 2, 1, {});
+  compare_merging(explore_scenario(3, "atomic"), 2, 1, {});
   for (const lab::Scenario& s : merge_scenarios()) {
     compare_merging(keyed(s), 1, 1, {});
     compare_merging(keyed(s), 2, 1, {sim::FaultAction::kCrash});
   }
-  compare_merging(keyed(orders(3, "atomic")), 2, 1, {});
+  compare_merging(keyed(explore_scenario(3, "atomic")), 2, 1, {});
 }
 
 namespace {

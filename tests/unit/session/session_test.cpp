@@ -14,22 +14,12 @@
 #include "src/scenario/scenario.h"
 #include "src/world/world.h"
 #include "tests/support/run_support.h"
+#include "tests/support/scenario_load.h"
 #include "tests/support/status_support.h"
 
 namespace {
 
-std::string scenario_path(const std::string& file) {
-  return std::string(EOSIM_SOURCE_DIR) + "/scenarios/" + file;
-}
-
-lab::Scenario load(const std::string& file) {
-  lab::Scenario s;
-  lab::LoadError error;
-  const bool ok = lab::load_scenario(scenario_path(file), s, error);
-  INFO(error.to_string());
-  REQUIRE(ok);
-  return s;
-}
+using test_support::load_example;
 
 void open(lab::Session& session, const lab::Scenario& scenario) {
   REQUIRE_OK(session.open(scenario));
@@ -88,7 +78,7 @@ TEST_CASE("stepping back and scrubbing show exactly the states stepping forward 
           "[session]") {
   const std::string file = GENERATE(std::string("02-crash-between-commit-and-ack.toml"),
                                     std::string("10-poison-requeue-forever.toml"));
-  lab::Scenario scenario = load(file);
+  lab::Scenario scenario = load_example(file);
   scenario.max_steps = 400;  // the poison loop would run to 5000
   lab::Session session;
   open(session, scenario);
@@ -123,7 +113,7 @@ TEST_CASE("stepping back and scrubbing show exactly the states stepping forward 
 TEST_CASE("while a replay is under way the session keeps showing the last settled state",
           "[session]") {
   lab::Session session;
-  open(session, load("02-crash-between-commit-and-ack.toml"));
+  open(session, load_example("02-crash-between-commit-and-ack.toml"));
   session.seek(30);
   const Shown at30 = shown(session);
   session.request(20);
@@ -138,7 +128,7 @@ TEST_CASE("while a replay is under way the session keeps showing the last settle
 TEST_CASE("the live tables show the redelivered order deduplicated by the atomic consumer",
           "[session]") {
   lab::Session session;
-  open(session, load("02-crash-between-commit-and-ack.toml"));
+  open(session, load_example("02-crash-between-commit-and-ack.toml"));
   session.seek(session.end().steps);
   const lab::StepView& v = session.view();
   const auto table = [&](const std::string& name) -> const lab::DbTable& {
@@ -159,7 +149,7 @@ TEST_CASE("the live tables show the redelivered order deduplicated by the atomic
   CHECK(v.summary.redeliveries == 1);
 
   lab::Session no_dedup;
-  open(no_dedup, load("02-crash-between-commit-and-ack.toml"));
+  open(no_dedup, load_example("02-crash-between-commit-and-ack.toml"));
   REQUIRE_OK(no_dedup.configure(std::nullopt, "no-dedup", ""));
   no_dedup.seek(no_dedup.end().steps);
   CHECK(no_dedup.view().summary.report.verdict == lab::Verdict::kDuplicated);
@@ -189,7 +179,7 @@ TEST_CASE("a fault made by hand is exported as a file that replays to the same t
   INFO(lab::describe_rule(lab::rule_for(c.fault, c.at)));
 
   lab::Session session;
-  open(session, load("01-happy-path.toml"));
+  open(session, load_example("01-happy-path.toml"));
   const lab::RunSummary untouched = session.end();
   session.seek(c.at);
   REQUIRE(session.step() == c.at);
@@ -225,7 +215,7 @@ TEST_CASE("a fault made by hand is exported as a file that replays to the same t
 TEST_CASE("crashing the consumer by hand between commit and ack shows the redelivery",
           "[session]") {
   lab::Session session;
-  open(session, load("01-happy-path.toml"));
+  open(session, load_example("01-happy-path.toml"));
   session.inject({lab::HandFaultKind::kCrashAfterCommit, "", "", 1});
   session.seek(session.end().steps);
   const lab::RunSummary& s = session.view().summary;
@@ -243,7 +233,7 @@ TEST_CASE("crashing the consumer by hand between commit and ack shows the redeli
 TEST_CASE("a fault made at an earlier step drops the hand faults of the abandoned future",
           "[session]") {
   lab::Session session;
-  open(session, load("01-happy-path.toml"));
+  open(session, load_example("01-happy-path.toml"));
   session.seek(30);
   session.inject({lab::HandFaultKind::kRestartBroker, "", "", 0});
   session.seek(12);
@@ -304,7 +294,7 @@ TEST_CASE("step triggers load, write back and are checked strictly", "[session][
 
 TEST_CASE("an after_step rule matches no opportunity up to its step, then the next one",
           "[session]") {
-  lab::Scenario s = load("01-happy-path.toml");
+  lab::Scenario s = load_example("01-happy-path.toml");
   // Without a trigger this rule would drop the very first basic.deliver.
   sim::FaultRule rule;
   rule.site = "net.broker->consumer";

@@ -19,15 +19,15 @@
 namespace {
 
 // What a state shows, flattened so two compare with one ==.
-struct Shown {
+struct WorldState {
   std::uint64_t step = 0;
   std::uint64_t hash = 0;
   std::vector<std::string> rows;  // "db.table: col=value ..." per row
-  bool operator==(const Shown&) const = default;
+  bool operator==(const WorldState&) const = default;
 };
 
-Shown shown(const lab::World& world) {
-  Shown s;
+WorldState state_of(const lab::World& world) {
+  WorldState s;
   s.step = world.steps();
   s.hash = world.kernel().trace.hash();
   for (const lab::DbTable& t : world.tables()) {
@@ -43,7 +43,7 @@ Shown shown(const lab::World& world) {
 // The cold reference, on a thread of its own: a thread without a WarmScope builds its
 // worlds on fresh connections, as every run did before warm worlds.
 struct Cold {
-  std::vector<Shown> at;  // at[i]: the state after steps[i] steps
+  std::vector<WorldState> at;  // at[i]: the state after steps[i] steps
   std::uint64_t end_hash = 0;
   decltype(lab::Report::verdict) end_verdict{};
 };
@@ -57,7 +57,7 @@ Cold cold_run(const lab::Scenario& s, const std::vector<std::uint64_t>& steps) {
       REQUIRE(world);
       while (world->steps() < k && world->step()) {
       }
-      out.at.push_back(shown(*world));
+      out.at.push_back(state_of(*world));
     }
     lab::RunSummary summary;
     REQUIRE_OK(lab::run_scenario(s, lab::WorldOptions{}, summary, nullptr));
@@ -93,11 +93,11 @@ TEST_CASE("a session's rewinds and re-runs use warm worlds that show what cold o
     for (std::size_t i = 0; i < steps.size(); ++i) {
       session.seek(steps[i]);
       INFO("step " << steps[i]);
-      CHECK(shown(session.world()) == cold.at[i]);
+      CHECK(state_of(session.world()) == cold.at[i]);
     }
     // A re-run with the same choices: a new world at step 0, and a new whole-run end.
     REQUIRE_OK(session.configure(s.seed, "", ""));
-    CHECK(shown(session.world()) == cold.at.back());
+    CHECK(state_of(session.world()) == cold.at.back());
     CHECK(session.end().trace_hash == cold.end_hash);
     CHECK((session.end().report.verdict == cold.end_verdict));
     CHECK(warm->reused() > reused_before);  // the worlds did take parked connections back

@@ -90,9 +90,7 @@ std::vector<std::string> run_script(const std::string& uri,
   return log;
 }
 
-std::int64_t count_rows(store::Db& db) {
-  return test_support::query_int(db, "SELECT count(*) FROM t");
-}
+using test_support::count_rows;
 
 }  // namespace
 
@@ -139,11 +137,11 @@ TEST_CASE("private files: a crash loses the open transaction, even one spilled t
     CHECK(std::distance(std::filesystem::directory_iterator(tmp.path),
                         std::filesystem::directory_iterator()) == 1);
     actor.close();
-    CHECK(count_rows(anchor) == 1);
+    CHECK(count_rows(anchor, "t") == 1);
   }
   REQUIRE(store::Db::open(uri, actor).ok());
   REQUIRE(actor.statement("INSERT INTO t VALUES (2)").exec().ok());
-  CHECK(count_rows(anchor) == 2);
+  CHECK(count_rows(anchor, "t") == 2);
 }
 
 TEST_CASE("private files: a path with URI characters names exactly that file",

@@ -51,9 +51,7 @@ Db open_or_fail(const std::string& uri) {
   return db;
 }
 
-int64_t count_rows(Db& db, const char* table) {
-  return test_support::query_int(db, std::string("SELECT count(*) FROM ") + table);
-}
+using test_support::count_rows;
 
 const char* const kSchema =
     "CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT NOT NULL, tag TEXT);"

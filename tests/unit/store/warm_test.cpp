@@ -14,13 +14,7 @@
 #include "tests/support/temp_dir.h"
 #include "tests/support/db_query.h"
 
-namespace {
-
-std::int64_t count_rows(store::Db& db) {
-  return test_support::query_int(db, "SELECT count(*) FROM t");
-}
-
-}  // namespace
+using test_support::count_rows;
 
 TEST_CASE("warm: a closed connection is parked and handed back with its database", "[store][warm]") {
   store::WarmScope scope;
@@ -37,7 +31,7 @@ TEST_CASE("warm: a closed connection is parked and handed back with its database
   REQUIRE(store::Db::open(uri, actor).ok());
   CHECK(actor.reused());
   CHECK(scope.reused() == 1);
-  CHECK(count_rows(actor) == 1);
+  CHECK(count_rows(actor, "t") == 1);
 }
 
 TEST_CASE("warm: a crash mid-transaction still loses the uncommitted transaction",
@@ -63,13 +57,13 @@ TEST_CASE("warm: a crash mid-transaction still loses the uncommitted transaction
   actor.close();  // the crash: the process dies holding the write lock
   CHECK_FALSE(actor.is_open());
   // Nothing uncommitted is visible, and the write lock is gone: the anchor can write.
-  CHECK(count_rows(anchor) == 1);
+  CHECK(count_rows(anchor, "t") == 1);
   REQUIRE(anchor.statement("INSERT INTO t VALUES (3)").exec().ok());
   // The restarted process gets the parked connection back, clean.
   REQUIRE(store::Db::open(uri, actor).ok());
   CHECK(actor.reused());
   CHECK_FALSE(actor.in_transaction());
-  CHECK(count_rows(actor) == 2);
+  CHECK(count_rows(actor, "t") == 2);
   CHECK(open_txn.rollback().ok());  // the old guard finds nothing left to undo
 }
 
@@ -150,8 +144,8 @@ TEST_CASE("warm: claims get slots of their own, each with its own databases", "[
   REQUIRE(a.exec("CREATE TABLE t(x INTEGER)").ok());
   REQUIRE(a.statement("INSERT INTO t VALUES (1)").exec().ok());
   REQUIRE(b.exec("CREATE TABLE t(x INTEGER)").ok());
-  CHECK(count_rows(a) == 1);
-  CHECK(count_rows(b) == 0);
+  CHECK(count_rows(a, "t") == 1);
+  CHECK(count_rows(b, "t") == 0);
   for (int i = 0; i < store::WarmScope::kSlots; ++i) scope.release(i);
 }
 

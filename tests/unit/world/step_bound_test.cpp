@@ -9,6 +9,7 @@
 #include "src/search/explore.h"
 #include "src/search/sweep.h"
 #include "src/world/world.h"
+#include "tests/support/run_support.h"
 #include "tests/support/status_support.h"
 
 namespace {
@@ -22,12 +23,10 @@ lab::Scenario workload(std::int64_t orders, const std::string& strategy = "atomi
   return s;
 }
 
-lab::RunSummary run(const lab::Scenario& s) {
+lab::RunSummary run_untraced(const lab::Scenario& s) {
   lab::WorldOptions options;
   options.keep_trace = false;
-  lab::RunSummary out;
-  REQUIRE_OK(lab::run_scenario(s, options, out, nullptr));
-  return out;
+  return run_support::run(s, options);
 }
 
 }  // namespace
@@ -37,7 +36,7 @@ TEST_CASE("step bound: a workload not produced by the bound is incomplete, not s
   lab::Scenario s = workload(100);
   s.max_steps = 300;
   s.expect.verdict = lab::Verdict::kExactlyOnce;
-  const lab::RunSummary r = run(s);
+  const lab::RunSummary r = run_untraced(s);
   CHECK(r.step_bound_hit);
   CHECK(r.step_bound == 300);
   CHECK(r.report.verdict == lab::Verdict::kIncomplete);
@@ -55,7 +54,7 @@ TEST_CASE("step bound: a poison loop over an order that exists stays stuck", "[s
   s.workload.initial_balance = 1000;
   s.workload.amounts = {150, 5000, 150};  // order 2 is refused, and requeued forever
   s.max_steps = 2000;
-  const lab::RunSummary r = run(s);
+  const lab::RunSummary r = run_untraced(s);
   CHECK(r.step_bound_hit);
   CHECK(r.orders_never_produced == 0);
   CHECK(r.report.verdict == lab::Verdict::kStuck);
@@ -69,7 +68,7 @@ TEST_CASE("step bound: the default scales with the workload", "[step-bound]") {
   s.max_steps = 77;
   CHECK(lab::step_bound(s) == 77);
   // 25,000 orders take ~225,000 steps: beyond a fixed 200,000, within the default.
-  const lab::RunSummary r = run(workload(25'000));
+  const lab::RunSummary r = run_untraced(workload(25'000));
   CHECK_FALSE(r.step_bound_hit);
   CHECK(r.steps > 200'000);
   CHECK(r.report.verdict == lab::Verdict::kExactlyOnce);

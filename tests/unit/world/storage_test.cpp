@@ -24,19 +24,19 @@
 
 namespace {
 
-struct Outcome {
+struct StoredRun {
   std::string json;
   std::uint64_t trace_hash = 0;
   std::vector<lab::DbTable> tables;
 };
 
-Outcome run_in(const lab::Scenario& s, lab::DbStorage storage) {
+StoredRun run_in(const lab::Scenario& s, lab::DbStorage storage) {
   lab::WorldOptions options;
   options.keep_trace = false;
   options.record_tape = false;
   options.storage = storage;
   lab::RunSummary run;
-  Outcome out;
+  StoredRun out;
   REQUIRE_OK(lab::run_scenario(s, options, run, nullptr, &out.tables));
   const std::vector<std::string> unmet = lab::unmet_expectations(s, run);
   out.json = lab::report_json_line({s, run, unmet, "replay"});
@@ -100,8 +100,8 @@ TEST_CASE("storage: files and memory give the same run on every scenario x strat
         INFO(file << " with " << (strategy.empty() ? "its own design" : strategy)
                   << ", seed " << seed);
         const lab::Scenario s = lab::with_overrides(base, seed, strategy, "");
-        const Outcome memory = run_in(s, lab::DbStorage::kMemory);
-        const Outcome files_run = run_in(s, lab::DbStorage::kTempFiles);
+        const StoredRun memory = run_in(s, lab::DbStorage::kMemory);
+        const StoredRun files_run = run_in(s, lab::DbStorage::kTempFiles);
         CHECK(files_run.trace_hash == memory.trace_hash);
         CHECK(files_run.json == memory.json);
         CHECK(same_rows(files_run.tables, memory.tables));
