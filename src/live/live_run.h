@@ -32,6 +32,7 @@
 #include "src/world/world.h"
 #include "src/live/endpoint.h"
 #include "src/live/launcher.h"
+#include "src/live/run_rules.h"  // live_refusal, broker_refusal
 #include "src/live/status.h"
 
 namespace live {
@@ -66,15 +67,6 @@ struct LiveResult {
   // tick; the summary's trace_hash hashes them, so it differs from run to run.
   std::vector<sim::TraceEvent> trace;
 };
-
-// Why `scenario` cannot run live, or "" when it can: random fault ratios, tick and step
-// triggers (wall time would decide them), and the sites this live mode does not have yet.
-std::string live_refusal(const lab::Scenario& scenario);
-
-// Why `scenario` cannot run against a broker of the user's (--broker), or "": restarting
-// or killing the broker, and node settings (consumer_timeout), need the private broker
-// eosim starts. Asked on top of live_refusal.
-std::string broker_refusal(const lab::Scenario& scenario);
 
 // REQUIRES: live_refusal(scenario) is "", scenario's overrides already applied; with
 // options.broker null, broker_refusal(scenario) is "" too.

@@ -1,0 +1,97 @@
+#include "src/live/run_actors.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <fstream>
+
+#include "sim/assert.h"
+#include "src/live/process.h"
+#include "src/producer/design.h"
+
+namespace live {
+
+std::vector<Actor> actors_of(const lab::Scenario& s, const ActorArgs& base) {
+  std::vector<Actor> actors;
+  for (std::int64_t i = 1; i <= s.consumer.instances; ++i) {
+    Actor a{base};
+    a.args.role = "consumer";
+    a.args.instance = static_cast<int>(i);
+    actors.push_back(a);
+  }
+  const producer::PatternPreset* preset = producer::find_pattern(s.producer.pattern);
+  EOSIM_ASSERT(preset != nullptr);  // the scenario loader checked the name
+  if (preset->pattern == producer::Pattern::kOutbox ||
+      preset->pattern == producer::Pattern::kOutboxNoConfirm) {
+    Actor relay{base};
+    relay.args.role = "relay";
+    actors.push_back(relay);
+  }
+  Actor producer{base};
+  producer.args.role = "producer";
+  actors.push_back(producer);
+  return actors;
+}
+
+sim::Tick tick_at(const ActorArgs& args, std::int64_t ms) {
+  return ms <= args.origin_ms ? 0 : static_cast<sim::Tick>((ms - args.origin_ms) / args.tick_ms);
+}
+
+void start_actor(Actor& actor, const std::string& self) {
+  ChildSpec spec;
+  spec.argv = actor_argv(self, actor.args);
+  spec.output_path = actor.args.run_dir + "/" + actor.args.node() + ".log";
+  actor.restart_at_ms = -1;
+  if (!spawn(spec, actor.pid).ok()) actor.pid = 0;
+}
+
+void stop_actor(Actor& actor) {
+  if (actor.pid == 0) return;
+  signal_group(actor.pid, SIGTERM);
+  if (!wait_exit(actor.pid, 3000)) {
+    signal_group(actor.pid, SIGKILL);
+    wait_exit(actor.pid, 3000);
+  }
+  signal_group(actor.pid, SIGKILL);
+  wait_group_gone(actor.pid, 3000);
+  unregister_group(actor.pid);
+  actor.pid = 0;
+}
+
+namespace {
+
+// The last non-empty line of the actor's log ("" if none). The run folder may be gone by
+// the time the error is read, so the error carries it.
+std::string last_log_line(const ActorArgs& args) {
+  std::ifstream in(args.run_dir + "/" + args.node() + ".log");
+  std::string line, last;
+  while (std::getline(in, line)) {
+    if (!line.empty()) last = line;
+  }
+  return last;
+}
+
+}  // namespace
+
+eosim::Status reap(Actor& actor, std::int64_t now_ms, std::int64_t restart_ms,
+                   std::vector<sim::TraceEvent>& events) {
+  if (actor.pid == 0) return eosim::Status::success();
+  int status = 0;
+  if (::waitpid(actor.pid, &status, WNOHANG) != actor.pid) return eosim::Status::success();
+  signal_group(actor.pid, SIGKILL);
+  unregister_group(actor.pid);
+  actor.pid = 0;
+  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
+    actor.restart_at_ms = now_ms + restart_ms;
+    events.push_back({0, tick_at(actor.args, now_ms), actor.args.node(), sim::EventKind::kCrash,
+                      "", 0, "process killed by SIGKILL at its crash site"});
+    return eosim::Status::success();
+  }
+  const std::string last = last_log_line(actor.args);
+  return eosim::Status::error(actor.args.node() + " ended on its own (" +
+                              (WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
+                                                 : "signal " + std::to_string(WTERMSIG(status))) +
+                              ")" + (last.empty() ? "" : ": " + last));
+}
+
+}  // namespace live

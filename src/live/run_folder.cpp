@@ -1,0 +1,150 @@
+#include "src/live/run_folder.h"
+
+#include <stdlib.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "src/store/db.h"
+#include "src/world/schema.h"
+#include "src/world/world.h"
+
+#include <nlohmann/json.hpp>
+
+namespace live {
+
+namespace fs = std::filesystem;
+
+Status prepare_run_dir(const lab::Scenario& s, const std::string& keep_db, std::string& dir) {
+  std::error_code ec;
+  if (keep_db.empty()) {
+    std::string pattern = (fs::temp_directory_path(ec) / "eosim-live-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) return Status::error("cannot create a run folder");
+    dir = pattern;
+    return Status::success();
+  }
+  dir = keep_db;
+  fs::create_directories(dir, ec);
+  if (ec) return Status::error("cannot create " + dir + ": " + ec.message());
+  std::vector<std::string> names = lab::database_files(s);
+  names.push_back("deliveries.db");
+  names.push_back("trace.jsonl");  // written by `eosim live` after the run
+  for (const std::string& name : names) {
+    if (fs::exists(fs::path(dir) / name, ec)) {
+      return Status::error((fs::path(dir) / name).string() +
+                           " already exists; eosim does not replace it");
+    }
+  }
+  return Status::success();
+}
+
+Status create_databases(const lab::Scenario& s, const std::string& dir) {
+  const consumer::Strategy strategy = s.consumer.design();
+  store::Db db;
+  auto made = [&](const char* name, auto&& fill) -> store::Status {
+    store::Status st = store::Db::open(dir + "/" + name, db);
+    if (st.ok()) st = db.exec("PRAGMA journal_mode=WAL");  // readers never block the actors
+    if (st.ok()) st = fill();
+    db.close();
+    return st;
+  };
+  store::Status st = made("orders.db", [&] { return lab::ready_orders_db(db); });
+  if (st.ok()) {
+    st = made("ledger.db", [&] {
+      return lab::ready_ledger_db(db, s.workload.account, s.workload.initial_balance);
+    });
+  }
+  if (st.ok() && strategy.choices.dedup == consumer::Dedup::kSeparateStore) {
+    st = made("dedup.db", [&] { return lab::ready_dedup_db(db); });
+  }
+  if (st.ok() && strategy.side_effect != consumer::SideEffect::kNone) {
+    st = made("effects.db", [&] { return db.exec(lab::kEffectsSchema); });
+  }
+  if (st.ok()) {
+    st = made("deliveries.db", [&] {
+      return db.exec("CREATE TABLE deliveries(order_id INTEGER PRIMARY KEY, n INTEGER NOT NULL, "
+                     "redelivered INTEGER NOT NULL)");
+    });
+  }
+  if (!st.ok()) return Status::error("cannot create the run's databases: " + st.to_string());
+  return Status::success();
+}
+
+std::int64_t read_number(const std::string& path, const char* sql) {
+  store::Db db;
+  if (!store::Db::open(path, db).ok()) return -1;
+  store::Stmt& st = db.statement(sql);
+  bool row = false;
+  const std::int64_t n = st.step(row).ok() && row ? st.column_int64(0) : -1;
+  st.reset();
+  return n;
+}
+
+namespace {
+
+// The actors' trace files in the run folder (trace-<node>.jsonl), sorted by name.
+std::vector<fs::path> trace_files(const std::string& dir) {
+  std::error_code ec;
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("trace-", 0) == 0 && entry.path().extension() == ".jsonl") {
+      files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Appends the events of one trace file; a line a SIGKILL cut short is skipped.
+void read_trace_file(const fs::path& file, std::vector<sim::TraceEvent>& all) {
+  std::ifstream in(file);
+  std::string line;
+  while (std::getline(in, line)) {
+    const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) continue;  // a line cut by a SIGKILL
+    const auto kind = sim::parse_event_kind(j.value("kind", std::string()));
+    if (!kind) continue;  // cut inside its kind by a SIGKILL
+    sim::TraceEvent e;
+    e.step = j.value("step", std::uint64_t{0});
+    e.time = j.value("time", sim::Tick{0});
+    e.actor = j.value("actor", std::string());
+    e.kind = *kind;
+    e.target = j.value("target", std::string());
+    e.subject = j.value("order", std::int64_t{0});
+    e.detail = j.value("detail", std::string());
+    all.push_back(std::move(e));
+  }
+}
+
+}  // namespace
+
+std::vector<sim::TraceEvent> merged_trace(const std::string& dir,
+                                          std::vector<sim::TraceEvent> supervisor) {
+  std::vector<sim::TraceEvent> all = std::move(supervisor);
+  for (const fs::path& file : trace_files(dir)) read_trace_file(file, all);
+  std::stable_sort(all.begin(), all.end(), [](const sim::TraceEvent& a, const sim::TraceEvent& b) {
+    return a.time < b.time;
+  });
+  std::uint64_t step = 0;
+  for (sim::TraceEvent& e : all) e.step = ++step;
+  return all;
+}
+
+Status judge(const lab::Scenario& s, const std::string& dir, const lab::BrokerLeftovers& left,
+             lab::Report& report) {
+  store::Db orders, ledger, effects;
+  store::Status st = store::Db::open(dir + "/orders.db", orders);
+  if (st.ok()) st = store::Db::open(dir + "/ledger.db", ledger);
+  const bool has_effects = s.consumer.side_effect != consumer::SideEffect::kNone;
+  if (st.ok() && has_effects) st = store::Db::open(dir + "/effects.db", effects);
+  if (st.ok()) {
+    st = lab::check(orders, ledger, left, s.workload.account, s.workload.initial_balance, report,
+                    has_effects ? &effects : nullptr);
+  }
+  if (!st.ok()) return Status::error("checker: " + st.to_string());
+  return Status::success();
+}
+
+}  // namespace live

@@ -1,0 +1,41 @@
+#pragma once
+// The folder of a live run, on disk: made before the run (a temporary one, or the kept one
+// the user named, refused if a file the run writes is already there), its SQLite files
+// created with the lab's schema, and read back afterwards - a number out of a table, the
+// actors' trace files merged, the checker's report over the tables.
+//
+// The actors write these files while the run goes on (WAL, so a reader never blocks them);
+// everything here reads a file once and closes it again.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/trace.h"
+#include "src/checker/checker.h"
+#include "src/live/status.h"
+#include "src/scenario/scenario.h"
+
+namespace live {
+
+// Sets `dir` to the run's folder: a new temporary one when `keep_db` is "", else `keep_db`
+// (created if missing). An error, touching nothing, when a file the run writes exists there.
+Status prepare_run_dir(const lab::Scenario& s, const std::string& keep_db, std::string& dir);
+
+// orders.db, ledger.db, deliveries.db, and dedup.db / effects.db when the design has them.
+Status create_databases(const lab::Scenario& s, const std::string& dir);
+
+// The first column of the first row `sql` gives in the database at `path`; -1 when the file
+// or the query cannot be read.
+std::int64_t read_number(const std::string& path, const char* sql);
+
+// The actors' trace files and the supervisor's events, merged by wall tick (the events of
+// one process keep their order) and numbered again from step 1.
+std::vector<sim::TraceEvent> merged_trace(const std::string& dir,
+                                          std::vector<sim::TraceEvent> supervisor);
+
+// The checker over the run's tables and what was left in the broker's queues.
+Status judge(const lab::Scenario& s, const std::string& dir, const lab::BrokerLeftovers& left,
+             lab::Report& report);
+
+}  // namespace live

@@ -1,0 +1,95 @@
+#include "src/live/run_queues.h"
+
+#include <cstdint>
+#include <memory>
+#include <variant>
+
+#include "src/live/run_rules.h"
+#include "src/world/actor_options.h"
+
+namespace live {
+
+broker::QueueOptions run_queue(const lab::Scenario& s, const std::string& prefix) {
+  broker::QueueOptions q = lab::broker_options(s).queue;
+  q.name = prefix + q.name;
+  if (!q.dead_letter_queue.empty()) q.dead_letter_queue = prefix + q.dead_letter_queue;
+  return q;
+}
+
+Status declare_queues(const lab::Scenario& s, AmqpClient& admin, const std::string& prefix) {
+  const broker::QueueOptions q = run_queue(s, prefix);
+  if (!q.dead_letter_queue.empty()) {
+    broker::QueueOptions dlq;
+    dlq.name = q.dead_letter_queue;
+    dlq.durable = true;
+    if (Status st = admin.declare_queue(dlq); !st.ok()) return st;
+  }
+  return admin.declare_queue(q);
+}
+
+Status check_recovered(const lab::Scenario& s, AmqpClient& admin, const std::string& prefix,
+                       const std::string& site) {
+  const broker::QueueOptions q = run_queue(s, prefix);
+  std::vector<std::string> durable;
+  if (q.durable) durable.push_back(q.name);
+  if (!q.dead_letter_queue.empty()) durable.push_back(q.dead_letter_queue);
+  for (const std::string& name : durable) {
+    std::uint32_t ready = 0;
+    if (Status st = admin.ready_count(name, ready); !st.ok()) {
+      return Status::error("the private RabbitMQ came back from " + site +
+                           " without the durable queue " + name + " (" + st.message +
+                           "): its definition was not on disk, so the run cannot be judged");
+    }
+  }
+  return Status::success();
+}
+
+// The model's queues are durable from their declaration, so before a run that kills the
+// private broker (and after each restart) its definitions are written (seen under load:
+// "Recovering 0 queues of type rabbit_classic_queue" after broker.crash).
+Status sync_definitions(const lab::Scenario& s, PrivateBroker* broker) {
+  if (broker == nullptr || !kills_broker(s)) return Status::success();
+  if (Status st = broker->sync_definitions(); !st.ok()) {
+    return Status::error("cannot write the private RabbitMQ's queue definitions to disk: " +
+                         st.message);
+  }
+  return Status::success();
+}
+
+namespace {
+
+// Every message left in a queue, by order number: read without acking (the broker takes
+// them all back when this connection closes).
+std::vector<std::int64_t> drain(const Endpoint& endpoint, const std::string& queue) {
+  std::vector<std::int64_t> orders;
+  std::unique_ptr<AmqpClient> client;
+  if (!AmqpClient::connect(endpoint, {}, client).ok()) return orders;
+  if (!client->qos(0).ok() || !client->consume(queue, "eosim-drain", false).ok()) return orders;
+  while (auto event = client->poll(300)) {
+    if (const auto* d = std::get_if<broker::Delivery>(&*event)) {
+      orders.push_back(d->message.order);
+    } else {
+      break;
+    }
+  }
+  return orders;
+}
+
+}  // namespace
+
+lab::BrokerLeftovers leftovers(const lab::Scenario& s, const Endpoint& endpoint,
+                               const std::string& prefix) {
+  const broker::QueueOptions q = run_queue(s, prefix);
+  lab::BrokerLeftovers left;
+  left.ready = drain(endpoint, q.name);  // the unacked came back when the consumers stopped
+  if (!q.dead_letter_queue.empty()) left.dead_lettered = drain(endpoint, q.dead_letter_queue);
+  return left;
+}
+
+void delete_queues(const lab::Scenario& s, AmqpClient& admin, const std::string& prefix) {
+  const broker::QueueOptions q = run_queue(s, prefix);
+  (void)admin.delete_queue(q.name);
+  if (!q.dead_letter_queue.empty()) (void)admin.delete_queue(q.dead_letter_queue);
+}
+
+}  // namespace live

@@ -1,0 +1,49 @@
+#pragma once
+// The queues of one live run on the broker: the scenario's queue and its dead-letter queue
+// under names of this run's own (a prefix "eosim-live-<pid>-<time>-"), declared before the
+// actors start and again after each broker restart, checked to have survived a restart,
+// read at the end and deleted.
+//
+// Invariant: only queues named with the run's prefix are declared, read or deleted, so a
+// broker of the user's (--broker) keeps everything of theirs.
+
+#include <string>
+#include <vector>
+
+#include "src/broker/message.h"
+#include "src/checker/checker.h"
+#include "src/live/amqp_client.h"
+#include "src/live/endpoint.h"
+#include "src/live/launcher.h"
+#include "src/live/status.h"
+#include "src/scenario/scenario.h"
+
+namespace live {
+
+// The scenario's queue under this run's name (its dead-letter queue too, if it has one).
+broker::QueueOptions run_queue(const lab::Scenario& s, const std::string& prefix);
+
+// Declares the dead-letter queue (durable), if any, and then the queue.
+Status declare_queues(const lab::Scenario& s, AmqpClient& admin, const std::string& prefix);
+
+// A broker.restart or broker.crash brought the node back: every durable queue of the run
+// must have come back with it (the model's broker keeps them). One that did not would make
+// its confirmed messages look lost by the design under test: an error naming the queue and
+// `site`, so the run is not judged.
+Status check_recovered(const lab::Scenario& s, AmqpClient& admin, const std::string& prefix,
+                       const std::string& site);
+
+// RabbitMQ answers queue.declare-ok before Mnesia has written the declaration to disk: a
+// node SIGKILLed within a second or two may come back without the queue, and without the
+// confirmed persistent messages it held. For a scenario that kills the broker, `broker`
+// (null: the user's, never killed) writes its definitions to disk now.
+Status sync_definitions(const lab::Scenario& s, PrivateBroker* broker);
+
+// What is left in the run's queues at the end, read without acking.
+lab::BrokerLeftovers leftovers(const lab::Scenario& s, const Endpoint& endpoint,
+                               const std::string& prefix);
+
+// Deletes the run's queues; a queue already gone is no error.
+void delete_queues(const lab::Scenario& s, AmqpClient& admin, const std::string& prefix);
+
+}  // namespace live

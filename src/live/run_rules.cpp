@@ -1,0 +1,82 @@
+#include "src/live/run_rules.h"
+
+#include <algorithm>
+
+#include "src/catalog/fault_sites.h"
+
+namespace live {
+
+namespace {
+
+// Whether `name` is the catalog's site `id`.
+bool at_site(const std::string& name, lab::Site id) {
+  const lab::FaultSite* site = lab::find_fault_site(name);
+  return site != nullptr && site->id == id;
+}
+
+// Live so far: a process that kills itself at its site, a failing commit, a network rule
+// the fault proxy applies (net_faults.h), and the private broker stopped (or killed) and
+// started again.
+bool live_site(const std::string& name) {
+  const lab::FaultSite* site = lab::find_fault_site(name);
+  return site != nullptr &&
+         (site->is_network() || site->action == lab::Action::kCrash ||
+          site->action == lab::Action::kFail || site->action == lab::Action::kRestart ||
+          site->action == lab::Action::kKill);
+}
+
+}  // namespace
+
+bool is_broker_stop(const std::string& site) {
+  return at_site(site, lab::Site::kBrokerRestart) || at_site(site, lab::Site::kBrokerCrash);
+}
+
+bool is_broker_kill(const std::string& site) { return at_site(site, lab::Site::kBrokerCrash); }
+
+bool kills_broker(const lab::Scenario& s) {
+  return std::any_of(s.script.begin(), s.script.end(),
+                     [](const sim::FaultRule& r) { return is_broker_kill(r.site); });
+}
+
+std::string live_refusal(const lab::Scenario& s) {
+  for (const auto& [kind, ratio] : s.random.ratios) {
+    if (ratio.numerator > 0) {
+      return "random fault ratios ([faults.random] " + kind +
+             ") cannot run live: a live run takes only scripted faults";
+    }
+  }
+  for (const sim::FaultRule& rule : s.script) {
+    if (rule.tick || rule.step || rule.after_step) {
+      return "fault at " + rule.site +
+             " is triggered by a tick or step, which wall time would decide; live runs take "
+             "rules on content only (order, attempt, frame, nth)";
+    }
+    if (!live_site(rule.site)) {
+      return "fault at " + rule.site + " (" + std::string(lab::action_name(rule.action)) +
+             ") cannot run live yet: live runs take crash sites, db.commit, network rules, "
+             "broker.restart and broker.crash";
+    }
+  }
+  if (s.network.client_timeout) {
+    return "[network] client_timeout cannot run live: the real client library (rabbitmq-c) "
+           "notices a silent broker after its own number of heartbeats";
+  }
+  return "";
+}
+
+std::string broker_refusal(const lab::Scenario& s) {
+  if (s.broker.consumer_timeout > 0) {
+    return "[broker] consumer_timeout is a setting of the whole RabbitMQ node (3.10 has no "
+           "per-queue one): only the private RabbitMQ eosim starts (no --broker) is set";
+  }
+  for (const sim::FaultRule& rule : s.script) {
+    if (is_broker_stop(rule.site)) {
+      return "fault at " + rule.site +
+             " stops the broker: only the private RabbitMQ eosim starts (no --broker) is "
+             "restarted, never a broker given with --broker";
+    }
+  }
+  return "";
+}
+
+}  // namespace live

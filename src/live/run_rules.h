@@ -1,0 +1,34 @@
+#pragma once
+// Which scenarios a live run takes, and which of their rules stop the broker.
+//
+// A live run takes scripted rules on content only (site, order, attempt, frame, nth): wall
+// time would decide a tick or step trigger and a random ratio, and a live run must end the
+// same way every time. Of the sites, it has the crash sites (a process kills itself),
+// db.commit, the network rules the fault proxy applies, and broker.restart / broker.crash,
+// which stop the private broker eosim started - never a broker of the user's.
+
+#include <string>
+
+#include "src/scenario/scenario.h"
+
+namespace live {
+
+// Why `scenario` cannot run live, or "" when it can: random fault ratios, tick and step
+// triggers (wall time would decide them), and the sites this live mode does not have yet.
+std::string live_refusal(const lab::Scenario& scenario);
+
+// Why `scenario` cannot run against a broker of the user's (--broker), or "": restarting
+// or killing the broker, and node settings (consumer_timeout), need the private broker
+// eosim starts. Asked on top of live_refusal.
+std::string broker_refusal(const lab::Scenario& scenario);
+
+// Whether `site` is broker.restart or broker.crash: the supervisor stops the broker there.
+bool is_broker_stop(const std::string& site);
+
+// Whether `site` is broker.crash: the broker is SIGKILLed, not stopped cleanly.
+bool is_broker_kill(const std::string& site);
+
+// Whether a rule of the scenario's script SIGKILLs the broker.
+bool kills_broker(const lab::Scenario& scenario);
+
+}  // namespace live

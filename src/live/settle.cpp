@@ -1,0 +1,67 @@
+#include "src/live/settle.h"
+
+#include <sstream>
+
+#include "src/live/actor_process.h"
+#include "src/live/run_folder.h"
+
+namespace live {
+
+Snapshot snapshot(const std::string& dir, AmqpClient& admin, const std::string& queue) {
+  Snapshot s;
+  s.committed = read_number(dir + "/orders.db", "SELECT COUNT(*) FROM orders");
+  s.unsent = read_number(dir + "/orders.db", "SELECT COUNT(*) FROM outbox WHERE sent = 0");
+  s.debits = read_number(dir + "/ledger.db", "SELECT COUNT(*) FROM debits");
+  s.rejections = read_number(dir + "/ledger.db", "SELECT COUNT(*) FROM rejections");
+  s.deliveries =
+      read_number(dir + "/deliveries.db", "SELECT COALESCE(SUM(n), 0) FROM deliveries");
+  if (!admin.ready_count(queue, s.ready).ok()) s.ready = 0;
+  s.faults = read_fired(dir).size();
+  s.most_delivered =
+      read_number(dir + "/deliveries.db", "SELECT COALESCE(MAX(n), 0) FROM deliveries");
+  return s;
+}
+
+std::string progress_line(const Snapshot& s, std::int64_t orders, std::int64_t elapsed_ms,
+                          int restarts) {
+  std::ostringstream line;
+  line << "live: " << elapsed_ms / 1000 << '.' << (elapsed_ms % 1000) / 100 << " s, "
+       << s.committed << '/' << orders << " orders committed, " << s.deliveries
+       << " deliveries, " << s.debits << " debits, " << s.ready << " ready in the queue, "
+       << s.faults << " faults, " << restarts << " restarts";
+  return line.str();
+}
+
+std::string loop_text(const std::string& dir, std::int64_t quiet_ms) {
+  const std::int64_t n =
+      read_number(dir + "/deliveries.db", "SELECT COALESCE(MAX(n), 0) FROM deliveries");
+  const std::int64_t order = read_number(
+      dir + "/deliveries.db", "SELECT order_id FROM deliveries ORDER BY n DESC, order_id LIMIT 1");
+  std::ostringstream text;
+  text << "order " << order << " delivered " << n << " times while nothing else changed for "
+       << quiet_ms / 1000 << '.' << (quiet_ms % 1000) / 100
+       << " s: a redelivery loop, stopped (as the model's step bound stops it)";
+  return text.str();
+}
+
+void SettleWatch::observe(const Snapshot& snap, std::int64_t now_ms) {
+  if (!snap.same_effects(last_)) last_effect_ms_ = now_ms;
+  if (!(snap == last_)) {
+    last_ = snap;
+    last_change_ms_ = now_ms;
+  }
+}
+
+RunEnd SettleWatch::decide(std::int64_t now_ms, bool pending, std::int64_t orders) const {
+  if (pending) return RunEnd::kGoesOn;
+  const bool produced = last_.committed >= orders;
+  const std::int64_t quiet = now_ms - last_change_ms_;
+  if (quiet >= quiet_ms_ && (produced || quiet >= 3 * quiet_ms_)) return RunEnd::kSettled;
+  if (produced && now_ms - last_effect_ms_ >= quiet_ms_ &&
+      last_.most_delivered >= kLoopDeliveries) {
+    return RunEnd::kLoop;
+  }
+  return RunEnd::kGoesOn;
+}
+
+}  // namespace live

@@ -1,0 +1,164 @@
+#include "src/live/supervisor.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "src/live/amqp_transport.h"
+#include "src/live/process.h"
+#include "src/live/run_queues.h"
+#include "src/live/run_rules.h"
+#include "src/live/settle.h"
+#include "src/orders/order_key.h"
+
+namespace live {
+
+namespace {
+
+std::string url_of(const Endpoint& e) {
+  return "amqp://" + e.user + ":" + e.password + "@" + e.host + ":" + std::to_string(e.port) +
+         "/" + (e.vhost == "/" ? std::string("%2f") : e.vhost);
+}
+
+}  // namespace
+
+Status start_proxy(Supervision& sv) {
+  std::vector<Actor>& actors = sv.actors;
+  NetFaultsOptions nf;
+  for (const Actor& a : actors) nf.nodes.push_back(a.args.node());
+  nf.run_dir = actors.front().args.run_dir;
+  nf.origin_ms = actors.front().args.origin_ms;
+  nf.tick_ms = actors.front().args.tick_ms;
+  sv.net_faults = std::make_unique<NetFaults>(sv.s, std::move(nf));
+  ProxyOptions po;
+  po.listeners = static_cast<int>(actors.size());
+  NetFaults* judge = sv.net_faults.get();
+  po.judge = [judge](const SeenFrame& f) { return judge->judge(f); };
+  if (Status st = FaultProxy::start(sv.endpoint, po, sv.proxy); !st.ok()) return st;
+  for (std::size_t i = 0; i < actors.size(); ++i) {
+    actors[i].args.broker_url = url_of(sv.proxy->endpoint(static_cast<int>(i)));
+  }
+  return Status::success();
+}
+
+namespace {
+
+// Carries out a broker fault the publisher logged: the private broker is stopped (SIGTERM
+// for broker.restart, SIGKILL for broker.crash) and started again on the same data folder;
+// the run's durable queues must have come back, and the queues are declared again, as the
+// model's broker does when it comes back up.
+Status restart_broker(Supervision& sv, const ActorArgs& base, const sim::FiredFault& f,
+                      LiveResult& out) {
+  const bool kill = is_broker_kill(f.site);
+  const std::int64_t began = WallClock::monotonic_ms();
+  sv.events.push_back({0, tick_at(base, began), "broker", sim::EventKind::kRestart, "",
+                       f.key[orders::kOrder],
+                       std::string("supervisor ") + (kill ? "SIGKILLs" : "stops (SIGTERM)") +
+                           " the private RabbitMQ at " + f.site + " and starts it again"});
+  if (sv.o.progress) sv.o.progress("live: restarting the private RabbitMQ (" + f.site + ")...");
+  sv.admin.reset();
+  if (Status st = sv.o.broker->restart(kill ? RestartKind::kKill : RestartKind::kClean);
+      !st.ok()) {
+    return Status::error("the private RabbitMQ did not come back after " + f.site + ": " +
+                         st.message);
+  }
+  if (Status st = AmqpClient::connect(sv.endpoint, {}, sv.admin); !st.ok()) return st;
+  if (Status st = check_recovered(sv.s, *sv.admin, sv.prefix, f.site); !st.ok()) return st;
+  if (Status st = declare_queues(sv.s, *sv.admin, sv.prefix); !st.ok()) return st;
+  if (Status st = sync_definitions(sv.s, sv.o.broker); !st.ok()) return st;
+  const std::int64_t up = WallClock::monotonic_ms();
+  sv.events.push_back({0, tick_at(base, up), "broker", sim::EventKind::kUp, "", 0,
+                       "accepting connections again after " + std::to_string(up - began) +
+                           " ms"});
+  ++out.broker_restarts;
+  out.broker_restart_ms += up - began;
+  sv.no_settle_before_ms = up + kAfterBrokerRestartMs;
+  return Status::success();
+}
+
+// Carries out the broker faults logged since the last call; false (sv.failure set) when
+// one could not be. Whether any was carried out goes to `restarted`.
+bool carry_out_broker_faults(Supervision& sv, const ActorArgs& base, LiveResult& out,
+                             bool& restarted) {
+  restarted = false;
+  const std::vector<sim::FiredFault> fired = read_fired(out.run_dir);
+  for (std::size_t i = 0, seen = 0; i < fired.size(); ++i) {
+    if (!is_broker_stop(fired[i].site) || seen++ < sv.broker_faults_done) continue;
+    ++sv.broker_faults_done;
+    if (Status st = restart_broker(sv, base, fired[i], out); !st.ok()) {
+      sv.failure = st.message;
+      return false;
+    }
+    restarted = true;
+  }
+  return true;
+}
+
+// Reaps and restarts actors; false (sv.failure set) when one ended on its own. `pending`:
+// an actor is waiting for its restart.
+bool tend_actors(Supervision& sv, std::int64_t now, bool& pending, LiveResult& out) {
+  const std::int64_t restart_ms = 20 * sv.o.tick_ms;  // the actors' restart_ticks
+  pending = false;
+  for (Actor& a : sv.actors) {
+    if (eosim::Status reaped = reap(a, now, restart_ms, sv.events); !reaped.ok()) {
+      sv.failure = std::move(reaped.message);
+      return false;
+    }
+    if (a.restart_at_ms >= 0 && now >= a.restart_at_ms) {
+      sv.events.push_back({0, tick_at(a.args, now), a.args.node(), sim::EventKind::kRestart, "",
+                           0, "supervisor started the process again"});
+      start_actor(a, sv.o.self_exe);
+      ++out.restarts;
+    }
+    pending = pending || a.restart_at_ms >= 0;
+  }
+  return true;
+}
+
+}  // namespace
+
+void supervise(Supervision& sv, const ActorArgs& base, LiveResult& out) {
+  const lab::Scenario& s = sv.s;
+  const std::int64_t quiet_ms = std::max<std::int64_t>(1500, 100 * sv.o.tick_ms);
+  const std::string queue = sv.prefix + "orders";
+  const bool silence_ends = !s.network.heartbeat || *s.network.heartbeat > 0;
+  SettleWatch watch(base.origin_ms, quiet_ms);
+  for (;;) {
+    ::usleep(100 * 1000);
+    if (interrupted() != 0) {  // Ctrl-C: run_live stops everything, the caller cleans up
+      sv.failure = "interrupted";
+      return;
+    }
+    bool pending = false, restarted = false;
+    if (!tend_actors(sv, WallClock::monotonic_ms(), pending, out)) return;
+    pending = pending || WallClock::monotonic_ms() < sv.no_settle_before_ms;
+    if (!carry_out_broker_faults(sv, base, out, restarted)) return;
+    if (restarted) watch.changed_at(WallClock::monotonic_ms());
+    const std::int64_t now = WallClock::monotonic_ms();
+    Snapshot snap = snapshot(out.run_dir, *sv.admin, queue);
+    // A silent connection someone will notice (a timer of the proxy, heartbeats) is
+    // still going: the broker gives back what it held once its end is closed.
+    snap.silent_ends = sv.proxy->silent_ends();
+    pending = pending || (snap.silent_ends > 0 && silence_ends);
+    watch.observe(snap, now);
+    out.wall_ms = now - base.origin_ms;
+    const std::string line = progress_line(snap, s.workload.orders, out.wall_ms, out.restarts);
+    if (sv.o.progress) sv.o.progress(line);
+    const RunEnd end = watch.decide(now, pending, s.workload.orders);
+    if (end == RunEnd::kSettled) {
+      out.wall_ms = watch.last_change_ms() - base.origin_ms;
+      return;
+    }
+    if (end == RunEnd::kLoop) {
+      out.loop = loop_text(out.run_dir, quiet_ms);
+      return;
+    }
+    if (out.wall_ms - out.broker_restart_ms >= std::int64_t{sv.o.timeout_s} * 1000) {
+      out.timed_out = true;
+      out.still_going = line;
+      return;
+    }
+  }
+}
+
+}  // namespace live

@@ -1,0 +1,62 @@
+#pragma once
+// The supervisor of a live run: it watches the run from start to end, about every 100 ms.
+// It reaps the actors and starts again one a crash site killed, after its restart delay;
+// carries out the broker faults the publishers log (the private broker stopped or killed,
+// started again, checked to have kept the run's durable queues, the queues declared
+// again); and asks a SettleWatch (settle.h) whether the run has settled or is in a
+// redelivery loop - or stops it at the timeout.
+//
+// Time the broker spends restarting does not count against the timeout: it is reported on
+// its own (LiveResult::broker_restart_ms).
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/trace.h"
+#include "src/live/amqp_client.h"
+#include "src/live/endpoint.h"
+#include "src/live/fault_proxy.h"
+#include "src/live/live_run.h"
+#include "src/live/net_faults.h"
+#include "src/live/run_actors.h"
+#include "src/live/status.h"
+#include "src/scenario/scenario.h"
+
+namespace live {
+
+// After a broker restart the run may not settle for this long: an actor that connected
+// while the node was still booting can sit in its login until rabbitmq-c's handshake
+// timeout (12 s) gives up, and only then reconnect and publish again.
+constexpr std::int64_t kAfterBrokerRestartMs = 15000;
+
+// Everything the supervisor holds while the run goes on.
+struct Supervision {
+  const lab::Scenario& s;
+  const LiveOptions& o;
+  const Endpoint& endpoint;
+  std::unique_ptr<AmqpClient> admin;  // null while the broker restarts
+  std::string prefix;                 // of the run's queue names
+  std::vector<Actor> actors;
+  std::unique_ptr<NetFaults> net_faults;
+  std::unique_ptr<FaultProxy> proxy;    // every actor reaches the broker through it
+  std::vector<sim::TraceEvent> events;  // the supervisor's own (crash, restart, broker)
+  std::string failure;                  // why the run failed ("interrupted", an actor, ...)
+  std::size_t broker_faults_done = 0;   // broker faults of faults.log carried out
+  std::int64_t no_settle_before_ms = 0;  // after a broker restart (kAfterBrokerRestartMs)
+};
+
+// The fault proxy between the actors and the broker, judging frames by the scenario's
+// network rules; each actor gets a listener of its own (so the judge knows whose frame it
+// sees), and its broker_url points there.
+// REQUIRES: sv.actors is not empty.
+Status start_proxy(Supervision& sv);
+
+// Watches the run until it settles, ends in a redelivery loop (out.loop), times out
+// (out.timed_out) or fails (sv.failure set). `base`: the arguments every actor shares
+// (its origin_ms is the run's tick 0).
+void supervise(Supervision& sv, const ActorArgs& base, LiveResult& out);
+
+}  // namespace live
