@@ -32,10 +32,8 @@ set(BOUNDARY
 set(KNOWN
   # The fault proxy names frames as it decodes them off the wire.
   "src/live/net_faults.cpp|basic.deliver" "src/live/net_faults.cpp|basic.publish"
-  # The AMQP default virtual host in a URL.
-  "src/live/live_run.cpp|/"
   # Files by extension.
-  "src/scenario/scenario.cpp|.toml" "src/live/live_run.cpp|.jsonl" "ui/app.cpp|.jsonl"
+  "src/scenario/scenario.cpp|.toml" "src/live/run_folder.cpp|.jsonl" "ui/app.cpp|.jsonl"
   # Actor (node) names and roles: the network's node ids are text (sim/named.h).
   "src/diagram/sequence.cpp|orders" "src/diagram/sequence.cpp|ledger"
   "src/diagram/sequence.cpp|dedup" "src/diagram/sequence.cpp|mail"

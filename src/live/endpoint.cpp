@@ -4,10 +4,19 @@
 
 namespace live {
 
-std::string Endpoint::url() const {
-  std::string v = vhost == "/" ? "%2f" : vhost;
-  return "amqp://" + user + ":***@" + host + ":" + std::to_string(port) + "/" + v;
+namespace {
+
+std::string url_with(const Endpoint& e, const std::string& password) {
+  const std::string v = e.vhost == "/" ? "%2f" : e.vhost;
+  return "amqp://" + e.user + ":" + password + "@" + e.host + ":" + std::to_string(e.port) + "/" +
+         v;
 }
+
+}  // namespace
+
+std::string Endpoint::url() const { return url_with(*this, "***"); }
+
+std::string Endpoint::login_url() const { return url_with(*this, password); }
 
 namespace {
 

@@ -16,6 +16,8 @@ struct Endpoint {
   std::string vhost = "/";
 
   std::string url() const;  // amqp://user:***@host:port/vhost (the password is not shown)
+  // amqp://user:password@host:port/vhost, for a child process that must log in.
+  std::string login_url() const;
 };
 
 // Accepts amqp://[user[:pass]@]host[:port][/vhost]; a missing part keeps its default and

@@ -13,15 +13,6 @@
 
 namespace live {
 
-namespace {
-
-std::string url_of(const Endpoint& e) {
-  return "amqp://" + e.user + ":" + e.password + "@" + e.host + ":" + std::to_string(e.port) +
-         "/" + (e.vhost == "/" ? std::string("%2f") : e.vhost);
-}
-
-}  // namespace
-
 Status start_proxy(Supervision& sv) {
   std::vector<Actor>& actors = sv.actors;
   NetFaultsOptions nf;
@@ -36,7 +27,7 @@ Status start_proxy(Supervision& sv) {
   po.judge = [judge](const SeenFrame& f) { return judge->judge(f); };
   if (Status st = FaultProxy::start(sv.endpoint, po, sv.proxy); !st.ok()) return st;
   for (std::size_t i = 0; i < actors.size(); ++i) {
-    actors[i].args.broker_url = url_of(sv.proxy->endpoint(static_cast<int>(i)));
+    actors[i].args.broker_url = sv.proxy->endpoint(static_cast<int>(i)).login_url();
   }
   return Status::success();
 }

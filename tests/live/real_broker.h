@@ -33,8 +33,7 @@ inline RealBroker& real_broker() {
       b.error = s.message;
     } else {
       b.endpoint = b.broker->endpoint();
-      b.url = "amqp://" + b.endpoint.user + ":" + b.endpoint.password + "@" + b.endpoint.host +
-              ":" + std::to_string(b.endpoint.port) + "/%2f";
+      b.url = b.endpoint.login_url();
     }
     return b;
   }();
