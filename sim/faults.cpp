@@ -59,6 +59,12 @@ bool FaultPlan::matches(const FaultRule& rule, const FaultPoint& point,
 
 namespace {
 
+// Equal texts, compared with one memcmp (std::string == string_view calls an out-of-line
+// compare on every opportunity).
+bool same_text(const std::string& a, std::string_view b) {
+  return a.size() == b.size() && (b.empty() || std::memcmp(a.data(), b.data(), b.size()) == 0);
+}
+
 // Up to 8 bytes of `text` from `at` (fewer near its end), as a number.
 std::uint64_t bytes_at(std::string_view text, std::size_t at) {
   std::uint64_t value = 0;
@@ -84,7 +90,9 @@ std::size_t FaultPlan::find_occurrence(std::uint64_t print, std::string_view sit
                                        std::string_view frame) const {
   for (std::size_t i = 0; i < occurrences_.size(); ++i) {
     const Occurrence& o = occurrences_[i];
-    if (o.fingerprint == print && o.site == site && o.frame == frame) return i;
+    if (o.fingerprint == print && same_text(o.site, site) && same_text(o.frame, frame)) {
+      return i;
+    }
   }
   return occurrences_.size();
 }
@@ -100,7 +108,7 @@ std::int64_t FaultPlan::next_occurrence(const FaultPoint& point) {
       recent.site_size == site.size() && recent.frame_size == frame.size() &&
       recent.index < occurrences_.size()) {
     Occurrence& o = occurrences_[recent.index];
-    if (o.site == site && o.frame == frame) return ++o.count;
+    if (same_text(o.site, site) && same_text(o.frame, frame)) return ++o.count;
   }
   const std::uint64_t print = fingerprint(site, frame);
   std::size_t i = find_occurrence(print, site, frame);

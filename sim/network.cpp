@@ -223,8 +223,7 @@ void Network::deliver_head(ConnId conn, int d) {
   // instant cannot reorder the stream. After a break the queue is empty for good (a dead
   // connection takes no new frames) and the remaining events do nothing.
   if (dir.queue.empty()) return;
-  InFlight item = std::move(dir.queue.front());
-  dir.queue.pop_front();
+  InFlight item = dir.queue.take_front();
   const auto node = nodes_.find(dir.to);
   if (node == nodes_.end() || c.notified[1 - d]) {
     ++frames_lost_;

@@ -32,7 +32,6 @@
 //      symmetric model (one heartbeat_timeout for the far end of a broken connection).
 
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -42,6 +41,7 @@
 #include <vector>
 
 #include "sim/faults.h"
+#include "sim/fifo.h"
 #include "sim/key.h"
 #include "sim/rng.h"
 #include "sim/scheduler.h"
@@ -191,7 +191,7 @@ class Network {
     NodeId from;
     NodeId to;
     std::string site;  // its fault site, "net.<from role>-><to role>" (built once)
-    std::deque<InFlight> queue;
+    Fifo<InFlight> queue;
     Tick last_arrival = 0;
     bool alive = true;
   };

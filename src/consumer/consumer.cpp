@@ -94,7 +94,7 @@ void Consumer::on_disconnect(transport::ConnId conn) {
   if (!up_ || conn != conn_) return;
   conn_ = 0;
   // Deliveries not yet started are gone with their channel: the broker requeues them.
-  std::deque<Work> kept;
+  sim::Fifo<Work> kept;
   for (auto& w : inbox_) {
     if (w.conn != conn) kept.push_back(std::move(w));
   }
@@ -107,10 +107,9 @@ void Consumer::on_disconnect(transport::ConnId conn) {
 
 void Consumer::next() {
   if (current_ || inbox_.empty()) return;
-  current_ = std::move(inbox_.front());
-  inbox_.pop_front();
+  current_ = inbox_.take_front();
   acked_ = options_.strategy.choices.ack == AckTiming::kAuto;
-  later("consumer.receive", [this] { receive(); });
+  later("consumer.receive", [](Consumer& self) { self.receive(); });
 }
 
 bool Consumer::fault(const char* site, sim::FaultAction kind) {

@@ -25,11 +25,12 @@
 //      as with a real client library.
 
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include "sim/fault_action.h"
+#include "sim/fifo.h"
 #include "src/broker/frames.h"
 #include "src/consumer/strategy.h"
 #include "src/orders/order_message.h"
@@ -135,16 +136,21 @@ class Consumer {
   bool up_ = false;
   bool acked_ = false;           // the current delivery was already acked (or auto-acked)
   std::uint64_t generation_ = 0;  // bumps on crash: stale events do nothing
-  std::deque<Work> inbox_;
+  sim::Fifo<Work> inbox_;
   std::optional<Work> current_;
   ConsumerStats stats_;
 };
 
+// `Fn` is a captureless lambda taking the consumer, made afresh when the event runs: the
+// event's closure is then two words, which std::function keeps inline instead of
+// allocating one per step of a delivery.
 template <class Fn>
-void Consumer::later(const char* label, Fn fn) {
+void Consumer::later(const char* label, Fn) {
+  static_assert(std::is_empty_v<Fn> && std::is_default_constructible_v<Fn>,
+                "later() takes a lambda without captures: [](Consumer& c) { ... }");
   const std::uint64_t generation = generation_;
-  k_.scheduler.after(options_.work_ticks, label, [this, generation, fn] {
-    if (generation == generation_) fn();
+  k_.scheduler.after(options_.work_ticks, label, [this, generation] {
+    if (generation == generation_) Fn{}(*this);
   }, 0, sim::event_tag(generation));
 }
 

@@ -59,7 +59,7 @@ void Consumer::receive() {
       if (fault("consumer.after_dedup_insert")) return;
     }
   }
-  later("consumer.transact", [this] { transact(); });
+  later("consumer.transact", [](Consumer& self) { self.transact(); });
 }
 
 void Consumer::reject_unidentified(bool readable) {

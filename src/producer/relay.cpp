@@ -1,6 +1,7 @@
 #include "src/producer/producer.h"
 
 #include <algorithm>
+#include <type_traits>
 
 #include "sim/assert.h"
 #include "src/orders/order_key.h"
@@ -19,10 +20,13 @@ Relay::Relay(transport::Env env, const ProducerOptions& options)
   ids_made_ = options_.publish_ids_from;
 }
 
-void Relay::after(sim::Tick delay, const char* label, std::function<void()> fn) {
+template <class Fn>
+void Relay::after(sim::Tick delay, const char* label, Fn) {
+  static_assert(std::is_empty_v<Fn> && std::is_default_constructible_v<Fn>,
+                "after() takes a lambda without captures: [](Relay& r) { ... }");
   const std::uint64_t generation = generation_;
-  k_.scheduler.after(delay, label, [this, generation, fn = std::move(fn)] {
-    if (generation == generation_) fn();
+  k_.scheduler.after(delay, label, [this, generation] {
+    if (generation == generation_) Fn{}(*this);
   }, 0, sim::event_tag(generation));
 }
 
@@ -31,13 +35,13 @@ void Relay::start() {
   const store::Status st = store::Db::open(options_.orders_uri, db_);
   EOSIM_ASSERT(st.ok());
   kick();
-  if (options_.poll_ticks > 0) after(options_.poll_ticks, "relay.poll", [this] { poll(); });
+  if (options_.poll_ticks > 0) after(options_.poll_ticks, "relay.poll", [](Relay& r) { r.poll(); });
 }
 
 // A relay in a process of its own is not kicked by the order service: it looks.
 void Relay::poll() {
   kick();
-  after(options_.poll_ticks, "relay.poll", [this] { poll(); });
+  after(options_.poll_ticks, "relay.poll", [](Relay& r) { r.poll(); });
 }
 
 // While a reconnect is pending a kick adds nothing: the reconnect pumps. (Each kick used
@@ -46,9 +50,9 @@ void Relay::poll() {
 void Relay::kick() {
   if (!up_ || pump_scheduled_ || reconnect_pending_) return;
   pump_scheduled_ = true;
-  after(1, "relay.pump", [this] {
-    pump_scheduled_ = false;
-    pump();
+  after(1, "relay.pump", [](Relay& r) {
+    r.pump_scheduled_ = false;
+    r.pump();
   });
 }
 
@@ -131,7 +135,7 @@ bool Relay::read_unsent(std::vector<OutboxRow>& rows) {
   k_.trace.record("relay", sim::EventKind::kDbError, "", 0,
                   "reading the outbox: " + st.to_string() +
                       (polls ? " -> read again at the next poll" : " -> read again later"));
-  if (!polls) after(options_.reconnect_ticks, "relay.retry", [this] { kick(); });
+  if (!polls) after(options_.reconnect_ticks, "relay.retry", [](Relay& r) { r.kick(); });
   return false;
 }
 
@@ -191,9 +195,9 @@ void Relay::schedule_reconnect() {
   if (reconnect_pending_) return;
   reconnect_pending_ = true;
   const int shift = std::min(refused_in_a_row_, kMaxBackoffShift);
-  after(options_.reconnect_ticks << shift, "relay.reconnect", [this] {
-    reconnect_pending_ = false;
-    pump();
+  after(options_.reconnect_ticks << shift, "relay.reconnect", [](Relay& r) {
+    r.reconnect_pending_ = false;
+    r.pump();
   });
 }
 
@@ -210,9 +214,9 @@ void Relay::crash(const std::string& why) {
   publisher_.drop();
   in_flight_.clear();
   returned_.clear();
-  after(options_.restart_ticks, "relay.restart", [this] {
-    k_.trace.record("relay", sim::EventKind::kRestart, "", 0, "process restarted");
-    start();
+  after(options_.restart_ticks, "relay.restart", [](Relay& r) {
+    r.k_.trace.record("relay", sim::EventKind::kRestart, "", 0, "process restarted");
+    r.start();
   });
 }
 

@@ -191,7 +191,7 @@ void WorldImpl::set_up_kernel() {
   random.ratios = s.random.ratios;
   random.budget = s.random.budget;
   random.horizon = static_cast<sim::Tick>(s.random.horizon);
-  k.faults.set_random(random);
+  k.faults.set_random(std::move(random));
   k.faults.set_on_fire([this](const sim::FiredFault& f) {
     std::string detail = f.site + " -> " + std::string(sim::fault_action_name(f.action));
     if (!f.frame.empty()) detail += " " + f.frame + " #" + std::to_string(f.nth);
