@@ -100,13 +100,14 @@ std::size_t FaultPlan::find_occurrence(std::uint64_t print, std::string_view sit
 std::int64_t FaultPlan::next_occurrence(const FaultPoint& point) {
   const std::string_view site = point.site;
   const std::string_view frame = point.frame;
+  // The site by address (a literal, a connection's name for its direction); the frame
+  // kind by its bytes, since it usually sits in the frame itself, which moves.
   const auto site_at = reinterpret_cast<std::uintptr_t>(site.data());
-  const auto frame_at = reinterpret_cast<std::uintptr_t>(frame.data());
-  const std::uint64_t mixed = (site_at ^ (frame_at * 31)) * 0x9e3779b97f4a7c15ULL;
+  const std::uint64_t mixed =
+      (site_at ^ (bytes_at(frame, 0) * 31) ^ (frame.size() << 56)) * 0x9e3779b97f4a7c15ULL;
   Recent& recent = recent_[(mixed >> 58) & (kRecent - 1)];  // the top bits mix best
-  if (recent.site == site.data() && recent.frame == frame.data() &&
-      recent.site_size == site.size() && recent.frame_size == frame.size() &&
-      recent.index < occurrences_.size()) {
+  if (recent.site == site.data() && recent.site_size == site.size() &&
+      recent.frame_size == frame.size() && recent.index < occurrences_.size()) {
     Occurrence& o = occurrences_[recent.index];
     if (same_text(o.site, site) && same_text(o.frame, frame)) return ++o.count;
   }
@@ -115,7 +116,7 @@ std::int64_t FaultPlan::next_occurrence(const FaultPoint& point) {
   if (i == occurrences_.size()) {
     occurrences_.push_back({print, std::string(site), std::string(frame), 0});
   }
-  recent = {site.data(), frame.data(), site.size(), frame.size(), i};
+  recent = {site.data(), site.size(), frame.size(), i};
   return ++occurrences_[i].count;
 }
 

@@ -156,14 +156,14 @@ class FaultPlan {
     std::int64_t count;
   };
   std::vector<Occurrence> occurrences_;
-  // Where the texts of a recent (site, frame) were, and its index in occurrences_. Most
-  // opportunities pass the same texts again (a literal, a connection's site name), so a
-  // hit needs no fingerprint and no scan. Only a hint: a hit is confirmed by comparing the
-  // texts with the occurrence's own copies, so texts that moved or changed at an address
-  // cost a miss, never a wrong count.
+  // A recent (site, frame) by where the site text was and how long both were, in the slot
+  // its address and the frame's first bytes pick, and its index in occurrences_. Most
+  // opportunities pass the same site text again (a literal, a connection's site name), so
+  // a hit needs no fingerprint and no scan. Only a hint: a hit is confirmed by comparing
+  // the texts with the occurrence's own copies, so texts that moved or changed at an
+  // address cost a miss, never a wrong count.
   struct Recent {
     const char* site = nullptr;
-    const char* frame = nullptr;
     std::size_t site_size = 0;
     std::size_t frame_size = 0;
     std::size_t index = 0;

@@ -110,7 +110,8 @@ Stmt& Db::statement(std::string_view sql) {
 
 Stmt* Db::find_statement(std::string_view sql) {
   const auto address = reinterpret_cast<std::uintptr_t>(sql.data());
-  Conn::Recent& recent = conn_->recent[(address >> 3) % conn_->recent.size()];
+  static_assert(std::tuple_size_v<decltype(conn_->recent)> == 64);
+  Conn::Recent& recent = conn_->recent[(address * 0x9e3779b97f4a7c15ULL) >> 58];
   if (recent.sql == sql.data() && recent.stmt->sql() == sql) return recent.stmt;
   auto it = conn_->statements.find(sql);
   if (it == conn_->statements.end()) return nullptr;
