@@ -37,6 +37,7 @@ Status set_up(Supervision& sv, LiveResult& out, ActorArgs& base) {
   if (Status st = AmqpClient::connect(sv.endpoint, {}, sv.admin); !st.ok()) return st;
   sv.prefix = "eosim-live-" + std::to_string(::getpid()) + "-" +
               std::to_string(WallClock::monotonic_ms()) + "-";
+  out.queue_prefix = sv.prefix;
   if (Status st = declare_queues(s, *sv.admin, sv.prefix); !st.ok()) return st;
   if (Status st = sync_definitions(s, sv.o.broker); !st.ok()) {
     delete_queues(s, *sv.admin, sv.prefix);

@@ -63,6 +63,9 @@ struct LiveResult {
   int broker_restarts = 0;   // the private broker stopped and started again
   std::int64_t broker_restart_ms = 0;  // wall time those took (part of wall_ms)
   std::string run_dir;
+  // The run's queue names start with it ("eosim-live-<pid>-<time>-"); set before the
+  // actors start.
+  std::string queue_prefix;
   // Every actor process's trace events and the supervisor's (crash, restart), by wall
   // tick; the summary's trace_hash hashes them, so it differs from run to run.
   std::vector<sim::TraceEvent> trace;

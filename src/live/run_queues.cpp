@@ -27,21 +27,37 @@ Status declare_queues(const lab::Scenario& s, AmqpClient& admin, const std::stri
   return admin.declare_queue(q);
 }
 
-Status check_recovered(const lab::Scenario& s, AmqpClient& admin, const std::string& prefix,
-                       const std::string& site) {
-  const broker::QueueOptions q = run_queue(s, prefix);
-  std::vector<std::string> durable;
-  if (q.durable) durable.push_back(q.name);
-  if (!q.dead_letter_queue.empty()) durable.push_back(q.dead_letter_queue);
-  for (const std::string& name : durable) {
-    std::uint32_t ready = 0;
-    if (Status st = admin.ready_count(name, ready); !st.ok()) {
+std::vector<std::string> durable_queues(const broker::QueueOptions& q) {
+  std::vector<std::string> names;
+  if (q.durable) names.push_back(q.name);
+  if (!q.dead_letter_queue.empty()) names.push_back(q.dead_letter_queue);
+  return names;
+}
+
+Status recovery_verdict(const std::vector<QueueAnswer>& answers, const std::string& site) {
+  constexpr int kNotFound = 404;  // AMQP's reply code for a queue the broker does not have
+  for (const QueueAnswer& a : answers) {
+    if (a.answer.ok()) continue;
+    if (a.answer.reply_code == kNotFound) {
       return Status::error("the private RabbitMQ came back from " + site +
-                           " without the durable queue " + name + " (" + st.message +
+                           " without the durable queue " + a.name + " (" + a.answer.message +
                            "): its definition was not on disk, so the run cannot be judged");
     }
+    return Status::error("cannot ask the private RabbitMQ, back from " + site +
+                         ", for the durable queue " + a.name + ": " + a.answer.message);
   }
   return Status::success();
+}
+
+Status check_recovered(const lab::Scenario& s, AmqpClient& admin, const std::string& prefix,
+                       const std::string& site) {
+  std::vector<QueueAnswer> answers;
+  for (const std::string& name : durable_queues(run_queue(s, prefix))) {
+    std::uint32_t ready = 0;
+    answers.push_back({name, admin.ready_count(name, ready)});
+    if (!answers.back().answer.ok()) break;  // the channel is closed: no more answers
+  }
+  return recovery_verdict(answers, site);
 }
 
 // The model's queues are durable from their declaration, so before a run that kills the

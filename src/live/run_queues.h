@@ -26,10 +26,27 @@ broker::QueueOptions run_queue(const lab::Scenario& s, const std::string& prefix
 // Declares the dead-letter queue (durable), if any, and then the queue.
 Status declare_queues(const lab::Scenario& s, AmqpClient& admin, const std::string& prefix);
 
-// A broker.restart or broker.crash brought the node back: every durable queue of the run
-// must have come back with it (the model's broker keeps them). One that did not would make
-// its confirmed messages look lost by the design under test: an error naming the queue and
-// `site`, so the run is not judged.
+// The queues of `q` that must survive a broker restart: the queue itself if durable, and
+// its dead-letter queue (always declared durable). A transient queue is gone after any
+// restart, in the model too.
+std::vector<std::string> durable_queues(const broker::QueueOptions& q);
+
+// What the broker answered, after a restart, for one durable queue of the run (a passive
+// queue.declare): success, or its error - reply_code 404 when it has no such queue.
+struct QueueAnswer {
+  std::string name;
+  Status answer;
+};
+
+// The decision after a broker restart, from what the broker answered: success when it had
+// every queue; else an error naming the first queue it did not have and the fault `site`
+// (the run is then not judged: a lost queue would make its confirmed messages look lost by
+// the design under test), or, when it could not be asked, an error saying so.
+Status recovery_verdict(const std::vector<QueueAnswer>& answers, const std::string& site);
+
+// A broker.restart or broker.crash (`site`) brought the node back: asks it for each of the
+// run's durable queues, up to the first it lacks (RabbitMQ closes the channel after a 404),
+// and gives recovery_verdict() of the answers.
 Status check_recovered(const lab::Scenario& s, AmqpClient& admin, const std::string& prefix,
                        const std::string& site);
 

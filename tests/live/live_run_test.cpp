@@ -23,7 +23,7 @@ TEST_CASE("live: scenario 02 against RabbitMQ is exactly-once, order 2 redeliver
   live_test::broker_endpoint();
   TempDir dir;
   const std::string keep = dir.path + "/run";
-  const Outcome o = eosim({"live", kScenario02, "--broker", live_test::real_broker().url,
+  const Outcome o = live_test::eosim({"live", kScenario02, "--broker", live_test::real_broker().url,
                            "--format", "json", "--keep-db", keep},
                           dir);
   INFO(o.out);
@@ -49,7 +49,7 @@ TEST_CASE("live: with no-dedup, a real process killed between commit and ack deb
   live_test::broker_endpoint();
   TempDir dir;
   const std::string keep = dir.path + "/run";
-  const Outcome o = eosim({"live", kScenario02, "--strategy", "no-dedup", "--broker",
+  const Outcome o = live_test::eosim({"live", kScenario02, "--strategy", "no-dedup", "--broker",
                            live_test::real_broker().url, "--format", "json", "--keep-db", keep},
                           dir);
   INFO(o.out);
@@ -69,7 +69,7 @@ TEST_CASE("live --compare: a run stopped at its timeout fails, even where the or
   TempDir dir;
   // The quiet period alone (1.5 s) outlasts --timeout 1: the run is stopped unsettled,
   // though at 1 ms a tick its three orders are all debited well within the second.
-  const Outcome o = eosim({"live", "--compare", kSource + "/scenarios/01-happy-path.toml",
+  const Outcome o = live_test::eosim({"live", "--compare", kSource + "/scenarios/01-happy-path.toml",
                            "--broker", live_test::real_broker().url, "--tick-ms", "1",
                            "--timeout", "1"},
                           dir);
@@ -88,7 +88,7 @@ TEST_CASE("live: a run stopped at its timeout is incomplete: nothing lost, nothi
   // (1.5 s) outlasts --timeout 1. --tick-ms 40: orders come 0.4 s apart, the last ones
   // still on their way at the timeout.
   const char* tick = GENERATE("1", "40");
-  const Outcome o = eosim({"live", kSource + "/scenarios/01-happy-path.toml", "--broker",
+  const Outcome o = live_test::eosim({"live", kSource + "/scenarios/01-happy-path.toml", "--broker",
                            live_test::real_broker().url, "--tick-ms", tick, "--timeout", "1",
                            "--format", "json"},
                           dir);
@@ -111,33 +111,33 @@ TEST_CASE("live: a run stopped at its timeout is incomplete: nothing lost, nothi
 TEST_CASE("live: what cannot run live is refused with one line and exit 2", "[live-refuse]") {
   TempDir dir;
   SECTION("random fault ratios") {
-    const Outcome o = eosim({"live", kSource + "/tests/data/live/random-ratio.toml"}, dir);
+    const Outcome o = live_test::eosim({"live", kSource + "/tests/data/live/random-ratio.toml"}, dir);
     CHECK(o.exit_code == 2);
     CHECK(o.out.find("random fault ratios") != std::string::npos);
   }
   SECTION("a tick trigger") {
-    const Outcome o = eosim({"live", kSource + "/tests/data/live/tick-trigger.toml"}, dir);
+    const Outcome o = live_test::eosim({"live", kSource + "/tests/data/live/tick-trigger.toml"}, dir);
     CHECK(o.exit_code == 2);
     CHECK(o.out.find("tick or step") != std::string::npos);
   }
   SECTION("a client library timeout the real client cannot take") {
-    const Outcome o = eosim({"live", kSource + "/tests/data/live/client-timeout.toml"}, dir);
+    const Outcome o = live_test::eosim({"live", kSource + "/tests/data/live/client-timeout.toml"}, dir);
     CHECK(o.exit_code == 2);
     CHECK(o.out.find("client_timeout") != std::string::npos);
     CHECK(std::count(o.out.begin(), o.out.end(), '\n') == 1);
   }
   SECTION("a bad broker URL") {
-    const Outcome o = eosim({"live", kScenario02, "--broker", "http://nowhere"}, dir);
+    const Outcome o = live_test::eosim({"live", kScenario02, "--broker", "http://nowhere"}, dir);
     CHECK(o.exit_code == 2);
     CHECK(o.out.find("--broker") != std::string::npos);
   }
   SECTION("an unreachable broker") {
-    const Outcome o = eosim({"live", kScenario02, "--broker", "amqp://127.0.0.1:1/"}, dir);
+    const Outcome o = live_test::eosim({"live", kScenario02, "--broker", "amqp://127.0.0.1:1/"}, dir);
     CHECK(o.exit_code == 2);
     CHECK(o.out.find("unreachable") != std::string::npos);
   }
   SECTION("every line of the refusal is one line") {
-    const Outcome o = eosim({"live", kScenario02, "--broker", "amqp://127.0.0.1:1/"}, dir);
+    const Outcome o = live_test::eosim({"live", kScenario02, "--broker", "amqp://127.0.0.1:1/"}, dir);
     CHECK(std::count(o.out.begin(), o.out.end(), '\n') == 1);
   }
 }
