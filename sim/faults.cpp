@@ -204,9 +204,9 @@ void add_optional(StateHash& hash, const std::optional<std::int64_t>& value) {
 
 }  // namespace
 
-void FaultPlan::add_state(StateHash& hash) const {
+void FaultPlan::add_rules_state(StateHash& hash, std::size_t begin, std::size_t end) const {
   const auto steps = static_cast<std::int64_t>(scheduler_.steps());
-  for (std::size_t i = 0; i < rules_.size(); ++i) {
+  for (std::size_t i = begin; i < std::min(end, rules_.size()); ++i) {
     const FaultRule& rule = rules_[i];
     const std::int64_t left = rule.times - rule_fired_[i];
     if (left <= 0) continue;  // spent: it never matches again
@@ -243,6 +243,9 @@ void FaultPlan::add_state(StateHash& hash) const {
     hash.add(armed);
     if (!armed) hash.add(*rule.after_step - steps);
   }
+}
+
+void FaultPlan::add_random_state(StateHash& hash) const {
   hash.add(random_.budget - random_fired_);
   const Tick now = scheduler_.now();
   hash.add(static_cast<std::uint64_t>(random_.horizon > now ? random_.horizon - now : 0));

@@ -122,7 +122,13 @@ class FaultPlan {
   // may still fire, with its `nth` and step triggers counted from now (occurrences and
   // steps so far are history), and the random budget left. Spent rules, the fired log and
   // the opportunity log are history and left out.
-  void add_state(StateHash& hash) const;
+  void add_state(StateHash& hash) const {
+    add_rules_state(hash, 0, rules_.size());
+    add_random_state(hash);
+  }
+  // The parts of add_state: the rules [begin, end), and the random faults' budget.
+  void add_rules_state(StateHash& hash, std::size_t begin, std::size_t end) const;
+  void add_random_state(StateHash& hash) const;
 
  private:
   bool matches(const FaultRule& rule, const FaultPoint& point, std::int64_t nth) const;

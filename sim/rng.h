@@ -97,7 +97,10 @@ class Chooser {
     EOSIM_ASSERT(bound > 0);
     std::uint64_t value = 0;
     const Choice* replayed = replay_pos_ < replay_.size() ? &replay_[replay_pos_++] : nullptr;
-    if (replayed != nullptr && replayed->bound != 0) {
+    const std::uint64_t* forced = forced_in_step(in_step_++);
+    if (forced != nullptr) {
+      value = *forced % bound;
+    } else if (replayed != nullptr && replayed->bound != 0) {
       value = replayed->value % bound;
     } else if (end_ == TapeEnd::kZero) {
       value = 0;
@@ -119,6 +122,17 @@ class Chooser {
     return below(ratio.denominator, identity) >= ratio.denominator - ratio.numerator;
   }
   bool chance(Ratio ratio);  // REQUIRES: draws() == Draws::kSequence
+
+  // Explore's schedule changes under keyed draws (src/search/explore.h): the world calls
+  // begin_step() before each step, then force(index, value) to make the index-th decision
+  // of that step (0-based) take `value` (reduced modulo its bound) instead of its draw.
+  // A force is for one step: begin_step() drops any the step did not reach (a fault
+  // earlier in the step may end it before).
+  void begin_step() {
+    in_step_ = 0;
+    forced_.clear();
+  }
+  void force(std::size_t index, std::uint64_t value) { forced_.push_back({index, value}); }
 
   // Set before the first decision.
   void set_draws(Draws draws) { draws_ = draws; }
@@ -145,7 +159,19 @@ class Chooser {
   Draws draws_ = Draws::kSequence;
   ChoiceTape recorded_;
   bool recording_ = true;
+  struct Forced {
+    std::size_t index = 0;
+    std::uint64_t value = 0;
+  };
+  std::vector<Forced> forced_;  // this step's forced decisions (begin_step, force)
+  std::size_t in_step_ = 0;     // decisions drawn in this step so far
 
+  const std::uint64_t* forced_in_step(std::size_t index) const {
+    for (const Forced& f : forced_) {
+      if (f.index == index) return &f.value;
+    }
+    return nullptr;
+  }
   std::uint64_t keyed(std::uint64_t bound, std::uint64_t identity) const;
 };
 

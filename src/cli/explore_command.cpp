@@ -85,6 +85,12 @@ void write_merge_text(const ExploreCommandOptions& o, const lab::ExploreResult& 
       << " fault placement(s) not run: an earlier one went on from the same run state "
          "(tables, broker, actors, frames, pending events, draws to come, rules) with the "
          "same fault budget\n";
+  if (r.pruned > 0) {
+    out << "pruned: " << r.pruned
+        << " fault placement(s) before a schedule change not run, nor anything placed after "
+           "them: they end nowhere the fault alone or the change alone does not (keyed "
+           "draws)\n";
+  }
   if (r.merge_abandoned) {
     out << "  (off after all: a run reached the step bound, where merging is not exact, so "
            "the search ran again without it; the first pass's "
@@ -173,6 +179,7 @@ void write_json(const ExploreCommandOptions& o, const lab::Scenario& s,
   if (!o.no_merge) {  // --no-merge prints exactly what explore printed before merging
     j["merge_states"] = true;
     j["merged"] = r.merged;
+    j["pruned"] = r.pruned;
     j["merge_abandoned"] = r.merge_abandoned;
     j["merge_first_pass_runs"] = r.merge_first_pass_runs;
   }

@@ -420,7 +420,8 @@ CLI::App* add_explore_command(CLI::App& app, cli::ExploreCommandOptions& o) {
       ->check(job_count());
   explore->add_flag("--no-merge", o.no_merge,
                     "Run every fault placement, even one that goes on from the same run state "
-                    "as an earlier one with the same budget (slower; for comparison)");
+                    "as an earlier one with the same budget, or (keyed draws) one that fires "
+                    "before its schedule change (slower; for comparison)");
   explore->add_flag("--compare", o.compare,
                     "Also run the search without merging and report its schedule count, the "
                     "reduction factor and whether both found the same outcome classes");
@@ -452,6 +453,9 @@ CLI::App* add_explore_command(CLI::App& app, cli::ExploreCommandOptions& o) {
       "earlier one (every table row, the broker, the actors, frames in flight, pending\n"
       "events, the random draws still to come, the rules) with the same fault budget is not\n"
       "run; the verdicts found are the same as with --no-merge, and counts are of runs made.\n"
+      "With --draws keyed a changed decision is the one drawn in a given run state; a fault\n"
+      "placed before it meets it only if the run comes back to that state, so such placements\n"
+      "add nothing the fault alone or the change alone does not and are pruned (counted).\n"
       "Sizes: a 2-order outbox run has ~33 opportunities and ~26 other scheduler options;\n"
       "K=2, D=1 is ~18,000 runs. The tree grows as opportunities^K: keep workloads small.\n"
       "\n"

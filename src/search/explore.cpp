@@ -22,6 +22,8 @@ struct Node {
   std::size_t first_position = 0;     // children change decisions at this position or later
   std::uint64_t state_key = 0;        // state merging (explore.h); 0 = never merged
   std::uint64_t state_step = 0;       // the step of the parent's run that key was taken at
+  std::uint64_t change_step = 0;      // the step its only change is drawn in (in-state,
+                                      // 0: none or several): pruning (explore.h)
 };
 
 struct NodeRun {
@@ -32,6 +34,9 @@ struct NodeRun {
   std::uint64_t opportunities = 0;  // offered to children (the root's count is reported)
   std::uint64_t choice_points = 0;  // tape decisions with more than one option
   std::uint64_t alternatives = 0;   // sum of (options - 1) over them
+  std::uint64_t changes_pending = 0;  // a hash of the in-state changes that never applied
+  std::uint64_t pruned = 0;         // fault children pruned (explore.h)
+  std::vector<ExplorePath> pruned_paths;  // their paths, when ExploreOptions::on_prune asks
 };
 
 std::uint64_t fold(std::uint64_t hash, std::uint64_t value) {
@@ -44,6 +49,18 @@ std::uint64_t fold(std::uint64_t hash, std::uint64_t value) {
 
 bool same_moment(const sim::FiredFault& a, const sim::FiredFault& b) {
   return a.site == b.site && a.frame == b.frame && a.nth == b.nth;
+}
+
+// How a world runs `path` of the tree whose root scenario has `own_rules` scripted rules.
+WorldOptions world_options(const ExplorePath& path, std::size_t own_rules) {
+  WorldOptions world;
+  world.keep_trace = false;
+  if (!path.tape.empty()) world.tape = path.tape;
+  world.own_rules = own_rules;
+  for (const Deviation& d : path.deviations) {
+    if (d.in_state) world.changes.push_back({d.state, d.in_step, d.value});
+  }
+  return world;
 }
 
 class Search {
@@ -71,11 +88,10 @@ class Search {
   }
 
   void run(const Node& node, NodeRun& out) const {
-    WorldOptions world;
-    world.keep_trace = false;
+    WorldOptions world = world_options(node.path, root_.script.size());
     world.log_opportunities = may_add_fault(node);
-    world.hash_states = merge_ && may_add_fault(node);
-    if (!node.path.tape.empty()) world.tape = node.path.tape;
+    // Keyed schedule children are defined by the states their decisions are drawn in.
+    world.hash_states = (merge_ && may_add_fault(node)) || (keyed() && may_add_deviation(node));
     eosim::Result<std::unique_ptr<World>> created = World::create(scenario_for(node.path), world);
     if (!created.ok()) {
       out.error = created.message();
@@ -85,8 +101,9 @@ class Search {
     out.built = true;
     w->run();
     out.summary = w->summary();
+    out.changes_pending = pending_changes(world, *w);
     if (may_add_fault(node)) add_fault_children(node, *w, out);
-    if (may_add_deviation(node)) add_schedule_children(node, out);
+    if (may_add_deviation(node)) add_schedule_children(node, *w, out);
     for (const auto& choice : out.summary.tape) {
       out.choice_points += choice.bound > 1 ? 1 : 0;
       out.alternatives += choice.bound - 1;
@@ -95,6 +112,25 @@ class Search {
   }
 
  private:
+  // A hash of the in-state changes `world` never applied (0: none).
+  static std::uint64_t pending_changes(const WorldOptions& options, const World& world) {
+    std::uint64_t hash = 0;
+    for (std::size_t i = 0; i < options.changes.size(); ++i) {
+      if (world.change_applied(i)) continue;
+      hash = fold(hash == 0 ? 0xcbf29ce484222325ULL : hash, options.changes[i].state);
+      hash = fold(hash, options.changes[i].index);
+      hash = fold(hash, options.changes[i].value);
+    }
+    return hash;
+  }
+
+  bool keyed() const { return root_.draws == sim::Draws::kKeyed; }
+
+  // Pruning (explore.h): a fault that fires before the step of the node's in-state change.
+  bool pruned(const Node& node, const sim::FiredFault& o) const {
+    return merge_ && node.change_step != 0 && o.step < node.change_step;
+  }
+
   // The state merging key of a fault placed at opportunity `o`, the `place`-th of its step.
   std::uint64_t state_key(const World& world, const sim::FiredFault& o, std::uint64_t place,
                           std::size_t faults_after) const {
@@ -124,6 +160,15 @@ class Search {
       for (const auto& f : plan.fired()) taken = taken || same_moment(f, o);
       if (taken) continue;
       ++out.opportunities;
+      if (pruned(node, o)) {
+        ++out.pruned;
+        if (options_.on_prune) {
+          ExplorePath path = node.path;
+          path.faults.push_back(rule_from_fired(o, true, root_.consumer.instances));
+          out.pruned_paths.push_back(std::move(path));
+        }
+        continue;
+      }
       Node child;
       child.path = node.path;
       child.path.faults.push_back(rule_from_fired(o, true, root_.consumer.instances));
@@ -143,23 +188,44 @@ class Search {
   static void free_unchanged(ExplorePath& path) {
     for (std::size_t j = 0; j < path.tape.size(); ++j) {
       bool changed = false;
-      for (const Deviation& d : path.deviations) changed = changed || d.position == j;
+      for (const Deviation& d : path.deviations) changed = changed || (!d.in_state && d.position == j);
       if (!changed) path.tape[j] = sim::Choice{0, 0};
     }
   }
 
-  void add_schedule_children(const Node& node, NodeRun& out) const {
+  // The step (0-based index into the run's per-step records) decision `j` was drawn in;
+  // false when it was drawn before the first step (then it is changed by position).
+  static bool step_of(const World& world, std::size_t j, std::size_t& step) {
+    const auto& before = world.decisions_before();
+    const auto after = std::upper_bound(before.begin(), before.end(), j);
+    if (after == before.begin()) return false;
+    step = static_cast<std::size_t>(after - before.begin()) - 1;
+    return true;
+  }
+
+  void add_schedule_children(const Node& node, const World& world, NodeRun& out) const {
     const sim::ChoiceTape& tape = out.summary.tape;
     for (std::size_t j = node.first_position; j < tape.size(); ++j) {
+      std::size_t step = 0;
+      const bool in_state = keyed() && step_of(world, j, step);
       for (std::uint64_t v = 0; v < tape[j].bound; ++v) {
         if (v == tape[j].value) continue;
         Node child;
         child.path.deviations = node.path.deviations;
-        child.path.deviations.push_back({j, v});
-        child.path.tape.assign(tape.begin(), tape.begin() + static_cast<std::ptrdiff_t>(j));
-        if (root_.draws == sim::Draws::kKeyed) free_unchanged(child.path);
-        child.path.tape.push_back({tape[j].bound, v});
         child.first_position = j + 1;
+        if (in_state) {
+          // Defined by the state it is drawn in: nothing to replay by position.
+          child.path.deviations.push_back({j, v, true, world.change_states()[step],
+                                           j - world.decisions_before()[step], step + 1});
+          child.path.tape = node.path.tape;
+          // Pruning is argued for a single change (explore.h).
+          child.change_step = node.path.deviations.empty() ? step + 1 : 0;
+        } else {
+          child.path.deviations.push_back({j, v});
+          child.path.tape.assign(tape.begin(), tape.begin() + static_cast<std::ptrdiff_t>(j));
+          if (keyed()) free_unchanged(child.path);
+          child.path.tape.push_back({tape[j].bound, v});
+        }
         out.children.push_back(std::move(child));
       }
     }
@@ -196,6 +262,7 @@ bool reduce(const Node& node, NodeRun& run, std::map<std::uint64_t, bool>& seen,
   key = fold(key, node.path.tape.size());
   key = fold(key, node.first_opportunity);
   key = fold(key, node.first_position);
+  key = fold(key, run.changes_pending);  // a change still to come: another subtree
   if (!seen.emplace(key, true).second) {
     ++out.duplicates;
     return false;
@@ -241,6 +308,7 @@ struct MergeCheck {
   std::uint64_t max_shift = 0;  // most steps a cut child was behind the child it merged into
   // (cut, kept) paths, for ExploreOptions::on_merge once the pass is the one kept.
   std::vector<std::pair<ExplorePath, ExplorePath>> pairs;
+  std::vector<ExplorePath> pruned;  // for ExploreOptions::on_prune, likewise
 };
 
 // A queued fault child's key: the step it was taken at, and its path when a test asks.
@@ -253,6 +321,8 @@ struct KeptChild {
 void queue_children(NodeRun& run, const ExploreOptions& options,
                     std::map<std::uint64_t, KeptChild>& states, std::vector<Node>& next_level,
                     MergeCheck& check, ExploreResult& out) {
+  out.pruned += run.pruned;
+  for (auto& path : run.pruned_paths) check.pruned.push_back(std::move(path));
   for (auto& child : run.children) {
     if (child.state_key != 0) {
       const auto [it, fresh] = states.emplace(child.state_key, KeptChild{child.state_step, {}});
@@ -341,11 +411,15 @@ eosim::Status explore(const Scenario& scenario, const ExploreOptions& options,
   // below the step bound. Otherwise the search runs again without merging (keying by the
   // steps left too would be exact, but a run that reaches the bound is long, and hashing
   // its every step costs more than merging saves).
+  // A pruned run is a prefix of a kept run up to where the change applies, then the rest
+  // of another kept run (explore.h): at most the longest run twice, shifted likewise.
   const std::uint64_t shifted =
-      check.max_steps + check.max_shift * static_cast<std::uint64_t>(options.max_faults);
+      check.max_steps * (out.pruned > 0 ? 2 : 1) +
+      check.max_shift * static_cast<std::uint64_t>(options.max_faults) * (out.pruned > 0 ? 2 : 1);
   out.merge_shift = check.max_shift;
   if (!check.bound_hit && shifted < static_cast<std::uint64_t>(step_bound(explore_root(scenario)))) {
     for (const auto& [cut, kept] : check.pairs) options.on_merge(cut, kept);
+    for (const auto& path : check.pruned) options.on_prune(path);
     return eosim::Status::success();
   }
   const std::uint64_t first_runs = out.runs;
@@ -387,13 +461,14 @@ bool explore_expectation_met(const ExploreResult& result, const Expectation& exp
   return false;
 }
 
+WorldOptions path_world_options(const Scenario& scenario, const ExplorePath& path) {
+  return world_options(path, explore_root(scenario).script.size());
+}
+
 eosim::Status run_path(const Scenario& scenario, const ExplorePath& path, RunSummary& out) {
   Scenario s = explore_root(scenario);
   s.script.insert(s.script.end(), path.faults.begin(), path.faults.end());
-  WorldOptions world;
-  world.keep_trace = false;
-  if (!path.tape.empty()) world.tape = path.tape;
-  return run_scenario(s, world, out, nullptr);
+  return run_scenario(s, path_world_options(scenario, path), out, nullptr);
 }
 
 eosim::Result<ShrinkStatus> counterexample(const Scenario& scenario, const ExplorePath& path,

@@ -10,18 +10,24 @@
 //    in the order they fire). The rule pins the opportunity by site, frame and occurrence
 //    (nth); the run up to it is the parent's, byte for byte, because rules draw nothing.
 //  - A schedule child changes one decision of its parent's choice tape (a tie between
-//    events due at the same instant, or a frame's latency) at a position after the
-//    parent's last change; the decisions after it are drawn afresh. Schedule children are
-//    only taken before any fault is placed, so each (schedule, faults) pair is reached by
-//    one path only.
+//    events due at the same instant, a frame's latency, a broker sync's split) at a
+//    position after the parent's last change. Schedule children are only taken before any
+//    fault is placed, so each (schedule, faults) pair is reached by one path only. Under
+//    sequential draws the change is replayed by tape position and the decisions after it
+//    are drawn afresh. Under keyed draws a change is defined by where the parent drew it:
+//    the n-th decision of the first step that starts in world state S (World::change_state:
+//    the run state without the faults explore placed and without changes still pending;
+//    a Deviation with in_state). A fault placed before it meets it only if its run comes
+//    back to S exactly; otherwise the change never applies.
 //  - Two nodes whose runs have the same trace hash, the same replayed tape length and the
 //    same starting points for their children have identical subtrees: the later one is
 //    counted as a duplicate and not expanded.
 //  - State merging (ExploreOptions::merge_states): a parent that may place faults hashes
 //    its world's run state (World::run_state: every table row, the broker, the actors,
 //    frames in flight with their payloads, pending events, the chooser's tape and
-//    generator, the fault rules still live) before every step. A fault child is keyed by
-//    that hash before the step its opportunity is in, the opportunity (site, kind, frame,
+//    generator, the fault rules still live, the schedule changes still pending) before
+//    every step. A fault child is keyed by that hash before the step its opportunity is
+//    in, the opportunity (site, kind, frame,
 //    order, attempt, instance, its place in the step) and the faults it may still add. A
 //    child whose key an earlier child had is cut (counted in `merged`): the two go on from
 //    the same state, with the same rules and the same draws to come, so their subtrees
@@ -31,6 +37,29 @@
 //    its match shifted by some steps. When every run ended quiescent and the longest one,
 //    shifted by the largest shift once per fault, stays below the bound, nothing differs;
 //    otherwise explore() runs the search again without merging (merge_abandoned).
+//  - Pruning (keyed draws, with merge_states): a fault child of a node C with one change,
+//    in-state and drawn in step s of the root's run, at an opportunity of an earlier step,
+//    is not made (counted in `pruned`). Why its subtree holds nothing the kept tree lacks:
+//    let F be that fault, N = C + F + G (G: the faults N adds after F) any node of the
+//    pruned subtree and R its run. Up to step s, C's run is the root's, so F is an
+//    opportunity of the root's run, at the same place, and the root's run starts no step
+//    in S before s (it would then repeat itself forever and reach the step bound, and the
+//    search would run again unmerged). (i) If R never starts a step in S, the change never
+//    applies and R is the run of root + F + G: each fault of G sits at an opportunity of
+//    its parent's run before any point where the change applied there (placed after it,
+//    the fault leaves the world state the change matched as it was, so the change would
+//    apply in R too), so every parent run agrees with its change-free twin up to each
+//    placement, and root + F + G is a node of the tree with the same rules. (ii) If R
+//    starts step p in S (after F's step), then from p on R is in world state S, with the
+//    scenario's own rules as in S (they are part of it), the change applying, and the
+//    faults B still to fire; C's run from step s is the same world, so R's rest is the
+//    rest of C + B, B placed where R fires them, in step s or later, where C's fault
+//    children are made. Either way R ends in the final state of a node of the kept tree
+//    (or of one merged into it): the same verdict and outcome class. R is a prefix of one
+//    kept run and the rest of another, so the step bound check counts the longest run
+//    twice. Nodes with two changes prune nothing (each change could meet the other), nor
+//    does sequential drawing: a positional change hits whatever decision comes at its
+//    position after the fault.
 // Levels are run in parallel and reduced in tree order, so the result is the same for any
 // number of jobs.
 //
@@ -72,12 +101,23 @@ struct ExploreOptions {
   // Called on the calling thread for each fault child cut by state merging: (its path, the
   // path of the earlier child it merged into). For tests that run both and compare.
   std::function<void(const ExplorePath&, const ExplorePath&)> on_merge;
+  // Called on the calling thread for each fault child pruned because it fires before its
+  // parent's schedule change (explore.h, "Pruning"): its path. For tests.
+  std::function<void(const ExplorePath&)> on_prune;
 };
 
-// A changed scheduler decision: tape position and the value taken there instead.
+// A changed scheduler decision: the value taken instead of the parent's at its decision
+// `position` (index on the parent's tape). Under sequential draws the change is replayed
+// by position. Under keyed draws (in_state) it is defined by where it was drawn: the
+// `in_step`-th decision of the step that starts in world state `state`
+// (World::change_state), the step `step` of the parent's run.
 struct Deviation {
   std::size_t position = 0;
   std::uint64_t value = 0;
+  bool in_state = false;
+  std::uint64_t state = 0;
+  std::size_t in_step = 0;
+  std::uint64_t step = 0;
   friend bool operator==(const Deviation&, const Deviation&) = default;
 };
 
@@ -105,6 +145,8 @@ struct ExploreResult {
   std::uint64_t duplicates = 0;           // runs pruned as identical to an earlier one
   std::uint64_t merged = 0;               // fault children never run: their state and
                                           // budget had been reached before
+  std::uint64_t pruned = 0;               // fault children never made: they fire before
+                                          // their parent's schedule change (keyed draws)
   std::uint64_t merge_shift = 0;          // most steps a cut child was behind its match
   bool merge_abandoned = false;           // a run reached the step bound: the search ran
                                           // again without merging
@@ -133,6 +175,9 @@ eosim::Status explore(const Scenario& scenario, const ExploreOptions& options,
 // is not met (an absence of violations nobody looked for proves nothing).
 bool explore_expectation_met(const ExploreResult& result, const Expectation& expect,
                              std::string& why);
+
+// The world options explore runs `path` with (keep_trace off), for a test that steps it.
+WorldOptions path_world_options(const Scenario& scenario, const ExplorePath& path);
 
 // Runs one path of the tree again (as explore did), for a report or a test.
 eosim::Status run_path(const Scenario& scenario, const ExplorePath& path, RunSummary& out);

@@ -293,13 +293,18 @@ bool World::over() const {
 
 bool World::step() {
   if (over()) return false;
-  if (impl_->options_.hash_states) impl_->state_hashes_.push_back(run_state());
+  before_step();
   const bool ran = impl_->kernel_.scheduler.step();
   fire_step_rules();
   return ran;
 }
 
 const std::vector<std::uint64_t>& World::state_hashes() const { return impl_->state_hashes_; }
+const std::vector<std::uint64_t>& World::change_states() const { return impl_->change_states_; }
+const std::vector<std::uint64_t>& World::decisions_before() const {
+  return impl_->decisions_before_;
+}
+bool World::change_applied(std::size_t i) const { return impl_->change_applied_.at(i); }
 
 void World::run() {
   while (step()) {

@@ -44,6 +44,16 @@ enum class DbStorage {
 constexpr std::int64_t kTempFilesFromOrders = 100000;
 DbStorage auto_storage(const Scenario& scenario);
 
+// A changed decision, defined by where it is drawn: in the first step that starts in
+// world state `state` (World::change_state), the step's `index`-th decision (0-based)
+// takes `value` (modulo its bound) instead of its draw. It is spent in that step even if
+// the step ends before its decision (a fault earlier in the step).
+struct StateChange {
+  std::uint64_t state = 0;
+  std::size_t index = 0;
+  std::uint64_t value = 0;
+};
+
 struct WorldOptions {
   std::string keep_db_dir;       // "" = private databases (`storage`); else real files here
                                  // (database_files(); an existing non-empty one is refused,
@@ -56,6 +66,11 @@ struct WorldOptions {
                                  // it; a run nobody replays saves ~100 bytes per order)
   bool hash_states = false;      // World::state_hashes(): run_state() before each step
   std::optional<sim::ChoiceTape> tape;  // replay these decisions first
+  // Explore's schedule changes under keyed draws (src/search/explore.h); each applies once.
+  std::vector<StateChange> changes;
+  // Rules of the fault plan from this index on are explore's placements: change_state()
+  // leaves them out (the scenario's own rules come first).
+  std::size_t own_rules = SIZE_MAX;
   sim::TapeEnd tape_end = sim::TapeEnd::kRandom;
 };
 
@@ -143,8 +158,16 @@ class World {
   // A hash of everything the rest of the run depends on but the step count: two worlds of
   // one scenario with equal hashes go on alike, step for step. Reads only.
   std::uint64_t run_state();
-  // With WorldOptions::hash_states: entry s is run_state() before step s + 1 ran.
+  // run_state() without the rules explore placed (WorldOptions::own_rules) and without the
+  // schedule changes still pending: where a StateChange applies.
+  std::uint64_t change_state();
+  // With WorldOptions::hash_states, entry s is taken before step s + 1 ran: run_state(),
+  // change_state(), and the number of decisions drawn before that step.
   const std::vector<std::uint64_t>& state_hashes() const;
+  const std::vector<std::uint64_t>& change_states() const;
+  const std::vector<std::uint64_t>& decisions_before() const;
+  // Whether WorldOptions::changes[i] has applied so far.
+  bool change_applied(std::size_t i) const;
 
   // --- commands (world_commands.cpp) ---
   // Adds a scripted rule to the running world, as if the scenario had held it from the
@@ -157,6 +180,10 @@ class World {
   explicit World(std::unique_ptr<WorldImpl> impl);
   // Fires the rules whose `step` trigger is the step just done (world_commands.cpp).
   void fire_step_rules();
+  // Before a step: hashes the state (WorldOptions::hash_states) and arms the changes that
+  // apply in it (world_state.cpp).
+  void before_step();
+  std::uint64_t run_state_from(std::uint64_t change_state);
   std::unique_ptr<WorldImpl> impl_;
 };
 

@@ -55,6 +55,7 @@ class WorldImpl {
                              : sim::Kernel(scenario.seed)) {
     kernel_.chooser.set_recording(options.record_tape);
     kernel_.chooser.set_draws(scenario.draws);
+    change_applied_.assign(options.changes.size(), false);
   }
 
   eosim::Status build();
@@ -79,6 +80,10 @@ class WorldImpl {
   std::unique_ptr<producer::OrderService> producer_;
   std::vector<std::unique_ptr<consumer::Consumer>> consumers_;
   std::vector<std::uint64_t> state_hashes_;  // WorldOptions::hash_states
+  std::vector<std::uint64_t> change_states_;
+  std::vector<std::uint64_t> decisions_before_;
+  std::vector<bool> change_applied_;  // by WorldOptions::changes
+  std::size_t changes_applied_ = 0;
 };
 
 }  // namespace lab

@@ -14,7 +14,11 @@
 //    connection); absolute time is history, and every time is fed relative to now;
 //  - the chooser: the tape entries still to replay and the generator's state, so the draws
 //    to come are the same;
-//  - the fault plan: every rule that may still fire, counted from now.
+//  - the fault plan: every rule that may still fire, counted from now;
+//  - explore's schedule changes still pending (WorldOptions::changes).
+// change_state() is the same hash without the rules explore placed and without the
+// pending changes: the world as a change finds it (a change is defined by that state,
+// explore.h says why).
 // Left out, because nothing decides by them: the trace, the fired-fault and opportunity
 // logs, statistics and counters, the recorded tape — and the step count, which only the
 // step bound reads: explore checks that bound on its own (explore.cpp, exact_merging).
@@ -102,7 +106,7 @@ void add_database(sim::StateHash& hash, store::Db& db, sim::Tick now, std::int64
 
 }  // namespace
 
-std::uint64_t World::run_state() {
+std::uint64_t World::change_state() {
   WorldImpl& w = *impl_;
   sim::StateHash hash;
   for (store::Db* db : {&w.orders_anchor_, &w.ledger_anchor_, &w.dedup_anchor_, &w.effects_anchor_}) {
@@ -115,8 +119,47 @@ std::uint64_t World::run_state() {
   w.kernel_.network.add_state(hash);
   w.kernel_.scheduler.add_state(hash);
   w.kernel_.chooser.add_state(hash);
-  w.kernel_.faults.add_state(hash);
+  w.kernel_.faults.add_rules_state(hash, 0, w.options_.own_rules);
+  w.kernel_.faults.add_random_state(hash);
   return hash.value();
+}
+
+std::uint64_t World::run_state_from(std::uint64_t change_state) {
+  const WorldImpl& w = *impl_;
+  sim::StateHash hash;
+  hash.add(change_state);
+  w.kernel_.faults.add_rules_state(hash, w.options_.own_rules, SIZE_MAX);
+  for (std::size_t i = 0; i < w.options_.changes.size(); ++i) {
+    if (w.change_applied_[i]) continue;
+    const StateChange& c = w.options_.changes[i];
+    hash.add(c.state);
+    hash.add(static_cast<std::uint64_t>(c.index));
+    hash.add(c.value);
+  }
+  return hash.value();
+}
+
+std::uint64_t World::run_state() { return run_state_from(change_state()); }
+
+void World::before_step() {
+  WorldImpl& w = *impl_;
+  sim::Chooser& chooser = w.kernel_.chooser;
+  chooser.begin_step();
+  const bool pending = w.changes_applied_ < w.options_.changes.size();
+  if (!w.options_.hash_states && !pending) return;
+  const std::uint64_t state = change_state();
+  if (w.options_.hash_states) {
+    w.state_hashes_.push_back(run_state_from(state));
+    w.change_states_.push_back(state);
+    w.decisions_before_.push_back(chooser.tape().size());
+  }
+  for (std::size_t i = 0; i < w.options_.changes.size(); ++i) {
+    const StateChange& c = w.options_.changes[i];
+    if (w.change_applied_[i] || c.state != state) continue;
+    chooser.force(c.index, c.value);
+    w.change_applied_[i] = true;
+    ++w.changes_applied_;
+  }
 }
 
 }  // namespace lab

@@ -170,9 +170,15 @@ std::set<std::string> classes_of(const lab::ExploreResult& r) {
   return out;
 }
 
-// Explores `s` with and without state merging; returns the placements merging cut.
-std::uint64_t compare_merging(const lab::Scenario& s, int max_faults, int max_deviations,
-                              const std::set<sim::FaultAction>& kinds) {
+// What the reduced search left out: placements merged, and pruned (keyed draws).
+struct MergeReduction {
+  std::uint64_t merged = 0;
+  std::uint64_t pruned = 0;
+};
+
+// Explores `s` with and without state merging (and pruning); returns what was left out.
+MergeReduction compare_merging(const lab::Scenario& s, int max_faults, int max_deviations,
+                          const std::set<sim::FaultAction>& kinds) {
   lab::ExploreOptions options = budget(max_faults, max_deviations, kinds);
   options.merge_states = false;
   const lab::ExploreResult all = run_explore(s, options);
@@ -180,20 +186,23 @@ std::uint64_t compare_merging(const lab::Scenario& s, int max_faults, int max_de
   const lab::ExploreResult merged = run_explore(s, options);
   INFO(s.consumer.label() << " / " << s.producer.label() << ", K=" << max_faults << " D="
                           << max_deviations << ": " << all.runs << " runs without merging, "
-                          << merged.runs << " with, " << merged.merged << " cut");
+                          << merged.runs << " with, " << merged.merged << " cut, "
+                          << merged.pruned << " pruned");
   CHECK_FALSE(all.truncated);
   CHECK_FALSE(merged.truncated);
   CHECK(classes_of(merged) == classes_of(all));
   CHECK((merged.violations > 0) == (all.violations > 0));
   CHECK((merged.incomplete > 0) == (all.incomplete > 0));
   CHECK(all.merged == 0);
+  CHECK(all.pruned == 0);
+  if (s.draws == sim::Draws::kSequence) CHECK(merged.pruned == 0);
   CHECK(merged.runs <= all.runs);
   CHECK(all.first_violation.has_value() == merged.first_violation.has_value());
   if (all.first_violation && merged.first_violation) {
     // Breadth first: the first violation needs as few faults either way.
     CHECK(merged.first_violation->faults.size() == all.first_violation->faults.size());
   }
-  return merged.merged;
+  return {merged.merged, merged.pruned};
 }
 
 // Every anti-pattern, and correct designs beside them. requeue-poison's runs all loop to
@@ -223,11 +232,41 @@ TEST_CASE("explore: state merging reaches the same outcome classes as the full s
           "[explore][merge]") {
   std::uint64_t cut = 0, cut_keyed = 0;
   for (const lab::Scenario& s : merge_scenarios()) {
-    cut += compare_merging(s, 2, 0, {sim::FaultAction::kCrash});
-    cut_keyed += compare_merging(keyed(s), 2, 0, {sim::FaultAction::kCrash});
+    cut += compare_merging(s, 2, 0, {sim::FaultAction::kCrash}).merged;
+    cut_keyed += compare_merging(keyed(s), 2, 0, {sim::FaultAction::kCrash}).merged;
   }
   CHECK(cut > 0);  // it had something to merge
   CHECK(cut_keyed > 0);
+}
+
+TEST_CASE("explore: keyed changes prune the faults placed before them, same outcome classes",
+          "[explore][merge][keyed]") {
+  std::uint64_t pruned = 0;
+  for (const lab::Scenario& s : merge_scenarios()) {
+    pruned += compare_merging(keyed(s), 1, 1, {sim::FaultAction::kCrash}).pruned;
+  }
+  CHECK(pruned > 0);  // it had something to prune
+}
+
+TEST_CASE("explore: pruning gives the same result for any number of jobs",
+          "[explore][merge][keyed]") {
+  lab::ExploreOptions options = budget(2, 1, {sim::FaultAction::kCrash});
+  const lab::Scenario s = keyed(explore_scenario(2, "no-dedup"));
+  options.jobs = 1;
+  const lab::ExploreResult one = run_explore(s, options);
+  options.jobs = 2;
+  const lab::ExploreResult two = run_explore(s, options);
+  CHECK(one.pruned > 0);
+  CHECK(one.pruned == two.pruned);
+  CHECK(one.merged == two.merged);
+  CHECK(one.runs == two.runs);
+  CHECK(one.distinct == two.distinct);
+  CHECK(one.violations == two.violations);
+  CHECK(one.runs_by_faults == two.runs_by_faults);
+  REQUIRE(one.first_violation);
+  REQUIRE(two.first_violation);
+  CHECK(one.first_violation->faults == two.first_violation->faults);
+  CHECK(one.first_violation->deviations == two.first_violation->deviations);
 }
 
 TEST_CASE("explore: keyed draws find the violations sequential draws find",
@@ -297,25 +336,26 @@ TEST_CASE("explore: state merging reaches the same outcome classes, every kind a
   for (const lab::Scenario& s : merge_scenarios()) {
     compare_merging(keyed(s), 1, 1, {});
     compare_merging(keyed(s), 2, 1, {sim::FaultAction::kCrash});
+    compare_merging(keyed(s), 2, 1, {sim::FaultAction::kDrop});
   }
   compare_merging(keyed(explore_scenario(3, "atomic")), 2, 1, {});
+  const MergeReduction three = compare_merging(keyed(explore_scenario(3, "no-dedup")), 2, 1, {});
+  CHECK(three.pruned > 0);
 }
 
 namespace {
 
-// Runs `path` as explore does and returns the run state at its end.
+// Runs `path` as explore does and returns the run state at its end (`as_changed`: without
+// the placed rules and the changes still pending, World::change_state).
 std::uint64_t final_state(const lab::Scenario& s, const lab::ExplorePath& path,
-                          lab::Report& report) {
+                          lab::Report& report, bool as_changed = false) {
   lab::Scenario file = lab::explore_root(s);
   file.script.insert(file.script.end(), path.faults.begin(), path.faults.end());
-  lab::WorldOptions options;
-  options.keep_trace = false;
-  if (!path.tape.empty()) options.tape = path.tape;
-  auto world = run_support::world(file, options);
+  auto world = run_support::world(file, lab::path_world_options(s, path));
   REQUIRE(world);
   world->run();
   report = world->summary().report;
-  return world->run_state();
+  return as_changed ? world->change_state() : world->run_state();
 }
 
 }  // namespace
@@ -369,4 +409,66 @@ TEST_CASE("explore: placements cut by merging end like their matches, with D=1",
       budget(2, 1, {sim::FaultAction::kCrash, sim::FaultAction::kDrop});
   CHECK(check_merged_pairs(options, 40) > 100);
   CHECK(check_merged_pairs(options, 40, sim::Draws::kKeyed) > 100);
+}
+
+namespace {
+
+// Runs the placements pruning left out (up to `most` per scenario, keyed draws): each has
+// one fault before one change, and must end where the fault alone or the change alone
+// ends (explore.h: the change never applies, or the run comes back to its state after the
+// fault and goes on as the change's own run). Returns how many ended each way.
+std::pair<std::uint64_t, std::uint64_t> check_pruned(const lab::ExploreOptions& base,
+                                                     std::size_t most) {
+  std::uint64_t as_fault = 0, as_change = 0;
+  for (const lab::Scenario& plain : merge_scenarios()) {
+    const lab::Scenario s = keyed(plain);
+    std::vector<lab::ExplorePath> pruned;
+    lab::ExploreOptions options = base;
+    options.on_prune = [&pruned, most](const lab::ExplorePath& path) {
+      if (pruned.size() < most) pruned.push_back(path);
+    };
+    run_explore(s, options);
+    for (const lab::ExplorePath& path : pruned) {
+      INFO(s.consumer.label() << " / " << s.producer.label() << ": " << lab::path_text(path));
+      REQUIRE(path.faults.size() == 1);
+      REQUIRE(path.deviations.size() == 1);
+      CHECK(path.deviations[0].in_state);
+      lab::ExplorePath fault_only = path;
+      fault_only.deviations.clear();
+      fault_only.tape.clear();
+      lab::ExplorePath change_only = path;
+      change_only.faults.clear();
+      lab::Report r, f, c;
+      // A change that never applied is still pending at the end: compare without it.
+      const std::uint64_t end = final_state(s, path, r, true);
+      const bool like_fault = end == final_state(s, fault_only, f, true);
+      const bool like_change = end == final_state(s, change_only, c, true);
+      CHECK((like_fault || like_change));
+      const lab::Report& match = like_fault ? f : c;
+      CHECK(r.verdict == match.verdict);
+      CHECK(r.lost == match.lost);
+      CHECK(r.duplicated == match.duplicated);
+      CHECK(r.balance_actual == match.balance_actual);
+      (like_fault ? as_fault : as_change) += 1;
+    }
+  }
+  return {as_fault, as_change};
+}
+
+}  // namespace
+
+TEST_CASE("explore: a pruned placement ends like its fault alone or its change alone",
+          "[explore][merge][keyed]") {
+  const auto [as_fault, as_change] =
+      check_pruned(budget(1, 1, {sim::FaultAction::kCrash, sim::FaultAction::kDrop}), 8);
+  INFO(as_fault << " like the fault alone, " << as_change << " like the change alone");
+  CHECK(as_fault + as_change > 20);
+}
+
+// Hidden, with [.merge] above.
+TEST_CASE("explore: pruned placements end like the fault or the change alone, every kind",
+          "[.merge]") {
+  const auto [as_fault, as_change] = check_pruned(budget(1, 1), 60);
+  INFO(as_fault << " like the fault alone, " << as_change << " like the change alone");
+  CHECK(as_fault + as_change > 200);
 }
