@@ -100,9 +100,14 @@ Status run_live(const lab::Scenario& s, const Endpoint& endpoint, const LiveOpti
   Supervision sv{s, o, endpoint};
   ActorArgs base;
   if (Status st = set_up(sv, out, base); !st.ok()) return st;
-  for (Actor& a : sv.actors) start_actor(a, o.self_exe);
+  for (Actor& a : sv.actors) {
+    if (Status st = start_actor(a, o.self_exe); !st.ok()) {
+      sv.failure = std::move(st.message);
+      break;
+    }
+  }
 
-  supervise(sv, base, out);
+  if (sv.failure.empty()) supervise(sv, base, out);
   for (Actor& a : sv.actors) stop_actor(a);
   // A connection the proxy still holds silent (a frozen one, the far end of a broken one)
   // lets go now: the broker takes back what it held, and the drain below counts it.

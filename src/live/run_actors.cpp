@@ -37,12 +37,16 @@ sim::Tick tick_at(const ActorArgs& args, std::int64_t ms) {
   return ms <= args.origin_ms ? 0 : static_cast<sim::Tick>((ms - args.origin_ms) / args.tick_ms);
 }
 
-void start_actor(Actor& actor, const std::string& self) {
+Status start_actor(Actor& actor, const std::string& self) {
   ChildSpec spec;
   spec.argv = actor_argv(self, actor.args);
   spec.output_path = actor.args.run_dir + "/" + actor.args.node() + ".log";
   actor.restart_at_ms = -1;
-  if (!spawn(spec, actor.pid).ok()) actor.pid = 0;
+  if (Status st = spawn(spec, actor.pid); !st.ok()) {
+    actor.pid = 0;
+    return Status::error("cannot start " + actor.args.node() + ": " + st.message);
+  }
+  return Status::success();
 }
 
 void stop_actor(Actor& actor) {

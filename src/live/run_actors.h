@@ -15,6 +15,7 @@
 
 #include "sim/trace.h"
 #include "src/live/actor_process.h"
+#include "src/live/status.h"
 #include "src/scenario/scenario.h"
 #include "src/status/status.h"
 
@@ -33,9 +34,9 @@ std::vector<Actor> actors_of(const lab::Scenario& s, const ActorArgs& base);
 // The wall tick of `ms` (CLOCK_MONOTONIC) in the run `args` belongs to; 0 before it began.
 sim::Tick tick_at(const ActorArgs& args, std::int64_t ms);
 
-// Starts the actor's process (`self`: the eosim binary); pid stays 0 when it could not be
-// started.
-void start_actor(Actor& actor, const std::string& self);
+// Starts the actor's process (`self`: the eosim binary). An error (pid stays 0) when no
+// process could be made: a run without one of its actors would report its orders lost.
+Status start_actor(Actor& actor, const std::string& self);
 
 // SIGTERM, then SIGKILL after 3 s; returns when the process group is gone (or 3 s more).
 void stop_actor(Actor& actor);

@@ -98,7 +98,10 @@ bool tend_actors(Supervision& sv, std::int64_t now, bool& pending, LiveResult& o
     if (a.restart_at_ms >= 0 && now >= a.restart_at_ms) {
       sv.events.push_back({0, tick_at(a.args, now), a.args.node(), sim::EventKind::kRestart, "",
                            0, "supervisor started the process again"});
-      start_actor(a, sv.o.self_exe);
+      if (Status started = start_actor(a, sv.o.self_exe); !started.ok()) {
+        sv.failure = std::move(started.message);
+        return false;
+      }
       ++out.restarts;
     }
     pending = pending || a.restart_at_ms >= 0;
