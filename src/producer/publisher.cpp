@@ -32,8 +32,7 @@ std::optional<std::uint64_t> Publisher::publish(const std::string& queue, broker
                 : sim::concat({"publish ", message_id_text(message)});
   const bool sent = net_.send(
       conn_, {"basic.publish",
-              broker::ClientMethod(std::in_place_type<broker::PublishFrame>, queue,
-                                   std::move(message), true),
+              broker::ClientMethod(broker::PublishFrame{queue, std::move(message), true}),
               order, attempt, std::move(summary)});
   if (!sent) return std::nullopt;
   return confirms_ ? ++next_seq_ : 0;

@@ -163,8 +163,7 @@ void BrokerNode::deliver(broker::Delivery d) {
   const broker::ConnId conn = d.to.conn;
   k_.network.send(conn, "broker",
                   broker::make_frame("basic.deliver",
-                                     broker::BrokerMethod(std::in_place_type<broker::DeliverFrame>,
-                                                          std::move(d), attempt),
+                                     broker::BrokerMethod(broker::DeliverFrame{std::move(d), attempt}),
                                      order, attempt, std::move(summary)));
 }
 
