@@ -24,3 +24,18 @@ function(eosim_test_settings target)
   # (they compile as one batch too when all of a binary's files are put in one:
   # UNITY_BUILD_BATCH_SIZE 0). A helper two files need lives once, in tests/support/.
 endfunction()
+
+# A Catch2 binary whose test cases ctest runs one by one. Its test names are checked when
+# it is linked (cmake/check_test_names.cmake: a `;` would split a name into two ctest tests
+# that run nothing), every ctest test passes `-w NoTests` (a name that matches no test
+# case fails instead of passing), and the binary joins EOSIM_CATCH_BINARIES, which the
+# test catch_tests_all_run (tests/CMakeLists.txt) counts.
+function(eosim_discover_tests target)
+  add_custom_command(TARGET ${target} POST_BUILD
+    COMMAND ${CMAKE_COMMAND} -DBINARY=$<TARGET_FILE:${target}>
+            -P ${PROJECT_SOURCE_DIR}/cmake/check_test_names.cmake
+    VERBATIM)
+  catch_discover_tests(${target} TEST_SPEC "~[.]" EXTRA_ARGS -w NoTests
+                       PROPERTIES TIMEOUT 600)
+  set_property(GLOBAL APPEND PROPERTY EOSIM_CATCH_BINARIES $<TARGET_FILE:${target}>)
+endfunction()

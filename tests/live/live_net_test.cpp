@@ -40,7 +40,7 @@ std::int64_t deliveries_of(const std::string& keep, std::int64_t order) {
 
 }  // namespace
 
-TEST_CASE("live: the second basic.ack is lost on the wire; the redelivery is absorbed",
+TEST_CASE("live: the second basic.ack is lost on the wire, the redelivery is absorbed",
           "[live-net]") {
   live_test::broker_endpoint();
   TempDir dir;

@@ -48,7 +48,7 @@ constexpr live::MethodId kPublish{60, 40};
 
 }  // namespace
 
-TEST_CASE("the broker's basic.ack is the model's confirm.ack; a consumer's is basic.ack",
+TEST_CASE("the broker's basic.ack is the model's confirm.ack, a consumer's is basic.ack",
           "[proxy]") {
   CHECK(live::model_frame_kind(Direction::kClientToBroker, kAck) == "basic.ack");
   CHECK(live::model_frame_kind(Direction::kBrokerToClient, kAck) == "confirm.ack");
@@ -56,7 +56,7 @@ TEST_CASE("the broker's basic.ack is the model's confirm.ack; a consumer's is ba
   CHECK(live::model_frame_kind(Direction::kClientToBroker, {10, 11}).empty());  // start-ok
 }
 
-TEST_CASE("nth counts a frame kind over every consumer; the ack names its delivery's order",
+TEST_CASE("nth counts a frame kind over every consumer, the ack names its delivery's order",
           "[proxy]") {
   const lab::Scenario s = scenario_from(R"(
 name = "t"

@@ -66,7 +66,7 @@ TEST_CASE("atomic + outbox + email after the commit with an idempotency key: exa
   CHECK(t.faults >= t.runs);  // the property means little unless faults fired
 }
 
-TEST_CASE("email before the commit: crashes send it twice; the ledger stays exactly-once",
+TEST_CASE("email before the commit: crashes send it twice, the ledger stays exactly-once",
           "[property][design]") {
   const Tally t = tally(with_email(consumer::SideEffect::kBeforeCommit, false), kCrashes, 300);
   CHECK(count(t.ledger, "exactly-once") == t.runs);
@@ -82,7 +82,7 @@ TEST_CASE("email after the commit without a key: crashes lose it, never send it 
   CHECK(count(t.effects, "duplicated") == 0);
 }
 
-TEST_CASE("dedup_retention shorter than a redelivery duplicates; keeping keys does not",
+TEST_CASE("dedup_retention shorter than a redelivery duplicates, keeping keys does not",
           "[property][design]") {
   lab::Scenario s = property::workload(4);
   s.random.budget = 4;
@@ -107,7 +107,7 @@ TEST_CASE("separate store: marking first loses, marking after the commit duplica
   CHECK(count(after.ledger, "lost") == 0);
 }
 
-TEST_CASE("dedup key last: a redelivery after a lost ack sends the email again; key first "
+TEST_CASE("dedup key last: a redelivery after a lost ack sends the email again, key first "
           "does not",
           "[property][design]") {
   // Only lost frames: every redelivery follows a commit, none a rollback.
@@ -121,7 +121,7 @@ TEST_CASE("dedup key last: a redelivery after a lost ack sends the email again; 
   CHECK(count(key_last.effects, "duplicated") > 0);
 }
 
-TEST_CASE("message ids made at publish: a republish is debited again; ids from the outbox "
+TEST_CASE("message ids made at publish: a republish is debited again, ids from the outbox "
           "are not",
           "[property][design]") {
   lab::Scenario s = property::workload(4);

@@ -296,7 +296,7 @@ TEST_CASE("cli: --format mermaid prints a sequence diagram", "[cli]") {
   CHECK(out.text.rfind("%% ", 0) == 0);  // a Mermaid comment names the run first
 }
 
-TEST_CASE("cli: --format svg and html draw one run with every lane; several files exit 2",
+TEST_CASE("cli: --format svg and html draw one run with every lane, several files exit 2",
           "[cli][pictures]") {
   const std::string file = quoted(source_path("scenarios/16-competing-consumers-check-then-act.toml"));
   const Output svg = eosim_stdout("run " + file + " --format svg");
@@ -401,7 +401,7 @@ TEST_CASE("cli: generals shows the unconfirmed last courier and replays exactly"
   CHECK(eosim("generals --loss 2/1").exit_code == 2);
 }
 
-TEST_CASE("cli: --dedup and friends compose a consumer; run and sweep report it",
+TEST_CASE("cli: --dedup and friends compose a consumer, run and sweep report it",
           "[cli][design]") {
   const std::string file = quoted(source_path("scenarios/02-crash-between-commit-and-ack.toml"));
   Output o = eosim("run " + file + " --dedup none");

@@ -38,7 +38,7 @@ TEST_CASE("columns add up to the window and keep their minimum", "[ui][layout]")
   CHECK(d.right == Approx(400));
 }
 
-TEST_CASE("a saved layout reads back; a damaged one gives the defaults", "[ui][layout]") {
+TEST_CASE("a saved layout reads back, a damaged one gives the defaults", "[ui][layout]") {
   const test_support::TempDir tmp("layout");
   // In a folder that does not exist yet: save_layout makes it.
   const std::string path = (tmp.path / "config" / "gui-layout.ini").string();

@@ -85,7 +85,7 @@ TEST_CASE("a recording greys what would change a run and refuses its commands",
   CHECK(app.recording().step() == 10);
 }
 
-TEST_CASE("the browser opens a trace; a malformed one is an error naming file and line",
+TEST_CASE("the browser opens a trace, a malformed one is an error naming file and line",
           "[ui][recording]") {
   Headless ui;
   ui::App app;

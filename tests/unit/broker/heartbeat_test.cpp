@@ -115,7 +115,7 @@ TEST_CASE("heartbeat: 0 means nobody notices, and the zombie's delivery stays he
   CHECK(r.summary.report.duplicated.empty());
 }
 
-TEST_CASE("heartbeat: a client with client_timeout = 0 never notices; the broker does",
+TEST_CASE("heartbeat: a client with client_timeout = 0 never notices, the broker does",
           "[heartbeat]") {
   const Run r = run(zombie_scenario("heartbeat = 5\nclient_timeout = 0\n", "atomic"));
   const long frozen = find(r, "consumer", sim::EventKind::kFrozen);

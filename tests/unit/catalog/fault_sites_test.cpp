@@ -129,7 +129,7 @@ TEST_CASE("fault sites: what runs reach is what the table says is passed", "[fau
   }
 }
 
-TEST_CASE("fault sites: design variations pass what the table says; every site is reached",
+TEST_CASE("fault sites: design variations pass what the table says, every site is reached",
           "[fault_sites]") {
   // The presets alone never send an email nor write the key last: the variations of
   // [consumer] decide those sites, so they are run here too.

@@ -148,7 +148,7 @@ TEST_CASE("consumer: each preset has its PresetId, named from the preset table",
   CHECK_FALSE(sim::value_named<consumer::PresetId>("Atomic").has_value());
 }
 
-TEST_CASE("consumer: atomic debits once, then acks; a redelivery is acked without effect",
+TEST_CASE("consumer: atomic debits once, then acks, and a redelivery is acked without effect",
           "[consumer]") {
   FakeConsumerBroker b;
   const std::unique_ptr<consumer::Consumer> c = b.start_consumer("atomic");

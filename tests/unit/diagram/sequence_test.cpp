@@ -107,7 +107,7 @@ TEST_CASE("a frame lost with its connection ends in a lost arrow", "[diagram]") 
   CHECK(broken >= 1);
 }
 
-TEST_CASE("growing the layout event by event equals building it at once; spans hold",
+TEST_CASE("growing the layout event by event equals building it at once, spans hold",
           "[diagram]") {
   const std::string file = GENERATE(std::string("02-crash-between-commit-and-ack.toml"),
                                     std::string("16-competing-consumers-check-then-act.toml"),

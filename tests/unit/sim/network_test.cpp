@@ -135,7 +135,7 @@ void freeze_on_first_deliver(Pair& p, std::optional<sim::Tick> server_detect,
 
 }  // namespace
 
-TEST_CASE("network: a frozen link carries nothing; the server notices, the client never",
+TEST_CASE("network: a frozen link carries nothing, the server notices, the client never",
           "[network]") {
   Pair p(4);
   freeze_on_first_deliver(p, 15, 0);
