@@ -14,10 +14,6 @@ namespace {
 constexpr ImGuiTableFlags kTable =
     ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
 
-std::string id_of(const broker::Message& m) {
-  return m.message_id.empty() ? std::string("(no message_id)") : m.message_id;
-}
-
 void redelivered_cell(bool redelivered) {
   if (redelivered) {
     text_colored(palette::kWarn, "redelivered=true");
@@ -57,7 +53,7 @@ void ready_table(const lab::StepView& v) {
       ImGui::TableNextColumn();
       ImGui::Text("%llu", static_cast<unsigned long long>(r.seq));
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(id_of(r.message).c_str());
+      ImGui::TextUnformatted(lab::message_label(r.message).c_str());
       ImGui::TableNextColumn();
       redelivered_cell(r.redelivered);
     }
@@ -85,7 +81,7 @@ void unacked_tables(const lab::StepView& v) {
       ImGui::TableNextColumn();
       ImGui::Text("%llu", static_cast<unsigned long long>(u.delivery_tag));
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(id_of(u.message).c_str());
+      ImGui::TextUnformatted(lab::message_label(u.message).c_str());
       ImGui::TableNextColumn();
       redelivered_cell(u.redelivered);
     }
@@ -102,14 +98,9 @@ void dead_letters(const lab::StepView& v) {
   for (const auto& d : v.dead_letters) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(id_of(d.message).c_str());
+    ImGui::TextUnformatted(lab::message_label(d.message).c_str());
     ImGui::TableNextColumn();
-    std::string deaths;
-    for (const auto& x : d.message.x_death) {
-      deaths += (deaths.empty() ? "" : "; ") + x.reason + " from " + x.queue + " x" +
-                std::to_string(x.count);
-    }
-    text_colored(palette::kWarn, deaths);
+    text_colored(palette::kWarn, lab::x_death_text(d.message));
   }
   ImGui::EndTable();
 }

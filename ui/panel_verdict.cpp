@@ -25,15 +25,8 @@ std::string fault_line(const sim::FiredFault& f) {
   return line;
 }
 
-// Mid-run, "stuck" only means "still on its way": the run is not over yet.
-bool pending(lab::Outcome outcome, bool over) { return !over && outcome == lab::Outcome::kStuck; }
-
-std::string shown_outcome(lab::Outcome outcome, bool over) {
-  return pending(outcome, over) ? "pending" : std::string(lab::outcome_name(outcome));
-}
-
 ImU32 shown_color(lab::Outcome outcome, bool over) {
-  return pending(outcome, over) ? palette::kMuted : outcome_color(outcome);
+  return lab::outcome_pending(outcome, over) ? palette::kMuted : outcome_color(outcome);
 }
 
 bool went_wrong(lab::Outcome outcome, bool over) {
@@ -72,7 +65,7 @@ void orders_table(const lab::Report& r, bool over) {
       text_colored(o.rejections > 0 && o.debits == 0 ? palette::kInfo : effect_color(o.debits),
                    effects);
       ImGui::TableNextColumn();
-      text_colored(shown_color(o.outcome, over), shown_outcome(o.outcome, over));
+      text_colored(shown_color(o.outcome, over), lab::outcome_so_far(o.outcome, over));
     }
   }
   ImGui::EndTable();

@@ -33,16 +33,6 @@ ImU32 effect_color(long long effects) {
   return effects == 0 ? palette::kWarn : palette::kBad;
 }
 
-bool verdict_known_so_far(lab::Verdict verdict, bool over) {
-  return over || verdict == lab::Verdict::kDuplicated || verdict == lab::Verdict::kPhantom;
-}
-
-std::string verdict_so_far(lab::Verdict verdict, bool over) {
-  const std::string name(lab::verdict_name(verdict));
-  if (over) return name;
-  return verdict_known_so_far(verdict, over) ? name + " (already)" : "in progress";
-}
-
 diagram::Metrics imgui_metrics() {
   diagram::Metrics m;
   m.text_width = [](std::string_view text) {

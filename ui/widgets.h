@@ -8,6 +8,7 @@
 #include <string>
 
 #include "src/checker/verdict.h"
+#include "src/report/so_far.h"
 #include "src/diagram/placement.h"
 #include "src/diagram/sequence.h"
 
@@ -30,11 +31,10 @@ ImVec4 to_vec4(ImU32 color);
 ImU32 outcome_color(lab::Outcome outcome);
 ImU32 verdict_color(lab::Verdict verdict);
 ImU32 effect_color(long long effects);
-// The checker's verdict at a step, honestly: before the run has ended only a double effect
-// or a phantom is already certain; anything else is "in progress".
-std::string verdict_so_far(lab::Verdict verdict, bool over);
-// Whether verdict_so_far names a verdict (rather than "in progress").
-bool verdict_known_so_far(lab::Verdict verdict, bool over);
+// The checker's verdict at a step, honestly (src/report/so_far.h, shared with the HTML
+// page): before the run has ended only a double effect or a phantom is already certain.
+using lab::verdict_known_so_far;
+using lab::verdict_so_far;
 // "expected 550, actual 400 (MISMATCH)" once the run is over; mid-run "expected at the
 // end 550, now 700", never flagged: the expected balance is the whole run's intent, so a
 // balance short of it mid-run is work still to come. Wraps rather than cut at the edge.

@@ -9,12 +9,12 @@
 
 #include "src/cli/commands.h"
 #include "src/cli/files.h"
-#include "src/cli/run_html.h"
 #include "src/diagram/svg.h"
 #include "src/orders/order_key.h"
 #include "src/prose/printable.h"
 #include "src/report/report_format.h"
 #include "src/scenario/scenario.h"
+#include "src/web/run_page.h"
 #include "src/world/world.h"
 
 namespace cli {
@@ -23,7 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 
 bool wants_trace(const std::string& format) {
-  return format == "jsonl" || format == "mermaid" || format == "svg" || format == "html";
+  return format == "jsonl" || format == "mermaid" || format == "svg";
 }
 
 // A picture is one document: svg and html take one scenario file.
@@ -68,16 +68,28 @@ class KeepDbDirs {
   std::set<std::string> used_;
 };
 
+// The interactive page: the run again, step by step, through the session the GUI uses.
+// It must be the run just made (same scenario, same seed): a different length would mean
+// the page shows another run than the report, which is eosim's bug, not the user's.
+eosim::Status print_page(const lab::RunRecord& record, const diagram::SvgOptions& svg,
+                         std::ostream& out) {
+  web::StepStates steps;
+  if (eosim::Status walked = web::walk_steps(record.scenario, steps); !walked.ok()) return walked;
+  if (steps.steps != record.run.steps) {
+    return eosim::Status::error("the stepped run took " + std::to_string(steps.steps) +
+                                " steps, the run " + std::to_string(record.run.steps));
+  }
+  out << web::run_page(record, steps, svg);
+  return eosim::Status::success();
+}
+
 void print_record(const RunOptions& options, const lab::RunRecord& record,
-                  const std::vector<sim::TraceEvent>& trace,
-                  const std::vector<lab::DbTable>& tables, bool first, std::ostream& out) {
+                  const std::vector<sim::TraceEvent>& trace, bool first, std::ostream& out) {
   const lab::TextStyle style{options.colour, 88};
   diagram::SvgOptions svg;
   svg.title = record.scenario.name;
   if (options.format == "svg") {
     out << diagram::sequence_svg(trace, lab::diagram_lanes(record.scenario), svg);
-  } else if (options.format == "html") {
-    out << run_html(record, trace, tables, svg);
   } else if (options.format == "json") {
     out << lab::report_json_line(record) << '\n';
   } else if (options.format == "jsonl") {
@@ -203,10 +215,8 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
 
     lab::RunSummary run;
     std::vector<sim::TraceEvent> trace;
-    std::vector<lab::DbTable> tables;
     if (const eosim::Status ran =
-            lab::run_scenario(scenario, world, run, world.keep_trace ? &trace : nullptr,
-                              options.format == "html" ? &tables : nullptr);
+            lab::run_scenario(scenario, world, run, world.keep_trace ? &trace : nullptr);
         !ran.ok()) {
       err << "eosim: " << file << ": cannot build the world: " << ran.message << '\n';
       exit_code = worse(exit_code, kExitInternal);
@@ -221,7 +231,18 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
                             fault_option_args(options.fault_rules, options.faults))};
     // Quiet text with several files: the suite table alone says it, one line per file.
     const bool table_only = options.quiet && options.format == "text" && files.size() > 1;
-    if (!table_only) print_record(options, record, trace, tables, first, out);
+    if (options.format == "html") {
+      diagram::SvgOptions svg;
+      svg.title = record.scenario.name;
+      svg.width = web::kDiagramWidth;
+      if (const eosim::Status printed = print_page(record, svg, out); !printed.ok()) {
+        err << "eosim: " << file << ": internal error: " << printed.message << '\n';
+        exit_code = worse(exit_code, kExitInternal);
+        continue;
+      }
+    } else if (!table_only) {
+      print_record(options, record, trace, first, out);
+    }
     first = false;
     if (!unmet.empty()) exit_code = worse(exit_code, kExitExpectFailed);
     rows.push_back({scenario.name, run.report.verdict, true, unmet.empty(),

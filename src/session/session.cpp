@@ -93,6 +93,19 @@ std::string describe_rule(const sim::FaultRule& r) {
   return text;
 }
 
+std::string message_label(const broker::Message& m) {
+  return m.message_id.empty() ? std::string("(no message_id)") : m.message_id;
+}
+
+std::string x_death_text(const broker::Message& m) {
+  std::string deaths;
+  for (const broker::XDeath& x : m.x_death) {
+    deaths += (deaths.empty() ? "" : "; ") + x.reason + " from " + x.queue + " x" +
+              std::to_string(x.count);
+  }
+  return deaths;
+}
+
 Divergence first_divergence(const std::vector<sim::TraceEvent>& a,
                             const std::vector<sim::TraceEvent>& b) {
   const auto same = [](const sim::TraceEvent& x, const sim::TraceEvent& y) {

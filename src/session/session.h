@@ -66,6 +66,11 @@ struct StepView {
   RunSummary summary;  // the checker's verdict if the run stopped here
 };
 
+// A message as the broker panels name it: its message_id, or "(no message_id)".
+std::string message_label(const broker::Message& message);
+// Its x-death entries in one line: "delivery_limit from orders x2; ...".
+std::string x_death_text(const broker::Message& message);
+
 // Where two traces part: the first event that differs.
 struct Divergence {
   bool diverged = false;

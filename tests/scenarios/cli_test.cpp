@@ -313,7 +313,11 @@ TEST_CASE("cli: --format svg and html draw one run with every lane, several file
   CHECK(contains(html.text, "verdict: duplicated"));
   CHECK(contains(html.text, "<code>debits</code> (2 rows)"));  // the tables' final rows
   CHECK(contains(html.text, "<svg "));
-  CHECK_FALSE(contains(html.text, "<script"));  // self-contained, nothing runs
+  // Self-contained: its own script and style only, nothing fetched (the policy says so).
+  CHECK(contains(html.text, "Content-Security-Policy\" content=\"default-src 'none';"));
+  CHECK_FALSE(contains(html.text, "<script src"));
+  CHECK_FALSE(contains(html.text, "<link"));
+  CHECK(contains(html.text, "<script type=\"application/json\" id=\"run-data\">"));
 
   const Output several = eosim("run " + quoted(source_path("scenarios")) + " --format svg");
   CHECK(several.exit_code == 2);

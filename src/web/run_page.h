@@ -1,0 +1,54 @@
+#pragma once
+// One run as a self-contained HTML page (`eosim run FILE --format html`, and the run part
+// of each course page): one file, no network, no external script, style or font, so it can
+// be mailed, attached to a pull request or opened from disk.
+//
+// Without JavaScript it is a static report: the scenario and its teaching text, the
+// verdict and balance, each order's effects, the faults that fired, the sequence diagram
+// (inline SVG from diagram/svg.h) and the rows of every table at the end of the run. With
+// JavaScript a stepper appears: a slider, buttons and the arrow keys move through the
+// steps; the diagram highlights the current step and scrolls to it, and the broker, the
+// orders' effects, the verdict so far and the tables show that step. Every per-step state
+// comes from walk_steps() (step_states.h), embedded once as JSON: the script only looks
+// states up, it never interprets the trace.
+//
+// Invariants:
+//  (1) Every text from a scenario file is escaped: HTML-escaped in the markup, and in the
+//      embedded JSON '<', '>' and '&' are \u escapes, so no text can close the <script>.
+//  (2) The page's Content-Security-Policy allows nothing to be fetched: default-src 'none',
+//      only its own inline script and style, images only as data: URLs.
+//  (3) Same inputs, same bytes (no clock, no locale).
+// REQUIRES: `record`'s references outlive the call; `steps` comes from walk_steps() of
+// record.scenario.
+
+#include <string>
+#include <vector>
+
+#include "src/diagram/svg.h"
+#include "src/report/report_format.h"
+#include "src/web/step_states.h"
+
+namespace web {
+
+// The width the page's diagram is drawn for: what the diagram pane has beside the state
+// pane in a 1280 px window (page.css), so a laptop shows every lane of a two-consumer run.
+inline constexpr float kDiagramWidth = 780;
+
+// <!DOCTYPE html> to <body>: the security policy, the viewport and the style.
+std::string page_head(const std::string& title);
+// The script and the closing tags.
+std::string page_tail();
+
+// The run's report and stepper: everything between page_head and page_tail.
+std::string run_sections(const lab::RunRecord& record, const StepStates& steps,
+                         const diagram::SvgOptions& svg);
+
+// The whole page of one run.
+std::string run_page(const lab::RunRecord& record, const StepStates& steps,
+                     const diagram::SvgOptions& svg);
+
+// `text` as JSON to embed in a <script> element: '<', '>', '&', U+2028 and U+2029 as
+// \u escapes, invalid UTF-8 replaced. Still JSON, and JSON.parse gives the same value.
+std::string script_json(const nlohmann::json& value);
+
+}  // namespace web

@@ -1,0 +1,325 @@
+// The run page (`eosim run --format html`) in a real browser: headless Chromium, driven
+// through the DevTools protocol (cdp.h), steps through scenario 16 as a person would and
+// checks what the page shows; screenshots at a laptop's 1280x800 and a phone's 390x844
+// must show nothing wider than the viewport; a scenario whose name and text are markup
+// must show them as text, with no script of theirs run and nothing fetched.
+//
+// Where Chromium is missing it says how to install it and exits 77 (ctest: skipped);
+// under CI (the CI variable set) that is a failure instead, since .ci/run installs it.
+//
+// usage: eosim_browser_test EOSIM SOURCE_DIR OUT_DIR
+//        eosim_browser_test --open-time PAGE   (a benchmark, bench/page.sh: how long the
+//        page takes to load and to show its first, last and middle steps; not a test)
+
+#include <stb_image.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "tests/browser/cdp.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+constexpr int kSkipped = 77;
+int failures = 0;
+
+void check(bool ok, const std::string& what) {
+  std::printf("%s: %s\n", ok ? "ok" : "FAILED", what.c_str());
+  std::fflush(stdout);
+  if (!ok) ++failures;
+}
+
+std::string find_browser() {
+  for (const char* path : {"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"}) {
+    if (fs::exists(path)) return path;
+  }
+  return "";
+}
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+bool eosim(const std::string& binary, const std::string& args, const fs::path& out) {
+  const std::string command = "'" + binary + "' " + args + " > '" + out.string() + "'";
+  std::printf("running: %s\n", command.c_str());
+  const int status = std::system(command.c_str());
+  return status != -1 && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 1);
+}
+
+std::string url_of(const fs::path& page) { return "file://" + fs::absolute(page).string(); }
+
+// The page's state as the test reads it: the step the page says it shows, the highlight
+// band's step and place, and the text of the tables and the orders.
+json page_state(cdp::Browser& b) {
+  return b.evaluate(R"JS(({
+    step: Number(document.body.getAttribute('data-step')),
+    where: document.getElementById('where').textContent,
+    band: Number(document.querySelector('#diagram svg rect.now').getAttribute('data-step')),
+    bandY: Number(document.querySelector('#diagram svg rect.now').getAttribute('y')),
+    tables: document.getElementById('tables').innerText,
+    orders: document.getElementById('orders').innerText,
+    duplicateRows: document.querySelectorAll('#tables tr.duplicate').length
+  }))JS");
+}
+
+// Clicks the element `selector` where a person would: its centre, as laid out.
+void click(cdp::Browser& b, const std::string& selector) {
+  const json box = b.evaluate("(() => { const r = document.querySelector('" + selector +
+                              "').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()");
+  if (box.is_array() && box.size() == 2) b.click(box[0].get<double>(), box[1].get<double>());
+}
+
+// Stepping: "next" (the button, then the arrow key) moves the highlight to the next step
+// and, at a step that writes to a table, changes the tables shown.
+void check_stepping(cdp::Browser& b) {
+  const json start = page_state(b);
+  check(start.value("step", -1) == 0 && start.value("band", -1) == 0,
+        "the page opens at step 0 with step 0 highlighted (" + start.dump() + ")");
+  // The first step after which the tables differ, found by pressing "next" like a person.
+  int changed_at = -1;
+  json before = start;
+  for (int i = 0; i < 40 && changed_at < 0; ++i) {
+    click(b, "#next");
+    const json after = page_state(b);
+    if (after.value("step", -1) != before.value("step", -1) + 1 ||
+        after.value("band", -1) != after.value("step", -2) ||
+        after.value("bandY", 0.0) <= before.value("bandY", 0.0) - 0.01) {
+      check(false, "next moves the step and its highlight down by one step (" + before.dump() +
+                       " -> " + after.dump() + ")");
+      return;
+    }
+    if (after.value("tables", "") != before.value("tables", "")) changed_at = after.value("step", -1);
+    before = after;
+  }
+  check(changed_at > 0, "pressing next reaches a step whose tables differ from the step before "
+                        "(step " + std::to_string(changed_at) + ")");
+  b.press("ArrowRight", 39);
+  const json key = page_state(b);
+  check(key.value("step", -1) == changed_at + 1 && key.value("band", -1) == changed_at + 1,
+        "the right arrow key steps forward too");
+  b.press("ArrowLeft", 37);
+  check(page_state(b).value("step", -1) == changed_at, "the left arrow key steps back");
+}
+
+// The done-when of the page: stepping to the second debit of order 1 shows the duplicate
+// in the tables and, at the same step, the diagram's highlighted rows hold that debit.
+void check_second_debit(cdp::Browser& b) {
+  click(b, "#first");
+  int dup_step = -1;
+  for (int i = 0; i < 200 && dup_step < 0; ++i) {
+    const json s = page_state(b);
+    if (s.value("duplicateRows", 0) > 0) dup_step = s.value("step", -1);
+    if (s.value("step", 0) == std::stoi(s.value("where", "step 0 of 0").substr(s.value("where", "").find(" of ") + 4))) break;
+    if (dup_step < 0) click(b, "#next");
+  }
+  check(dup_step > 0, "stepping forward reaches a step where the debits table marks a duplicate "
+                      "(step " + std::to_string(dup_step) + ")");
+  const json at = b.evaluate(R"JS((() => {
+    const band = document.querySelector('#diagram svg rect.now');
+    const y0 = Number(band.getAttribute('y')), y1 = y0 + Number(band.getAttribute('height'));
+    const labels = [...document.querySelectorAll('#diagram svg text.label')]
+      .filter(t => Number(t.getAttribute('y')) >= y0 && Number(t.getAttribute('y')) <= y1)
+      .map(t => t.textContent);
+    const view = document.getElementById('diagram').getBoundingClientRect();
+    const shown = band.getBoundingClientRect();
+    return { labels, visible: shown.top >= view.top && shown.bottom <= view.bottom &&
+               shown.top >= 0 && shown.bottom <= innerHeight,
+             dupMarks: document.querySelectorAll('#tables .dup').length,
+             ordersDup: document.querySelectorAll('#orders .dup').length,
+             verdict: document.getElementById('now').innerText };
+  })())JS");
+  std::string labels;
+  for (const json& l : at.value("labels", json::array())) labels += l.get<std::string>() + " | ";
+  check(labels.find("AGAIN") != std::string::npos,
+        "at that step the highlighted diagram rows hold the second debit (" + labels + ")");
+  check(at.value("visible", false), "the highlighted step is scrolled into the diagram's view and the window's");
+  check(at.value("dupMarks", 0) >= 2 && at.value("ordersDup", 0) >= 1,
+        "the tables mark both debit rows DUP and the orders table marks order 1's debits DUP");
+  check(at.value("verdict", "").find("duplicated (already)") != std::string::npos,
+        "the verdict so far says duplicated (already)");
+}
+
+// Nothing is wider than the viewport: the page does not scroll sideways, and every element
+// outside a box that scrolls by itself lies inside the viewport.
+void check_fits(cdp::Browser& b, const fs::path& png, const std::string& what) {
+  const json fit = b.evaluate(R"JS((() => {
+    const width = document.documentElement.clientWidth;
+    const inScroller = e => { for (let p = e.parentElement; p; p = p.parentElement) {
+      const o = getComputedStyle(p).overflowX; if (o === 'auto' || o === 'scroll') return true; }
+      return false; };
+    const out = [...document.body.querySelectorAll('*')].filter(e => {
+      const r = e.getBoundingClientRect();
+      return r.width > 0 && (r.right > width + 0.5 || r.left < -0.5) && !inScroller(e);
+    }).map(e => e.tagName + (e.id ? '#' + e.id : '') + ' ' + Math.round(e.getBoundingClientRect().right));
+    return { scrollWidth: document.documentElement.scrollWidth, width, out: out.slice(0, 5) };
+  })())JS");
+  check(fit.value("scrollWidth", 1 << 20) <= fit.value("width", 0) &&
+            fit.value("out", json::array()).empty(),
+        what + ": nothing overflows the viewport (" + fit.dump() + ")");
+  const std::string bytes = b.screenshot_png();
+  std::ofstream(png, std::ios::binary) << bytes;
+  int w = 0, h = 0, channels = 0;
+  unsigned char* pixels = stbi_load_from_memory(reinterpret_cast<const unsigned char*>(bytes.data()),
+                                                static_cast<int>(bytes.size()), &w, &h, &channels, 3);
+  check(pixels != nullptr, what + ": a screenshot (" + png.string() + ")");
+  if (pixels == nullptr) return;
+  std::size_t inked = 0;
+  for (std::size_t i = 0; i < static_cast<std::size_t>(w) * static_cast<std::size_t>(h); ++i) {
+    const unsigned char* p = pixels + 3 * i;
+    if (p[0] < 200 || p[1] < 200 || p[2] < 200) ++inked;
+  }
+  stbi_image_free(pixels);
+  check(inked * 100 > static_cast<std::size_t>(w) * static_cast<std::size_t>(h),
+        what + ": the screenshot is drawn, not blank (" + std::to_string(inked) + " dark pixels)");
+}
+
+// A scenario whose name and text are markup: the page shows them as text, runs no script
+// of theirs, and its policy refuses a fetch.
+void check_escaping(cdp::Browser& b, const std::string& binary, const fs::path& source,
+                    const fs::path& dir) {
+  const std::string name = "</script><script>alert(1)</script>";
+  const std::string about = "<img src=x onerror=alert(2)> & \"quotes\" \u2028 end";
+  std::string toml = slurp(source / "scenarios" / "01-happy-path.toml");
+  const std::size_t at = toml.find("name");
+  const std::size_t end = toml.find('\n', at);
+  toml.replace(at, end - at, "name = '" + name + "'");
+  const std::size_t about_at = toml.find("about");
+  if (about_at != std::string::npos) {
+    const std::size_t about_end = toml.find("\"\"\"", toml.find("\"\"\"", about_at) + 3);
+    if (about_end != std::string::npos && toml.compare(about_at, 11, "about = \"\"\"") == 0) {
+      toml.replace(about_at, about_end + 3 - about_at, "about = '" + about + "'");
+    }
+  }
+  const fs::path file = dir / "markup.toml";
+  std::ofstream(file, std::ios::binary) << toml;
+  const fs::path page = dir / "markup.html";
+  check(eosim(binary, "run '" + file.string() + "' --format html", page), "eosim run markup.toml");
+  check(b.open(url_of(page)), "the markup page loads");
+  const json seen = b.evaluate(R"JS((async () => {
+    const violation = new Promise(done => {
+      document.addEventListener('securitypolicyviolation', e => done(e.violatedDirective));
+      setTimeout(() => done('none'), 3000);
+    });
+    let fetched = 'fetched';
+    try { await fetch('http://127.0.0.1:9/'); } catch (e) { fetched = 'refused'; }
+    return { h1: document.querySelector('h1').textContent, title: document.title,
+             about: (document.querySelector('.about') || {}).textContent || '',
+             scripts: document.scripts.length, images: document.images.length,
+             player: !document.getElementById('player').hidden,
+             fetched, violation: await violation };
+  })())JS");
+  check(seen.value("h1", "") == name, "the name shows as text in the heading (" + seen.dump() + ")");
+  check(seen.value("title", "") == name + " - eosim", "the name shows as text in the title");
+  check(seen.value("about", "").find("<img src=x") != std::string::npos,
+        "the about text shows as text");
+  check(seen.value("scripts", 0) == 2 && seen.value("images", 1) == 0,
+        "no script or image of the scenario's made it into the page");
+  check(seen.value("player", false), "the page's own script ran (its JSON parsed)");
+  check(seen.value("fetched", "") == "refused" && seen.value("violation", "") == "connect-src",
+        "the page's policy refuses a fetch");
+  bool dialog = false;
+  for (const json& e : b.events()) dialog = dialog || e.value("method", "") == "Page.javascriptDialogOpening";
+  check(!dialog, "no alert was opened");
+}
+
+}  // namespace
+
+// The benchmark: load `page` at 1280x800 and report the times the page itself measured.
+int open_time(const std::string& browser, const fs::path& page) {
+  cdp::Browser b;
+  const fs::path profile = fs::temp_directory_path() / "eosim-open-time-profile";
+  std::error_code ec;
+  fs::remove_all(profile, ec);
+  if (const std::string started = b.start(browser, profile.string()); !started.empty()) {
+    std::printf("cannot start Chromium: %s\n", started.c_str());
+    return 1;
+  }
+  b.resize(1280, 800, false);
+  b.call("Performance.enable");
+  const auto begin = std::chrono::steady_clock::now();
+  if (!b.open(url_of(page))) return 1;
+  const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
+  const json t = b.evaluate(R"JS((() => {
+    const nav = performance.getEntriesByType('navigation')[0];
+    const last = Number(document.getElementById('slider').max);
+    const time = k => { const t0 = performance.now(); eosimStep(k); return performance.now() - t0; };
+    return { load: nav.loadEventEnd, interactive: nav.domInteractive, steps: last,
+             last: time(last), middle: time(Math.floor(last / 2)), first: time(0),
+             next: time(1) };
+  })())JS");
+  std::printf("%s: %ju bytes, %s steps\n", page.string().c_str(),
+              static_cast<std::uintmax_t>(fs::file_size(page)), t.value("steps", json()).dump().c_str());
+  std::printf("navigation to load event: %.0f ms (page's own clock: dom interactive %.0f ms, "
+              "load %.0f ms)\n", wall, t.value("interactive", 0.0), t.value("load", 0.0));
+  std::printf("showing a step: last %.1f ms, middle %.1f ms, first %.1f ms, next %.1f ms\n",
+              t.value("last", 0.0), t.value("middle", 0.0), t.value("first", 0.0), t.value("next", 0.0));
+  // The renderer's own account of its main thread (seconds of tasks, layout, script).
+  const json metrics = b.call("Performance.getMetrics");
+  std::string line;
+  for (const json& m : metrics.value("metrics", json::array())) {
+    const std::string name = m.value("name", "");
+    if (name == "TaskDuration" || name == "ScriptDuration" || name == "LayoutDuration" ||
+        name == "RecalcStyleDuration" || name == "JSHeapUsedSize" || name == "Nodes") {
+      line += " " + name + "=" + m["value"].dump();
+    }
+  }
+  std::printf("renderer:%s\n", line.c_str());
+  fs::remove_all(profile, ec);
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  if (argc == 3 && std::string(argv[1]) == "--open-time") {
+    const std::string browser = find_browser();
+    if (browser.empty()) return kSkipped;
+    return open_time(browser, argv[2]);
+  }
+  if (argc != 4) {
+    std::fprintf(stderr, "usage: eosim_browser_test EOSIM SOURCE_DIR OUT_DIR\n");
+    return 2;
+  }
+  const std::string binary = argv[1];
+  const fs::path source = argv[2], dir = argv[3];
+  const std::string browser = find_browser();
+  if (browser.empty()) {
+    std::printf("Chromium is not installed, so the pages cannot be checked in a browser: "
+                "apt-get install chromium (scripts/setup.sh installs it)\n");
+    return std::getenv("CI") != nullptr ? 1 : kSkipped;
+  }
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  fs::create_directories(dir);
+  const fs::path page = dir / "16.html";
+  check(eosim(binary, "run '" + (source / "scenarios" / "16-competing-consumers-check-then-act.toml").string() +
+                          "' --format html", page),
+        "eosim run scenario 16 --format html");
+  cdp::Browser b;
+  const std::string started = b.start(browser, (dir / "profile").string());
+  check(started.empty(), "Chromium starts and opens a page " + started);
+  if (!started.empty()) return 1;
+  b.resize(1280, 800, false);
+  check(b.open(url_of(page)), "the page of scenario 16 loads from disk");
+  check_stepping(b);
+  check_second_debit(b);
+  check_fits(b, dir / "16-1280x800.png", "1280x800");
+  b.resize(390, 844, true);
+  check(b.open(url_of(page)), "the page loads at 390x844");
+  click(b, "#last");
+  check_fits(b, dir / "16-390x844.png", "390x844");
+  b.resize(1280, 800, false);
+  check_escaping(b, binary, source, dir);
+  std::printf("%s\n", failures == 0 ? "the run page checks out" : "the run page FAILED");
+  return failures == 0 ? 0 : 1;
+}
