@@ -209,6 +209,16 @@ int lesson_command(const LessonCommandOptions& options, std::istream& in, std::o
 int course_command(const LessonCommandOptions& options, const std::vector<std::string>& files,
                    std::ostream& out, std::ostream& err);
 
+// `eosim course --html DIR`: the course as a static site (course_site_command.cpp).
+struct CourseSiteOptions {
+  std::string html;                       // the site's folder
+  std::string lessons = "scenarios/lessons";
+  bool force = false;                     // replace pages that differ
+};
+// Exit codes: 0 written, 2 bad input (a lesson file, a folder or file that cannot be
+// written or would be replaced without --force), 3 internal error.
+int course_site_command(const CourseSiteOptions& options, std::ostream& out, std::ostream& err);
+
 // --- shared by the commands ---------------------------------------------------------
 // Expands FILE...|DIR arguments: a directory stands for its *.toml files (not recursive),
 // sorted by file name; anything else is kept as a file path (a missing one is reported by

@@ -133,7 +133,10 @@ int course_command(const LessonCommandOptions& options, const std::vector<std::s
                 "states a claim, tells what its run does and asks what will happen. Answer "
                 "before you open the fold: it holds the answer the run shows, the run's "
                 "sequence diagram and the explanation. `eosim lesson N` asks the same "
-                "question in a terminal, and the GUI's Lessons mode steps through the run.")
+                "question in a terminal, and the GUI's Lessons mode steps through the run. "
+                "The same course as web pages that step through each run: "
+                "[docs/course-site/](course-site/index.html), made by `eosim course --html "
+                "DIR` (docs/browser.md).")
        << "\n";
   for (std::size_t i = 0; i < lessons.size(); ++i) {
     page << i + 1 << ". [" << lessons[i].title << "](#lesson-" << i + 1 << ")\n";

@@ -534,6 +534,29 @@ CLI::App* add_lesson_command(CLI::App& app, cli::LessonCommandOptions& o,
   return lesson;
 }
 
+CLI::App* add_course_command(CLI::App& app, cli::CourseSiteOptions& o) {
+  CLI::App* course = app.add_subcommand(
+      "course", "The course as a static site: a page per lesson, question first");
+  course->add_option("--html", o.html, "Write the site into DIR (index.html first)")
+      ->required()
+      ->type_name("DIR");
+  course->add_option("--dir", o.lessons, "Where the lessons are")
+      ->type_name("DIR")
+      ->capture_default_str();
+  course->add_flag("--force", o.force, "Replace pages in DIR that differ");
+  course->footer(
+      "Each lesson becomes a page that asks its question first and keeps the answer folded\n"
+      "until an option is chosen; then it steps through the run (the page of `eosim run\n"
+      "--format html`) and links the next lesson and the fixed design. Plain files: open\n"
+      "DIR/index.html from disk or publish DIR on any static host.\n"
+      "\n"
+      "Example:\n"
+      "  eosim course --html site/\n"
+      "\n"
+      "Exit codes: 0 written, 2 bad input, 3 internal error.");
+  return course;
+}
+
 CLI::App* add_live_command(CLI::App& app, cli::LiveCommandOptions& o) {
   CLI::App* live = app.add_subcommand(
       "live", "Run scenarios against a real RabbitMQ, each actor its own process");
@@ -653,6 +676,8 @@ int main_with_args(int argc, char** argv) {
   CLI::App* lesson = add_lesson_command(app, lesson_options, answer_option, answer);
   cli::LiveCommandOptions live_options;
   CLI::App* live = add_live_command(app, live_options);
+  cli::CourseSiteOptions course_options;
+  CLI::App* course = add_course_command(app, course_options);
 
   try {
     app.parse(argc, argv);
@@ -685,6 +710,7 @@ int main_with_args(int argc, char** argv) {
     lesson_options.colour = colour_wanted();
     return cli::lesson_command(lesson_options, std::cin, std::cout, std::cerr);
   }
+  if (course->parsed()) return cli::course_site_command(course_options, std::cout, std::cerr);
   if (live->parsed()) {
     live_options.progress = isatty(fileno(stderr)) != 0;
     live_options.colour = colour_wanted();

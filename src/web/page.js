@@ -2,6 +2,29 @@
 // (step_states.h): each step's entry holds what changed since the step before, so a state
 // is rebuilt from the nearest checkpoint. Nothing here reads the trace or judges a run;
 // every word about a verdict or an outcome was written by eosim.
+// A course page (course_site.h): the answer stays folded, and out of reach, until an
+// option is chosen; the choice gets its line of feedback and opens the answer. Without
+// script the fold is an ordinary <details> the learner opens by hand.
+(function () {
+  'use strict';
+  var options = document.querySelectorAll('button.option');
+  var answer = document.getElementById('answer'), feedback = document.getElementById('feedback');
+  if (!options.length || !answer || !feedback) return;
+  answer.hidden = true;
+  options.forEach(function (button) {
+    button.addEventListener('click', function () {
+      options.forEach(function (o) { o.classList.remove('chosen'); });
+      button.classList.add('chosen');
+      var right = button.getAttribute('data-right') === '1';
+      feedback.textContent = (right ? 'Right. ' : 'Not quite. ') + button.getAttribute('data-feedback');
+      feedback.className = right ? 'good' : 'bad';
+      feedback.hidden = false;
+      answer.hidden = false;
+      answer.open = true;
+    });
+  });
+})();
+
 (function () {
   'use strict';
   var $ = function (id) { return document.getElementById(id); };
@@ -362,6 +385,8 @@
     var k = fromHash();
     if (k !== null) go(k);
   });
+  // A run inside a fold (a course page) is laid out only once the fold opens.
+  document.addEventListener('toggle', function () { if (current >= 0) showDiagram(current); }, true);
   window.eosimStep = go;  // for tests and the console: eosimStep(57)
   var start = fromHash();
   go(start === null ? 0 : start);

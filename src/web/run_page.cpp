@@ -6,7 +6,8 @@
 
 #include "src/orders/order_key.h"
 #include "src/prose/printable.h"
-#include "src/web/page_assets.h"
+
+#include "eosim_page_assets.h"  // generated from page.css and page.js (CMakeLists.txt)
 
 namespace web {
 

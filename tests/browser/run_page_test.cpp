@@ -1,8 +1,9 @@
-// The run page (`eosim run --format html`) in a real browser: headless Chromium, driven
-// through the DevTools protocol (cdp.h), steps through scenario 16 as a person would and
-// checks what the page shows; screenshots at a laptop's 1280x800 and a phone's 390x844
-// must show nothing wider than the viewport; a scenario whose name and text are markup
-// must show them as text, with no script of theirs run and nothing fetched.
+// The run page (`eosim run --format html`) and the course site (`eosim course --html`) in
+// a real browser: headless Chromium, driven through the DevTools protocol (cdp.h), steps
+// through scenario 16 as a person would and checks what the page shows; screenshots at a
+// laptop's 1280x800 and a phone's 390x844 must show nothing wider than the viewport; a
+// scenario whose name and text are markup must show them as text, with no script of
+// theirs run and nothing fetched; a lesson hides its answer until an option is chosen.
 //
 // Where Chromium is missing it says how to install it and exits 77 (ctest: skipped);
 // under CI (the CI variable set) that is a failure instead, since .ci/run installs it.
@@ -185,6 +186,27 @@ void check_fits(cdp::Browser& b, const fs::path& png, const std::string& what) {
         what + ": the screenshot is drawn, not blank (" + std::to_string(inked) + " dark pixels)");
 }
 
+// With JavaScript off the page is the static report: no controls, the tables at the end.
+void check_without_script(cdp::Browser& b, const fs::path& page, const fs::path& png) {
+  b.call("Emulation.setScriptExecutionDisabled", {{"value", true}});
+  check(b.open(url_of(page)), "the page loads with JavaScript off");
+  b.call("Emulation.setScriptExecutionDisabled", {{"value", false}});
+  // Runtime.evaluate runs even where the page's own scripts may not.
+  const json seen = b.evaluate(R"JS(({
+    step: document.body.getAttribute('data-step'),
+    player: getComputedStyle(document.getElementById('player')).display,
+    tables: document.getElementById('tables-title').textContent,
+    debits: document.getElementById('tables').innerText.includes('debits (2 rows)'),
+    verdict: document.querySelector('.verdict').textContent
+  }))JS");
+  check(seen.value("step", json()).is_null() && seen.value("player", "") == "none",
+        "without script no stepper shows (" + seen.dump() + ")");
+  check(seen.value("tables", "") == "Database tables at the end of the run" &&
+            seen.value("debits", false) && seen.value("verdict", "") == "verdict: duplicated",
+        "without script the verdict and the tables at the end of the run show");
+  std::ofstream(png, std::ios::binary) << b.screenshot_png();
+}
+
 // A scenario whose name and text are markup: the page shows them as text, runs no script
 // of theirs, and its policy refuses a fetch.
 void check_escaping(cdp::Browser& b, const std::string& binary, const fs::path& source,
@@ -234,7 +256,56 @@ void check_escaping(cdp::Browser& b, const std::string& binary, const fs::path& 
   check(!dialog, "no alert was opened");
 }
 
-}  // namespace
+// The course site: a lesson hides its answer until an option is chosen, a wrong option
+// gets its line of feedback and opens the answer with the run's stepper; the lesson links
+// the next lesson and its fixed design, which exist; both fit a laptop and a phone.
+void check_course(cdp::Browser& b, const std::string& binary, const fs::path& source,
+                  const fs::path& dir) {
+  const fs::path site = dir / "site";
+  check(eosim(binary, "course --html '" + site.string() + "' --dir '" +
+                          (source / "scenarios" / "lessons").string() + "'",
+              dir / "course.out"),
+        "eosim course --html");
+  check(fs::exists(site / "index.html") && fs::exists(site / "lesson-12.html"),
+        "the site has an index and every lesson's page");
+  b.resize(1280, 800, false);
+  check(b.open(url_of(site / "lesson-02.html")), "lesson 2's page loads from disk");
+  const std::string state = R"JS((() => {
+    const answer = document.getElementById('answer');
+    const feedback = document.getElementById('feedback');
+    const fixed = document.querySelector('p.fixed a[href$="-fixed.html"]');
+    return { answerShown: answer.checkVisibility(), text: document.body.innerText,
+             feedback: feedback.hidden ? '' : feedback.textContent,
+             stepper: document.getElementById('player').checkVisibility(),
+             next: (document.querySelector('nav.course a[href^="lesson-03"]') || {}).textContent || '',
+             fixed: fixed ? fixed.getAttribute('href') : '',
+             wrong: [...document.querySelectorAll('button.option')].findIndex(o => o.dataset.right === '0') };
+  })())JS";
+  const json before = b.evaluate(state);
+  check(!before.value("answerShown", true) && !before.value("stepper", true) &&
+            before.value("text", "").find("Answer 2:") == std::string::npos,
+        "before a choice the answer and the run are hidden");
+  check(before.value("next", "") == "next lesson" && fs::exists(site / "lesson-03.html"),
+        "the lesson links the next lesson");
+  const std::string fixed = before.value("fixed", "");
+  check(!fixed.empty() && fs::exists(site / fixed), "the lesson links its fixed design (" + fixed + ")");
+  click(b, "ol.options li:nth-child(" + std::to_string(before.value("wrong", 0) + 1) + ") button");
+  const json after = b.evaluate(state);
+  check(after.value("answerShown", false) && after.value("stepper", false) &&
+            after.value("text", "").find("Answer 2:") != std::string::npos,
+        "choosing an option shows the answer and the run's stepper");
+  check(after.value("feedback", "").rfind("Not quite. ", 0) == 0 && after.value("feedback", "").size() > 20,
+        "a wrong option gets its line of feedback (" + after.value("feedback", "") + ")");
+  check_fits(b, dir / "lesson-02-1280x800.png", "lesson 2 at 1280x800");
+  b.resize(390, 844, true);
+  check(b.open(url_of(site / "lesson-02.html")), "lesson 2 loads at 390x844");
+  click(b, "ol.options li:nth-child(1) button");
+  check_fits(b, dir / "lesson-02-390x844.png", "lesson 2 at 390x844");
+  check(b.open(url_of(site / fixed)), "the fixed design's page loads");
+  const json verdict = b.evaluate("document.querySelector('.verdict').textContent");
+  check(verdict == "verdict: exactly-once", "the fixed design is exactly-once (" + verdict.dump() + ")");
+  b.resize(1280, 800, false);
+}
 
 // The benchmark: load `page` at 1280x800 and report the times the page itself measured.
 int open_time(const std::string& browser, const fs::path& page) {
@@ -280,6 +351,8 @@ int open_time(const std::string& browser, const fs::path& page) {
   return 0;
 }
 
+}  // namespace
+
 int main(int argc, char** argv) {
   if (argc == 3 && std::string(argv[1]) == "--open-time") {
     const std::string browser = find_browser();
@@ -319,7 +392,9 @@ int main(int argc, char** argv) {
   click(b, "#last");
   check_fits(b, dir / "16-390x844.png", "390x844");
   b.resize(1280, 800, false);
+  check_without_script(b, page, dir / "16-no-script.png");
   check_escaping(b, binary, source, dir);
+  check_course(b, binary, source, dir);
   std::printf("%s\n", failures == 0 ? "the run page checks out" : "the run page FAILED");
   return failures == 0 ? 0 : 1;
 }

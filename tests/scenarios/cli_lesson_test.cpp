@@ -107,3 +107,43 @@ TEST_CASE("docs/course.md and its pictures are what eosim lesson --course makes 
   CHECK(again.exit_code == 2);
   CHECK(contains(again.text, "--force"));
 }
+
+TEST_CASE("docs/course-site/ is what eosim course --html makes now, and no page is replaced "
+          "without --force",
+          "[cli][lesson][web]") {
+  namespace fs = std::filesystem;
+  const fs::path source(EOSIM_SOURCE_DIR);
+  const test_support::TempDir tmp("course-site");
+  const fs::path site = tmp.path / "site";
+  // Run from the source folder, as scripts/course.sh does: the replay lines name files.
+  const fs::path here = fs::current_path();
+  fs::current_path(source);
+  const auto out = cli_runner::run(
+      "course --html " + quoted(site.string()) + " --dir scenarios/lessons", "2>&1");
+  fs::current_path(here);
+  REQUIRE(out.exit_code == 0);
+  INFO("regenerate with: bash scripts/course.sh");
+  std::size_t pages = 0;
+  for (const auto& entry : fs::directory_iterator(site)) {
+    INFO(entry.path().filename().string());
+    std::ifstream made(entry.path(), std::ios::binary),
+        kept(source / "docs/course-site" / entry.path().filename(), std::ios::binary);
+    std::stringstream a, b;
+    a << made.rdbuf();
+    b << kept.rdbuf();
+    CHECK(a.str() == b.str());
+    ++pages;
+  }
+  CHECK(pages >= 13);  // the index and every lesson
+  std::ofstream(site / "lesson-01.html") << "mine";
+  fs::current_path(source);
+  const auto again = cli_runner::run(
+      "course --html " + quoted(site.string()) + " --dir scenarios/lessons", "2>&1");
+  fs::current_path(here);
+  CHECK(again.exit_code == 2);
+  CHECK(contains(again.text, "--force"));
+  std::ifstream mine(site / "lesson-01.html");
+  std::stringstream kept;
+  kept << mine.rdbuf();
+  CHECK(kept.str() == "mine");
+}

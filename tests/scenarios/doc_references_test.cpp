@@ -33,7 +33,7 @@ bool is_text(const fs::path& path) {
 void missing_in(const std::string& name, const std::string& text,
                 std::vector<std::string>& missing) {
   static const std::regex reference(
-      R"((?:^|[^\w./-])((?:src|docs|tests|scripts|notes|sim|fuzz|cmake|bench)/[\w./-]+\.(?:md|h|cpp|toml|sh|cmake)))");
+      R"((?:^|[^\w./-])((?:src|docs|tests|scripts|notes|sim|fuzz|cmake|bench)/[\w./-]+\.(?:md|h|cpp|toml|sh|cmake))(?![\w]))");
   for (auto it = std::sregex_iterator(text.begin(), text.end(), reference);
        it != std::sregex_iterator(); ++it) {
     const std::string ref = (*it)[1].str();
