@@ -102,43 +102,84 @@ std::string sequence_svg(const std::vector<sim::TraceEvent>& events,
   return sequence_svg(layout, options);
 }
 
-std::string sequence_svg(const SequenceLayout& layout, const SvgOptions& options) {
-  Placement p;
-  p.update(layout, options.width, monospace_metrics(options.font_px));
+// Rows [from, to) of the picture as one <svg>: the whole picture when they are all the
+// rows. What lies partly in the slice (a lifeline, a downtime, an arrow from an earlier
+// row) is drawn whole and clipped by the viewBox.
+std::string draw_rows(const SequenceLayout& layout, const Placement& p, const SvgOptions& options,
+                      std::size_t from, std::size_t to) {
   const Canvas& c = p.canvas();
   const std::size_t rows = layout.rows().size();
   const float height = c.height(rows) + c.row_height;
+  const float top = from == 0 ? 0 : c.row_top(from);
+  const float bottom = to >= rows ? height : c.row_top(to);
   std::ostringstream out;
   out << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"sequence\" width=\"" << num(c.width)
-      << "\" height=\"" << num(height) << "\" viewBox=\"0 0 " << num(c.width) << ' '
-      << num(height) << "\" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\" "
+      << "\" height=\"" << num(bottom - top) << "\" viewBox=\"0 " << (from == 0 ? "0" : num(top)) << ' ' << num(c.width)
+      << ' ' << num(bottom - top) << "\" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\" "
       << "font-size=\"" << num(options.font_px) << "\">\n";
   if (!options.title.empty()) out << "<title>" << lab::xml_escape(options.title) << "</title>\n";
-  out << "<rect width=\"100%\" height=\"100%\" fill=\"#fbfbfd\"/>\n";
-  for (std::size_t r = 0; r < rows; ++r) {
+  if (from == 0) {
+    out << "<rect width=\"100%\" height=\"100%\" fill=\"#fbfbfd\"/>\n";
+  } else {
+    out << "<rect y=\"" << num(top) << "\" width=\"100%\" height=\"100%\" fill=\"#fbfbfd\"/>\n";
+  }
+  for (std::size_t r = from; r < std::min(to, rows); ++r) {
     if (layout.rows()[r].first_of_step && r > 0) {
       line(out, c.gutter, c.row_top(r), c.width, c.row_top(r), "#e5e7eb", 1, false, false);
     }
   }
   for (std::size_t i = 0; i < layout.lanes().size(); ++i) {
     const float x = c.lane_x(static_cast<int>(i));
-    line(out, x, c.header, x, height, "#c3c8d2", 1, false, false);
+    line(out, x, std::max(c.header, top), x, bottom, "#c3c8d2", 1, false, false);
   }
   for (const Downtime& d : layout.downtimes()) {
+    if (d.to_row < from || d.from_row >= to) continue;
     const float x = c.lane_x(d.lane);
     line(out, x, c.line_y(d.from_row), x, c.line_y(d.to_row), tone_hex(Tone::kBad), 3, true, false);
   }
-  for (const Arrow& a : layout.arrows()) draw_arrow(out, c, a);
+  // arrows() are sorted by from_row and span at most max_span() rows (sequence.h, (3)).
+  const std::size_t first_from = from > layout.max_span() ? from - layout.max_span() : 0;
+  for (const Arrow& a : layout.arrows()) {
+    if (a.from_row < first_from || a.from_row >= to || std::max(a.from_row, a.to_row) < from) continue;
+    draw_arrow(out, c, a);
+  }
   for (const Note& n : layout.notes()) {
+    if (n.row < from || n.row >= to) continue;
     out << "<circle cx=\"" << num(c.lane_x(n.lane)) << "\" cy=\"" << num(c.line_y(n.row))
         << "\" r=\"3.5\" fill=\"" << tone_hex(note_tone(n.kind)) << "\"/>\n";
   }
-  for (std::size_t i = 0; i < p.labels().size(); ++i) {
-    const bool title = i < p.titles();
-    draw_label(out, p.labels()[i], title, title && layout.lanes()[i].store);
+  if (from == 0) {
+    for (std::size_t i = 0; i < p.titles(); ++i) draw_label(out, p.labels()[i], true, layout.lanes()[i].store);
+  }
+  const std::size_t last = to >= rows ? p.labels().size() : p.first_label_at(to);
+  for (std::size_t i = std::max(p.titles(), p.first_label_at(from)); i < last; ++i) {
+    draw_label(out, p.labels()[i], false, false);
   }
   out << "</svg>\n";
   return out.str();
+}
+
+std::string sequence_svg(const SequenceLayout& layout, const SvgOptions& options) {
+  Placement p;
+  p.update(layout, options.width, monospace_metrics(options.font_px));
+  return draw_rows(layout, p, options, 0, layout.rows().size());
+}
+
+std::vector<SvgBlock> sequence_svg_blocks(const SequenceLayout& layout, const SvgOptions& options,
+                                          std::size_t rows_per_block) {
+  Placement p;
+  p.update(layout, options.width, monospace_metrics(options.font_px));
+  const Canvas& c = p.canvas();
+  const std::size_t rows = layout.rows().size();
+  const std::size_t size = std::max<std::size_t>(1, rows_per_block);
+  std::vector<SvgBlock> blocks;
+  for (std::size_t from = 0; from == 0 || from < rows; from += size) {
+    const std::size_t to = from + size >= rows ? rows : from + size;
+    const float top = from == 0 ? 0 : c.row_top(from);
+    const float bottom = to >= rows ? c.height(rows) + c.row_height : c.row_top(to);
+    blocks.push_back({top, bottom - top, draw_rows(layout, p, options, from, to)});
+  }
+  return blocks;
 }
 
 }  // namespace diagram

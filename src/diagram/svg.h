@@ -30,6 +30,20 @@ std::string sequence_svg(const std::vector<sim::TraceEvent>& events,
 // The same from a layout already built.
 std::string sequence_svg(const SequenceLayout& layout, const SvgOptions& options);
 
+// The same diagram cut into blocks of at most `rows_per_block` rows, each an <svg> of its
+// own whose viewBox is its slice of the one picture (same coordinates: block k shows
+// y from row_top(first row) to row_top(last row + 1); the first block also the lane
+// titles, the last one the room below the last row). An arrow that crosses blocks is
+// drawn in each, clipped by its viewBox, so the blocks stacked show exactly the picture
+// sequence_svg draws. A page can then leave off-screen blocks unlaid (HTML's
+// content-visibility). One block when the rows fit in one.
+struct SvgBlock {
+  float top = 0, height = 0;  // the slice, in the picture's coordinates
+  std::string svg;
+};
+std::vector<SvgBlock> sequence_svg_blocks(const SequenceLayout& layout, const SvgOptions& options,
+                                          std::size_t rows_per_block);
+
 // A coordinate with one decimal ("12.5"), the same bytes in every locale.
 std::string svg_number(float value);
 // Its short name in the SVG writers (chart.cpp, svg.cpp), where every coordinate takes one.

@@ -257,21 +257,18 @@
   }
 
   // --- the diagram: a band on the current step, the future shaded, scrolled into view ---
-  var svg = document.querySelector('#diagram svg'), NS = 'http://www.w3.org/2000/svg';
-  var band = document.createElementNS(NS, 'rect'), shade = document.createElementNS(NS, 'rect');
+  // The diagram is a stack of <svg> blocks sharing one coordinate system (svg.h), so a
+  // y of the picture is a y in the diagram's box; the band and the shade lie over them.
+  var view = $('diagram'), svg = view ? view.querySelector('svg') : null;
+  var band = el('div', null, 'band'), shade = el('div', null, 'future');
   if (svg) {
-    band.setAttribute('class', 'now');
-    shade.setAttribute('class', 'future');
-    [band, shade].forEach(function (r) { r.setAttribute('x', '0'); r.setAttribute('width', '100%'); });
-    var background = svg.querySelector('rect');  // the first rect is the canvas
-    svg.insertBefore(band, background ? background.nextSibling : svg.firstChild);
-    svg.appendChild(shade);
+    [band, shade].forEach(function (d) { d.style.width = svg.getAttribute('width') + 'px'; view.appendChild(d); });
     stickLaneTitles();
   }
   // The lane titles stay in view while the diagram scrolls down: a copy of the title band,
   // sticky at the top of the diagram's box, taking no room of its own.
   function stickLaneTitles() {
-    var heads = document.createElementNS(NS, 'svg');
+    var NS = 'http://www.w3.org/2000/svg', heads = document.createElementNS(NS, 'svg');
     ['width', 'font-family', 'font-size'].forEach(function (a) { heads.setAttribute(a, svg.getAttribute(a)); });
     heads.setAttribute('height', String(data.diagram.header));
     var fill = document.createElementNS(NS, 'rect');
@@ -285,35 +282,35 @@
     });
     var holder = el('div', null, 'lane-heads');
     holder.appendChild(heads);
-    svg.parentNode.insertBefore(holder, svg);
+    view.insertBefore(holder, view.firstChild);
   }
   function showDiagram(k) {
     if (!svg) return;
     var g = data.diagram, a = g.first[k], b = g.first[k + 1];
     var y0 = g.header + a * g.row, y1 = g.header + b * g.row;
-    var height = Number(svg.getAttribute('height'));
-    band.setAttribute('y', String(b > a ? y0 : y0 - 2));
-    band.setAttribute('height', String(b > a ? y1 - y0 : 4));
+    band.style.top = (b > a ? y0 : y0 - 2) + 'px';
+    band.style.height = (b > a ? y1 - y0 : 4) + 'px';
     band.setAttribute('data-step', String(k));
-    shade.setAttribute('y', String(y1));
-    shade.setAttribute('height', String(Math.max(0, height - y1)));
-    var view = $('diagram');
+    shade.style.top = y1 + 'px';
+    shade.style.height = Math.max(0, g.height - y1) + 'px';
     if (y0 < view.scrollTop + g.header + 10 || y1 > view.scrollTop + view.clientHeight - 10) {
       view.scrollTop = Math.max(0, y0 - view.clientHeight / 3);
     }
-    // Sideways too, when the step's labels are out of view (a narrow screen).
+    // Sideways too, when the step's labels are out of view (a narrow screen). The step
+    // stamps in the gutter stay put: the lanes scroll under them.
     var left = Infinity, right = -Infinity;
     labelsBetween(y0, y1 + 1).forEach(function (t) {
       var box = t.getBBox();
+      if (box.x < g.gutter) return;
       left = Math.min(left, box.x);
       right = Math.max(right, box.x + box.width);
     });
     if (left < right && (left < view.scrollLeft || right > view.scrollLeft + view.clientWidth)) {
-      view.scrollLeft = Math.max(0, left - 40);
+      view.scrollLeft = Math.max(0, left - g.gutter);
     }
   }
   // The row labels (text.label, in row order, so by y) whose baseline is in [y0, y1).
-  var labels = svg ? Array.prototype.slice.call(svg.querySelectorAll('text.label')) : [];
+  var labels = view ? Array.prototype.slice.call(view.querySelectorAll('svg.sequence text.label')) : [];
   var labelY = labels.map(function (t) { return Number(t.getAttribute('y')); });
   function labelsBetween(y0, y1) {
     var lo = 0, hi = labelY.length;

@@ -157,17 +157,34 @@ void write_player(std::ostream& out, std::uint64_t steps) {
 
 // Where the script finds each step's rows in the diagram: the canvas geometry and the
 // first row of every step (steps + 2 entries, so step k's rows are [first[k], first[k+1])).
-nlohmann::json diagram_rows(const StepStates& steps, const std::vector<std::string>& lanes,
+nlohmann::json diagram_rows(const diagram::SequenceLayout& layout, std::uint64_t steps,
                             const diagram::SvgOptions& svg) {
-  diagram::SequenceLayout layout;
-  layout.reset(lanes);
-  layout.update(steps.trace, 1);
   diagram::Placement placement;
   placement.update(layout, svg.width, diagram::monospace_metrics(svg.font_px));
   const diagram::Canvas& c = placement.canvas();
   nlohmann::json first = nlohmann::json::array();
-  for (std::uint64_t k = 0; k <= steps.steps + 1; ++k) first.push_back(layout.first_row_of_step(k));
-  return {{"header", c.header}, {"row", c.row_height}, {"first", std::move(first)}};
+  for (std::uint64_t k = 0; k <= steps + 1; ++k) first.push_back(layout.first_row_of_step(k));
+  return {{"header", c.header},
+          {"gutter", c.gutter},
+          {"row", c.row_height},
+          {"height", c.height(layout.rows().size()) + c.row_height},
+          {"first", std::move(first)}};
+}
+
+// The diagram in blocks of kBlockRows rows (svg.h): a browser lays out and paints only the
+// blocks near the view (content-visibility), so a run of 10,000 steps opens as fast as
+// its text can be read in. Each block says how tall it is, so the scroll height is right
+// before it is laid out.
+constexpr std::size_t kBlockRows = 150;
+
+void write_diagram(std::ostream& out, const diagram::SequenceLayout& layout,
+                   const diagram::SvgOptions& svg) {
+  out << "<div class=\"diagram\" id=\"diagram\">\n";
+  for (const diagram::SvgBlock& block : diagram::sequence_svg_blocks(layout, svg, kBlockRows)) {
+    out << "<div class=\"block\" style=\"contain-intrinsic-size:auto " << diagram::num(block.height)
+        << "px\">" << compact(block.svg) << "</div>\n";
+  }
+  out << "</div>\n";
 }
 
 }  // namespace
@@ -215,10 +232,12 @@ std::string run_sections(const lab::RunRecord& record, const StepStates& steps,
   std::ostringstream out;
   write_header(out, record);
   write_player(out, steps.steps);
-  out << "<div class=\"run\">\n<section class=\"pane diagram-pane\">\n<h2>Sequence diagram</h2>\n"
-      << "<div class=\"diagram\" id=\"diagram\">\n"
-      << compact(diagram::sequence_svg(steps.trace, lanes, svg)) << "</div>\n</section>\n"
-      << "<section class=\"pane state-pane\">\n<div id=\"now\" hidden></div>\n";
+  diagram::SequenceLayout layout;
+  layout.reset(lanes);
+  layout.update(steps.trace, 1);
+  out << "<div class=\"run\">\n<section class=\"pane diagram-pane\">\n<h2>Sequence diagram</h2>\n";
+  write_diagram(out, layout, svg);
+  out << "</section>\n<section class=\"pane state-pane\">\n<div id=\"now\" hidden></div>\n";
   write_orders(out, run.report);
   write_faults(out, run);
   write_tables(out, steps.final_tables, record.replay);
@@ -226,7 +245,7 @@ std::string run_sections(const lab::RunRecord& record, const StepStates& steps,
   const nlohmann::json data = {{"steps", steps.steps},
                                {"effects", run.report.effects_checked},
                                {"tables", steps.tables},
-                               {"diagram", diagram_rows(steps, lanes, svg)},
+                               {"diagram", diagram_rows(layout, steps.steps, svg)},
                                {"states", steps.states}};
   out << "<script type=\"application/json\" id=\"run-data\">" << script_json(data) << "</script>\n";
   return out.str();
