@@ -41,6 +41,11 @@ enum ExitCode : int {
 // The worse of two exit codes.
 inline int worse(int a, int b) { return a > b ? a : b; }
 
+// Prints why work could not be done and returns its exit code: the machine's own trouble
+// (status.machine: a full disk, ...) is the user's to fix, exit 2, "eosim: <message>";
+// anything else is an internal error, exit 3.
+int report_failure(std::ostream& err, const eosim::Status& status);
+
 // --- eosim run -----------------------------------------------------------------
 struct RunOptions {
   std::vector<std::string> inputs;    // files, or directories of *.toml files

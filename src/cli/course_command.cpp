@@ -146,8 +146,7 @@ int course_command(const LessonCommandOptions& options, const std::vector<std::s
   for (std::size_t i = 0; i < lessons.size(); ++i) {
     std::vector<lab::LessonRunResult> results;
     if (const eosim::Status ran = lab::run_lesson(lessons[i], results); !ran.ok()) {
-      err << "eosim: internal error: " << ran.message << '\n';
-      return kExitInternal;
+      return report_failure(err, ran);
     }
     if (const eosim::Status written = write_lesson(page, lessons[i], i + 1, results, picture);
         !written.ok()) {

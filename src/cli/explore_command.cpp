@@ -272,8 +272,7 @@ int explore_command(const ExploreCommandOptions& options, std::ostream& out,
   lab::ExploreResult result;
   const auto started = std::chrono::steady_clock::now();
   if (const eosim::Status explored = lab::explore(scenario, explore, result); !explored.ok()) {
-    err << "eosim: internal error: " << explored.message << '\n';
-    return kExitInternal;
+    return report_failure(err, explored);
   }
   result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -285,8 +284,7 @@ int explore_command(const ExploreCommandOptions& options, std::ostream& out,
     lab::ExploreResult unmerged;
     const auto begun = std::chrono::steady_clock::now();
     if (const eosim::Status explored = lab::explore(scenario, plain, unmerged); !explored.ok()) {
-      err << "eosim: internal error: " << explored.message << '\n';
-      return kExitInternal;
+      return report_failure(err, explored);
     }
     cmp.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begun).count();
     if (options.progress) err << "\r" << std::string(60, ' ') << "\r" << std::flush;
@@ -300,8 +298,7 @@ int explore_command(const ExploreCommandOptions& options, std::ostream& out,
     const eosim::Result<lab::ShrinkStatus> shrunk =
         lab::counterexample(scenario, *result.first_violation, ce.file);
     if (!shrunk.ok()) {
-      err << "eosim: internal error: " << shrunk.message() << '\n';
-      return kExitInternal;
+      return report_failure(err, shrunk.status());
     }
     ce.status = shrunk.value();
     ce.why = ce.file.why;

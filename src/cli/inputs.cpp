@@ -2,6 +2,7 @@
 // and whether a --strategy / --producer override names something that exists.
 
 #include <algorithm>
+#include <ostream>
 #include <map>
 #include <filesystem>
 #include <system_error>
@@ -29,6 +30,11 @@ eosim::Status expand_inputs(const std::vector<std::string>& inputs,
     }
   }
   return eosim::Status::success();
+}
+
+int report_failure(std::ostream& err, const eosim::Status& status) {
+  err << (status.machine ? "eosim: " : "eosim: internal error: ") << status.message << '\n';
+  return status.machine ? kExitBadInput : kExitInternal;
 }
 
 eosim::Status check_overrides(const std::string& strategy, const std::string& producer) {

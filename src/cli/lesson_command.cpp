@@ -113,8 +113,7 @@ int lesson_command(const LessonCommandOptions& options, std::istream& in, std::o
   }
   std::vector<lab::LessonRunResult> results;
   if (const eosim::Status ran = lab::run_lesson(lesson, results); !ran.ok()) {
-    err << "eosim: internal error: " << ran.message << '\n';
-    return kExitInternal;
+    return report_failure(err, ran);
   }
   print_question(lesson, number, out);
   const std::int64_t answer = read_answer(options, lesson.answers.size(), in, out);

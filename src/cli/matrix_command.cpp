@@ -40,8 +40,7 @@ int matrix_command(const MatrixCommandOptions& options, std::ostream& out, std::
 
   lab::Matrix result;
   if (const eosim::Status built = lab::build_matrix(scenario, matrix, result); !built.ok()) {
-    err << "eosim: internal error: " << built.message << '\n';
-    return kExitInternal;
+    return report_failure(err, built);
   }
   if (options.format == "markdown") {
     out << lab::format_matrix_markdown(result);

@@ -126,8 +126,7 @@ int run_fixed_twin(const RunOptions& options, const std::string& file,
   lab::RunSummary run;
   if (const eosim::Status ran = lab::run_scenario(twin, lab::WorldOptions{}, run, nullptr);
       !ran.ok()) {
-    err << "eosim: " << file << ": cannot build the fixed twin's world: " << ran.message << '\n';
-    return kExitInternal;
+    return report_failure(err, ran.prefixed(file + ": the fixed twin: "));
   }
   const std::vector<std::string> unmet = lab::unmet_expectations(twin, run);
   const lab::RunRecord record{twin, run, unmet, written.replay + " --fixed"};
@@ -218,8 +217,7 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     if (const eosim::Status ran =
             lab::run_scenario(scenario, world, run, world.keep_trace ? &trace : nullptr);
         !ran.ok()) {
-      err << "eosim: " << file << ": cannot build the world: " << ran.message << '\n';
-      exit_code = worse(exit_code, kExitInternal);
+      exit_code = worse(exit_code, report_failure(err, ran.prefixed(file + ": ")));
       rows.push_back({scenario.name, lab::Verdict::kExactlyOnce, false, false});
       continue;
     }

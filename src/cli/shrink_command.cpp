@@ -72,8 +72,7 @@ int shrink_command(const ShrinkCommandOptions& options, std::ostream& out, std::
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (!status.ok()) {
-    err << "eosim: internal error: " << status.message() << '\n';
-    return kExitInternal;
+    return report_failure(err, status.status());
   }
   if (status.value() != lab::ShrinkStatus::kShrunk) {
     err << "eosim shrink: " << result.why << '\n';

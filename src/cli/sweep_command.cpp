@@ -167,8 +167,7 @@ int sweep_command(const SweepCommandOptions& options, std::ostream& out, std::os
 
   const auto started = std::chrono::steady_clock::now();
   if (const eosim::Status swept = lab::sweep(scenario, sweep, report.summary); !swept.ok()) {
-    err << "eosim: internal error: " << swept.message << '\n';
-    return kExitInternal;
+    return report_failure(err, swept);
   }
   report.summary.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "sim/assert.h"
+#include "src/store/failure.h"
 #include "src/orders/order_key.h"
 
 namespace consumer {
@@ -33,20 +34,19 @@ void Consumer::start() {
 }
 
 void Consumer::open_databases() {
-  store::Status st = store::Db::open(options_.ledger_uri, ledger_);
-  EOSIM_ASSERT(st.ok());  // the world created this database: failing to reopen it is a bug
+  // The world created these databases: failing to reopen one is the machine's trouble
+  // (store/failure.h), which ends the run.
+  if (store::machine_failed(store::Db::open(options_.ledger_uri, ledger_))) return stop();
   // The plan decides whether this commit fails with a transient I/O error (site db.commit).
   ledger_.set_fault_hook([this](store::HookOp op) -> int {
     if (op != store::HookOp::kCommit || !current_) return 0;
     return fault("db.commit", sim::FaultAction::kFail) ? SQLITE_IOERR_WRITE : 0;
   });
   if (options_.strategy.choices.dedup == Dedup::kSeparateStore) {
-    st = store::Db::open(options_.dedup_uri, dedup_);
-    EOSIM_ASSERT(st.ok());
+    if (store::machine_failed(store::Db::open(options_.dedup_uri, dedup_))) return stop();
   }
   if (options_.strategy.side_effect != SideEffect::kNone) {
-    st = store::Db::open(options_.effects_uri, effects_);
-    EOSIM_ASSERT(st.ok());
+    if (store::machine_failed(store::Db::open(options_.effects_uri, effects_))) return stop();
   }
 }
 
@@ -176,6 +176,8 @@ void Consumer::finish() {
 }
 
 void Consumer::on_db_error(const store::Status& status) {
+  // The machine's trouble is no answer of the business database: no strategy sees it.
+  if (status.kind == store::ErrorKind::kEnvironment) return stop();
   if (options_.strategy.choices.errors == ErrorPolicy::kAllDuplicate) {
     // A duplicate check that says yes to every error: the transient one is acked too.
     ++stats_.duplicates;
@@ -188,6 +190,13 @@ void Consumer::on_db_error(const store::Status& status) {
     settle(Settle::kNack, true);
   }
   finish();
+}
+
+// After a machine error: nothing more happens in this process (the run is over).
+void Consumer::stop() {
+  up_ = false;
+  ++generation_;
+  current_.reset();
 }
 
 void Consumer::add_state(sim::StateHash& hash) const {

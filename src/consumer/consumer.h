@@ -106,10 +106,11 @@ class Consumer {
   bool debit(store::Txn& txn, const orders::OrderMessage& body, const std::string& id);
   void commit(store::Txn& txn, const orders::OrderMessage& body, const std::string& id);
   void refuse(store::Txn& txn, std::int64_t order, const std::string& id);
-  void send_effect(std::int64_t order, const std::string& id);
+  bool send_effect(std::int64_t order, const std::string& id);
   void on_duplicate(const std::string& why);
   void on_skipped(const std::string& id);  // separate store: seen, yet never applied
   void on_db_error(const store::Status& status);
+  void stop();  // after a machine error (store/failure.h): the run is over
   // separate-dedup-store: the store marks `id` seen but the ledger holds no debit for it.
   bool separate_mark_without_effect(const std::string& id);
   bool fault(const char* site, sim::FaultAction kind = sim::FaultAction::kCrash);

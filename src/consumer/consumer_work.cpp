@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sim/assert.h"
+#include "src/store/failure.h"
 #include "src/consumer/consumer.h"
 #include "src/orders/order_message.h"
 
@@ -185,7 +186,7 @@ void Consumer::transact() {
   }
   if (!debit(txn, *body, id)) return;
   if (options_.strategy.side_effect == SideEffect::kBeforeCommit) {
-    send_effect(body->order, id);
+    if (!send_effect(body->order, id)) return;
     if (fault("consumer.after_side_effect")) return;
   }
   if (key_last()) {
@@ -249,7 +250,7 @@ void Consumer::after_commit(std::int64_t order, const std::string& id) {
     if (!mark_seen(id, order)) return;
   }
   if (s.side_effect == SideEffect::kAfterCommit) {
-    send_effect(order, id);
+    if (!send_effect(order, id)) return;
     if (fault("consumer.after_side_effect")) return;
   }
   if (s.choices.ack == AckTiming::kAfterCommit) {
@@ -295,7 +296,7 @@ void Consumer::refuse(store::Txn& txn, std::int64_t order, const std::string& id
 // The email, through the mail server: its own database, in autocommit, outside every
 // transaction of the ledger. With an idempotency key the server keeps the first request
 // for a key and ignores any repeat.
-void Consumer::send_effect(std::int64_t order, const std::string& id) {
+bool Consumer::send_effect(std::int64_t order, const std::string& id) {
   const bool keyed = options_.strategy.idempotency_key;
   const char* sql = keyed ? "INSERT OR IGNORE INTO emails(order_id, message_id, "
                             "idempotency_key, consumer, tick) VALUES(?1, ?2, ?2, ?3, ?4)"
@@ -307,7 +308,11 @@ void Consumer::send_effect(std::int64_t order, const std::string& id) {
                                .bind(3, options_.instance)
                                .bind(4, static_cast<std::int64_t>(k_.scheduler.now()))
                                .exec();
-  EOSIM_ASSERT(st.ok());  // the mail server's log has no faults of its own
+  // The mail server's log has no faults of its own: an error is the machine's.
+  if (store::machine_failed(st)) {
+    stop();
+    return false;
+  }
   if (effects_.changes() == 0) {
     k_.trace.record(name_, sim::EventKind::kEffect, "mail", order,
                     "email for " + id + " ignored: the mail server has seen its key");
@@ -315,6 +320,7 @@ void Consumer::send_effect(std::int64_t order, const std::string& id) {
     k_.trace.record(name_, sim::EventKind::kEffect, "mail", order,
                     "email sent for " + id + (keyed ? " (idempotency key)" : ""));
   }
+  return true;
 }
 
 bool Consumer::separate_mark_without_effect(const std::string& id) {
@@ -345,7 +351,7 @@ void Consumer::on_duplicate(const std::string& why) {
   // resend (harmless with a key) can still deliver the email.
   if (s.side_effect == SideEffect::kAfterCommit && s.idempotency_key) {
     const broker::Message& m = current_->deliver.delivery.message;
-    send_effect(m.order, m.message_id);
+    if (!send_effect(m.order, m.message_id)) return;
   }
   settle(Settle::kAck);
   finish();

@@ -82,7 +82,7 @@ struct Task {
   Scenario scenario;
   bool log_opportunities = false;
   bool built = false;
-  std::string error;
+  eosim::Status error;
   RunSummary run;
   std::vector<sim::FiredFault> opportunities;
 };
@@ -97,17 +97,21 @@ eosim::Status run_tasks(std::vector<Task>& tasks, unsigned jobs, std::uint64_t& 
     if (!t.log_opportunities) {
       const eosim::Status ran = run_scenario(t.scenario, world, t.run, nullptr);
       t.built = ran.ok();
-      t.error = ran.message;
+      t.error = ran;
       return;
     }
     eosim::Result<std::unique_ptr<World>> created = World::create(t.scenario, world);
     if (!created.ok()) {
-      t.error = created.message();
+      t.error = created.status();
       return;
     }
     const std::unique_ptr<World>& w = created.value();
     w->run();
     t.run = w->summary();
+    if (w->failed()) {  // the machine's trouble: no verdict
+      t.error = w->failure();
+      return;
+    }
     t.opportunities = w->kernel().faults.opportunities();
     t.built = true;
   };
@@ -120,7 +124,7 @@ eosim::Status run_tasks(std::vector<Task>& tasks, unsigned jobs, std::uint64_t& 
   runs += tasks.size();
   for (const Task& t : tasks) {
     if (!t.built) {
-      return eosim::Status::error(t.error);
+      return t.error;
     }
   }
   return eosim::Status::success();

@@ -5,6 +5,7 @@
 #include "sim/assert.h"
 #include "src/orders/order_key.h"
 #include "src/orders/order_message.h"
+#include "src/store/failure.h"
 #include "src/store/txn.h"
 
 namespace producer {
@@ -31,8 +32,9 @@ OrderService::~OrderService() = default;
 
 void OrderService::start() {
   up_ = true;
-  const store::Status st = store::Db::open(options_.orders_uri, db_);
-  EOSIM_ASSERT(st.ok());
+  // orders.db is the producer's alone: an error here is the machine's (store/failure.h),
+  // and the world ends the run with it after this step.
+  if (store::machine_failed(store::Db::open(options_.orders_uri, db_))) return stop();
   schedule_next();
 }
 
@@ -68,6 +70,34 @@ bool OrderService::fault(const char* site, std::int64_t order) {
   return true;
 }
 
+// The order row (and its outbox row) in one transaction. False when the machine failed
+// (orders.db is the producer's alone, so no other error can happen).
+bool OrderService::write_order(std::int64_t order, std::int64_t amount, std::int64_t now,
+                               bool outbox) {
+  store::Txn txn(db_);
+  if (store::machine_failed(txn.status())) return false;
+  store::Status st = db_.statement("INSERT INTO orders(id, account, amount, created_tick) "
+                                   "VALUES(?1, ?2, ?3, ?4)")
+                         .bind(1, order).bind(2, options_.account).bind(3, amount)
+                         .bind(4, now).exec();
+  if (st.ok() && outbox) {
+    // The message id is fixed here, in the same transaction as the order.
+    const broker::Message m = message_for(order);
+    st = db_.statement("INSERT INTO outbox(order_id, message_id, body, created_tick) "
+                       "VALUES(?1, ?2, ?3, ?4)")
+             .bind(1, order).bind(2, orders::message_id_for(order)).bind(3, m.body).bind(4, now)
+             .exec();
+  }
+  if (st.ok()) st = txn.commit();
+  return !store::machine_failed(st);
+}
+
+// After a machine error: nothing more happens in this process (the run is over).
+void OrderService::stop() {
+  up_ = false;
+  ++generation_;
+}
+
 void OrderService::create(std::int64_t order) {
   created_ = std::max(created_, order);
   const std::int64_t amount = options_.amounts[static_cast<std::size_t>(order - 1)];
@@ -78,26 +108,7 @@ void OrderService::create(std::int64_t order) {
     if (publisher_.ensure_connected()) publisher_.publish(options_.queue, message_for(order), 1);
     if (fault("producer.after_publish", order)) return;
   }
-  {
-    store::Txn txn(db_);
-    EOSIM_ASSERT(txn.status().ok());  // the producer is the only writer of orders.db
-    store::Status st = db_.statement("INSERT INTO orders(id, account, amount, created_tick) "
-                                     "VALUES(?1, ?2, ?3, ?4)")
-                           .bind(1, order).bind(2, options_.account).bind(3, amount)
-                           .bind(4, now).exec();
-    EOSIM_ASSERT(st.ok());
-    if (outbox) {
-      // The message id is fixed here, in the same transaction as the order.
-      const broker::Message m = message_for(order);
-      st = db_.statement("INSERT INTO outbox(order_id, message_id, body, created_tick) "
-                         "VALUES(?1, ?2, ?3, ?4)")
-               .bind(1, order).bind(2, orders::message_id_for(order)).bind(3, m.body).bind(4, now)
-               .exec();
-      EOSIM_ASSERT(st.ok());
-    }
-    st = txn.commit();
-    EOSIM_ASSERT(st.ok());
-  }
+  if (!write_order(order, amount, now, outbox)) return stop();
   k_.trace.record("producer", sim::EventKind::kCommit, "orders", order,
                   outbox ? "order + outbox row" : "order row");
   if (fault("producer.after_commit", order)) return;

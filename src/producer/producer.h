@@ -103,7 +103,8 @@ class Relay {
   // The unsent rows in id order. False (and nothing in `rows`) when the read failed; the
   // relay then reads again later by itself.
   bool read_unsent(std::vector<OutboxRow>& rows);
-  void mark_sent(std::int64_t row);
+  bool mark_sent(std::int64_t row);  // false after a machine error (the relay stopped)
+  void stop();
   bool fault(const char* site, std::int64_t order, std::int64_t attempt);
   // Runs Fn{}(*this) after `delay` unless the relay crashed meanwhile. `Fn` is a
   // captureless lambda taking the relay: the event's closure is then two words, which
@@ -154,6 +155,8 @@ class OrderService {
 
  private:
   void create(std::int64_t order);
+  bool write_order(std::int64_t order, std::int64_t amount, std::int64_t now, bool outbox);
+  void stop();
   bool fault(const char* site, std::int64_t order);
   broker::Message message_for(std::int64_t order) const;
   void schedule_next();

@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "sim/assert.h"
+#include "src/store/failure.h"
 #include "src/orders/order_key.h"
 
 namespace producer {
@@ -32,8 +33,8 @@ void Relay::after(sim::Tick delay, const char* label, Fn) {
 
 void Relay::start() {
   up_ = true;
-  const store::Status st = store::Db::open(options_.orders_uri, db_);
-  EOSIM_ASSERT(st.ok());
+  // The world made orders.db: failing to open it is the machine's trouble (failure.h).
+  if (store::machine_failed(store::Db::open(options_.orders_uri, db_))) return stop();
   kick();
   if (options_.poll_ticks > 0) after(options_.poll_ticks, "relay.poll", [](Relay& r) { r.poll(); });
 }
@@ -131,6 +132,10 @@ bool Relay::read_unsent(std::vector<OutboxRow>& rows) {
   select.reset();
   if (st.ok()) return true;
   rows.clear();
+  if (st.kind == store::ErrorKind::kEnvironment) {  // the machine's trouble: the run is over
+    stop();
+    return false;
+  }
   const bool polls = options_.poll_ticks > 0;
   k_.trace.record("relay", sim::EventKind::kDbError, "", 0,
                   "reading the outbox: " + st.to_string() +
@@ -139,13 +144,22 @@ bool Relay::read_unsent(std::vector<OutboxRow>& rows) {
   return false;
 }
 
-void Relay::mark_sent(std::int64_t row) {
+bool Relay::mark_sent(std::int64_t row) {
   const store::Status st =
       db_.statement("UPDATE outbox SET sent = 1, sent_tick = ?1 WHERE id = ?2")
           .bind(1, static_cast<std::int64_t>(k_.scheduler.now()))
           .bind(2, row)
           .exec();
-  EOSIM_ASSERT(st.ok());  // nothing else writes while the relay runs its step
+  // Nothing else writes while the relay runs its step: an error is the machine's.
+  if (!store::machine_failed(st)) return true;
+  stop();
+  return false;
+}
+
+// After a machine error: nothing more happens in this process (the run is over).
+void Relay::stop() {
+  up_ = false;
+  ++generation_;
 }
 
 void Relay::on_frame(transport::ConnId conn, const broker::BrokerMethod& method) {
@@ -174,7 +188,7 @@ void Relay::on_confirm(const broker::Confirm& confirm) {
       continue;
     }
     if (fault("relay.after_confirm", f.order, f.attempt)) return;
-    mark_sent(f.row);
+    if (!mark_sent(f.row)) return;
     k_.trace.record("relay", sim::EventKind::kSent, "", f.order, "outbox row marked sent after confirm");
   }
 }

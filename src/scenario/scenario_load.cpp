@@ -500,6 +500,10 @@ bool fixed_twin(const Scenario& scenario, Scenario& out, LoadError& error) {
     return false;
   };
   toml::table change;
+  std::int64_t bad_line = 0;  // the text is a string of the file: its line says little
+  if (eosim::Status safe = check_toml_text(scenario.fixed, bad_line); !safe.ok()) {
+    return fail("not TOML assignments: " + safe.message);
+  }
   try {
     change = toml::parse(scenario.fixed, scenario.path);
   } catch (const toml::parse_error& e) {

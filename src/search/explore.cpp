@@ -28,7 +28,7 @@ struct Node {
 
 struct NodeRun {
   bool built = false;
-  std::string error;
+  eosim::Status error;
   RunSummary summary;
   std::vector<Node> children;
   std::uint64_t opportunities = 0;  // offered to children (the root's count is reported)
@@ -94,13 +94,17 @@ class Search {
     world.hash_states = (merge_ && may_add_fault(node)) || (keyed() && may_add_deviation(node));
     eosim::Result<std::unique_ptr<World>> created = World::create(scenario_for(node.path), world);
     if (!created.ok()) {
-      out.error = created.message();
+      out.error = created.status();
       return;
     }
     const std::unique_ptr<World>& w = created.value();
-    out.built = true;
     w->run();
     out.summary = w->summary();
+    if (w->failed()) {  // the machine's trouble: no verdict to explore from
+      out.error = w->failure();
+      return;
+    }
+    out.built = true;
     out.changes_pending = pending_changes(world, *w);
     if (may_add_fault(node)) add_fault_children(node, *w, out);
     if (may_add_deviation(node)) add_schedule_children(node, *w, out);
@@ -367,7 +371,7 @@ eosim::Status search(const Scenario& scenario, const ExploreOptions& options, bo
         return ran;
       }
       for (std::size_t i = 0; i < count; ++i) {
-        if (!runs[i].built) return eosim::Status::error(runs[i].error);
+        if (!runs[i].built) return runs[i].error;
         if (root) {
           out.base_opportunities = runs[i].opportunities;
           out.base_choice_points = runs[i].choice_points;

@@ -77,12 +77,12 @@ class Oracle {
     options.keep_trace = false;
     options.record_tape = false;
     const eosim::Status ran = run_scenario(s, options, out, nullptr);
-    if (!ran.ok()) error_ = ran.message;
+    if (!ran.ok()) error_ = ran;
     return ran.ok();
   }
 
   std::size_t runs() const { return runs_; }
-  const std::string& error() const { return error_; }
+  const eosim::Status& error() const { return error_; }
 
  private:
   Scenario base_;
@@ -90,7 +90,7 @@ class Oracle {
   std::size_t max_runs_;
   std::vector<std::uint64_t> seeds_;
   std::size_t runs_ = 0;
-  std::string error_;
+  eosim::Status error_;
   std::map<std::string, std::optional<std::uint64_t>> answers_;  // by the rules' text
 };
 
@@ -320,7 +320,7 @@ eosim::Result<ShrinkStatus> shrink(const Scenario& scenario, const ShrinkOptions
   if (!find_candidates(scenario, oracle, out)) {
     RunSummary replay;
     if (!oracle.run(oracle.with(out.candidates, scenario.seed), replay)) {
-      return eosim::Status::error(oracle.error());
+      return oracle.error();
     }
     out.why = "the " + std::to_string(out.candidates.size()) + " fault(s) of seed " +
               std::to_string(scenario.seed) + ", written as rules, give " +
@@ -348,7 +348,7 @@ eosim::Result<ShrinkStatus> shrink(const Scenario& scenario, const ShrinkOptions
   out.seed = *oracle.holds(out.minimal);  // known: every step above kept it holding
   Scenario minimal = oracle.with(out.minimal, out.seed);
   minimal.name = "minimal: " + scenario.name + " (seed " + std::to_string(scenario.seed) + ")";
-  if (!oracle.run(minimal, out.reproduced)) return eosim::Status::error(oracle.error());
+  if (!oracle.run(minimal, out.reproduced)) return oracle.error();
   EOSIM_ASSERT(out.reproduced.report.verdict == verdict);  // the oracle said so
   minimal.expect = expect_of(out.reproduced.report);
   minimal.about = about_text(scenario, out, options.found_by);
@@ -364,7 +364,7 @@ eosim::Result<ShrinkStatus> shrink(const Scenario& scenario, const ShrinkOptions
                                 load_error.to_string());
   }
   RunSummary check;
-  if (!oracle.run(parsed, check)) return eosim::Status::error(oracle.error());
+  if (!oracle.run(parsed, check)) return oracle.error();
   out.runs = oracle.runs() + 1;
   const auto unmet = unmet_expectations(parsed, check);
   if (!unmet.empty() || check.trace_hash != out.reproduced.trace_hash) {

@@ -20,7 +20,7 @@ constexpr std::uint64_t kBlockSeeds = 512;
 
 struct SeedResult {
   bool built = false;
-  std::string error;  // when the world could not be built
+  eosim::Status error;  // when the world could not be built or the machine failed the run
   RunSummary run;     // only the report, counters and hash are kept (see trim)
 };
 
@@ -56,7 +56,7 @@ eosim::Status run_block(const Scenario& scenario, const SweepOptions& options,
     world.record_tape = false;
     const eosim::Status ran = run_scenario(s, world, r.run, nullptr);
     r.built = ran.ok();
-    r.error = ran.message;
+    r.error = ran;
     trim(r.run);
   });
 }
@@ -158,8 +158,7 @@ eosim::Status sweep(const Scenario& scenario, const SweepOptions& options, Sweep
     }
     for (std::size_t i = 0; i < results.size(); ++i) {
       if (!results[i].built) {
-        return eosim::Status::error("seed " + std::to_string(first + i) + ": " +
-                                    results[i].error);
+        return results[i].error.prefixed("seed " + std::to_string(first + i) + ": ");
       }
       reduce(results[i], first + i, options.keep_failures, out);
     }

@@ -29,12 +29,26 @@ namespace eosim {
 
 struct [[nodiscard]] Status {
   std::string message;  // empty = success; otherwise one line a user can act on
+  // The machine's own trouble (a full disk, an unwritable folder, no memory), which the
+  // user can fix: the command line exits 2 for it, never 3, and reports no verdict.
+  bool machine = false;
 
   bool ok() const { return message.empty(); }
   static Status success() { return {}; }
   static Status error(std::string text) {
     EOSIM_ASSERT(!text.empty());
     return Status{std::move(text)};
+  }
+  static Status machine_error(std::string text) {
+    Status s = error(std::move(text));
+    s.machine = true;
+    return s;
+  }
+  // The same error with `prefix` before its message (e.g. "seed 7: ").
+  Status prefixed(const std::string& prefix) const {
+    Status s = *this;
+    if (!s.ok()) s.message = prefix + s.message;
+    return s;
   }
 };
 

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "sim/assert.h"
+#include "src/store/failure.h"
 #include "src/store/recorder.h"
 #include "src/store/warm.h"
 
@@ -54,10 +55,8 @@ Status Db::open(const std::string& uri_or_path, Db& out) {
                     SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE;
   const int rc = sqlite3_open_v2(uri_or_path.c_str(), &handle, flags, nullptr);
   if (rc != SQLITE_OK) {
-    Status s = Status::error(handle != nullptr ? sqlite3_extended_errcode(handle) : rc,
-                             std::string(handle != nullptr ? sqlite3_errmsg(handle)
-                                                           : sqlite3_errstr(rc)) +
-                                 " (opening: " + uri_or_path + ")");
+    Status s = sqlite_error(handle, handle != nullptr ? sqlite3_extended_errcode(handle) : rc,
+                            "opening: " + uri_or_path, uri_or_path);
     sqlite3_close_v2(handle);
     return s;
   }
@@ -86,9 +85,14 @@ Status Db::exec(std::string_view sql) {
     recorder->add(Recorder::Kind::kExec, conn_->recorded, sql, 0, rc);
   }
   if (rc == SQLITE_OK) return Status::success();
+  const int code = sqlite3_extended_errcode(conn_->handle);
+  if (classify(code) == ErrorKind::kEnvironment) {
+    sqlite3_free(errmsg);  // sqlite3_errmsg() says the same
+    return sqlite_error(conn_->handle, code, "running: " + script.substr(0, 60));
+  }
   std::string message = errmsg != nullptr ? errmsg : sqlite3_errstr(rc);
   sqlite3_free(errmsg);
-  return Status::error(sqlite3_extended_errcode(conn_->handle), std::move(message));
+  return Status::error(code, std::move(message));
 }
 
 Stmt& Db::statement(std::string_view sql) {

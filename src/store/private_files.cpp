@@ -314,35 +314,4 @@ std::string private_file_uri(const std::string& path) {
   return uri + "?vfs=" + private_file_vfs();
 }
 
-TempDir::~TempDir() { remove(); }
-TempDir::TempDir(TempDir&& other) noexcept : path_(std::move(other.path_)) { other.path_.clear(); }
-TempDir& TempDir::operator=(TempDir&& other) noexcept {
-  if (this != &other) {
-    remove();
-    path_ = std::move(other.path_);
-    other.path_.clear();
-  }
-  return *this;
-}
-
-Status TempDir::create(TempDir& out) {
-  out.remove();
-  const char* env = std::getenv("TMPDIR");
-  const std::string parent = env != nullptr && *env != '\0' ? env : "/tmp";
-  std::string name = parent + "/eosim-XXXXXX";
-  if (mkdtemp(name.data()) == nullptr) {
-    return Status::error(SQLITE_CANTOPEN, "cannot make a temporary folder in " + parent +
-                                              ": " + std::strerror(errno));
-  }
-  out.path_ = name;
-  return Status::success();
-}
-
-void TempDir::remove() {
-  if (path_.empty()) return;
-  std::error_code ec;  // a folder already gone is no error
-  std::filesystem::remove_all(path_, ec);
-  path_.clear();
-}
-
 }  // namespace store

@@ -29,6 +29,7 @@
 #include <string>
 
 #include "src/store/status.h"
+#include "src/store/temp_dir.h"
 
 namespace store {
 
@@ -37,29 +38,5 @@ const char* private_file_vfs();
 
 // A URI naming `path` (absolute) through the private VFS, for Db::open.
 std::string private_file_uri(const std::string& path);
-
-// A folder of its own in the system's temporary directory ($TMPDIR, else /tmp), made by
-// mkdtemp (mode 0700, a fresh name), removed with everything in it when the TempDir is
-// destroyed. It never names a folder that existed before, so it never removes a user's
-// file. Move-only.
-class TempDir {
- public:
-  TempDir() = default;
-  ~TempDir();
-  TempDir(TempDir&& other) noexcept;
-  TempDir& operator=(TempDir&& other) noexcept;
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  // Makes a new folder into `out` (whatever `out` held is removed first).
-  static Status create(TempDir& out);
-
-  // "" when none.
-  const std::string& path() const { return path_; }
-
- private:
-  void remove();
-  std::string path_;
-};
 
 }  // namespace store

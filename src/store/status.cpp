@@ -23,6 +23,9 @@ ErrorKind classify(int extended_code) {
       return ErrorKind::kBusy;
     case SQLITE_IOERR:
     case SQLITE_FULL:
+    case SQLITE_NOMEM:
+    case SQLITE_CANTOPEN:
+      return ErrorKind::kEnvironment;
     case SQLITE_PROTOCOL:
       return ErrorKind::kTransient;
     default:
@@ -36,6 +39,7 @@ const char* kind_name(ErrorKind kind) {
     case ErrorKind::kUniqueViolation: return "unique-violation";
     case ErrorKind::kBusy: return "busy";
     case ErrorKind::kTransient: return "transient";
+    case ErrorKind::kEnvironment: return "environment";
     case ErrorKind::kConstraint: return "constraint";
     case ErrorKind::kOther: return "other";
   }
@@ -47,6 +51,12 @@ Status Status::error(int extended_code, std::string message) {
   s.code = extended_code;
   s.kind = classify(extended_code);
   s.message = std::move(message);
+  return s;
+}
+
+Status Status::injected(int extended_code, std::string message) {
+  Status s = error(extended_code, std::move(message));
+  if (s.kind != ErrorKind::kBusy) s.kind = ErrorKind::kTransient;
   return s;
 }
 

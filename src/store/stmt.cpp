@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "sim/assert.h"
+#include "src/store/failure.h"
 
 namespace store {
 
@@ -32,8 +33,7 @@ void Stmt::prepare() {
   if (rc != SQLITE_OK) {
     sqlite3_finalize(stmt_);
     stmt_ = nullptr;
-    prepare_status_ = Status::error(sqlite3_extended_errcode(db_),
-                                    std::string(sqlite3_errmsg(db_)) + " (preparing: " + sql_ + ")");
+    prepare_status_ = sqlite_error(db_, sqlite3_extended_errcode(db_), "preparing: " + sql_);
     return;
   }
   // One statement per Stmt: trailing SQL would be silently ignored, which is a programmer
@@ -89,8 +89,7 @@ Stmt& Stmt::bind_null(int index) {
 }
 
 Status Stmt::last_error() const {
-  return Status::error(sqlite3_extended_errcode(db_),
-                       std::string(sqlite3_errmsg(db_)) + " (running: " + sql_ + ")");
+  return sqlite_error(db_, sqlite3_extended_errcode(db_), "running: " + sql_);
 }
 
 Status Stmt::step_impl(bool& has_row, bool hooked) {
@@ -100,8 +99,8 @@ Status Stmt::step_impl(bool& has_row, bool hooked) {
   if (hooked && *hook_) {
     const int injected = (*hook_)(HookOp::kStatement);
     if (injected != SQLITE_OK) {
-      return Status::error(injected,
-                           "injected fault: " + std::string(hook_op_name(HookOp::kStatement)));
+      return Status::injected(injected,
+                              "injected fault: " + std::string(hook_op_name(HookOp::kStatement)));
     }
   }
   const int rc = sqlite3_step(stmt_);

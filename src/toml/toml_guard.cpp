@@ -6,15 +6,26 @@
 #include "src/toml/toml_guard.h"
 
 #include <cstdio>
+#include <string>
 
 namespace lab {
 namespace {
+
+// Bounds on what toml++ parses recursively or copies per key (toml_guard.h, (3)).
+constexpr int kMaxNesting = 32;            // open [ and { of values
+constexpr int kMaxKeyParts = 16;           // parts of a dotted key or table header
+constexpr std::size_t kMaxBareRun = 256;   // characters of a bare key or bare value
+constexpr std::size_t kMaxString = 65536;  // characters of one string, quotes excluded
 
 constexpr const char* kNonAscii =
     "non-ASCII text is allowed only in comments and in a string value after `=`";
 
 bool is_ascii(char c) { return (static_cast<unsigned char>(c) & 0x80) == 0; }
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+bool is_bare(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         c == '_' || c == '-' || c == '+' || c == ':';
+}
 bool starts_key(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
          c == '_' || c == '-' || c == '"' || c == '\'';
@@ -88,15 +99,19 @@ class Lexer {
     if (next_is("\xEF\xBB\xBF")) pos_ = 3;  // a byte order mark, which toml++ skips
     char last = '\n';  // the last character that is not blank, a comment or in a string
     int depth = 0;     // open [ and { of values
+    int parts = 1;     // parts of the dotted key (or value) being read
+    std::size_t bare = 0;  // length of the bare run being read
     bool line_start = true;
     while (!at_end()) {
       const char c = text_[pos_];
       if (c == '\n') {
         ++line_, ++pos_, last = '\n', line_start = true;
+        parts = 1, bare = 0;
         continue;
       }
       if (is_blank(c)) {
         ++pos_;
+        bare = 0;
         continue;
       }
       if (c == '#') {
@@ -111,14 +126,42 @@ class Lexer {
         continue;
       }
       if (!is_ascii(c)) return fail(kNonAscii);
+      if (!bounded(c, parts, bare)) return false;
       if (c == '[' && first_on_line && depth == 0) {
         if (!header()) return false;
       } else {
         if (c == '[' || c == '{') ++depth;
         if ((c == ']' || c == '}') && depth > 0) --depth;
+        if (depth > kMaxNesting) {
+          return fail("arrays and inline tables nested more than " +
+                      std::to_string(kMaxNesting) + " deep");
+        }
         ++pos_;
       }
       last = c;
+    }
+    return true;
+  }
+
+  // Counts the parts of a dotted key ("a.b.c", '"a"."b"', a table header) and the length
+  // of a bare run at `c`, which is outside strings and comments. Anything but key
+  // characters, blanks, quotes and dots ends a key. A float ("1.5") counts two parts.
+  bool bounded(char c, int& parts, std::size_t& bare) {
+    if (c == '.') {
+      bare = 0;
+      if (++parts > kMaxKeyParts) {
+        return fail("a dotted key or table header of more than " + std::to_string(kMaxKeyParts) +
+                    " parts");
+      }
+      return true;
+    }
+    if (!is_bare(c)) {
+      parts = 1, bare = 0;
+      return true;
+    }
+    if (++bare > kMaxBareRun) {
+      return fail("a key or value of more than " + std::to_string(kMaxBareRun) +
+                  " characters");
     }
     return true;
   }
@@ -142,7 +185,11 @@ class Lexer {
     const bool basic = quote == '"';
     pos_ += multi_line ? 3 : 1;
     bool after_line_escape = false;  // after `\` at the end of a line of a """ string
+    const std::size_t start = pos_;
     while (!at_end()) {
+      if (pos_ - start > kMaxString) {
+        return fail("a string of more than " + std::to_string(kMaxString / 1024) + " KiB");
+      }
       const char c = text_[pos_];
       if (c == '\n') {
         if (!multi_line) return true;

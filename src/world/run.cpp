@@ -16,7 +16,9 @@ eosim::Status run_scenario(const Scenario& scenario, const WorldOptions& options
   if (!created.ok()) return created.status();
   const std::unique_ptr<World>& world = created.value();
   world->run();
+  if (world->failed()) return world->failure();
   out = world->summary();
+  if (world->failed()) return world->failure();
   if (trace) *trace = world->kernel().trace.events();
   if (tables) *tables = world->tables();
   return eosim::Status::success();

@@ -132,13 +132,20 @@ class World {
   World(const World&) = delete;
   World& operator=(const World&) = delete;
 
-  // Runs exactly one event. False when the run is over (quiescent or at max_steps).
+  // Runs exactly one event. False when the run is over (quiescent, at max_steps, or
+  // failed()).
   bool step();
   // Steps until over.
   void run();
   bool over() const;
-  // Reads the verdict from the databases and the broker. Can be called at any step.
+  // Reads the verdict from the databases and the broker. Can be called at any step; its
+  // verdict means nothing once failed().
   RunSummary summary();
+  // The machine's own trouble (a full disk, an I/O error, no memory: store/failure.h) ended
+  // the run: then failure() names the file and the operating system's reason, and the run
+  // has no verdict. ok() otherwise.
+  bool failed() const;
+  eosim::Status failure() const;
 
   const Scenario& scenario() const;
   const sim::Kernel& kernel() const;
@@ -187,7 +194,8 @@ class World {
   std::unique_ptr<WorldImpl> impl_;
 };
 
-// Builds, runs and checks one scenario. An error only when the world could not be built.
+// Builds, runs and checks one scenario. An error when the world could not be built or the
+// machine failed the run (World::failure()): then there is no verdict.
 // `tables`, when given, receives the databases' final rows.
 eosim::Status run_scenario(const Scenario& scenario, const WorldOptions& options, RunSummary& out,
                            std::vector<sim::TraceEvent>* trace,

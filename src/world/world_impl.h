@@ -15,6 +15,7 @@
 #include "src/world/world.h"
 #include "src/producer/producer.h"
 #include "src/store/db.h"
+#include "src/store/failure.h"
 #include "src/store/private_files.h"
 #include "src/store/warm.h"
 #include "src/transport/sim_transport.h"
@@ -69,6 +70,7 @@ class WorldImpl {
   transport::Env node_env(const std::string& node);
 
   WarmClaim warm_;  // first: destroyed last, after every connection below
+  store::FailureWatch failure_;  // the machine's first error (a full disk): ends the run
   store::TempDir temp_dir_;  // DbStorage::kTempFiles: removed after every connection below
   Scenario scenario_;
   WorldOptions options_;

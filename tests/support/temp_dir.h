@@ -6,6 +6,8 @@
 
 #include <stdlib.h>
 
+#include <cstdlib>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <string>
@@ -35,6 +37,24 @@ struct TempDir {
 
   // The path of `name` inside the directory.
   std::string operator/(const std::string& name) const { return (path / name).string(); }
+};
+
+// Points TMPDIR at `dir` for its life (where store::TempDir makes a run's folder).
+class TmpdirAt {
+ public:
+  explicit TmpdirAt(const std::string& dir) {
+    const char* old = std::getenv("TMPDIR");
+    if (old != nullptr) old_ = old;
+    had_ = old != nullptr;
+    ::setenv("TMPDIR", dir.c_str(), 1);
+  }
+  ~TmpdirAt() {
+    if (had_) ::setenv("TMPDIR", old_.c_str(), 1); else ::unsetenv("TMPDIR");
+  }
+
+ private:
+  std::string old_;
+  bool had_ = false;
 };
 
 }  // namespace test_support

@@ -80,20 +80,26 @@ TEST_CASE("classify maps extended result codes exactly", "[store]") {
   CHECK(store::classify(SQLITE_BUSY_SNAPSHOT) == ErrorKind::kBusy);
   CHECK(store::classify(SQLITE_LOCKED) == ErrorKind::kBusy);
   CHECK(store::classify(SQLITE_LOCKED_SHAREDCACHE) == ErrorKind::kBusy);
-  CHECK(store::classify(SQLITE_IOERR) == ErrorKind::kTransient);
-  CHECK(store::classify(SQLITE_IOERR_WRITE) == ErrorKind::kTransient);
-  CHECK(store::classify(SQLITE_IOERR_FSYNC) == ErrorKind::kTransient);
-  CHECK(store::classify(SQLITE_FULL) == ErrorKind::kTransient);
+  // The machine's trouble (store/failure.h) is no answer of a business database.
+  CHECK(store::classify(SQLITE_IOERR) == ErrorKind::kEnvironment);
+  CHECK(store::classify(SQLITE_IOERR_WRITE) == ErrorKind::kEnvironment);
+  CHECK(store::classify(SQLITE_IOERR_FSYNC) == ErrorKind::kEnvironment);
+  CHECK(store::classify(SQLITE_FULL) == ErrorKind::kEnvironment);
+  CHECK(store::classify(SQLITE_NOMEM) == ErrorKind::kEnvironment);
+  CHECK(store::classify(SQLITE_CANTOPEN) == ErrorKind::kEnvironment);
   CHECK(store::classify(SQLITE_PROTOCOL) == ErrorKind::kTransient);
   CHECK(store::classify(SQLITE_ERROR) == ErrorKind::kOther);
   CHECK(store::classify(SQLITE_MISUSE) == ErrorKind::kOther);
   CHECK(store::classify(SQLITE_CORRUPT) == ErrorKind::kOther);
   CHECK(store::classify(SQLITE_READONLY) == ErrorKind::kOther);
 
-  const Status transient = Status::error(SQLITE_IOERR_WRITE, "disk said no");
+  // An injected I/O error is the model's transient error; a real one is the machine's.
+  const Status transient = Status::injected(SQLITE_IOERR_WRITE, "disk said no");
   CHECK_FALSE(transient.ok());
   CHECK(transient.is_transient());
   CHECK_FALSE(transient.is_unique_violation());
+  CHECK_FALSE(Status::error(SQLITE_IOERR_WRITE, "disk said no").is_transient());
+  CHECK(Status::injected(SQLITE_BUSY, "locked").kind == ErrorKind::kBusy);
   CHECK(Status::error(SQLITE_BUSY, "locked").is_transient());
   CHECK_FALSE(Status::error(SQLITE_CONSTRAINT_UNIQUE, "dup").is_transient());
   CHECK(Status::success().ok());
@@ -374,6 +380,9 @@ TEST_CASE("opening an impossible path fails as a value", "[store]") {
   const Status s = Db::open("/nonexistent-eosim-dir/sub/x.db", db);
   CHECK_FALSE(s.ok());
   CHECK(s.code == SQLITE_CANTOPEN);
+  CHECK(s.kind == ErrorKind::kEnvironment);
+  // The file and the operating system's reason (store/failure.h).
+  CHECK(s.message.rfind("/nonexistent-eosim-dir/sub/x.db: No such file or directory", 0) == 0);
   CHECK_FALSE(db.is_open());
   CHECK(db.handle() == nullptr);
 

@@ -98,3 +98,62 @@ TEST_CASE("toml guard: what scenario files hold passes", "[toml-guard]") {
     CHECK(v.ok);
   }
 }
+
+TEST_CASE("toml guard: what toml++ parses recursively is bounded", "[toml-guard]") {
+  const auto repeat = [](const std::string& part, int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i) out += part;
+    return out;
+  };
+  struct Case {
+    std::string text;
+    const char* says;
+  };
+  // The first two crashed every command (a stack overflow inside toml++, 80 KB of text).
+  const Case refused[] = {
+      {"name = \"x\"\n" + repeat("a.", 40000) + "a = 1\n", "more than 16 parts"},
+      {"name = \"x\"\n[" + repeat("a.", 40000) + "a]\n", "more than 16 parts"},
+      {"[" + repeat("a.", 16) + "a]\n", "more than 16 parts"},
+      {"\"a\"" + repeat(".\"a\"", 16) + " = 1\n", "more than 16 parts"},
+      {"x = { " + repeat("a . ", 16) + "a = 1 }\n", "more than 16 parts"},
+      {"x = " + repeat("[", 33) + repeat("]", 33) + "\n", "nested more than 32 deep"},
+      {"x = " + repeat("{a=", 33) + "1" + repeat("}", 33) + "\n", "nested more than 32 deep"},
+      {"name = \"x\"\n" + repeat("k", 257) + " = 1\n", "more than 256 characters"},
+      {"about = \"" + repeat("z", 65537) + "\"\n", "more than 64 KiB"},
+      {"about = '''" + repeat("z\n", 40000) + "'''\n", "more than 64 KiB"},
+  };
+  for (const Case& c : refused) {
+    INFO(c.text.substr(0, 60));
+    const Verdict v = guard(c.text);
+    CHECK_FALSE(v.ok);
+    CHECK(v.message.find(c.says) != std::string::npos);
+    lab::Scenario s;
+    lab::LoadError error;
+    CHECK_FALSE(lab::parse_scenario(c.text, "bounds.toml", s, error));
+  }
+  // Right at the limits, and what looks alike but is no key.
+  const std::string passes[] = {
+      "[" + repeat("a.", 15) + "a]\n",
+      "x = " + repeat("[", 32) + repeat("]", 32) + "\n",
+      repeat("k", 256) + " = 1\n",
+      "about = \"" + repeat("z", 65536) + "\"\n",
+      "x = [" + repeat("1.5, ", 100) + "2.5]\n",  // floats: two parts each
+      "x = \"" + repeat("a.", 1000) + "\"\n",     // dots inside a string
+      "# " + repeat("a.", 1000) + "\n",           // and in a comment
+  };
+  for (const std::string& text : passes) {
+    INFO(text.substr(0, 60));
+    CHECK(guard(text).ok);
+  }
+}
+
+TEST_CASE("toml guard: a scenario's `fixed` text goes through the guard too", "[toml-guard]") {
+  std::string key = "consumer";
+  for (int i = 0; i < 20000; ++i) key += ".a";  // 40 KB: under the string limit
+  const std::string text = "name = \"x\"\nfixed = \"" + key + " = 1\"\n";
+  lab::Scenario s;
+  lab::LoadError error;
+  CHECK_FALSE(lab::parse_scenario(text, "fixed.toml", s, error));  // the loader builds the twin
+  CHECK(error.key == "fixed");
+  CHECK(error.message.find("more than 16 parts") != std::string::npos);
+}

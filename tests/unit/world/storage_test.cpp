@@ -65,22 +65,7 @@ std::set<std::string> entries(const std::filesystem::path& dir) {
 }
 
 // Points TMPDIR at `dir` while it lives (worlds make their folders there).
-class TmpdirAt {
- public:
-  explicit TmpdirAt(const std::string& dir) {
-    const char* old = std::getenv("TMPDIR");
-    if (old != nullptr) old_ = old;
-    had_ = old != nullptr;
-    ::setenv("TMPDIR", dir.c_str(), 1);
-  }
-  ~TmpdirAt() {
-    if (had_) ::setenv("TMPDIR", old_.c_str(), 1); else ::unsetenv("TMPDIR");
-  }
-
- private:
-  std::string old_;
-  bool had_ = false;
-};
+using test_support::TmpdirAt;
 
 }  // namespace
 
@@ -130,7 +115,9 @@ TEST_CASE("storage: the private folder exists while the world does, then is remo
     REQUIRE(during.size() == 1);
     const std::filesystem::path folder = tmp.path / *during.begin();
     CHECK(folder.filename().string().rfind("eosim-", 0) == 0);
-    CHECK(entries(folder) == std::set<std::string>{"ledger.db", "orders.db"});
+    // owner.lock: held while the run lives, so no later eosim takes the folder for a dead
+    // run's (store/temp_dir.h).
+    CHECK(entries(folder) == std::set<std::string>{"ledger.db", "orders.db", "owner.lock"});
     // mkdtemp's mode: nobody else may read the run's data.
     CHECK((std::filesystem::status(folder).permissions() & std::filesystem::perms::all) ==
           std::filesystem::perms::owner_all);
