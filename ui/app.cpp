@@ -10,6 +10,7 @@
 #include "src/generals/generals.h"
 #include "src/generals/report.h"
 #include "src/catalog/catalog.h"
+#include "src/files/output_file.h"
 #include "src/scenario/scenario.h"
 #include "ui/panels.h"
 #include "ui/widgets.h"
@@ -453,7 +454,12 @@ void App::apply(const Command& command) {
   } else if (const auto* remove = std::get_if<RemoveFaultCmd>(&command)) {
     if (remove->index < main_.hand_rules().size()) main_.remove_hand_rule(remove->index);
   } else if (const auto* out = std::get_if<ExportCmd>(&command)) {
-    if (const eosim::Status exported = main_.export_to(out->path); exported.ok()) {
+    view_.replace_asked.clear();
+    if (!out->replace && files::output_exists(out->path)) {
+      view_.replace_asked = out->path;  // the Faults panel asks before replacing it
+      status(out->path + " exists: Replace it, or change the name", false);
+    } else if (const eosim::Status exported = main_.export_to(out->path, out->replace);
+               exported.ok()) {
       status("exported: eosim run " + out->path + " replays trace hash " +
                  sim::hash_hex(main_.end().trace_hash),
              false);

@@ -37,6 +37,7 @@ struct RemoveFaultCmd {
 };
 struct ExportCmd {
   std::string path;
+  bool replace = false;  // the user said yes to replacing the file there
 };
 struct CompareCmd {
   std::string left, right;  // strategies

@@ -19,6 +19,7 @@
 #include "ui/app.h"
 #include "ui/frame_bench.h"
 #include "ui/layout.h"
+#include "src/files/output_file.h"
 #include "ui/screenshot.h"
 
 namespace {
@@ -175,12 +176,10 @@ int parse(int argc, char** argv, Options& o) {
   }
   // As eosim's -o options: a file of the user's is never replaced without --force, and
   // this is said before any window opens.
-  std::error_code ec;
-  if (!o.screenshot.empty() && !o.force && std::filesystem::exists(o.screenshot, ec)) {
-    std::fprintf(stderr,
-                 "eosim-gui: --screenshot %s: the file exists; eosim-gui does not replace it "
-                 "without --force\n",
-                 o.screenshot.c_str());
+  if (const eosim::Status checked =
+          files::check_output_file(o.screenshot, {o.app.file, o.app.trace}, o.force);
+      !checked.ok()) {
+    std::fprintf(stderr, "eosim-gui: --screenshot: %s\n", checked.message.c_str());
     return 2;
   }
   return 0;
@@ -315,10 +314,11 @@ void render(GLFWwindow* window, const ImVec4& clear, int& width, int& height) {
 // --screenshot: the frame just rendered as a PNG, and --check-layout. The exit code.
 int take_screenshot(const ui::App& app, const Options& options, int width, int height) {
   int code = 0;
-  if (const eosim::Status written = ui::write_screenshot(options.screenshot, width, height);
+  if (const eosim::Status written =
+          ui::write_screenshot(options.screenshot, width, height, options.force);
       !written.ok()) {
-    std::fprintf(stderr, "eosim-gui: %s\n", written.message.c_str());
-    code = 1;
+    std::fprintf(stderr, "eosim-gui: --screenshot: %s\n", written.message.c_str());
+    return 2;  // no file, or the old one as it was (a full disk, ...): the user's to fix
   }
   if (options.check_layout && !check_layout(app)) code = 1;
   return code;

@@ -107,6 +107,12 @@ void draw_faults(const Model& model, ViewState& view, Commands& commands) {
   ImGui::SetNextItemWidth(-1);
   ImGui::InputText("##export", view.export_path, sizeof view.export_path);
   if (button("Export")) commands.push_back(ExportCmd{view.export_path});
+  if (!view.replace_asked.empty() && view.replace_asked == view.export_path) {
+    ImGui::TextWrapped("%s exists.", view.replace_asked.c_str());
+    if (button("Replace")) commands.push_back(ExportCmd{view.replace_asked, true});
+    ImGui::SameLine();
+    if (button("Keep it")) view.replace_asked.clear();
+  }
   help_marker(
       "Writes the session as a scenario file: the faults made by hand become "
       "[[faults.script]] rules with a step trigger, and [expect] holds this run's "

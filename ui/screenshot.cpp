@@ -4,11 +4,14 @@
 #include <stb_image_write.h>
 
 #include <cstring>
+#include <string>
 #include <vector>
+
+#include "src/files/output_file.h"
 
 namespace ui {
 
-eosim::Status write_screenshot(const std::string& path, int width, int height) {
+eosim::Status write_screenshot(const std::string& path, int width, int height, bool force) {
   if (width <= 0 || height <= 0) {
     return eosim::Status::error("the window has no pixels to save");
   }
@@ -29,10 +32,16 @@ eosim::Status write_screenshot(const std::string& path, int width, int height) {
     std::memcpy(top, bottom, w * 3);
     std::memcpy(bottom, row.data(), w * 3);
   }
-  if (stbi_write_png(path.c_str(), width, height, 3, pixels.data(), width * 3) == 0) {
-    return eosim::Status::error("cannot write " + path);
+  // Encoded in memory, then written whole: stb's own file writing checked no write.
+  std::string png;
+  const auto append = [](void* out, void* data, int size) {
+    static_cast<std::string*>(out)->append(static_cast<const char*>(data),
+                                           static_cast<std::size_t>(size));
+  };
+  if (stbi_write_png_to_func(append, &png, width, height, 3, pixels.data(), width * 3) == 0) {
+    return eosim::Status::error(path + ": cannot encode the PNG");
   }
-  return eosim::Status::success();
+  return files::write_output_file(path, png, force);
 }
 
 }  // namespace ui

@@ -8,7 +8,9 @@
 
 namespace ui {
 
-// An error when the pixels cannot be read or the file cannot be written.
-eosim::Status write_screenshot(const std::string& path, int width, int height);
+// An error when the pixels cannot be read or the file cannot be written. The file is
+// written as every output file is (src/files/output_file.h): complete or not at all, an
+// existing one replaced only with `force`.
+eosim::Status write_screenshot(const std::string& path, int width, int height, bool force);
 
 }  // namespace ui

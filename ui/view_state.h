@@ -33,6 +33,9 @@ struct ViewState {
   int frame_index = 0;  // into that site's frames
   int consumer_instance = 1;
   char export_path[512] = "session.toml";
+  // A file Export found there: the Faults panel asks whether to replace it ("" = nothing
+  // asked).
+  std::string replace_asked;
   char trace_path[512] = "";  // the browser's "Open a trace" field
 
   // Sequence diagram.

@@ -10,6 +10,8 @@
 #include <sstream>
 
 #include "src/cli/commands.h"
+#include "src/files/input_file.h"
+#include "src/files/output_file.h"
 #include "src/diagram/svg.h"
 #include "src/lesson/lesson.h"
 #include "src/report/report_format.h"
@@ -37,25 +39,27 @@ std::string verdict_line(const lab::Report& r) {
          std::to_string(r.balance_expected) + ")";
 }
 
-// Writes `text` to `path` unless a different file is there and --force was not given.
-eosim::Status write_picture(const fs::path& path, const std::string& text, bool force) {
-  std::error_code ec;
-  if (fs::exists(path, ec) && !force) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream old;
-    old << in.rdbuf();
-    if (old.str() == text) return eosim::Status::success();
-    return eosim::Status::error(path.string() + " exists and differs; add --force to replace it");
+// Writes `text` to `path` (src/files/output_file.h) unless the same picture is there
+// already; a different one is replaced with --force only, and a lesson file never.
+eosim::Status write_picture(const fs::path& path, const std::string& text, bool force,
+                            const std::vector<std::string>& inputs) {
+  if (!force && files::output_exists(path.string())) {
+    std::string old;
+    const files::InputLimit limit{"picture", std::int64_t{64} << 20, "eosim draws smaller ones"};
+    if (files::read_input_file(path.string(), limit, old).ok() && old == text) {
+      return eosim::Status::success();
+    }
   }
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) return eosim::Status::error(path.string() + ": cannot write the file");
-  return eosim::Status::success();
+  if (eosim::Status checked = files::check_output_file(path.string(), inputs, force); !checked.ok()) {
+    return checked;
+  }
+  return files::write_output_file(path.string(), text, force);
 }
 
 struct Picture {
   std::string dir;  // "" = Mermaid in the page
   bool force = false;
+  std::vector<std::string> inputs;  // the lesson files, never replaced
 };
 
 eosim::Status write_run(std::ostream& out, const lab::Lesson& lesson, std::size_t number,
@@ -79,7 +83,8 @@ eosim::Status write_run(std::ostream& out, const lab::Lesson& lesson, std::size_
   options.title = lesson.title;
   const std::string svg =
       diagram::sequence_svg(result.trace, lab::diagram_lanes(run.scenario), options);
-  if (eosim::Status written = write_picture(fs::path(picture.dir) / name, svg, picture.force);
+  if (eosim::Status written = write_picture(fs::path(picture.dir) / name, svg, picture.force,
+                                               picture.inputs);
       !written.ok()) {
     return written;
   }
@@ -142,7 +147,7 @@ int course_command(const LessonCommandOptions& options, const std::vector<std::s
     page << i + 1 << ". [" << lessons[i].title << "](#lesson-" << i + 1 << ")\n";
   }
   page << "\n";
-  const Picture picture{options.pictures, options.force};
+  const Picture picture{options.pictures, options.force, files};
   for (std::size_t i = 0; i < lessons.size(); ++i) {
     std::vector<lab::LessonRunResult> results;
     if (const eosim::Status ran = lab::run_lesson(lessons[i], results); !ran.ok()) {

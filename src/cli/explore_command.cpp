@@ -253,7 +253,7 @@ int explore_command(const ExploreCommandOptions& options, std::ostream& out,
     }
     scenario.draws = *draws;  // the root, every run and a written counterexample
   }
-  if (const eosim::Status checked = check_output_file(options.output, options.file, options.force);
+  if (const eosim::Status checked = check_output_file(options.output, {options.file}, options.force);
       !checked.ok()) {
     err << "eosim: " << lab::printable(checked.message) << '\n';
     return kExitBadInput;

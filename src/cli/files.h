@@ -1,6 +1,6 @@
 #pragma once
-// The files the commands write for the user: `-o OUT.toml` (shrink, explore) and the
-// databases `run --keep-db DIR` leaves behind. One rule for all of them: nothing that is
+// The files the commands write for the user: `-o OUT.toml` (shrink, explore; the rules of
+// src/files/output_file.h) and the databases `run --keep-db DIR` leaves behind. One rule for all of them: nothing that is
 // already there is replaced or deleted unless the user said --force, the input file is
 // never an output, and every problem is found before the work starts and named with the
 // operating system's reason (so a long search never ends in "cannot write").
@@ -11,19 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "src/files/output_file.h"
 #include "src/status/status.h"
 
 namespace cli {
 
-// Checks that `path` can be written before any work is done: it must not be `input`
-// (whatever --force says), must not be a folder or other non-regular file, must not exist
-// unless `force`, and its folder must accept a new file. "" (no -o) is always fine.
-eosim::Status check_output_file(const std::string& path, const std::string& input, bool force);
-
-// Writes `text` to `path`. Without `force` the file is created only if it does not exist
-// (even if one appeared since the check); with `force` a complete new file replaces the old
-// one in one rename, so a failed write never leaves half a file where the old one was.
-eosim::Status write_output_file(const std::string& path, const std::string& text, bool force);
+// -o, --plot and the course's pictures are written with src/files/output_file.h.
+using files::check_output_file;
+using files::write_output_file;
 
 // Makes `dir` ready to receive the databases `names` (e.g. "orders.db", "ledger.db"):
 // creates the folder, refuses (naming them) files it would replace — the databases and

@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -723,13 +725,28 @@ int main_with_args(int argc, char** argv) {
   return cli::kExitBadInput;
 }
 
+// What the command printed must have reached its file: standard output on a full disk
+// (`eosim run X > /full/out.json`) is an error, not a success with half a report.
+// stdio keeps only the fact that a write failed; errno still holds its reason unless a
+// later call changed it (then the message says only that a write failed).
+int output_written(int code) {
+  const int before = errno;
+  std::cout.flush();
+  const bool flushed = std::fflush(stdout) == 0 && std::ferror(stdout) == 0 && std::cout.good();
+  if (flushed) return code;
+  const int error_number = errno != 0 ? errno : before;
+  std::cerr << "eosim: cannot write the output (standard output): "
+            << (error_number != 0 ? std::strerror(error_number) : "a write failed") << '\n';
+  return cli::worse(code, cli::kExitBadInput);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   try {
     // An actor process of `eosim live`: its own small parser, outside CLI11 and --help.
     if (argc > 1 && std::string(argv[1]) == "live-actor") return cli::live_actor_main(argc, argv);
-    return main_with_args(argc, argv);
+    return output_written(main_with_args(argc, argv));
   } catch (const std::exception& e) {
     std::cout.flush();
     std::cerr << "eosim: internal error: " << e.what() << '\n';

@@ -4,25 +4,27 @@
 // shards' machine time added up. It refuses a set of results that is not exactly the N
 // shards of one sweep: a missing shard must never pass for a clean sweep.
 
-#include <fstream>
 #include <iostream>
-#include <sstream>
+#include <map>
 
 #include "src/cli/commands.h"
 #include "src/cli/sweep_report.h"
+#include "src/files/input_file.h"
 
 namespace cli {
 
 namespace {
 
+// A result lists at most --show failures (a few hundred bytes each): 64 MiB is far more.
+constexpr files::InputLimit kSweepResult{"sweep result", 64 << 20,
+                                       "a sweep result is a few kB of JSON"};
+
 eosim::Status read_result(const std::string& path, SweepReport& report) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return eosim::Status::error(path + ": cannot be read");
+  std::string text;
+  if (const eosim::Status read = files::read_input_file(path, kSweepResult, text); !read.ok()) {
+    return eosim::Status::error(path + ": " + read.message);
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (const eosim::Status read = read_sweep_json(text.str(), report); !read.ok()) {
+  if (const eosim::Status read = read_sweep_json(text, report); !read.ok()) {
     return eosim::Status::error(path + ": " + read.message);
   }
   if (!report.shard) {
@@ -61,25 +63,25 @@ eosim::Status check_slice(const SweepReport& r, const std::string& path) {
 
 eosim::Status load_shards(const std::vector<std::string>& paths, std::vector<SweepReport>& shards) {
   shards.resize(paths.size());
-  std::vector<std::string> seen;
+  // By shard index: a result may claim any count, so nothing is made that large.
+  std::map<std::uint64_t, std::string> seen;
   for (std::size_t i = 0; i < paths.size(); ++i) {
     eosim::Status loaded = read_result(paths[i], shards[i]);
     if (loaded.ok()) loaded = same_sweep(shards.front(), shards[i], paths[i]);
     if (loaded.ok()) loaded = check_slice(shards[i], paths[i]);
     if (!loaded.ok()) return loaded;
-    const std::uint64_t count = shards[i].shard->count;
-    if (seen.empty()) seen.resize(static_cast<std::size_t>(count));
-    std::string& first_path = seen[static_cast<std::size_t>(shards[i].shard->index)];
-    if (!first_path.empty()) {
-      return eosim::Status::error(paths[i] + ": shard " + std::to_string(shards[i].shard->index) +
-                                  " again (also in " + first_path + ")");
+    const std::uint64_t index = shards[i].shard->index;
+    if (const auto it = seen.find(index); it != seen.end()) {
+      return eosim::Status::error(paths[i] + ": shard " + std::to_string(index) +
+                                  " again (also in " + it->second + ")");
     }
-    first_path = paths[i];
+    seen[index] = paths[i];
   }
-  for (std::size_t index = 0; index < seen.size(); ++index) {
-    if (seen[index].empty()) {
-      return eosim::Status::error("shard " + std::to_string(index) + "/" +
-                                  std::to_string(seen.size()) +
+  // Ends at the first gap, which is at most paths.size() + 1 indexes in.
+  const std::uint64_t count = shards.front().shard->count;
+  for (std::uint64_t index = 0; index < count; ++index) {
+    if (seen.count(index) == 0) {
+      return eosim::Status::error("shard " + std::to_string(index) + "/" + std::to_string(count) +
                                   " is missing: a merge needs every shard");
     }
   }

@@ -56,7 +56,7 @@ int shrink_command(const ShrinkCommandOptions& options, std::ostream& out, std::
                       scenario, sweep, err)) {
     return kExitBadInput;
   }
-  if (const eosim::Status checked = check_output_file(options.output, options.file, options.force);
+  if (const eosim::Status checked = check_output_file(options.output, {options.file}, options.force);
       !checked.ok()) {
     err << "eosim: " << lab::printable(checked.message) << '\n';
     return kExitBadInput;

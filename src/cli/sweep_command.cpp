@@ -13,6 +13,7 @@
 
 #include "src/cli/commands.h"
 #include "src/cli/sweep_report.h"
+#include "src/files/output_file.h"
 #include "src/report/report_format.h"
 #include "src/search/sweep.h"
 
@@ -137,9 +138,10 @@ int sweep_command(const SweepCommandOptions& options, std::ostream& out, std::os
         << options.expect << "'\n";
     return kExitBadInput;
   }
-  std::error_code ec;
-  if (!options.plot.empty() && std::filesystem::exists(options.plot, ec) && !options.force) {
-    err << "eosim: --plot: " << options.plot << " exists; --force replaces it\n";
+  if (const eosim::Status checked =
+          files::check_output_file(options.plot, {options.file}, options.force);
+      !checked.ok()) {
+    err << "eosim: --plot: " << checked.message << '\n';
     return kExitBadInput;
   }
   if (options.plot_x != "ratio" && options.plot_x != "seeds") {

@@ -4,11 +4,11 @@
 // is as deterministic as the sweeps: same file and options, same bytes.
 
 #include <filesystem>
-#include <fstream>
 #include <ostream>
 
 #include "src/cli/commands.h"
 #include "src/diagram/chart.h"
+#include "src/files/output_file.h"
 #include "src/catalog/catalog.h"
 #include "src/search/sweep.h"
 #include "src/world/world.h"
@@ -127,10 +127,10 @@ int write_sweep_plot(const SweepCommandOptions& o, const lab::Scenario& scenario
   chart.caption = "eosim sweep " + o.file + " --seeds " + o.seeds + " --plot-x " + o.plot_x +
                   " (" + std::to_string(sweep.last_seed - sweep.first_seed + 1) +
                   " seeds a point)";
-  std::ofstream file(o.plot, std::ios::binary | std::ios::trunc);
-  file << diagram::chart_svg(chart);
-  if (!file.flush()) {
-    err << "eosim: --plot: cannot write " << o.plot << '\n';
+  if (const eosim::Status written =
+          files::write_output_file(o.plot, diagram::chart_svg(chart), o.force);
+      !written.ok()) {
+    err << "eosim: --plot: " << written.message << '\n';
     return kExitBadInput;
   }
   return kExitOk;

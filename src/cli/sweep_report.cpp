@@ -83,72 +83,6 @@ Json failure_json(const SweepReport& r, const lab::SweepFailure& f) {
   return j;
 }
 
-std::uint64_t hash_from_hex(const std::string& hex) {
-  std::size_t used = 0;
-  const std::uint64_t value = std::stoull(hex, &used, 16);
-  if (used != hex.size()) throw std::invalid_argument("not a hex hash: " + hex);
-  return value;
-}
-
-lab::SweepFailure failure_from_json(const nlohmann::json& j, SweepReport& r) {
-  lab::SweepFailure f;
-  f.seed = j.at("seed").get<std::uint64_t>();
-  const std::string verdict = j.at("verdict").get<std::string>();
-  const std::optional<lab::Verdict> parsed = lab::parse_verdict(verdict);
-  if (!parsed) throw std::invalid_argument("verdict: no such verdict '" + verdict + "'");
-  f.verdict = *parsed;
-  f.lost = j.at("lost").get<std::vector<std::int64_t>>();
-  f.duplicated = j.at("duplicated").get<std::vector<std::int64_t>>();
-  f.phantom = j.at("phantom").get<std::vector<std::int64_t>>();
-  f.stuck = j.at("stuck").get<std::vector<std::int64_t>>();
-  f.balance_expected = j.at("balance_expected").get<std::int64_t>();
-  f.balance_actual = j.at("balance_actual").get<std::int64_t>();
-  f.faults = j.at("faults_fired").get<std::size_t>();
-  f.steps = j.at("steps").get<std::uint64_t>();
-  f.trace_hash = hash_from_hex(j.at("trace_hash").get<std::string>());
-  r.shrink_lines[f.seed] = j.at("shrink").get<std::string>();
-  return f;
-}
-
-// Everything but the failures and the shard; throws nlohmann's or std's exceptions on a
-// missing key or a wrong type.
-void summary_from_json(const nlohmann::json& j, SweepReport& r) {
-  lab::SweepSummary& s = r.summary;
-  s.scenario = j.at("scenario").get<std::string>();
-  r.file = j.at("file").get<std::string>();
-  s.first_seed = j.at("seeds").at("first").get<std::uint64_t>();
-  s.last_seed = j.at("seeds").at("last").get<std::uint64_t>();
-  r.strategy = j.at("strategy").get<std::string>();
-  r.producer = j.at("producer").get<std::string>();
-  if (const eosim::Status parsed =
-          lab::parse_fault_spec(j.at("faults").get<std::string>(), s.ratios);
-      !parsed.ok()) {
-    throw std::invalid_argument("faults: " + parsed.message);
-  }
-  s.budget = j.at("budget").get<std::int64_t>();
-  s.horizon = j.at("horizon").get<std::int64_t>();
-  r.max_steps = j.at("max_steps").get<std::int64_t>();
-  s.runs = j.at("runs").get<std::uint64_t>();
-  s.verdicts = j.at("verdicts").get<std::map<std::string, std::uint64_t>>();
-  s.failing_runs = j.at("failing_runs").get<std::uint64_t>();
-  s.faults_fired = j.at("faults_fired").get<std::uint64_t>();
-  s.faults_by_action = j.at("faults_by_action").get<std::map<std::string, std::uint64_t>>();
-  s.steps = j.at("steps").get<std::uint64_t>();
-  s.step_bound_hits = j.at("step_bound_hits").get<std::uint64_t>();
-  s.unfired_runs = j.at("unfired_runs").get<std::uint64_t>();
-  if (!j.at("first_unfired").is_null()) {
-    s.first_unfired_seed = j.at("first_unfired").at("seed").get<std::uint64_t>();
-    s.first_unfired = j.at("first_unfired").at("text").get<std::string>();
-  }
-  s.digest = hash_from_hex(j.at("digest").get<std::string>());
-  r.expect = j.at("expect").is_null() ? "" : j.at("expect").get<std::string>();
-  if (!r.expect.empty() && !lab::valid_sweep_expectation(r.expect)) {
-    throw std::invalid_argument("expect: no such expectation '" + r.expect + "'");
-  }
-  s.jobs = j.at("jobs").get<unsigned>();
-  s.seconds = j.at("seconds").get<double>();
-}
-
 }  // namespace
 
 bool sweep_expectation(const SweepReport& r, std::string& line) {
@@ -233,25 +167,6 @@ void write_sweep_json(const SweepReport& r, std::ostream& out) {
   j["runs_per_s"] = s.runs_per_second();
   j["steps_per_s"] = s.steps_per_second();
   out << j.dump(-1, ' ', false, Json::error_handler_t::replace) << '\n';
-}
-
-eosim::Status read_sweep_json(const std::string& text, SweepReport& r) {
-  r = SweepReport{};
-  try {
-    const nlohmann::json j = nlohmann::json::parse(text);
-    summary_from_json(j, r);
-    for (const auto& f : j.at("failures")) r.summary.failures.push_back(failure_from_json(f, r));
-    if (j.contains("shard")) {
-      const auto& sh = j.at("shard");
-      r.shard = SweepShard{sh.at("index").get<std::uint64_t>(), sh.at("count").get<std::uint64_t>(),
-                           sh.at("seeds").at("first").get<std::uint64_t>(),
-                           sh.at("seeds").at("last").get<std::uint64_t>()};
-    }
-  } catch (const std::exception& e) {
-    return eosim::Status::error(std::string("not a sweep result (eosim sweep --format json): ") +
-                                e.what());
-  }
-  return eosim::Status::success();
 }
 
 }  // namespace cli

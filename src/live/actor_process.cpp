@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cstdio>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -20,6 +21,7 @@
 #include "src/orders/order_key.h"
 #include "src/producer/producer.h"
 #include "src/store/db.h"
+#include "src/store/failure.h"
 #include "src/world/actor_options.h"
 #include "src/world/broker_node.h"
 #include "src/world/world.h"
@@ -90,9 +92,12 @@ std::int64_t next_order_after_restart(const std::string& orders_path, const std:
 
 // The scheduler runs each event once its wall tick has come; between events the transport
 // waits on the socket.
-void event_loop(sim::Scheduler& scheduler, AmqpTransport& net, const WallClock& clock) {
-  while (g_stop == 0) {
-    while (g_stop == 0 && !scheduler.idle() && scheduler.next_time() <= clock.now()) {
+// It ends at a stop signal, or when the machine failed a step (a full disk: failure.h).
+void event_loop(sim::Scheduler& scheduler, AmqpTransport& net, const WallClock& clock,
+                const store::FailureWatch& failure) {
+  while (g_stop == 0 && !failure.failed()) {
+    while (g_stop == 0 && !failure.failed() && !scheduler.idle() &&
+           scheduler.next_time() <= clock.now()) {
       scheduler.step();
     }
     std::int64_t wait_ms = 20;
@@ -289,7 +294,13 @@ int run_actor(const ActorArgs& a, std::ostream& err) {
     if (service) service->start();
     if (relay) relay->start();
   });
-  event_loop(k.scheduler, net, clock);
+  store::FailureWatch failure;
+  const store::FailureWatch::Active watching(failure);
+  event_loop(k.scheduler, net, clock, failure);
+  if (failure.failed()) {
+    std::fprintf(stderr, "eosim live-actor %s: %s\n", node.c_str(), failure.first().message.c_str());
+    return 2;  // the machine's trouble, not a crash the run injected
+  }
   return 0;
 }
 

@@ -4,6 +4,8 @@
 // type is an error naming it, never a default taken silently.
 
 #include <cstdlib>
+#include <limits>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
@@ -52,7 +54,7 @@ class Reader {
     if (it == j_.end() || !it->is_array()) return fail(key, "missing or not a list");
     out.clear();
     for (const auto& n : *it) {
-      if (!n.is_number_integer()) return fail(key, "holds something other than order numbers");
+      if (!in_range<std::int64_t>(n)) return fail(key, "holds something other than order numbers");
       out.push_back(n.get<std::int64_t>());
     }
   }
@@ -76,8 +78,19 @@ class Reader {
   static bool fits(const nlohmann::json& v) {
     if constexpr (std::is_same_v<T, std::string>) return v.is_string();
     else if constexpr (std::is_same_v<T, bool>) return v.is_boolean();
-    else if constexpr (std::is_unsigned_v<T>) return v.is_number_unsigned();
-    else return v.is_number_integer();
+    else return in_range<T>(v);
+  }
+  // A JSON integer T can hold (nlohmann's get<T> would wrap a larger one silently).
+  template <class T>
+  static bool in_range(const nlohmann::json& v) {
+    using Limits = std::numeric_limits<T>;
+    if (v.is_number_unsigned()) {
+      return v.get<std::uint64_t>() <= static_cast<std::uint64_t>(Limits::max());
+    }
+    if (!v.is_number_integer() || std::is_unsigned_v<T>) return false;
+    const auto value = v.get<std::int64_t>();
+    return value >= static_cast<std::int64_t>(Limits::min()) &&
+           value <= static_cast<std::int64_t>(Limits::max());
   }
   void fail(const char* key, const char* what) {
     error_ = "key `" + path_ + key + "` " + what;

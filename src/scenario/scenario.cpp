@@ -4,11 +4,6 @@
 
 #include "src/scenario/scenario.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstring>
 
 #include <algorithm>
@@ -21,6 +16,7 @@
 #include "src/catalog/catalog.h"
 #include "src/orders/order_key.h"
 #include "src/prose/printable.h"
+#include "src/files/input_file.h"
 
 namespace lab {
 namespace {
@@ -272,46 +268,8 @@ eosim::Status scenario_files_in(const std::string& dir, std::vector<std::string>
 }
 
 eosim::Status read_scenario_file(const std::string& path, std::string& text) {
-  // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) {
-    return eosim::Status::error(std::string("cannot open the file: ") + std::strerror(errno));
-  }
-  struct stat st {};
-  const bool stat_ok = ::fstat(fd, &st) == 0;
-  const int stat_errno = errno;
-  if (!stat_ok || !S_ISREG(st.st_mode) || st.st_size > kMaxScenarioBytes) {
-    ::close(fd);
-    return eosim::Status::error(
-        !stat_ok              ? std::string("cannot read the file: ") + std::strerror(stat_errno)
-        : S_ISDIR(st.st_mode) ? "is a folder, not a scenario file"
-        : !S_ISREG(st.st_mode)
-            ? "is not a regular file (a FIFO, device or socket); eosim reads scenario files"
-            : "is larger than 1 MiB; a scenario file is a few kB of TOML");
-  }
-  // Read at most one byte past the cap, in case the file grew after fstat.
-  std::string buffer(static_cast<std::size_t>(kMaxScenarioBytes) + 1, '\0');
-  std::size_t size = 0;
-  std::string read_error;
-  while (size < buffer.size()) {
-    const ssize_t n = ::read(fd, buffer.data() + size, buffer.size() - size);
-    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-    if (n <= 0) {
-      if (n < 0) read_error = std::string("cannot read the file: ") + std::strerror(errno);
-      break;
-    }
-    size += static_cast<std::size_t>(n);
-  }
-  ::close(fd);
-  if (!read_error.empty()) {
-    return eosim::Status::error(read_error);
-  }
-  if (size > static_cast<std::size_t>(kMaxScenarioBytes)) {
-    return eosim::Status::error("is larger than 1 MiB; a scenario file is a few kB of TOML");
-  }
-  buffer.resize(size);
-  text = std::move(buffer);
-  return eosim::Status::success();
+  return files::read_input_file(
+      path, {"scenario file", kMaxScenarioBytes, "a scenario file is a few kB of TOML"}, text);
 }
 
 std::string rule_never_passed(const Scenario& s, const sim::FaultRule& rule) {

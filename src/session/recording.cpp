@@ -2,13 +2,14 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
+#include <sstream>
 #include <map>
 #include <utility>
 
 #include <nlohmann/json.hpp>
 
 #include "src/report/report_format.h"
+#include "src/files/input_file.h"
 
 namespace lab {
 
@@ -81,6 +82,20 @@ std::vector<std::string> lanes_of(const std::vector<sim::TraceEvent>& events) {
   return seen;
 }
 
+// A GUI session holds the whole trace in memory; a 10^5-order run's trace is ~500 MB.
+constexpr files::InputLimit kTraceFile{"trace", std::int64_t{1} << 30,
+                                "eosim-gui replays traces up to that size"};
+
+// `key` of the summary object when it is there: a string, else an error (nlohmann's
+// value() threw, and the GUI aborted, on a summary field of another JSON type).
+eosim::Status optional_text(const nlohmann::json& summary, const char* key, std::string& out) {
+  const auto it = summary.find(key);
+  if (it == summary.end() || it->is_null()) return eosim::Status::success();
+  if (!it->is_string()) return eosim::Status::error(std::string("key `") + key + "` is not a string");
+  out = it->get<std::string>();
+  return eosim::Status::success();
+}
+
 std::string at_line(const std::string& name, std::size_t line, const std::string& what) {
   return name + ":" + std::to_string(line) + ": " + what;
 }
@@ -133,10 +148,11 @@ eosim::Status read_lines(std::istream& in, const std::string& name, TraceLines& 
 }  // namespace
 
 eosim::Status Recording::load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return eosim::Status::error(path + ": cannot be read");
+  std::string text;
+  if (const eosim::Status read = files::read_input_file(path, kTraceFile, text); !read.ok()) {
+    return eosim::Status::error(path + ": " + read.message);
   }
+  std::istringstream in(std::move(text));
   return parse(in, path);
 }
 
@@ -155,12 +171,22 @@ eosim::Status Recording::parse(std::istream& in, const std::string& name) {
       return eosim::Status::error(at_line(name, summary_line, "summary: " + read.message));
     }
   }
+  std::string mode, replay, scenario_file, run_dir;
+  if (summary) {
+    for (const auto& [key, out] : {std::pair{"mode", &mode}, std::pair{"replay", &replay},
+                                   std::pair{"file", &scenario_file},
+                                   std::pair{"run_dir", &run_dir}}) {
+      if (const eosim::Status read = optional_text(*summary, key, *out); !read.ok()) {
+        return eosim::Status::error(at_line(name, summary_line, "summary: " + read.message));
+      }
+    }
+  }
   end.steps = std::max(end.steps, events.back().step);
   has_summary_ = summary.has_value();
-  live_ = summary && summary->value("mode", std::string()) == "live";
-  replay_ = summary ? summary->value("replay", std::string()) : "";
-  scenario_file_ = summary ? summary->value("file", std::string()) : "";
-  run_dir_ = summary ? summary->value("run_dir", std::string()) : "";
+  live_ = mode == "live";
+  replay_ = replay;
+  scenario_file_ = scenario_file;
+  run_dir_ = run_dir;
   path_ = name;
   all_ = std::move(events);
   lanes_ = lanes_of(all_);

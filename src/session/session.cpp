@@ -6,6 +6,7 @@
 #include "sim/assert.h"
 #include "src/broker/broker.h"
 #include "src/catalog/fault_sites.h"
+#include "src/files/output_file.h"
 #include "src/orders/order_key.h"
 
 namespace lab {
@@ -327,13 +328,12 @@ std::string Session::export_toml() {
   return to_toml(out);
 }
 
-eosim::Status Session::export_to(const std::string& path) {
-  const std::string text = export_toml();
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  if (!file || !(file << text) || !file.flush()) {
-    return eosim::Status::error("cannot write " + path);
+eosim::Status Session::export_to(const std::string& path, bool replace) {
+  if (eosim::Status checked = files::check_output_file(path, {scenario_.path}, replace);
+      !checked.ok()) {
+    return checked;
   }
-  return eosim::Status::success();
+  return files::write_output_file(path, export_toml(), replace);
 }
 
 }  // namespace lab

@@ -124,7 +124,9 @@ class Session {
   // scenario() as a file: the hand faults as [[faults.script]] rules and an [expect]
   // block with the whole run's verdict and balance, so `eosim run` checks the replay.
   std::string export_toml();
-  eosim::Status export_to(const std::string& path);
+  // Writes export_toml() to `path` (src/files/output_file.h): never onto the scenario file
+  // it came from, and onto any other existing file only with `replace` (the GUI asks).
+  eosim::Status export_to(const std::string& path, bool replace);
 
  private:
   eosim::Status rebuild();  // world_ at step 0 of scenario_

@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -187,4 +188,37 @@ TEST_CASE("cli files: -o into a place that cannot be written fails before the se
                             quoted(tmp.path.string()));
   CHECK(folder.exit_code == 2);
   CHECK(contains(folder.text, "it is a folder"));
+}
+
+TEST_CASE("cli files: --plot never replaces the input, nor writes through a dangling link",
+          "[cli][files]") {
+  TempDir tmp("plot-input");
+  const std::string input = tmp / "mine.toml";
+  fs::copy_file(scenario("01-happy-path.toml"), input);
+  const std::string before = read_file(input);
+  const std::string sweep = "sweep " + quoted(input) + " --seeds 1..5 --plot-x seeds --plot ";
+  // Before, --force replaced the scenario with the chart.
+  const auto onto_input = eosim(sweep + quoted(input) + " --force");
+  CHECK(onto_input.exit_code == 2);
+  CHECK(contains(onto_input.text, "the input file"));
+  CHECK(read_file(input) == before);
+  // A link to the input is the input.
+  fs::create_symlink(input, tmp / "link.toml");
+  CHECK(eosim(sweep + quoted(tmp / "link.toml") + " --force").exit_code == 2);
+  CHECK(read_file(input) == before);
+  // A link to a missing file: before, the chart was written where it pointed.
+  fs::create_symlink(tmp / "elsewhere.svg", tmp / "dangling.svg");
+  for (const char* force : {"", " --force"}) {
+    const auto through = eosim(sweep + quoted(tmp / "dangling.svg") + force);
+    INFO(through.text);
+    CHECK(through.exit_code == 2);
+    CHECK(contains(through.text, "symbolic link"));
+    CHECK_FALSE(fs::exists(tmp / "elsewhere.svg"));
+  }
+  // Nothing of the attempts is left behind (no temporary file).
+  std::set<std::string> left;
+  for (const auto& entry : fs::directory_iterator(tmp.path)) {
+    left.insert(entry.path().filename().string());
+  }
+  CHECK(left == std::set<std::string>{"mine.toml", "link.toml", "dangling.svg"});
 }

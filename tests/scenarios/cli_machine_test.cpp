@@ -32,7 +32,7 @@ using cli_runner::quoted;
 using test_support::TempDir;
 
 // 6000 orders: their databases need 400 KiB or more, whatever the design.
-constexpr const char* kScenario = R"(name = "a run on a full disk"
+constexpr const char* kFullDiskScenario = R"(name = "a run on a full disk"
 about = "6000 orders on a filesystem too small for their databases."
 seed = 1
 
@@ -50,11 +50,17 @@ strategy = "atomic"
 
 // Mounts a 192 KiB tmpfs on $1 in the script's own mount namespace, points TMPDIR at it
 // and runs the rest of its arguments; 77 when the mount is refused.
-constexpr const char* kMountScript = R"sh(mount -t tmpfs -o size=192k tmpfs "$1" || exit 77
+// With FILL=1 the filesystem is full from the start but for an empty folder "full".
+constexpr const char* kFullDiskMount = R"sh(mount -t tmpfs -o size=192k tmpfs "$1" || exit 77
 dir=$1
 shift
+if [ -n "$FILL" ]; then
+  mkdir "$dir/full"
+  head -c 1048576 /dev/zero > "$dir/.filler" 2>/dev/null
+fi
 TMPDIR=$dir "$@"
 status=$?
+rm -f "$dir/.filler"
 echo "left in the mount: $(ls -A "$dir" | tr '\n' ' ')"
 exit $status
 )sh";
@@ -66,19 +72,21 @@ struct FullDisk {
   std::string mount = tmp / "mnt";
 
   FullDisk() {
-    std::ofstream(scenario) << kScenario;
-    std::ofstream(script) << kMountScript;
+    std::ofstream(scenario) << kFullDiskScenario;
+    std::ofstream(script) << kFullDiskMount;
     fs::create_directories(mount);
   }
 
-  // `eosim ARGS` with the full filesystem mounted on `mount` (and TMPDIR there).
-  cli_runner::Output eosim(const std::string& args) const {
+  // `eosim ARGS` with the small filesystem mounted on `mount` (and TMPDIR there); `filled`:
+  // full from the start.
+  cli_runner::Output eosim(const std::string& args, bool filled = false) const {
     return cli_runner::run(args, "2>&1",
-                           "unshare -m sh " + quoted(script) + " " + quoted(mount) + " ");
+                           std::string(filled ? "FILL=1 " : "") + "unshare -m sh " +
+                               quoted(script) + " " + quoted(mount) + " ");
   }
 };
 
-bool can_mount() {
+bool can_mount_tmpfs() {
   if (::geteuid() != 0) {
     WARN("not root: no tmpfs can be mounted, the full-disk tests check nothing here");
     return false;
@@ -88,7 +96,7 @@ bool can_mount() {
 
 // What every run on the full filesystem must show: exit 2, the file, the OS's reason, no
 // verdict.
-void check_refused(const cli_runner::Output& out, const std::string& file) {
+void check_full_disk_error(const cli_runner::Output& out, const std::string& file) {
   INFO(out.text);
   REQUIRE(out.exit_code != 77);  // the mount itself worked
   CHECK(out.exit_code == 2);
@@ -103,7 +111,7 @@ void check_refused(const cli_runner::Output& out, const std::string& file) {
 
 TEST_CASE("full disk: run --keep-db on a full filesystem is an error for every design",
           "[cli][full-disk]") {
-  if (!can_mount()) return;
+  if (!can_mount_tmpfs()) return;
   const FullDisk disk;
   for (const char* producer : {"outbox", "dual-write", "publish-then-commit", "outbox-no-confirm"}) {
     for (const char* strategy : {"atomic", "auto-ack", "ack-before-commit", "no-dedup",
@@ -113,20 +121,20 @@ TEST_CASE("full disk: run --keep-db on a full filesystem is an error for every d
       const auto out = disk.eosim("run " + quoted(disk.scenario) + " --producer " + producer +
                                   " --strategy " + strategy + " --keep-db " +
                                   quoted(disk.mount + "/db"));
-      check_refused(out, disk.mount + "/db/");
+      check_full_disk_error(out, disk.mount + "/db/");
     }
   }
 }
 
 TEST_CASE("full disk: a run's private database folder in a full TMPDIR is an error and is "
           "removed", "[cli][full-disk]") {
-  if (!can_mount()) return;
+  if (!can_mount_tmpfs()) return;
   const FullDisk disk;
   for (const char* producer : {"outbox", "dual-write"}) {
     INFO(producer);
     const auto out = disk.eosim("run " + quoted(disk.scenario) + " --db files --producer " +
                                 producer);
-    check_refused(out, disk.mount + "/eosim-");
+    check_full_disk_error(out, disk.mount + "/eosim-");
     // The run's folder (eosim-XXXXXX) is removed although the run failed.
     CHECK(contains(out.text, "left in the mount: \n"));
   }
@@ -135,7 +143,7 @@ TEST_CASE("full disk: a run's private database folder in a full TMPDIR is an err
 namespace {
 
 // The entries of `dir` whose name starts with "eosim-".
-std::vector<std::string> run_folders(const std::string& dir) {
+std::vector<std::string> eosim_folders_in(const std::string& dir) {
   std::vector<std::string> out;
   for (const auto& entry : fs::directory_iterator(dir)) {
     if (entry.path().filename().string().rfind("eosim-", 0) == 0) out.push_back(entry.path());
@@ -148,7 +156,7 @@ std::vector<std::string> run_folders(const std::string& dir) {
 TEST_CASE("machine: a signal that ends a run removes its private folder", "[cli][signal]") {
   TempDir tmp("signal");
   const std::string scenario = tmp / "long.toml";
-  std::string text = kScenario;
+  std::string text = kFullDiskScenario;
   text.replace(text.find("orders = 6000"), 13, "orders = 100000");
   std::ofstream(scenario) << text;
   const std::string runs = tmp / "tmpdir";
@@ -170,7 +178,7 @@ TEST_CASE("machine: a signal that ends a run removes its private folder", "[cli]
     bool started = false;
     for (int i = 0; i < 600 && !started; ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      const auto folders = run_folders(runs);
+      const auto folders = eosim_folders_in(runs);
       started = folders.size() == 1 && fs::exists(folders.front() + "/ledger.db");
     }
     CHECK(started);
@@ -179,6 +187,31 @@ TEST_CASE("machine: a signal that ends a run removes its private folder", "[cli]
     REQUIRE(::waitpid(child, &status, 0) == child);
     CHECK(WIFSIGNALED(status));
     CHECK(WTERMSIG(status) == sig);
-    CHECK(run_folders(runs).empty());
+    CHECK(eosim_folders_in(runs).empty());
   }
+}
+
+TEST_CASE("full disk: --plot on a full filesystem is an error and leaves nothing",
+          "[cli][full-disk]") {
+  if (!can_mount_tmpfs()) return;
+  const FullDisk disk;
+  // The chart (~10 KB) cannot be written: before, a truncated file stayed and the old
+  // content was gone.
+  const auto out = disk.eosim("sweep " + cli_runner::scenario_arg("01-happy-path.toml") +
+                              " --seeds 1..5 --plot-x seeds --plot " +
+                              quoted(disk.mount + "/full/rates.svg"),
+                              /*filled=*/true);
+  INFO(out.text);
+  CHECK(out.exit_code == 2);
+  CHECK(contains(out.text, "No space left on device"));
+  CHECK(contains(out.text, "left in the mount: full \n"));  // the folder, empty
+}
+
+TEST_CASE("full disk: a report that cannot be written is an error", "[cli][full-disk]") {
+  // /dev/full: every write fails with ENOSPC. Before, eosim exited 0 with nothing written.
+  const auto out = cli_runner::run("run " + cli_runner::scenario_arg("01-happy-path.toml") +
+                                       " --format json",
+                                   "2>&1 >/dev/full");  // stderr to the pipe, stdout to /dev/full
+  CHECK(out.exit_code == 2);
+  CHECK(contains(out.text, "cannot write the output (standard output): No space left on device"));
 }

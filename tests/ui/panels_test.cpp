@@ -38,6 +38,12 @@ const T* last_command(const Headless& ui) {
   return nullptr;
 }
 
+// Types `path` into the Faults panel's export field.
+void set_export_path(ui::App& app, const std::string& path) {
+  std::fill(std::begin(app.view().export_path), std::end(app.view().export_path), '\0');
+  path.copy(app.view().export_path, sizeof app.view().export_path - 1);
+}
+
 // The trace hash of a fresh run of `s` after `steps` steps.
 std::uint64_t hash_at(const lab::Scenario& s, std::uint64_t steps) {
   auto world = run_support::world(s, lab::WorldOptions{});
@@ -150,9 +156,7 @@ TEST_CASE("export, then `eosim run` on the file, reproduces the session's trace 
 
   const test_support::TempDir tmp("ui-export");
   const std::string path = tmp / "exported.toml";
-  const std::string target = path;
-  std::fill(std::begin(app.view().export_path), std::end(app.view().export_path), '\0');
-  target.copy(app.view().export_path, sizeof app.view().export_path - 1);
+  set_export_path(app, path);
   ui.frame(app);
   REQUIRE(ui.click(app, "Export"));
   REQUIRE(last_command<ui::ExportCmd>(ui) != nullptr);
@@ -171,6 +175,45 @@ TEST_CASE("export, then `eosim run` on the file, reproduces the session's trace 
   REQUIRE(ui.click(app, "End >|"));
   ui.settle(app);
   CHECK(sim::hash_hex(app.session().world().kernel().trace.hash()) == expected);
+}
+
+TEST_CASE("Export asks before it replaces a file, and never replaces the scenario", "[ui]") {
+  Headless ui;
+  ui::App app;
+  open_app(app, "01-happy-path.toml", 8);
+  const test_support::TempDir tmp("ui-export-ask");
+  const std::string path = tmp / "mine.toml";
+  std::FILE* mine = std::fopen(path.c_str(), "w");
+  REQUIRE(mine != nullptr);
+  std::fputs("a file of the user's", mine);
+  std::fclose(mine);
+  const auto content = [&path] {
+    std::FILE* f = std::fopen(path.c_str(), "r");
+    char buffer[64] = {};
+    const std::size_t n = f ? std::fread(buffer, 1, sizeof buffer - 1, f) : 0;
+    if (f) std::fclose(f);
+    return std::string(buffer, n);
+  };
+  set_export_path(app, path);
+  ui.frame(app);
+  REQUIRE(ui.click(app, "Export"));  // before: replaced at once
+  ui.frame(app);
+  CHECK(content() == "a file of the user's");
+  CHECK(app.view().replace_asked == path);
+  REQUIRE(ui.click(app, "Replace"));
+  ui.frame(app);
+  CHECK(content().rfind("name", 0) == 0);  // now the exported scenario
+  CHECK(app.view().replace_asked.empty());
+
+  // The scenario the session came from: refused, even when the user says Replace.
+  const std::string own = scenario("01-happy-path.toml");
+  set_export_path(app, own);
+  ui.frame(app);
+  REQUIRE(ui.click(app, "Export"));
+  ui.frame(app);
+  REQUIRE(ui.click(app, "Replace"));
+  ui.frame(app);
+  CHECK(app.session().export_to(own, true).message.find("the input file") != std::string::npos);
 }
 
 TEST_CASE("the browser opens a scenario and the overrides start it over", "[ui]") {

@@ -183,10 +183,45 @@ TEST_CASE("a malformed trace file is an error naming the file and the line", "[r
   const eosim::Status missing =
       r.load(std::string(EOSIM_SOURCE_DIR) + "/tests/data/live/no-such-trace.jsonl");
   CHECK_FALSE(missing.ok());
-  CHECK(missing.message.find("no-such-trace.jsonl: cannot be read") != std::string::npos);
+  CHECK(missing.message.find("no-such-trace.jsonl: cannot open the file: No such file or "
+                             "directory") != std::string::npos);
 
   // None of that touched what was open.
   CHECK(r.path() == kLiveFixture);
   CHECK(r.all_events().size() == events);
   CHECK(r.step() == 4);
+}
+
+TEST_CASE("a trace's summary fields and the file itself are checked before use",
+          "[recording]") {
+  lab::Recording r;
+  load(r, kLiveFixture);
+  // Each of these summary fields of another JSON type threw from nlohmann's value(), which
+  // nothing caught: the GUI aborted.
+  auto lines = lines_of(kLiveFixture);
+  const std::string summary = lines.back();
+  REQUIRE(summary.substr(summary.size() - 2) == "}}");
+  for (const char* field : {",\"mode\":5", ",\"replay\":[]", ",\"file\":{}", ",\"run_dir\":true"}) {
+    lines.back() = summary;
+    lines.back().insert(summary.size() - 2, field);  // last: a repeated key's last value counts
+    std::string text;
+    for (const auto& line : lines) text += line + "\n";
+    INFO(field);
+    CHECK(parse_error(r, text).find(": summary: key `") != std::string::npos);
+  }
+  // A number out of its field's range is no number of it.
+  lines.back() = summary;
+  const std::size_t at = lines.back().find("\"debits\":2");
+  REQUIRE(at != std::string::npos);
+  lines.back().replace(at, 10, "\"debits\":18446744073709551615");
+  std::string text;
+  for (const auto& line : lines) text += line + "\n";
+  CHECK(parse_error(r, text).find("key `orders[2].debits` has the wrong type") != std::string::npos);
+  // Not a regular file: refused at once (a FIFO hung the loader, /dev/zero was read until
+  // memory ran out).
+  for (const char* path : {"/dev/zero", "/dev/null"}) {
+    const eosim::Status refused = r.load(path);
+    CHECK(refused.message.find("is not a regular file") != std::string::npos);
+  }
+  CHECK(r.path() == kLiveFixture);
 }
