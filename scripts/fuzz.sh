@@ -1,30 +1,47 @@
 #!/usr/bin/env bash
-# Fuzzes the scenario loader with libFuzzer (clang, ASan + UBSan) for a bounded time:
-# builds ./build-fuzz, starts from the stored corpus tests/data/fuzz/scenario/ (copied, so
-# the repository is not changed) and fuzz/toml.dict, and fails on any crash, sanitizer
-# report or broken to_toml round trip. Prints the executions and coverage reached.
-#   FUZZ_SECONDS  how long to fuzz (default 60)
-#   FUZZ_SAVE     a folder to keep the grown corpus in (default: a temporary one)
+# Fuzzes, for a bounded time, what eosim reads from users (libFuzzer, clang, ASan + UBSan,
+# toml++ compiled from its sources with the same instrumentation):
+#   eosim_scenario_fuzz  the scenario loader (fuzz/toml.dict), inputs up to the 1 MiB cap;
+#   eosim_trace_fuzz     the GUI's trace loader (fuzz/json.dict);
+#   eosim_merge_fuzz     what `eosim merge` reads (fuzz/json.dict).
+# Each starts from its stored corpus tests/data/fuzz/<name>/ (copied, so the repository is
+# not changed) and fails the script on any crash, sanitizer report or broken property.
+#   FUZZ_SECONDS  the time of all three together (default 60: 30 for scenarios, 15 each
+#                 for traces and merge results)
+#   FUZZ_SAVE     a folder to keep the grown corpora in (default: a temporary one)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEOSIM_FUZZ=ON \
   -DEOSIM_GUI=OFF -DEOSIM_TESTS=OFF -DEOSIM_WERROR=OFF >/dev/null
-echo "fuzz: building build-fuzz/fuzz/eosim_scenario_fuzz"
-cmake --build build-fuzz --target eosim_scenario_fuzz -j "$(nproc)" 2>&1 | grep -E "error" || true
-corpus=${FUZZ_SAVE:-$(mktemp -d)}
-mkdir -p "$corpus"
+targets="eosim_scenario_fuzz eosim_trace_fuzz eosim_merge_fuzz"
+echo "fuzz: building $targets in build-fuzz"
+# shellcheck disable=SC2086
+cmake --build build-fuzz --target $targets -j "$(nproc)" 2>&1 | grep -E "error" || true
+save=${FUZZ_SAVE:-$(mktemp -d)}
 export ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-log=$(mktemp)
-status=0
-build-fuzz/fuzz/eosim_scenario_fuzz "$corpus" tests/data/fuzz/scenario -dict=fuzz/toml.dict \
-  -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
-  -artifact_prefix="$corpus/" -print_final_stats=1 >"$log" 2>&1 || status=$?
-grep -E "^#[0-9]+ +DONE|stat::number_of_executed_units|ERROR|failed|SUMMARY" "$log" || true
-if [ "$status" -ne 0 ]; then
-  tail -40 "$log"
-  echo "fuzz: FAILED (crash input saved in $corpus)" >&2
-  exit 1
-fi
-echo "fuzz: clean after ${seconds} s; corpus $(ls "$corpus" | wc -l) inputs in $corpus"
+failed=0
+# run NAME SECONDS DICT MAX_LEN
+run() {
+  local name=$1 time=$2 dict=$3 max_len=$4
+  local corpus=$save/$name log
+  mkdir -p "$corpus"
+  log=$(mktemp)
+  local status=0
+  build-fuzz/fuzz/eosim_${name}_fuzz "$corpus" "tests/data/fuzz/$name" -dict="$dict" \
+    -max_total_time="$time" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
+    -artifact_prefix="$corpus/" -print_final_stats=1 >"$log" 2>&1 || status=$?
+  echo "fuzz $name (${time} s):"
+  grep -E "^#[0-9]+ +DONE|stat::number_of_executed_units|ERROR|failed|SUMMARY" "$log" | sed 's/^/  /' || true
+  if [ "$status" -ne 0 ]; then
+    tail -40 "$log"
+    echo "fuzz: $name FAILED (the input is saved in $corpus)" >&2
+    failed=1
+  fi
+}
+run scenario $((seconds / 2)) fuzz/toml.dict 1048576
+run trace $((seconds / 4)) fuzz/json.dict 65536
+run merge $((seconds - seconds / 2 - seconds / 4)) fuzz/json.dict 65536
+[ "$failed" -eq 0 ] || exit 1
+echo "fuzz: clean after ${seconds} s; corpora in $save"
