@@ -57,15 +57,18 @@ int course_site_command(const CourseSiteOptions& options, std::ostream& out, std
   for (const web::SitePage& page : pages) {
     const fs::path path = fs::path(options.html) / page.name;
     if (fs::exists(path, ec) && holds(path, page.html)) continue;
-    if (fs::exists(path, ec) && !options.force) {
-      err << "eosim: " << path.string() << " exists and differs; add --force to replace it\n";
+    // A page that differs: the rules of every output file (src/files/output_file.h).
+    if (const eosim::Status checked = check_output_file(path.string(), files, options.force);
+        !checked.ok()) {
+      err << "eosim: " << lab::printable(checked.message) << '\n';
       return kExitBadInput;
     }
     changed.push_back(&page);
   }
   for (const web::SitePage* page : changed) {
     const std::string path = (fs::path(options.html) / page->name).string();
-    if (const eosim::Status written = write_output_file(path, page->html, true); !written.ok()) {
+    if (const eosim::Status written = write_output_file(path, page->html, options.force);
+        !written.ok()) {
       err << "eosim: " << lab::printable(written.message) << '\n';
       return kExitBadInput;
     }
