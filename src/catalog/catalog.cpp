@@ -69,6 +69,9 @@ const std::vector<CatalogEntry>& verdicts() {
       {"lost", "some committed order took no effect at all"},
       {"phantom", "some effect belongs to an order that was never committed"},
       {"stuck", "messages or outbox rows were still pending when the run ended"},
+      {"balance-mismatch",
+       "no order went wrong by the lists above, yet the account's balance is not the "
+       "expected one (e.g. an order refused that the funds covered)"},
       {"incomplete",
        "the step bound ended the run before the workload was produced (raise max_steps), "
        "or a live run was stopped at its timeout before it settled: no verdict on the design"},

@@ -63,12 +63,19 @@ struct Facts {
   int64_t min_debit_amount = 0;
   int64_t debits = 0;
   int64_t rejections = 0;
+  int64_t refusals_not_for_funds = 0;  // rejections whose reason is not insufficient funds
   int64_t dead_letters = 0;
   int64_t dedup_rows = 0;
   int64_t leftovers = 0;  // ready + unacked copies
   bool unsent_outbox = false;
   int64_t emails = 0;
 };
+
+// An order handed to a person instead of decided by the business rule (checker.h, Balance):
+// dead-lettered or refused for a reason other than the funds, and never debited.
+bool set_aside(const Facts& f) {
+  return f.debits == 0 && (f.dead_letters > 0 || f.refusals_not_for_funds > 0);
+}
 
 // The classification rules of checker.h, for one order.
 OrderOutcome classify_order(int64_t order, const Facts& f) {
@@ -105,9 +112,9 @@ OrderOutcome classify_order(int64_t order, const Facts& f) {
 // Precedence of violations (docs/scenario-format.md): the earlier is the worse.
 int severity(Verdict verdict) {
   const Verdict order[] = {Verdict::kDuplicated, Verdict::kLost, Verdict::kPhantom,
-                           Verdict::kStuck};
-  for (int i = 0; i < 4; ++i) {
-    if (verdict == order[i]) return 4 - i;
+                           Verdict::kStuck, Verdict::kBalanceMismatch};
+  for (int i = 0; i < 5; ++i) {
+    if (verdict == order[i]) return 5 - i;
   }
   EOSIM_ASSERT(verdict == Verdict::kExactlyOnce);
   return 0;
@@ -118,6 +125,7 @@ Verdict verdict_of(const Report& r) {
   if (!r.lost.empty()) return Verdict::kLost;
   if (!r.phantom.empty()) return Verdict::kPhantom;
   if (!r.stuck.empty()) return Verdict::kStuck;
+  if (r.balance_actual != r.balance_expected) return Verdict::kBalanceMismatch;
   return Verdict::kExactlyOnce;
 }
 
@@ -147,9 +155,12 @@ class Merge {
         debits_(ledger_db,
                 "SELECT order_id, count(*), min(amount) FROM debits GROUP BY order_id "
                 "ORDER BY order_id"),
+        // The consumer's business rule writes the reason 'insufficient funds'; any other
+        // reason (no message_id, an unreadable body) sets the order aside for a person.
         rejections_(ledger_db,
-                    "SELECT order_id, count(*) FROM rejections GROUP BY order_id "
-                    "ORDER BY order_id"),
+                    "SELECT order_id, count(*), "
+                    "sum(coalesce(reason, '') <> 'insufficient funds') FROM rejections "
+                    "GROUP BY order_id ORDER BY order_id"),
         dedup_(ledger_db,
                "SELECT order_id, count(*) FROM processed_messages GROUP BY order_id "
                "ORDER BY order_id"),
@@ -197,6 +208,7 @@ class Merge {
     }
     if (s.ok() && rejections_.order() == order) {
       f.rejections = rejections_.value(1);
+      f.refusals_not_for_funds = rejections_.value(2);
       s = rejections_.next();
     }
     f.leftovers = leftovers_.take(order);
@@ -313,7 +325,7 @@ store::Status check(store::Db& orders_db, store::Db& ledger_db, const BrokerLeft
         out.effect_phantom.push_back(order);
         continue;
       }
-      if (f.committed && f.amount <= intended) intended -= f.amount;
+      if (f.committed && !set_aside(f) && f.amount <= intended) intended -= f.amount;
       filing.add(f, classify_order(order, f));
     }
   }

@@ -27,12 +27,22 @@
 // Balance: expected = what the business intended, from orders.db and the business rule, never
 //   from what was debited: start at the initial balance and walk the committed orders in
 //   order-number order; each is accepted when the running balance covers its amount (the
-//   consumer's rule: insufficient funds refuse it) and then subtracted. So a lost order, a
-//   double debit or an order refused for another reason (no message_id) shows as a
-//   mismatch. actual = accounts.balance; balance_negative = actual < 0 (only the final
-//   balance is observable in the tables). kBalanceRule says this in words for reports.
-// Verdict: "exactly-once" when lost, duplicated, phantom and stuck are all empty, otherwise
-//   the first non-empty of duplicated, lost, phantom, stuck.
+//   consumer's rule: insufficient funds refuse it) and then subtracted. An order set aside
+//   for a person is skipped: never debited, and dead-lettered or rejected for a reason other
+//   than insufficient funds (no message_id) - the run handed it over, the report lists it
+//   (dead_lettered, rejected), and a person decides. So a lost order, a double debit, a
+//   debit of the wrong amount or an order refused for want of funds that the funds covered
+//   shows as a mismatch. Limitation: the walk is in order-number order, so with amounts
+//   of different sizes that the funds cannot all cover, consumers that take the orders in
+//   another order may pay another subset and show a mismatch. actual = accounts.balance;
+//   balance_negative = actual < 0 (only the final balance is observable in the tables).
+//   kBalanceRule says this in words for reports.
+// Verdict: "exactly-once" when lost, duplicated, phantom and stuck are all empty and the
+//   actual balance is the expected one; otherwise the first non-empty of duplicated, lost,
+//   phantom, stuck, else "balance-mismatch". A lost or duplicated order moves the balance
+//   too, but is named for what happened to it; balance-mismatch is the verdict of a run
+//   whose orders each have a fitting outcome and whose money is still wrong (an order
+//   refused that the funds covered, a debit of the wrong amount).
 // External effects (only when check() is given the mail server's log): per order, the
 //   emails in effects.db `emails`. Every order with a debit should have exactly one:
 //   effect_duplicated(n): emails >= 2; effect_lost(n): debited, not stuck, no email;
@@ -76,7 +86,8 @@ struct OrderOutcome {
 
 // How balance_expected is computed, in one sentence for people (the text report prints it).
 inline constexpr const char* kBalanceRule =
-    "expected = initial - each committed order the business accepts, funds allowing";
+    "expected = initial - each committed order the business accepts, funds allowing "
+    "(orders set aside for a person excepted)";
 
 // Above this many order numbers the report lists only the orders that went wrong.
 inline constexpr std::size_t kListAllOrders = 10000;
@@ -113,7 +124,8 @@ store::Status check(store::Db& orders_db, store::Db& ledger_db, const BrokerLeft
 
 // A run stopped before it settled (a live run at its timeout): an order with no outcome
 // yet may still be on its way, so it is unsettled, not lost (lost, effect_lost and the
-// verdicts say nothing about it any more). The verdict becomes incomplete - never
+// verdicts say nothing about it any more; nor does the balance, which its debit may still
+// move). The verdict becomes incomplete - never
 // exactly-once - unless it is duplicated or phantom, which more time cannot undo.
 void cut_short(Report& report);
 

@@ -9,8 +9,8 @@ namespace lab {
 namespace {
 
 // In the enums' order (verdict.h invariant 1 rests on these two tables).
-constexpr std::array<std::string_view, 6> kVerdictNames = {
-    "exactly-once", "duplicated", "lost", "phantom", "stuck", "incomplete"};
+constexpr std::array<std::string_view, 7> kVerdictNames = {
+    "exactly-once", "duplicated", "lost", "phantom", "stuck", "balance-mismatch", "incomplete"};
 constexpr std::array<std::string_view, 8> kOutcomeNames = {
     "debited", "rejected", "dead-lettered", "duplicated", "lost", "stuck", "phantom", "unsettled"};
 

@@ -7,7 +7,8 @@
 // Invariants:
 //  (1) verdict_name and parse_verdict are inverse on every Verdict (likewise for outcomes).
 //  (2) The violation verdicts are ordered by precedence (docs/scenario-format.md):
-//      duplicated, lost, phantom, stuck; the checker gives the first that applies.
+//      duplicated, lost, phantom, stuck, balance-mismatch; the checker gives the first
+//      that applies.
 
 #include <cstdint>
 #include <iosfwd>
@@ -23,6 +24,9 @@ enum class Verdict : std::uint8_t {
   kLost,
   kPhantom,
   kStuck,
+  // Every order has a fitting outcome, yet the account's balance is not the one the
+  // business meant (checker.h, Balance): an order refused that the funds covered, say.
+  kBalanceMismatch,
   // Not the checker's: the run hit its step bound before the workload was produced, or a
   // live run was stopped at its timeout before it settled (cut_short in checker.h).
   kIncomplete,

@@ -253,6 +253,7 @@ std::string orders_text(const std::vector<std::int64_t>& orders) {
 std::string matrix_verdict_word(Verdict verdict) {
   if (verdict == Verdict::kExactlyOnce) return "ok";
   if (verdict == Verdict::kDuplicated) return "DUP";
+  if (verdict == Verdict::kBalanceMismatch) return "BALANCE";  // a cell is narrow
   std::string out(verdict_name(verdict));
   for (char& c : out) {
     if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');

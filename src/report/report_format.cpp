@@ -86,7 +86,8 @@ const std::vector<std::int64_t>* list_of_verdict(const Report& report) {
   return nullptr;
 }
 
-// "exactly-once", or "DUPLICATED (orders 2, 3)": shouting marks a violation. A run the
+// "exactly-once", or "DUPLICATED (orders 2, 3)", "BALANCE-MISMATCH (expected 0, actual
+// 150)": shouting marks a violation. A run the
 // step bound ended says so: "INCOMPLETE (step bound N, K orders never produced)", or the
 // verdict followed by "- the step bound (N) ended the run". A verdict that comes from the
 // emails rather than the ledger says that too (`brief`: in a few words).
@@ -103,6 +104,10 @@ std::string verdict_text(const RunSummary& run, bool brief = false) {
   std::string out = verdict_word(report.verdict);
   if (const auto* list = list_of_verdict(report); list != nullptr && !list->empty()) {
     out += " (orders " + number_list(*list) + ")";
+  }
+  if (report.verdict == Verdict::kBalanceMismatch) {
+    out += " (expected " + std::to_string(report.balance_expected) + ", actual " +
+           std::to_string(report.balance_actual) + ")";
   }
   if (report.effects_checked && report.verdict != report.ledger_verdict) {
     out += brief ? " in emails"

@@ -79,6 +79,21 @@ TEST_CASE("atomic + outbox: exactly-once when the balance runs out (rejections)"
   require_exactly_once(property::sweep(s, 1, 300));
 }
 
+TEST_CASE("atomic + outbox: exactly-once when the orders drain the account exactly",
+          "[property]") {
+  // The funds cover every order, the last one taken to the cent: whichever order a
+  // consumer takes last finds the balance equal to its amount, and must pay it. A refusal
+  // there leaves every order with an outcome and the money wrong (balance-mismatch),
+  // so the verdict alone says whether the boundary held.
+  lab::Scenario equal = under_faults(2);
+  equal.workload.initial_balance = 5 * 150;
+  require_exactly_once(property::sweep(equal, 1, 300));
+  lab::Scenario uneven = under_faults(2);
+  uneven.workload.amounts = {100, 250, 150, 300, 200};
+  uneven.workload.initial_balance = 1000;
+  require_exactly_once(property::sweep(uneven, 1, 300));
+}
+
 TEST_CASE("atomic + outbox: exactly-once on a quorum queue with a delivery limit",
           "[property]") {
   // A message delivered too often is dead-lettered: parked for a person, an outcome too.

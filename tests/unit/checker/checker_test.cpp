@@ -38,11 +38,12 @@ class Lab {
                      std::to_string(order) + ", 'msg-" + std::to_string(order) + "', '{}', " +
                      (sent ? "1" : "0") + ", 1)");
   }
-  // One applied debit; the balance moves with it, as a consumer's transaction would do.
-  void debit(int64_t order, int64_t amount) {
+  // One applied debit by consumer instance `consumer`; the balance moves with it, as a
+  // consumer's transaction would do.
+  void debit(int64_t order, int64_t amount, int64_t consumer = 1) {
     run(ledger_, "INSERT INTO debits(order_id, message_id, amount, consumer, tick) VALUES (" +
                      std::to_string(order) + ", 'msg-" + std::to_string(order) + "', " +
-                     std::to_string(amount) + ", 1, 5)");
+                     std::to_string(amount) + ", " + std::to_string(consumer) + ", 5)");
     run(ledger_, "UPDATE accounts SET balance = balance - " + std::to_string(amount) +
                      " WHERE id = '" + kAccount + "'");
   }
@@ -53,10 +54,12 @@ class Lab {
   void debit_orders(int64_t amount, std::initializer_list<int64_t> orders) {
     for (int64_t order : orders) debit(order, amount);
   }
-  void reject(int64_t order) {
+  // A refusal recorded by the consumer: the business rule's (insufficient funds), or a
+  // message it could not identify (the reason the consumer writes for a missing id).
+  void reject(int64_t order, const std::string& reason = "insufficient funds") {
     run(ledger_, "INSERT INTO rejections(order_id, message_id, reason, tick) VALUES (" +
-                     std::to_string(order) + ", 'msg-" + std::to_string(order) +
-                     "', 'insufficient funds', 5)");
+                     std::to_string(order) + ", 'msg-" + std::to_string(order) + "', '" + reason +
+                     "', 5)");
   }
 
   lab::Report check() {
@@ -255,8 +258,17 @@ TEST_CASE("checker: a dead-lettered order is an outcome, not a loss", "[checker]
   CHECK(r.dead_lettered == Orders{2});
   CHECK(outcome_of(r, 2).outcome == lab::Outcome::kDeadLettered);
   CHECK(outcome_of(r, 2).dead_letters == 1);
-  // The funds covered order 2: parked for a person, it is money the business has not had.
-  CHECK(r.balance_expected == r.balance_actual - 100);
+  // The funds covered order 2, but it is parked for a person, who decides: the run is not
+  // expected to have debited it (checker.h, Balance).
+  CHECK(r.balance_expected == r.balance_actual);
+
+  SECTION("a dead-lettered order that was debited is not set aside: its debit counts") {
+    lab.debit(2, 100);  // debited, then its ack lost until the delivery limit parked it
+    const lab::Report r2 = lab.check();
+    CHECK(r2.verdict == lab::Verdict::kExactlyOnce);
+    CHECK(r2.balance_expected == kInitial - 200);
+    CHECK(r2.balance_actual == kInitial - 200);
+  }
 }
 
 TEST_CASE("checker: verdict precedence is duplicated, lost, phantom, stuck", "[checker]") {
@@ -299,7 +311,8 @@ TEST_CASE("checker: a negative balance is flagged", "[checker]") {
   CHECK(r.balance_actual == kInitial - 1600);
   CHECK(r.balance_expected == kInitial - 800);  // the business rule refuses order 2: funds
   CHECK(r.balance_negative);
-  CHECK(r.verdict == lab::Verdict::kExactlyOnce);  // each order once; the overdraft is reported apart
+  // Each order once, but the money is wrong: the balance is the verdict.
+  CHECK(r.verdict == lab::Verdict::kBalanceMismatch);
 }
 
 TEST_CASE("checker: an unknown account is an error, not a verdict", "[checker]") {
@@ -449,5 +462,106 @@ TEST_CASE("checker: a run cut short leaves no order lost and is never exactly-on
     CHECK(r.verdict == lab::Verdict::kDuplicated);
     CHECK(r.duplicated == Orders{1});
     CHECK(r.unsettled == Orders{2});
+  }
+}
+
+// Debits are counted per order, whoever made them: a duplicate is a duplicate whether one
+// consumer instance debited twice or two instances once each.
+TEST_CASE("checker: two consumers debiting one order is duplicated", "[checker]") {
+  Lab lab("two_consumers");
+  lab.commit_orders(100, {1, 2});
+  lab.debit(1, 100, 1);
+  lab.debit(2, 100, 1);
+  lab.debit(2, 100, 2);  // a second instance took the requeued copy and debited it too
+
+  const lab::Report r = lab.check();
+  CHECK(r.verdict == lab::Verdict::kDuplicated);
+  CHECK(r.duplicated == Orders{2});
+  CHECK(outcome_of(r, 2).outcome == lab::Outcome::kDuplicated);
+  CHECK(outcome_of(r, 2).debits == 2);
+  CHECK(outcome_of(r, 1).outcome == lab::Outcome::kDebited);
+}
+
+TEST_CASE("checker: one consumer debiting one order twice is duplicated", "[checker]") {
+  Lab lab("one_consumer_twice");
+  lab.commit_orders(100, {1, 2});
+  lab.debit(1, 100, 2);
+  lab.debit(2, 100, 2);
+  lab.debit(2, 100, 2);
+
+  const lab::Report r = lab.check();
+  CHECK(r.verdict == lab::Verdict::kDuplicated);
+  CHECK(r.duplicated == Orders{2});
+  CHECK(outcome_of(r, 2).debits == 2);
+  CHECK(outcome_of(r, 1).outcome == lab::Outcome::kDebited);
+}
+
+TEST_CASE("checker: a debit by one consumer and a rejection of the same order is duplicated",
+          "[checker]") {
+  Lab lab("debit_reject_two");
+  lab.commit_orders(100, {1, 2});
+  lab.debit(1, 100, 1);
+  lab.debit(2, 100, 2);
+  lab.reject(2);  // another instance, seeing the balance after the debit, refused it
+
+  const lab::Report r = lab.check();
+  CHECK(r.verdict == lab::Verdict::kDuplicated);
+  CHECK(r.duplicated == Orders{2});
+  CHECK(r.rejected == Orders{2});
+  CHECK(outcome_of(r, 2).outcome == lab::Outcome::kDuplicated);
+  CHECK(outcome_of(r, 2).debits == 1);
+  CHECK(outcome_of(r, 2).rejections == 1);
+}
+
+// The balance joins the verdict: every order can have a fitting outcome and the money
+// still be wrong.
+TEST_CASE("checker: a refusal the funds covered is a balance mismatch", "[checker]") {
+  Lab lab("exact_drain");
+  lab.commit_order(1, 600);
+  lab.commit_order(2, 400);  // exactly what is left after order 1
+  lab.debit(1, 600);
+
+  SECTION("debited: the account is drained to 0, exactly-once") {
+    lab.debit(2, 400);
+    const lab::Report r = lab.check();
+    CHECK(r.verdict == lab::Verdict::kExactlyOnce);
+    CHECK(r.balance_expected == 0);
+    CHECK(r.balance_actual == 0);
+  }
+  SECTION("refused for want of funds: every order has an outcome, the balance is wrong") {
+    lab.reject(2);
+    const lab::Report r = lab.check();
+    CHECK(r.verdict == lab::Verdict::kBalanceMismatch);
+    CHECK(r.ledger_verdict == lab::Verdict::kBalanceMismatch);
+    CHECK(r.lost.empty());
+    CHECK(r.duplicated.empty());
+    CHECK(r.rejected == Orders{2});
+    CHECK(outcome_of(r, 2).outcome == lab::Outcome::kRejected);
+    CHECK(r.balance_expected == 0);
+    CHECK(r.balance_actual == 400);
+  }
+  SECTION("refused for want of an id: set aside for a person, not expected to be paid") {
+    lab.reject(2, "missing message_id");
+    const lab::Report r = lab.check();
+    CHECK(r.verdict == lab::Verdict::kExactlyOnce);
+    CHECK(r.balance_expected == 400);
+  }
+  SECTION("a debit of the wrong amount") {
+    lab.debit(2, 350);
+    const lab::Report r = lab.check();
+    CHECK(r.verdict == lab::Verdict::kBalanceMismatch);
+    CHECK(r.balance_actual == 50);
+  }
+  SECTION("a violation an order names comes first: stuck beats balance-mismatch") {
+    lab.leftovers.ready = {2};  // still queued: the mismatch is explained
+    const lab::Report r = lab.check();
+    CHECK(r.verdict == lab::Verdict::kStuck);
+  }
+  SECTION("a run cut short is incomplete, not a mismatch: the debit may still come") {
+    lab.reject(2);
+    lab::Report r = lab.check();
+    REQUIRE(r.verdict == lab::Verdict::kBalanceMismatch);
+    lab::cut_short(r);
+    CHECK(r.verdict == lab::Verdict::kIncomplete);
   }
 }

@@ -14,7 +14,8 @@ namespace {
 
 constexpr lab::Verdict kVerdicts[] = {lab::Verdict::kExactlyOnce, lab::Verdict::kDuplicated,
                                       lab::Verdict::kLost,        lab::Verdict::kPhantom,
-                                      lab::Verdict::kStuck,       lab::Verdict::kIncomplete};
+                                      lab::Verdict::kStuck,       lab::Verdict::kBalanceMismatch,
+                                      lab::Verdict::kIncomplete};
 constexpr lab::Outcome kOutcomes[] = {lab::Outcome::kDebited,    lab::Outcome::kRejected,
                                       lab::Outcome::kDeadLettered, lab::Outcome::kDuplicated,
                                       lab::Outcome::kLost,       lab::Outcome::kStuck,
