@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <memory>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "src/transport/sim_transport.h"
 #include "src/store/db.h"
 #include "tests/support/db_query.h"
+#include "tests/support/temp_dir.h"
 
 namespace {
 
@@ -271,4 +273,90 @@ TEST_CASE("order message: encode and decode agree, garbage is refused", "[consum
   CHECK_FALSE(orders::decode("order=x;amount=1;account=a"));
   CHECK_FALSE(orders::decode("hello"));
   CHECK(orders::message_id_for(3) == "order-3");
+}
+
+namespace {
+
+// What a crash of the consumer would leave at the start of each statement its ledger
+// connection runs. A crash closes that connection without commit (consumer.h, invariant
+// 2), so SQLite keeps exactly what was committed before it: the rows a second connection
+// reads at that moment. Seen at every statement, that is a crash at every statement.
+struct CrashPoints {
+  store::Db* reader = nullptr;
+  std::vector<std::string> statements;                    // the statement about to run
+  std::vector<std::pair<std::int64_t, std::int64_t>> left;  // (debits, dedup keys) committed
+  std::vector<std::string> errors;  // reads that failed (a callback must not throw)
+};
+CrashPoints* g_crash_points = nullptr;
+
+std::int64_t committed_rows(CrashPoints& p, const char* sql) {
+  store::Stmt& st = p.reader->statement(sql);
+  bool row = false;
+  const store::Status s = st.step(row);
+  const std::int64_t n = s.ok() && row ? st.column_int64(0) : -1;
+  st.reset();
+  if (n < 0) p.errors.push_back(std::string(sql) + ": " + s.to_string());
+  return n;
+}
+
+int on_statement(unsigned, void*, void* statement, void*) {
+  CrashPoints& p = *g_crash_points;
+  p.statements.emplace_back(sqlite3_sql(static_cast<sqlite3_stmt*>(statement)));
+  p.left.emplace_back(committed_rows(p, "SELECT count(*) FROM debits"),
+                      committed_rows(p, "SELECT count(*) FROM processed_messages"));
+  return 0;
+}
+
+// Registered with sqlite3_auto_extension: runs for every connection opened meanwhile,
+// here only the consumer's ledger connection (the test's reader opened before).
+int watch_connection(sqlite3* db, char**, const sqlite3_api_routines*) {
+  sqlite3_trace_v2(db, SQLITE_TRACE_STMT, on_statement, nullptr);
+  return SQLITE_OK;
+}
+
+}  // namespace
+
+TEST_CASE("consumer: atomic writes the debit and its dedup key in one COMMIT", "[consumer]") {
+  FakeConsumerBroker b;
+  // A ledger in a file: a second connection reads it while the consumer's transaction is
+  // open (the in-memory database locks readers out until the commit).
+  const test_support::TempDir dir("consumer-commit");
+  b.uri = dir / "ledger.db";
+  REQUIRE(store::Db::open(b.uri, b.ledger).ok());
+  REQUIRE(lab::create_ledger_schema(b.ledger, "alice", 1000).ok());
+  CrashPoints points;
+  points.reader = &b.ledger;
+  g_crash_points = &points;
+  // void(*)(void) is the type SQLite takes; it stands for the real entry point's type.
+  const auto entry = reinterpret_cast<void (*)()>(&watch_connection);
+  REQUIRE(sqlite3_auto_extension(entry) == SQLITE_OK);
+  const std::unique_ptr<consumer::Consumer> c = b.start_consumer("atomic");
+  sqlite3_cancel_auto_extension(entry);
+  b.deliver(1, 150);
+  b.k.scheduler.run(100);
+  b.deliver(1, 150, true);  // the redelivery finds the key and changes nothing
+  b.k.scheduler.run(100);
+  g_crash_points = nullptr;
+
+  for (const std::string& e : points.errors) UNSCOPED_INFO(e);
+  REQUIRE(points.errors.empty());
+  REQUIRE(b.debits() == 1);
+  REQUIRE(b.count("SELECT count(*) FROM processed_messages") == 1);
+  // The key, the balance, the debit row and the COMMIT, twice: every statement was seen.
+  REQUIRE(points.left.size() >= 8);
+  std::size_t flips = 0;
+  for (std::size_t i = 0; i < points.left.size(); ++i) {
+    INFO("before statement " << i << ": " << points.statements[i]);
+    const auto [debits, keys] = points.left[i];
+    CHECK(debits == keys);  // both or neither
+    CHECK(debits <= 1);
+    if (i > 0 && points.left[i] != points.left[i - 1]) {
+      ++flips;
+      // They became visible together, through the COMMIT just before.
+      CHECK(points.statements[i - 1] == "COMMIT");
+    }
+  }
+  CHECK(flips == 1);
+  CHECK(points.left.front() == std::pair<std::int64_t, std::int64_t>{0, 0});
+  CHECK(points.left.back() == std::pair<std::int64_t, std::int64_t>{1, 1});
 }
