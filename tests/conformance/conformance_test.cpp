@@ -68,8 +68,13 @@ bool is_harness_failure(const std::string& line) {
 
 bool process_mentions(const std::string& text) {
   for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    std::ifstream in(entry.path() / "cmdline");
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string cmdline;
+    try {
+      std::ifstream in(entry.path() / "cmdline");
+      cmdline.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    } catch (const std::exception&) {
+      continue;  // the process ended while it was read (ESRCH): it mentions nothing now
+    }
     if (!cmdline.empty() && cmdline.find(text) != std::string::npos) return true;
   }
   return false;

@@ -50,6 +50,9 @@ message id), one line per confirmed publish seq (whatever the batching of the fr
 returns, channel-close and connection-close codes, and queue counts. Never a time, and
 never an order across two connections. Where a behaviour is timing (heartbeats,
 consumer_timeout), the model runs in virtual time and the order of events is compared.
+After the last step every client gets a short pause, and every event it was given that no
+step of the script read is logged too, as `unread` lines: a delivery the script never asked
+for (say, one a delivery limit off by one hands out) still makes the logs differ.
 The run stops the broker and checks that no broker or epmd process is left.
 `EOSIM_AMQP_URL=amqp://user:pass@host:port/vhost` runs the cases against a broker of yours
 (fresh queue names, deleted afterwards; cases that restart the broker are skipped).

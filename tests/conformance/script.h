@@ -14,6 +14,8 @@
 //   "c1: connection lost 320" connection.close from the broker; "lost (no close)" = socket died
 //   "count q1: 2"             ready messages (passive declare), or "count q1: error 404"
 //   "c1: ack m1 refused: channel closed"   an action the client library refuses locally
+//   "unread c2: deliver m1 tag=2 ..."      at the end, every event a client was given and
+//                                          no drain showed (after a short settle pause)
 // Only what RabbitMQ guarantees is logged: never a time, never an order across two clients
 // (each drain names one client).
 
