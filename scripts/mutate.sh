@@ -214,7 +214,8 @@ run_test() {
       local spec="" f
       for f in $rest; do spec+="${spec:+,}[#$f]"; done
       "$build/tests/eosim_core_tests" -w NoTests -# "$spec" ;;
-    property) "$build/tests/eosim_property_tests" -w NoTests "$rest" ;;
+    # A test name is a Catch2 test spec: a comma there would separate two names.
+    property) "$build/tests/eosim_property_tests" -w NoTests "${rest//,/\\,}" ;;
     conformance) "$build/tests/eosim_conformance_tests" -w NoTests "[conformance]" ;;
     suite) "$build/eosim" run "$copy/scenarios/" --format text ;;
     *) echo "mutate: unknown test kind '$kind'"; return 2 ;;
