@@ -596,7 +596,8 @@ CLI::App* add_live_command(CLI::App& app, cli::LiveCommandOptions& o) {
       ->capture_default_str();
   live->add_flag("--compare", o.compare,
                  "Also run each scenario in the model and print, per order, the model's "
-                 "outcome, the live one and whether they agree (exit 1 if any differs or a run timed out)");
+                 "outcome, the live one and whether they agree (exit 1 if any differs or a run timed out); "
+                 "a tally line ends it, and --format json prints one object per scenario, then the tally");
   live->footer(
       "Runs each scenario against a real RabbitMQ: a private one on loopback started for\n"
       "the command and stopped after it (rabbitmq-server must be installed: sudo bash\n"
@@ -626,9 +627,16 @@ CLI::App* add_live_command(CLI::App& app, cli::LiveCommandOptions& o) {
       "--keep-db run02\n"
       "  eosim-gui --trace run02/trace.jsonl      # step through it, read-only\n"
       "\n"
-      "Exit codes: 0 expectations met, 1 an expectation failed or a run timed out, 2 bad\n"
-      "input (file, URL, unreachable broker, no rabbitmq-server, a fault that cannot run\n"
-      "live), 3 internal error.");
+      "A scenario file whose keys a live run cannot honour is refused naming the key; in a\n"
+      "folder the others still run and the command exits 2 at the end. A broker that\n"
+      "cannot be read during a run gives an error, never a verdict. Temporary folders of\n"
+      "an eosim killed earlier are removed. The report names the broker and its version.\n"
+      "\n"
+      "Exit codes: 0 expectations met, 1 an expectation failed (a scripted fault that never\n"
+      "fired too) or a run timed out, 2 bad input (file, URL, a key or fault that cannot run\n"
+      "live, unreachable broker, login, vhost or permission refused - with the broker's\n"
+      "reply code - no rabbitmq-server, a used --keep-db folder), 3 the broker lost during a\n"
+      "run or another internal error.");
   return live;
 }
 

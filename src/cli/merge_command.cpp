@@ -49,6 +49,24 @@ eosim::Status same_sweep(const SweepReport& a, const SweepReport& b, const std::
   return eosim::Status::success();
 }
 
+// Shards of one sweep ran the same scenario file, byte for byte, with the same eosim: an
+// edited file between shards would merge into a digest that matches neither version.
+eosim::Status same_content(const SweepReport& a, const std::string& first_path,
+                           const SweepReport& b, const std::string& path) {
+  if (a.shard->scenario_hash == b.shard->scenario_hash &&
+      a.shard->eosim_version == b.shard->eosim_version) {
+    return eosim::Status::success();
+  }
+  const auto what = [](const SweepReport& r) {
+    return "scenario content " + (r.shard->scenario_hash.empty() ? "unknown" : r.shard->scenario_hash) +
+           " with eosim " + (r.shard->eosim_version.empty() ? "unknown" : r.shard->eosim_version);
+  };
+  return eosim::Status::error(path + " ran " + what(b) + ", but " + first_path + " ran " +
+                              what(a) +
+                              ": the scenario file or eosim changed between the shards; run "
+                              "every shard again with the same ones");
+}
+
 eosim::Status check_slice(const SweepReport& r, const std::string& path) {
   std::uint64_t first = 0, last = 0;
   const bool ok = lab::shard_range(r.shard->first_seed, r.shard->last_seed, r.shard->index,
@@ -68,6 +86,7 @@ eosim::Status load_shards(const std::vector<std::string>& paths, std::vector<Swe
   for (std::size_t i = 0; i < paths.size(); ++i) {
     eosim::Status loaded = read_result(paths[i], shards[i]);
     if (loaded.ok()) loaded = same_sweep(shards.front(), shards[i], paths[i]);
+    if (loaded.ok()) loaded = same_content(shards.front(), paths.front(), shards[i], paths[i]);
     if (loaded.ok()) loaded = check_slice(shards[i], paths[i]);
     if (!loaded.ok()) return loaded;
     const std::uint64_t index = shards[i].shard->index;

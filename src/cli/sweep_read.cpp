@@ -185,6 +185,10 @@ eosim::Status read_sweep_json(const std::string& text, SweepReport& r) {
       r.shard = SweepShard{count_at(sh, "index"), count_at(sh, "count"),
                            count_at(field(sh, "seeds"), "first"),
                            count_at(field(sh, "seeds"), "last")};
+      // What the shard ran (absent from shards of an older eosim: then merge refuses
+      // to put them beside ones that say).
+      if (sh.contains("scenario_hash")) r.shard->scenario_hash = text_at(sh, "scenario_hash");
+      if (sh.contains("eosim_version")) r.shard->eosim_version = text_at(sh, "eosim_version");
       if (r.shard->first_seed > r.shard->last_seed) {
         refuse("shard.seeds", "go from a larger seed to a smaller one");
       }

@@ -133,7 +133,9 @@ void write_sweep_json(const SweepReport& r, std::ostream& out) {
   if (r.shard) {
     j["shard"] = {{"index", r.shard->index},
                   {"count", r.shard->count},
-                  {"seeds", {{"first", r.shard->first_seed}, {"last", r.shard->last_seed}}}};
+                  {"seeds", {{"first", r.shard->first_seed}, {"last", r.shard->last_seed}}},
+                  {"scenario_hash", r.shard->scenario_hash},
+                  {"eosim_version", r.shard->eosim_version}};
   }
   j["strategy"] = r.strategy;
   j["producer"] = r.producer;

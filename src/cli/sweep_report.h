@@ -21,6 +21,10 @@ struct SweepShard {
   std::uint64_t count = 1;
   std::uint64_t first_seed = 0;  // the whole range the N shards cover
   std::uint64_t last_seed = 0;
+  // What ran: the scenario file's content hash (FNV-1a 64 of its bytes, hex) and eosim's
+  // version. Shards of an edited file, or of another eosim, must not merge.
+  std::string scenario_hash;
+  std::string eosim_version;
   friend bool operator==(const SweepShard&, const SweepShard&) = default;
 };
 

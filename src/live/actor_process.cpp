@@ -40,22 +40,37 @@ std::string unfield(const std::string& text) { return text == "-" ? "" : text; }
 // it already fired.
 std::vector<sim::FaultRule> rules_left(const std::vector<sim::FaultRule>& rules,
                                        const std::vector<sim::FiredFault>& fired) {
+  const std::vector<std::int64_t> times = times_fired(rules, fired);
   std::vector<sim::FaultRule> left;
-  for (sim::FaultRule rule : rules) {
-    for (const sim::FiredFault& f : fired) {
-      const bool same = f.site == rule.site && f.action == rule.action && rule.key.matches(f.key) &&
-                        (!rule.frame || *rule.frame == f.frame);
-      if (same) --rule.times;
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    if (rules[i].times > times[i]) {
+      left.push_back(rules[i]);
+      left.back().times -= times[i];
     }
-    if (rule.times > 0) left.push_back(std::move(rule));
   }
   return left;
 }
 
-// The delivery count of an order across every consumer process: the attempt number.
+// The deliveries of an order that consumers read, across every consumer process; and a
+// delivery's attempt number: the broker's count, as the fault proxy recorded it when the
+// frame passed (by this connection's port and the delivery tag), or else the count read.
 class DeliveryCounter {
  public:
   bool open(const std::string& path) { return store::Db::open(path, db_).ok(); }
+  std::int64_t attempt(const broker::Delivery& d, int local_port) {
+    const std::int64_t read = count(d);
+    store::Stmt& st = db_.statement(
+        "SELECT attempt FROM attempts WHERE port = ?1 AND tag = ?2 AND order_id = ?3");
+    st.bind(1, static_cast<std::int64_t>(local_port))
+        .bind(2, static_cast<std::int64_t>(d.delivery_tag))
+        .bind(3, d.message.order);
+    bool row = false;
+    const std::int64_t sent = st.step(row).ok() && row ? st.column_int64(0) : 0;
+    st.reset();
+    return sent > 0 ? sent : read;
+  }
+
+ private:
   std::int64_t count(const broker::Delivery& d) {
     store::Stmt& st = db_.statement(
         "INSERT INTO deliveries(order_id, n, redelivered) VALUES(?1, 1, ?2) "
@@ -69,7 +84,6 @@ class DeliveryCounter {
     return n;
   }
 
- private:
   store::Db db_;
 };
 
@@ -184,6 +198,25 @@ void append_fired(const std::string& run_dir, const sim::FiredFault& f) {
   ::close(fd);
 }
 
+bool fired_by(const sim::FaultRule& rule, const sim::FiredFault& f) {
+  return f.site == rule.site && f.action == rule.action && rule.key.matches(f.key) &&
+         (!rule.frame || *rule.frame == f.frame) && (!rule.nth || *rule.nth == f.nth);
+}
+
+std::vector<std::int64_t> times_fired(const std::vector<sim::FaultRule>& rules,
+                                      const std::vector<sim::FiredFault>& fired) {
+  std::vector<std::int64_t> times(rules.size(), 0);
+  for (const sim::FiredFault& f : fired) {
+    for (std::size_t i = 0; i < rules.size(); ++i) {
+      if (times[i] < rules[i].times && fired_by(rules[i], f)) {
+        ++times[i];
+        break;  // the plan fires the first rule that matches
+      }
+    }
+  }
+  return times;
+}
+
 std::vector<sim::FiredFault> read_fired(const std::string& run_dir) {
   std::vector<sim::FiredFault> out;
   std::ifstream in(run_dir + "/faults.log");
@@ -254,7 +287,9 @@ int run_actor(const ActorArgs& a, std::ostream& err) {
   net_options.heartbeat_s = heartbeat_seconds(s.network.heartbeat, a.tick_ms);
   net_options.trace = &k.trace;
   net_options.node = node;
-  net_options.attempt_of = [&deliveries](const broker::Delivery& d) { return deliveries.count(d); };
+  net_options.attempt_of = [&deliveries](const broker::Delivery& d, int local_port) {
+    return deliveries.attempt(d, local_port);
+  };
   // The broker's own faults: the publisher asks them as it publishes (the real broker
   // cannot be asked); faults.log tells the supervisor, which stops the broker.
   net_options.broker_stops_at = [&k](const transport::Outgoing& f) {

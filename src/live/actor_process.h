@@ -64,4 +64,13 @@ int heartbeat_seconds(std::optional<std::int64_t> heartbeat_ticks, std::int64_t 
 void append_fired(const std::string& run_dir, const sim::FiredFault& fault);
 std::vector<sim::FiredFault> read_fired(const std::string& run_dir);
 
+// Whether the fired fault `f` is one of `rule`'s: same site, action and frame, its key
+// matched, and its nth when the rule has one.
+bool fired_by(const sim::FaultRule& rule, const sim::FiredFault& f);
+// How often each rule of `rules` fired, by faults.log: each fired fault counts for the
+// first rule it matches that has not fired its `times` yet, as the plan fires the first
+// rule that matches.
+std::vector<std::int64_t> times_fired(const std::vector<sim::FaultRule>& rules,
+                                      const std::vector<sim::FiredFault>& fired);
+
 }  // namespace live

@@ -2,8 +2,16 @@
 
 #include <amqp.h>
 #include <amqp_tcp_socket.h>
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <poll.h>
+#include <unistd.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include "src/live/amqp_fields.h"
 
@@ -14,6 +22,50 @@ namespace {
 constexpr amqp_channel_t kChannel = 1;
 
 std::string library_error(int status) { return amqp_error_string2(status); }
+
+// Why a TCP connection to `e` fails ("Connection refused", "No route to host", "timed out
+// after 5 s"), or "" when it does not fail (or the host cannot be resolved, which says so
+// itself): one connect of our own, bounded by `timeout_ms`.
+std::string socket_reason(const Endpoint& e, int timeout_ms) {
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  const int resolved = ::getaddrinfo(e.host.c_str(), std::to_string(e.port).c_str(), &hints, &found);
+  if (resolved != 0) return std::string("cannot resolve ") + e.host + ": " + ::gai_strerror(resolved);
+  std::string reason;
+  const int fd = ::socket(found->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd >= 0 && ::connect(fd, found->ai_addr, found->ai_addrlen) != 0) {
+    int error = errno;
+    if (error == EINPROGRESS) {
+      pollfd p{fd, POLLOUT, 0};
+      socklen_t length = sizeof error;
+      error = ::poll(&p, 1, timeout_ms) == 1 &&
+                      ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0
+                  ? error
+                  : ETIMEDOUT;
+    }
+    if (error != 0) reason = std::strerror(error);
+  }
+  if (fd >= 0) ::close(fd);
+  ::freeaddrinfo(found);
+  return reason;
+}
+
+// What the broker (or the socket) said when a connection attempt failed: the AMQP reply
+// code and text of its connection.close ("403 ACCESS_REFUSED - Login was refused ...",
+// "530 NOT_ALLOWED - vhost ... not found"), or the library's socket error.
+Status login_error(const amqp_rpc_reply_t& reply, const std::string& what) {
+  if (reply.reply_type == AMQP_RESPONSE_LIBRARY_EXCEPTION) {
+    return Status::error(what + ": " + library_error(reply.library_error));
+  }
+  if (reply.reply_type == AMQP_RESPONSE_SERVER_EXCEPTION &&
+      reply.reply.id == AMQP_CONNECTION_CLOSE_METHOD) {
+    const auto* m = static_cast<amqp_connection_close_t*>(reply.reply.decoded);
+    return Status::error(what + ": " + std::to_string(m->reply_code) + " " + to_string(m->reply_text),
+                         m->reply_code);
+  }
+  return Status::error(what + ": no answer the client understood");
+}
 
 }  // namespace
 
@@ -27,14 +79,24 @@ Status AmqpClient::connect(const Endpoint& endpoint, const ClientOptions& option
   const int rc = amqp_socket_open_noblock(socket, endpoint.host.c_str(), endpoint.port, &timeout);
   if (rc != AMQP_STATUS_OK) {
     client->mark_lost();
-    return Status::error("cannot connect to " + endpoint.url() + ": " + library_error(rc));
+    std::string why = library_error(rc);
+    // rabbitmq-c says only "a socket error occurred": ask the socket layer itself why.
+    if (const std::string os = socket_reason(endpoint, 5000); !os.empty()) why = os;
+    return Status::error("broker unreachable: cannot connect to " + endpoint.url() + ": " + why);
   }
   const amqp_rpc_reply_t login =
       amqp_login(client->conn_, endpoint.vhost.c_str(), 0, 131072, options.heartbeat_s,
                  AMQP_SASL_METHOD_PLAIN, endpoint.user.c_str(), endpoint.password.c_str());
   if (login.reply_type != AMQP_RESPONSE_NORMAL) {
     client->mark_lost();
-    return Status::error("login to " + endpoint.url() + " failed");
+    return login_error(login, "login to " + endpoint.url() + " failed");
+  }
+  client->read_server_properties();
+  sockaddr_in local{};
+  socklen_t length = sizeof local;
+  if (::getsockname(amqp_get_sockfd(client->conn_), reinterpret_cast<sockaddr*>(&local),
+                    &length) == 0 && local.sin_family == AF_INET) {
+    client->local_port_ = ntohs(local.sin_port);
   }
   if (Status s = client->reopen_channel(); !s.ok()) return s;
   out = std::move(client);
@@ -44,6 +106,11 @@ Status AmqpClient::connect(const Endpoint& endpoint, const ClientOptions& option
 AmqpClient::~AmqpClient() {
   if (connected()) close();
   if (conn_ != nullptr) amqp_destroy_connection(conn_);
+}
+
+void AmqpClient::read_server_properties() {
+  const amqp_table_t* props = amqp_get_server_properties(conn_);
+  if (props != nullptr) server_identity(*props, server_.product, server_.version);
 }
 
 void AmqpClient::mark_lost() {
@@ -77,14 +144,18 @@ Status AmqpClient::check_reply(const char* what) {
     amqp_channel_close_ok_t ok{};
     amqp_send_method(conn_, kChannel, AMQP_CHANNEL_CLOSE_OK_METHOD, &ok);
     channel_open_ = false;
-    return Status::error(std::string(what) + ": " + to_string(m->reply_text), m->reply_code);
+    return Status::error(std::string(what) + ": " + std::to_string(m->reply_code) + " " +
+                             to_string(m->reply_text),
+                         m->reply_code);
   }
   if (reply.reply.id == AMQP_CONNECTION_CLOSE_METHOD) {
     const auto* m = static_cast<amqp_connection_close_t*>(reply.reply.decoded);
     amqp_connection_close_ok_t ok{};
     amqp_send_method(conn_, 0, AMQP_CONNECTION_CLOSE_OK_METHOD, &ok);
     mark_lost();
-    return Status::error(std::string(what) + ": " + to_string(m->reply_text), m->reply_code);
+    return Status::error(std::string(what) + ": " + std::to_string(m->reply_code) + " " +
+                             to_string(m->reply_text),
+                         m->reply_code);
   }
   mark_lost();
   return Status::error(std::string(what) + ": unexpected reply from the broker");

@@ -48,6 +48,13 @@ struct ConnectionLost {
 using Event = std::variant<broker::Delivery, broker::Confirm, broker::Returned,
                            broker::ChannelClosed, ConnectionLost>;
 
+// What the broker said it is in connection.start ("RabbitMQ", "3.10.8"); "" when it did
+// not say.
+struct ServerInfo {
+  std::string product;
+  std::string version;
+};
+
 struct ClientOptions {
   int heartbeat_s = 0;  // 0 = no heartbeats (the broker never notices a silent client)
 };
@@ -62,6 +69,10 @@ class AmqpClient {
 
   bool connected() const { return conn_ != nullptr && !lost_; }
   bool channel_open() const { return connected() && channel_open_; }
+  const ServerInfo& server() const { return server_; }
+  // This end's TCP port (0 if unknown): with a delivery tag it names one delivery for a
+  // proxy in between, which sees the same port as the client's.
+  int local_port() const { return local_port_; }
 
   // x-queue-type, x-delivery-limit and x-dead-letter-exchange ("") with
   // x-dead-letter-routing-key from the options.
@@ -98,6 +109,7 @@ class AmqpClient {
   std::uint64_t returned_seq(const std::string& routing_key, const broker::Message& m) const;
   void settle(std::uint64_t seq, bool multiple);
   void mark_lost();
+  void read_server_properties();
 
   // A confirm-mode publish not yet acked or nacked: what a basic.return is matched on.
   struct Unconfirmed {
@@ -107,6 +119,8 @@ class AmqpClient {
   };
 
   amqp_connection_state_t_* conn_ = nullptr;
+  ServerInfo server_;
+  int local_port_ = 0;
   bool lost_ = false;
   bool channel_open_ = false;
   bool confirm_mode_ = false;

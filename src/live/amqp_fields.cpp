@@ -124,4 +124,14 @@ broker::Message decode_message(const amqp_basic_properties_t& p, amqp_bytes_t bo
   return m;
 }
 
+void server_identity(const amqp_table_t& properties, std::string& product, std::string& version) {
+  for (int i = 0; i < properties.num_entries; ++i) {
+    const amqp_table_entry_t& e = properties.entries[i];
+    if (e.value.kind != AMQP_FIELD_KIND_UTF8 && e.value.kind != AMQP_FIELD_KIND_BYTES) continue;
+    const std::string key = to_string(e.key);
+    if (key == "product") product = to_string(e.value.value.bytes);
+    if (key == "version") version = to_string(e.value.value.bytes);
+  }
+}
+
 }  // namespace live

@@ -35,6 +35,9 @@ class FieldTable {
 void queue_arguments(const broker::QueueOptions& options, FieldTable& out);
 // The "order" application header of `message` (when not 0).
 void message_headers(const broker::Message& message, FieldTable& out);
+// The "product" and "version" of a broker's connection.start server properties (left
+// untouched when absent).
+void server_identity(const amqp_table_t& properties, std::string& product, std::string& version);
 // message_id, delivery_mode, headers and body of a delivered or returned message.
 broker::Message decode_message(const amqp_basic_properties_t& properties, amqp_bytes_t body);
 

@@ -134,10 +134,12 @@ void AmqpTransport::arrive(transport::ConnId conn, Event event) {
     lost(conn, gone->text);
     return;
   }
+  const auto it = clients_.find(conn);
+  const int port = it == clients_.end() ? 0 : it->second->local_port();
   broker::BrokerMethod method = std::visit(
       broker::Overloaded{
           [&](broker::Delivery& d) -> broker::BrokerMethod {
-            const std::int64_t attempt = options_.attempt_of ? options_.attempt_of(d) : 1;
+            const std::int64_t attempt = options_.attempt_of ? options_.attempt_of(d, port) : 1;
             return broker::DeliverFrame{std::move(d), attempt};
           },
           [](broker::Confirm& c) -> broker::BrokerMethod { return c; },

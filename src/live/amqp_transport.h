@@ -52,7 +52,8 @@ struct AmqpTransportOptions {
   Endpoint endpoint;
   std::string queue_prefix;  // prepended to every queue name
   int heartbeat_s = 0;
-  std::function<std::int64_t(const broker::Delivery&)> attempt_of;
+  // The delivery's attempt number, given the connection's local port (invariant 2).
+  std::function<std::int64_t(const broker::Delivery&, int local_port)> attempt_of;
   // Where connects, refusals and lost connections are traced, as the model's network
   // traces them (null: not traced).
   sim::Trace* trace = nullptr;

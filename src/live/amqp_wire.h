@@ -35,6 +35,9 @@ bool method_by_name(const std::string& name, MethodId& out);
 struct SeenFrame {
   int listener = 0;              // which of the proxy's ports the client came in on
   std::uint64_t connection = 0;  // the proxy's id of the client's connection, from 1
+  // The client's own port on that connection: what the client knows of it too (its local
+  // port), so both ends can name one delivery by (port, delivery tag).
+  std::uint16_t client_port = 0;
   Direction direction = Direction::kClientToBroker;
   MethodId method;
   std::int64_t order = 0;          // the message's "order" header (0: none, no content)

@@ -36,10 +36,21 @@ std::string percent_decode(const std::string& text) {
 
 }  // namespace
 
+std::string redacted_url(const std::string& url) {
+  const auto scheme = url.find("://");
+  const std::size_t from = scheme == std::string::npos ? 0 : scheme + 3;
+  const auto at = url.rfind('@');
+  if (at == std::string::npos || at < from) return url;
+  const auto colon = url.find(':', from);
+  if (colon == std::string::npos || colon > at) return url;
+  return url.substr(0, colon + 1) + "***" + url.substr(at);
+}
+
 Status parse_amqp_url(const std::string& url, Endpoint& out) {
   const std::string scheme = "amqp://";
+  const std::string shown = redacted_url(url);  // errors never echo a password
   if (url.rfind(scheme, 0) != 0) {
-    return Status::error("AMQP URL `" + url + "`: must start with amqp://");
+    return Status::error("AMQP URL `" + shown + "`: must start with amqp://");
   }
   Endpoint e;
   std::string rest = url.substr(scheme.size());
@@ -60,11 +71,11 @@ Status parse_amqp_url(const std::string& url, Endpoint& out) {
     if (port.empty() || port.size() > 5 ||
         port.find_first_not_of("0123456789") != std::string::npos || std::stoi(port) == 0 ||
         std::stoi(port) > 65535) {
-      return Status::error("AMQP URL `" + url + "`: port `" + port + "` is not 1..65535");
+      return Status::error("AMQP URL `" + shown + "`: port `" + port + "` is not 1..65535");
     }
     e.port = std::stoi(port);
   }
-  if (rest.empty()) return Status::error("AMQP URL `" + url + "`: no host");
+  if (rest.empty()) return Status::error("AMQP URL `" + shown + "`: no host");
   e.host = rest;
   out = e;
   return Status::success();

@@ -22,6 +22,10 @@ struct Endpoint {
 
 // Accepts amqp://[user[:pass]@]host[:port][/vhost]; a missing part keeps its default and
 // "%2f" in the vhost is "/". A bad URL is an error naming what is wrong.
+// Its errors show the URL with the password replaced by ***.
 Status parse_amqp_url(const std::string& url, Endpoint& out);
+
+// `url` with the password of its user part replaced by *** (unchanged when it has none).
+std::string redacted_url(const std::string& url);
 
 }  // namespace live

@@ -36,6 +36,8 @@ class Pipe : public std::enable_shared_from_this<Pipe> {
         timers_{asio::steady_timer(client.get_executor()),
                 asio::steady_timer(client.get_executor())} {
     sockets_[kClient] = std::move(client);
+    error_code ignored;
+    client_port_ = sockets_[kClient].remote_endpoint(ignored).port();
     halves_[kClient].direction = Direction::kClientToBroker;
     halves_[kBroker].direction = Direction::kBrokerToClient;
     halves_[kBroker].header_passed = true;  // only clients send the protocol header
@@ -151,6 +153,7 @@ class Pipe : public std::enable_shared_from_this<Pipe> {
       if (judge_ && read_command(h.pending.data() + pos, end - pos, seen)) {
         seen.listener = listener_;
         seen.connection = id_;
+        seen.client_port = client_port_;
         seen.direction = h.direction;
         const ProxyAction action = judge_(seen);
         if (action.kind == ProxyAction::kDrop) {
@@ -202,6 +205,7 @@ class Pipe : public std::enable_shared_from_this<Pipe> {
   const Judge& judge_;
   int listener_;
   std::uint64_t id_;
+  std::uint16_t client_port_ = 0;
   std::array<tcp::socket, 2> sockets_;
   std::array<asio::steady_timer, 2> timers_;
   std::array<Half, 2> halves_;

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "src/live/process.h"
+#include "src/live/temp_folders.h"
 
 namespace live {
 
@@ -126,6 +127,8 @@ Status PrivateBroker::start_once(const LaunchOptions& options,
   std::string tmpl = (fs::temp_directory_path() / "eosim-rabbit-XXXXXX").string();
   if (::mkdtemp(tmpl.data()) == nullptr) return Status::error("mkdtemp failed for " + tmpl);
   broker->dir_ = tmpl;
+  // Removed by the next `eosim live` if this process is SIGKILLed (temp_folders.h).
+  if (Status s = claim_folder(tmpl); !s.ok()) return s;
   std::array<int, 3> ports{};
   if (Status s = pick_broker_ports(ports); !s.ok()) return s;
   broker->endpoint_.port = ports[0];
@@ -298,6 +301,7 @@ bool PrivateBroker::stop() {
     *pid = 0;
   }
   if (!dir_.empty()) {
+    release_folder(dir_);
     std::error_code ec;
     fs::remove_all(dir_, ec);
     dir_.clear();

@@ -35,12 +35,13 @@ Status set_consumer_timeout(const lab::Scenario& s, const LiveOptions& o) {
 Status set_up(Supervision& sv, LiveResult& out, ActorArgs& base) {
   const lab::Scenario& s = sv.s;
   if (Status st = AmqpClient::connect(sv.endpoint, {}, sv.admin); !st.ok()) return st;
+  out.server = sv.admin->server();
   sv.prefix = "eosim-live-" + std::to_string(::getpid()) + "-" +
               std::to_string(WallClock::monotonic_ms()) + "-";
   out.queue_prefix = sv.prefix;
   if (Status st = declare_queues(s, *sv.admin, sv.prefix); !st.ok()) return st;
   if (Status st = sync_definitions(s, sv.o.broker); !st.ok()) {
-    delete_queues(s, *sv.admin, sv.prefix);
+    (void)delete_queues(s, *sv.admin, sv.prefix);
     return st;
   }
   base.scenario_path = s.path;
@@ -53,7 +54,7 @@ Status set_up(Supervision& sv, LiveResult& out, ActorArgs& base) {
   sv.actors = actors_of(s, base);
   // Every actor reaches the broker through the fault proxy, on a port of its own.
   if (Status st = start_proxy(sv); !st.ok()) {
-    delete_queues(s, *sv.admin, sv.prefix);
+    (void)delete_queues(s, *sv.admin, sv.prefix);
     return st;
   }
   return Status::success();
@@ -69,6 +70,12 @@ Status summarize(Supervision& sv, const lab::BrokerLeftovers& left, LiveResult& 
   r.strategy = s.consumer.label();
   r.producer = s.producer.label();
   r.faults = read_fired(out.run_dir);
+  // Every scripted rule that never fired is listed and fails the expectations, as in the
+  // model (unless it says `optional`).
+  const std::vector<std::int64_t> times = times_fired(s.script, r.faults);
+  for (std::size_t i = 0; i < s.script.size(); ++i) {
+    if (times[i] == 0) r.unfired.push_back({static_cast<std::int64_t>(i + 1), s.script[i]});
+  }
   r.redeliveries = std::max<std::int64_t>(
       0, read_number(out.run_dir + "/deliveries.db",
                      "SELECT COALESCE(SUM(redelivered), 0) FROM deliveries"));
@@ -86,6 +93,30 @@ Status summarize(Supervision& sv, const lab::BrokerLeftovers& left, LiveResult& 
     lab::cut_short(r.report);
   }
   return Status::success();
+}
+
+// Deletes the run's queues, connecting again if the admin connection was lost. "" when
+// they are gone (or went with the private broker); else the sentence that names them, for
+// a broker of the user's: they are theirs to delete.
+std::string remove_queues(Supervision& sv) {
+  Status st = Status::success();
+  if (!sv.admin || !sv.admin->connected()) {
+    sv.admin.reset();
+    st = AmqpClient::connect(sv.endpoint, {}, sv.admin);
+  }
+  if (st.ok()) st = delete_queues(sv.s, *sv.admin, sv.prefix);
+  sv.admin.reset();
+  if (st.ok() || sv.o.broker != nullptr) return "";
+  std::string names;
+  for (const std::string& name : queue_names(sv.s, sv.prefix)) {
+    names += (names.empty() ? "" : ", ") + name;
+  }
+  return "the run's queues are left on " + sv.endpoint.url() + ": " + names +
+         " (delete them once it is back)";
+}
+
+std::string joined(const std::string& error, const std::string& more) {
+  return more.empty() ? error : error + "; " + more;
 }
 
 }  // namespace
@@ -112,13 +143,12 @@ Status run_live(const lab::Scenario& s, const Endpoint& endpoint, const LiveOpti
   // A connection the proxy still holds silent (a frozen one, the far end of a broken one)
   // lets go now: the broker takes back what it held, and the drain below counts it.
   sv.proxy->stop();
-  if (!sv.failure.empty()) {
-    if (sv.admin) delete_queues(s, *sv.admin, sv.prefix);
-    return Status::error(sv.failure);
+  if (!sv.failure.empty()) return Status::error(joined(sv.failure, remove_queues(sv)));
+  lab::BrokerLeftovers left;
+  if (Status st = leftovers(s, endpoint, sv.prefix, left); !st.ok()) {
+    return Status::error(joined(st.message, remove_queues(sv)), st.reply_code);
   }
-  const lab::BrokerLeftovers left = leftovers(s, endpoint, sv.prefix);
-  if (sv.admin) delete_queues(s, *sv.admin, sv.prefix);
-  sv.admin.reset();
+  out.queues_left = remove_queues(sv);
   return summarize(sv, left, out);
 }
 

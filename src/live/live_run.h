@@ -30,6 +30,7 @@
 #include "sim/trace.h"
 #include "src/scenario/scenario.h"
 #include "src/world/world.h"
+#include "src/live/amqp_client.h"
 #include "src/live/endpoint.h"
 #include "src/live/launcher.h"
 #include "src/live/run_rules.h"  // live_refusal, broker_refusal
@@ -66,6 +67,12 @@ struct LiveResult {
   // The run's queue names start with it ("eosim-live-<pid>-<time>-"); set before the
   // actors start.
   std::string queue_prefix;
+  // Set when the run's queues could not be deleted from a broker of the user's at the
+  // end: the sentence naming them.
+  std::string queues_left;
+  // What the broker said it is (connection.start), and the unfired scripted rules are in
+  // summary.unfired, as in the model.
+  ServerInfo server;
   // Every actor process's trace events and the supervisor's (crash, restart), by wall
   // tick; the summary's trace_hash hashes them, so it differs from run to run.
   std::vector<sim::TraceEvent> trace;

@@ -66,6 +66,25 @@ NetFaults::NetFaults(const lab::Scenario& s, NetFaultsOptions options)
   }
   plan_.set_rules(std::move(rules));
   trace_.open(options_.run_dir + "/trace-proxy.jsonl", std::ios::app);
+  // A lost write only costs a consumer the exact count (it falls back to its own): the
+  // run's record needs no fsync.
+  if (store::Db::open(options_.run_dir + "/deliveries.db", attempts_).ok()) {
+    (void)attempts_.exec("PRAGMA synchronous=OFF");
+  }
+}
+
+void NetFaults::record_attempt(const SeenFrame& f, std::int64_t order, std::int64_t attempt) {
+  if (!attempts_.is_open()) return;
+  store::Stmt& st = attempts_.statement(
+      "INSERT INTO attempts(port, tag, order_id, attempt) VALUES(?1, ?2, ?3, ?4) "
+      "ON CONFLICT(port, tag) DO UPDATE SET order_id = ?3, attempt = ?4");
+  st.bind(1, static_cast<std::int64_t>(f.client_port))
+      .bind(2, static_cast<std::int64_t>(f.delivery_tag))
+      .bind(3, order)
+      .bind(4, attempt);
+  bool row = false;
+  (void)st.step(row);
+  st.reset();
 }
 
 ProxyAction NetFaults::judge(const SeenFrame& f) {
@@ -85,7 +104,10 @@ ProxyAction NetFaults::judge(const SeenFrame& f) {
   std::int64_t attempt = 0;
   if (kind == "basic.deliver" || kind == "basic.publish") {
     attempt = ++sends_[{site, order}];
-    if (kind == "basic.deliver") tags_[{f.connection, f.delivery_tag}] = {order, attempt};
+    if (kind == "basic.deliver") {
+      tags_[{f.connection, f.delivery_tag}] = {order, attempt};
+      record_attempt(f, order, attempt);
+    }
   } else if (f.direction == Direction::kClientToBroker && is_settle(f.method)) {
     const auto it = tags_.find({f.connection, f.delivery_tag});
     if (it != tags_.end()) {

@@ -14,6 +14,12 @@
 // A frame the model does not have (connection.*, channel.open, the *-ok replies) or a
 // site the catalog does not list passes unjudged and uncounted.
 //
+// Every basic.deliver to a consumer is also written to the run's deliveries.db (table
+// `attempts`, by the consumer's port and the delivery tag) before it is forwarded: the
+// consumer reads its attempt number there, so a delivery's attempt is the broker's count
+// - including deliveries a consumer never read (a dropped frame, a prefetch buffer a
+// crash threw away) - as the model's broker counts, never what timing let through.
+//
 // A fired rule is appended to the run folder's faults.log (the run's report lists it) and
 // to trace-proxy.jsonl. `notice_ms` is what the proxy is told: how long the far end of a
 // broken (or both ends of a frozen) connection takes to notice - the model's
@@ -34,6 +40,7 @@
 #include "sim/rng.h"
 #include "sim/scheduler.h"
 #include "src/live/fault_proxy.h"
+#include "src/store/db.h"
 #include "src/scenario/scenario.h"
 
 namespace live {
@@ -67,6 +74,7 @@ class NetFaults {
     std::int64_t attempt = 0;
   };
   void on_fired(sim::FiredFault fault, const SeenFrame& frame);
+  void record_attempt(const SeenFrame& frame, std::int64_t order, std::int64_t attempt);
 
   NetFaultsOptions options_;
   std::int64_t notice_ms_ = -1;
@@ -76,6 +84,7 @@ class NetFaults {
   std::map<std::pair<std::string, std::int64_t>, std::int64_t> sends_;  // (site, order) -> n
   std::map<std::pair<std::uint64_t, std::uint64_t>, Tagged> tags_;     // (connection, tag)
   std::ofstream trace_;
+  store::Db attempts_;  // the run's deliveries.db
 };
 
 }  // namespace live

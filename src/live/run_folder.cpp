@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "src/live/temp_folders.h"
 #include "src/store/db.h"
 #include "src/world/schema.h"
 #include "src/world/world.h"
@@ -22,18 +23,26 @@ Status prepare_run_dir(const lab::Scenario& s, const std::string& keep_db, std::
     std::string pattern = (fs::temp_directory_path(ec) / "eosim-live-XXXXXX").string();
     if (::mkdtemp(pattern.data()) == nullptr) return Status::error("cannot create a run folder");
     dir = pattern;
-    return Status::success();
+    // Removed by the next `eosim live` if this process is SIGKILLed (temp_folders.h).
+    return claim_folder(dir);
   }
+  if (Status st = check_keep_dir(s, keep_db); !st.ok()) return st;
   dir = keep_db;
   fs::create_directories(dir, ec);
   if (ec) return Status::error("cannot create " + dir + ": " + ec.message());
+  return Status::success();
+}
+
+Status check_keep_dir(const lab::Scenario& s, const std::string& keep_db) {
+  std::error_code ec;
   std::vector<std::string> names = lab::database_files(s);
   names.push_back("deliveries.db");
+  names.push_back("faults.log");
   names.push_back("trace.jsonl");  // written by `eosim live` after the run
   for (const std::string& name : names) {
-    if (fs::exists(fs::path(dir) / name, ec)) {
-      return Status::error((fs::path(dir) / name).string() +
-                           " already exists; eosim does not replace it");
+    if (fs::exists(fs::path(keep_db) / name, ec)) {
+      return Status::error("--keep-db " + keep_db + ": " + name +
+                           " is already there (a used folder); eosim does not replace it");
     }
   }
   return Status::success();
@@ -63,8 +72,13 @@ Status create_databases(const lab::Scenario& s, const std::string& dir) {
   }
   if (st.ok()) {
     st = made("deliveries.db", [&] {
-      return db.exec("CREATE TABLE deliveries(order_id INTEGER PRIMARY KEY, n INTEGER NOT NULL, "
-                     "redelivered INTEGER NOT NULL)");
+      // deliveries: per order, the deliveries consumers read; attempts: every delivery the
+      // broker sent, numbered per order by the fault proxy (net_faults.h).
+      return db.exec(
+          "CREATE TABLE deliveries(order_id INTEGER PRIMARY KEY, n INTEGER NOT NULL, "
+          "redelivered INTEGER NOT NULL);"
+          "CREATE TABLE attempts(port INTEGER NOT NULL, tag INTEGER NOT NULL, "
+          "order_id INTEGER NOT NULL, attempt INTEGER NOT NULL, PRIMARY KEY(port, tag))");
     });
   }
   if (!st.ok()) return Status::error("cannot create the run's databases: " + st.to_string());

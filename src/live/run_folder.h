@@ -22,6 +22,10 @@ namespace live {
 // (created if missing). An error, touching nothing, when a file the run writes exists there.
 Status prepare_run_dir(const lab::Scenario& s, const std::string& keep_db, std::string& dir);
 
+// An error, naming the first one, when `keep_db` already holds a file a run of `s` writes:
+// asked before anything starts, so a used folder is refused before the broker is.
+Status check_keep_dir(const lab::Scenario& s, const std::string& keep_db);
+
 // orders.db, ledger.db, deliveries.db, and dedup.db / effects.db when the design has them.
 Status create_databases(const lab::Scenario& s, const std::string& dir);
 

@@ -74,38 +74,63 @@ Status sync_definitions(const lab::Scenario& s, PrivateBroker* broker) {
 
 namespace {
 
-// Every message left in a queue, by order number: read without acking (the broker takes
+// Every message left in `queue`, by order number: read without acking (the broker takes
 // them all back when this connection closes).
-std::vector<std::int64_t> drain(const Endpoint& endpoint, const std::string& queue) {
-  std::vector<std::int64_t> orders;
+Status drain(const Endpoint& endpoint, const std::string& queue, std::vector<std::int64_t>& orders) {
   std::unique_ptr<AmqpClient> client;
-  if (!AmqpClient::connect(endpoint, {}, client).ok()) return orders;
-  if (!client->qos(0).ok() || !client->consume(queue, "eosim-drain", false).ok()) return orders;
-  while (auto event = client->poll(300)) {
+  Status st = AmqpClient::connect(endpoint, {}, client);
+  if (st.ok()) st = client->qos(0);
+  if (st.ok()) st = client->consume(queue, "eosim-drain", false);
+  while (st.ok()) {
+    const std::optional<Event> event = client->poll(300);
+    if (!event) break;  // nothing more came: the queue is read
     if (const auto* d = std::get_if<broker::Delivery>(&*event)) {
       orders.push_back(d->message.order);
-    } else {
-      break;
+    } else if (const auto* lost = std::get_if<ConnectionLost>(&*event)) {
+      st = Status::error("the connection was lost: " + std::to_string(lost->code) + " " + lost->text);
+    } else if (const auto* closed = std::get_if<broker::ChannelClosed>(&*event)) {
+      st = Status::error(std::to_string(closed->code) + " " + closed->text, closed->code);
     }
   }
-  return orders;
+  if (!st.ok()) {
+    return Status::error("cannot read what is left in the run's queue " + queue + " on " +
+                             endpoint.url() + " (" + st.message + "): the run has no verdict",
+                         st.reply_code);
+  }
+  return Status::success();
 }
 
 }  // namespace
 
-lab::BrokerLeftovers leftovers(const lab::Scenario& s, const Endpoint& endpoint,
-                               const std::string& prefix) {
+Status leftovers(const lab::Scenario& s, const Endpoint& endpoint, const std::string& prefix,
+                 lab::BrokerLeftovers& out) {
   const broker::QueueOptions q = run_queue(s, prefix);
   lab::BrokerLeftovers left;
-  left.ready = drain(endpoint, q.name);  // the unacked came back when the consumers stopped
-  if (!q.dead_letter_queue.empty()) left.dead_lettered = drain(endpoint, q.dead_letter_queue);
-  return left;
+  // The unacked came back when the consumers stopped.
+  if (Status st = drain(endpoint, q.name, left.ready); !st.ok()) return st;
+  if (!q.dead_letter_queue.empty()) {
+    if (Status st = drain(endpoint, q.dead_letter_queue, left.dead_lettered); !st.ok()) return st;
+  }
+  out = std::move(left);
+  return Status::success();
 }
 
-void delete_queues(const lab::Scenario& s, AmqpClient& admin, const std::string& prefix) {
+std::vector<std::string> queue_names(const lab::Scenario& s, const std::string& prefix) {
   const broker::QueueOptions q = run_queue(s, prefix);
-  (void)admin.delete_queue(q.name);
-  if (!q.dead_letter_queue.empty()) (void)admin.delete_queue(q.dead_letter_queue);
+  std::vector<std::string> names;
+  if (!q.dead_letter_queue.empty()) names.push_back(q.dead_letter_queue);
+  names.push_back(q.name);
+  return names;
+}
+
+Status delete_queues(const lab::Scenario& s, AmqpClient& admin, const std::string& prefix) {
+  constexpr int kNotFound = 404;
+  for (const std::string& name : queue_names(s, prefix)) {
+    if (!admin.channel_open() && admin.connected()) (void)admin.reopen_channel();
+    const Status st = admin.delete_queue(name);
+    if (!st.ok() && st.reply_code != kNotFound) return st;
+  }
+  return Status::success();
 }
 
 }  // namespace live

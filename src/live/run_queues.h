@@ -56,11 +56,16 @@ Status check_recovered(const lab::Scenario& s, AmqpClient& admin, const std::str
 // (null: the user's, never killed) writes its definitions to disk now.
 Status sync_definitions(const lab::Scenario& s, PrivateBroker* broker);
 
-// What is left in the run's queues at the end, read without acking.
-lab::BrokerLeftovers leftovers(const lab::Scenario& s, const Endpoint& endpoint,
-                               const std::string& prefix);
+// What is left in the run's queues at the end, read without acking. An error naming the
+// queue and the broker's reason when one cannot be read: never counted as empty.
+Status leftovers(const lab::Scenario& s, const Endpoint& endpoint, const std::string& prefix,
+                 lab::BrokerLeftovers& out);
 
-// Deletes the run's queues; a queue already gone is no error.
-void delete_queues(const lab::Scenario& s, AmqpClient& admin, const std::string& prefix);
+// The names of the run's queues, the dead-letter queue first.
+std::vector<std::string> queue_names(const lab::Scenario& s, const std::string& prefix);
+
+// Deletes the run's queues; a queue already gone is no error. An error when the broker
+// could not be asked.
+Status delete_queues(const lab::Scenario& s, AmqpClient& admin, const std::string& prefix);
 
 }  // namespace live

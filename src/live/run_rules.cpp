@@ -38,24 +38,23 @@ bool kills_broker(const lab::Scenario& s) {
                      [](const sim::FaultRule& r) { return is_broker_kill(r.site); });
 }
 
-std::string live_refusal(const lab::Scenario& s) {
-  for (const auto& [kind, ratio] : s.random.ratios) {
-    if (ratio.numerator > 0) {
-      return "random fault ratios ([faults.random] " + kind +
-             ") cannot run live: a live run takes only scripted faults";
-    }
+namespace {
+
+// Keys of the scenario outside its fault script that a live run cannot honour: the
+// model's draws and its simulated network's timing, which a live run does not have.
+std::string key_refusal(const lab::Scenario& s) {
+  if (s.seed_sensitive) {
+    return "seed_sensitive = true cannot run live: the lesson shows only for some seeds, and a "
+           "live run has no seed to pick them (the machine's timing takes the place of the "
+           "model's draws)";
   }
-  for (const sim::FaultRule& rule : s.script) {
-    if (rule.tick || rule.step || rule.after_step) {
-      return "fault at " + rule.site +
-             " is triggered by a tick or step, which wall time would decide; live runs take "
-             "rules on content only (order, attempt, frame, nth)";
-    }
-    if (!live_site(rule.site)) {
-      return "fault at " + rule.site + " (" + std::string(lab::action_name(rule.action)) +
-             ") cannot run live yet: live runs take crash sites, db.commit, network rules, "
-             "broker.restart and broker.crash";
-    }
+  const lab::NetworkConfig defaults;
+  if (s.network.latency_min != defaults.latency_min ||
+      s.network.latency_max != defaults.latency_max) {
+    return "[network] latency_min = " + std::to_string(s.network.latency_min) +
+           ", latency_max = " + std::to_string(s.network.latency_max) +
+           " cannot run live: frames take the real network's time (on loopback well under a "
+           "tick), and a scenario that sets its latency depends on it";
   }
   if (s.network.client_timeout) {
     return "[network] client_timeout cannot run live: the real client library (rabbitmq-c) "
@@ -64,14 +63,53 @@ std::string live_refusal(const lab::Scenario& s) {
   return "";
 }
 
+// Why rule number `number` (1-based) of the script cannot run live, or "".
+std::string rule_refusal(const sim::FaultRule& rule, std::size_t number) {
+  const std::string key = "faults.script[" + std::to_string(number) + "]";
+  if (rule.tick || rule.step || rule.after_step) {
+    return key + ": fault at " + rule.site +
+           " is triggered by a tick or step, which wall time would decide; live runs take "
+           "rules on content only (order, attempt, frame, nth)";
+  }
+  if (!live_site(rule.site)) {
+    return key + ": fault at " + rule.site + " (" + std::string(lab::action_name(rule.action)) +
+           ") cannot run live yet: live runs take crash sites, db.commit, network rules, "
+           "broker.restart and broker.crash";
+  }
+  const lab::FaultSite* site = lab::find_fault_site(rule.site);
+  if (rule.nth && !site->is_network()) {
+    return key + ".nth at " + rule.site +
+           " cannot run live: each actor process counts its own opportunities and a "
+           "restarted one starts again from 1, where the model counts over the whole run "
+           "(the fault proxy's network rules do count over the run); use order and attempt";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string live_refusal(const lab::Scenario& s) {
+  for (const auto& [kind, ratio] : s.random.ratios) {
+    if (ratio.numerator > 0) {
+      return "random fault ratios ([faults.random] " + kind +
+             ") cannot run live: a live run takes only scripted faults";
+    }
+  }
+  for (std::size_t i = 0; i < s.script.size(); ++i) {
+    if (std::string why = rule_refusal(s.script[i], i + 1); !why.empty()) return why;
+  }
+  return key_refusal(s);
+}
+
 std::string broker_refusal(const lab::Scenario& s) {
   if (s.broker.consumer_timeout > 0) {
     return "[broker] consumer_timeout is a setting of the whole RabbitMQ node (3.10 has no "
            "per-queue one): only the private RabbitMQ eosim starts (no --broker) is set";
   }
-  for (const sim::FaultRule& rule : s.script) {
+  for (std::size_t i = 0; i < s.script.size(); ++i) {
+    const sim::FaultRule& rule = s.script[i];
     if (is_broker_stop(rule.site)) {
-      return "fault at " + rule.site +
+      return "faults.script[" + std::to_string(i + 1) + "]: fault at " + rule.site +
              " stops the broker: only the private RabbitMQ eosim starts (no --broker) is "
              "restarted, never a broker given with --broker";
     }

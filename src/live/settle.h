@@ -12,10 +12,9 @@
 //
 // SettleWatch is a pure function of the snapshots and times it is given: no clock, no I/O.
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
-
-#include "src/live/amqp_client.h"
 
 namespace live {
 
@@ -38,9 +37,9 @@ struct Snapshot {
 // is in a redelivery loop: the live counterpart of the model's step bound.
 constexpr std::int64_t kLoopDeliveries = 20;
 
-// The run's tables (in `dir`), the ready count of `queue` and the fault log, now.
-// silent_ends is left 0: the fault proxy knows it.
-Snapshot snapshot(const std::string& dir, AmqpClient& admin, const std::string& queue);
+// The run's tables (in `dir`) and the fault log, now. `ready` and silent_ends are left 0:
+// the broker and the fault proxy know them (the supervisor asks them).
+Snapshot snapshot(const std::string& dir);
 
 // "live: 3.2 s, 3/3 orders committed, ...": the one line of progress.
 std::string progress_line(const Snapshot& s, std::int64_t orders, std::int64_t elapsed_ms,

@@ -109,7 +109,69 @@ bool tend_actors(Supervision& sv, std::int64_t now, bool& pending, LiveResult& o
   return true;
 }
 
+// The ready count of the run's queue, from the broker; the admin connection is made again
+// when it was lost. False, with the reason in sv.unreadable_why, when it cannot be read.
+bool read_ready(Supervision& sv, const std::string& queue, std::uint32_t& ready) {
+  if (!sv.admin || !sv.admin->connected()) {
+    sv.admin.reset();
+    if (Status st = AmqpClient::connect(sv.endpoint, {}, sv.admin); !st.ok()) {
+      sv.unreadable_why = st.message;
+      sv.admin.reset();
+      return false;
+    }
+  }
+  if (Status st = sv.admin->ready_count(queue, ready); !st.ok()) {
+    sv.unreadable_why = st.message;
+    sv.admin.reset();  // a closed channel or connection: the next look connects again
+    return false;
+  }
+  return true;
+}
+
+// Reads the queue's ready count into `snap` and keeps track of a broker that cannot be
+// read; false (sv.failure set) once it has not been readable for the run's bound.
+bool watch_broker(Supervision& sv, const ActorArgs& base, const std::string& queue,
+                  std::int64_t now, Snapshot& snap, SettleWatch& watch) {
+  if (read_ready(sv, queue, snap.ready)) {
+    if (sv.unreadable_since_ms >= 0) {
+      sv.events.push_back({0, tick_at(base, now), "broker", sim::EventKind::kUp, "", 0,
+                           "the broker answers again after " +
+                               std::to_string(now - sv.unreadable_since_ms) + " ms"});
+      watch.changed_at(now);
+      sv.unreadable_since_ms = -1;
+      // As after a restart of the private broker: an actor may sit in a login begun while
+      // the broker was still coming up.
+      sv.no_settle_before_ms = std::max(sv.no_settle_before_ms, now + kAfterBrokerRestartMs);
+    }
+    return true;
+  }
+  if (sv.unreadable_since_ms < 0) {
+    sv.unreadable_since_ms = now;
+    sv.events.push_back({0, tick_at(base, now), "broker", sim::EventKind::kDisconnected, "", 0,
+                         "the supervisor cannot read the run's queue: " + sv.unreadable_why});
+  }
+  const std::int64_t bound_ms = std::int64_t{sv.o.timeout_s} * 1000;
+  if (now - sv.unreadable_since_ms >= bound_ms) {
+    sv.failure = lost_broker_text(sv, sv.unreadable_since_ms - base.origin_ms,
+                                  now - sv.unreadable_since_ms);
+    return false;
+  }
+  return true;
+}
+
+std::string seconds_text(std::int64_t ms) {
+  return std::to_string(ms / 1000) + "." + std::to_string((ms % 1000) / 100) + " s";
+}
+
 }  // namespace
+
+std::string lost_broker_text(const Supervision& sv, std::int64_t since_ms, std::int64_t for_ms) {
+  const std::string which = sv.o.broker != nullptr ? "the private RabbitMQ (" + sv.endpoint.url() + ")"
+                                                   : "the broker " + sv.endpoint.url();
+  return which + " stopped answering " + seconds_text(since_ms) + " into the run (" +
+         sv.unreadable_why + ") and did not answer again within " + seconds_text(for_ms) +
+         ": the run's queues cannot be read, so the run has no verdict";
+}
 
 void supervise(Supervision& sv, const ActorArgs& base, LiveResult& out) {
   const lab::Scenario& s = sv.s;
@@ -129,7 +191,9 @@ void supervise(Supervision& sv, const ActorArgs& base, LiveResult& out) {
     if (!carry_out_broker_faults(sv, base, out, restarted)) return;
     if (restarted) watch.changed_at(WallClock::monotonic_ms());
     const std::int64_t now = WallClock::monotonic_ms();
-    Snapshot snap = snapshot(out.run_dir, *sv.admin, queue);
+    Snapshot snap = snapshot(out.run_dir);
+    if (!watch_broker(sv, base, queue, now, snap, watch)) return;
+    pending = pending || sv.unreadable_since_ms >= 0;
     // A silent connection someone will notice (a timer of the proxy, heartbeats) is
     // still going: the broker gives back what it held once its end is closed.
     snap.silent_ends = sv.proxy->silent_ends();
@@ -148,6 +212,11 @@ void supervise(Supervision& sv, const ActorArgs& base, LiveResult& out) {
       return;
     }
     if (out.wall_ms - out.broker_restart_ms >= std::int64_t{sv.o.timeout_s} * 1000) {
+      if (sv.unreadable_since_ms >= 0) {  // no verdict from a broker that cannot be read
+        sv.failure = lost_broker_text(sv, sv.unreadable_since_ms - base.origin_ms,
+                                      now - sv.unreadable_since_ms);
+        return;
+      }
       out.timed_out = true;
       out.still_going = line;
       return;

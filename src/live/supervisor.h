@@ -46,7 +46,15 @@ struct Supervision {
   std::string failure;                  // why the run failed ("interrupted", an actor, ...)
   std::size_t broker_faults_done = 0;   // broker faults of faults.log carried out
   std::int64_t no_settle_before_ms = 0;  // after a broker restart (kAfterBrokerRestartMs)
+  // Since when the broker could not be read (-1: it can), and why: a run does not settle
+  // meanwhile, and ends with an error when it stays so for the run's bound.
+  std::int64_t unreadable_since_ms = -1;
+  std::string unreadable_why;
 };
+
+// The error of a run whose broker could not be read for `for_ms`, from `since_ms` into
+// the run: no verdict, the broker and the reason named.
+std::string lost_broker_text(const Supervision& sv, std::int64_t since_ms, std::int64_t for_ms);
 
 // The fault proxy between the actors and the broker, judging frames by the scenario's
 // network rules; each actor gets a listener of its own (so the judge knows whose frame it
@@ -55,7 +63,9 @@ struct Supervision {
 Status start_proxy(Supervision& sv);
 
 // Watches the run until it settles, ends in a redelivery loop (out.loop), times out
-// (out.timed_out) or fails (sv.failure set). `base`: the arguments every actor shares
+// (out.timed_out) or fails (sv.failure set). A broker that cannot be read (gone, the
+// run's queue gone) holds the run back; when it stays so for the run's timeout, or is so
+// at the timeout, the run fails: what cannot be read is never counted as empty. `base`: the arguments every actor shares
 // (its origin_ms is the run's tick 0).
 void supervise(Supervision& sv, const ActorArgs& base, LiveResult& out);
 
