@@ -72,6 +72,13 @@ eosim::Status App::init(const AppOptions& options) {
       options.scenarios_dir.empty() ? default_scenarios_dir(options.file) : options.scenarios_dir;
   load_scenario_list(scenarios_dir_);
   lessons_.load(scenarios_dir_ + "/lessons");
+  if (!options.lesson.empty()) {
+    // The explore view behind the lesson opens the folder's first scenario.
+    if (eosim::Status opened = lessons_.open(options.lesson, view_); !opened.ok()) return opened;
+    AppOptions behind = options;
+    behind.mode = Mode::kLessons;
+    return init_scenario(behind);
+  }
   if (options.trace.empty()) return init_scenario(options);
   if (eosim::Status opened = open_trace(options.trace); !opened.ok()) return opened;
   recording_.seek(options.step);
@@ -212,6 +219,7 @@ void App::refresh() {
 
 void App::frame() {
   refresh();
+  for (DiagramSeen& seen : view_.seen) seen.drawn = false;
   const ImVec2 d = ImGui::GetIO().DisplaySize;
   const ImGuiStyle& style = ImGui::GetStyle();
   const float toolbar = ImGui::GetFrameHeightWithSpacing() * 2 + style.WindowPadding.y * 2;
@@ -253,13 +261,15 @@ void App::draw_explore(float top, float height) {
   const int slot = recorded ? 3 : 0;
   const ImGuiStyle& style = ImGui::GetStyle();
   const float width = ImGui::GetIO().DisplaySize.x;
-  // The diagram's panel is as wide as its lanes want (placement of the last frame).
-  const float wants =
-      placements_[slot].min_width() + style.ScrollbarSize + 2 * style.WindowPadding.x + 2;
+  // The diagram's panel is as wide as its lanes want (placement of the last frame), and
+  // never so narrow that a lane is off screen.
+  const float frame = style.ScrollbarSize + 2 * style.WindowPadding.x + 2;
+  const float wants = placements_[slot].comfortable_width() + frame;
+  const float needs = placements_[slot].min_width() + frame;
   // The left column as wide as the export file's name (Faults by hand), within limits.
   const float left_wants = ImGui::CalcTextSize(view_.export_path).x +
                            2 * (style.FramePadding.x + style.WindowPadding.x) + 2;
-  const Columns c = columns(view_.panels, width, wants, left_wants);
+  const Columns c = columns(view_.panels, width, wants, left_wants, needs);
   const float browser = height * view_.panels.browser;
   begin_panel("Scenarios", ImVec2(0, top), ImVec2(c.left, browser));
   draw_browser(model_, view_, queued_);

@@ -43,6 +43,7 @@ struct AppOptions {
   std::string compare_left = "atomic";
   std::string compare_right = "no-dedup";
   std::string layout_file;  // where panel sizes are remembered; "" = not remembered
+  std::string lesson;       // lessons mode at this lesson: a number from 1, or a file
 };
 
 class App {
@@ -69,6 +70,7 @@ class App {
   bool recorded() const { return recorded_ && view_.mode == Mode::kExplore; }
   lab::Session& compare(int side) { return compare_[side]; }
   ViewState& view() { return view_; }
+  const ViewState& view() const { return view_; }
   const std::vector<ScenarioEntry>& scenarios() const { return scenarios_; }
   const Commands& last_commands() const { return last_; }  // applied by the last update()
   // The diagram layouts: [0] explore, [1] and [2] compare, [3] a recording.

@@ -20,7 +20,8 @@ float fraction(const std::string& text, float fallback) {
 
 }  // namespace
 
-Columns columns(const PanelLayout& layout, float width, float diagram_wants, float left_wants) {
+Columns columns(const PanelLayout& layout, float width, float diagram_wants, float left_wants,
+                float diagram_needs) {
   Columns c;
   const float automatic =
       std::max(std::clamp(width * 0.23f, 280.0f, kMaxAutoLeft), std::min(left_wants, kMaxAutoLeft));
@@ -33,6 +34,15 @@ Columns columns(const PanelLayout& layout, float width, float diagram_wants, flo
     const float center = std::clamp(diagram_wants, rest * 0.55f, rest - 360.0f);
     c.right = rest - center;
   }
+  // A laptop's window: the side columns narrow (the automatic ones only) before any
+  // lane of the diagram goes off screen.
+  float short_by = diagram_needs - (width - c.left - c.right);
+  if (short_by > 0 && layout.left <= 0) {
+    const float give = std::min(short_by, std::max(0.0f, c.left - kNarrowLeft));
+    c.left -= give;
+    short_by -= give;
+  }
+  if (short_by > 0 && layout.right <= 0) c.right -= std::min(short_by, std::max(0.0f, c.right - kNarrowRight));
   if (width >= 3 * kMinColumn) {
     c.left = std::clamp(c.left, kMinColumn, width - 2 * kMinColumn);
     c.right = std::clamp(c.right, kMinColumn, width - c.left - kMinColumn);

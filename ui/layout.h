@@ -31,12 +31,16 @@ struct Columns {
   float left = 0, center = 0, right = 0;
 };
 
-// `diagram_wants`: the width that shows every lane of the diagram (0 = unknown);
-// `left_wants`: the width the left column's longest line needs (0 = unknown), given up to
-// kMaxAutoLeft when the layout is automatic.
+// `diagram_wants`: the width that shows every lane of the diagram with its whole title
+// (0 = unknown); `left_wants`: the width the left column's longest line needs (0 =
+// unknown), given up to kMaxAutoLeft when the layout is automatic; `diagram_needs`: the
+// narrowest diagram that still shows every lane: automatic side columns narrow, down to
+// kNarrowLeft and kNarrowRight, to give it that.
 constexpr float kMaxAutoLeft = 420;
+constexpr float kNarrowLeft = 230;
+constexpr float kNarrowRight = 300;
 Columns columns(const PanelLayout& layout, float width, float diagram_wants,
-                float left_wants = 0);
+                float left_wants = 0, float diagram_needs = 0);
 
 // $XDG_CONFIG_HOME/eosim/gui-layout.ini, else $HOME/.config/eosim/gui-layout.ini; "" when
 // neither variable is set.

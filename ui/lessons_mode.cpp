@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "src/scenario/scenario.h"
 #include "ui/panels.h"
@@ -53,6 +54,31 @@ void LessonsMode::pick(int index, ViewState& view) {
   placement_ = diagram::Placement{};
   view.followed_step[0] = UINT64_MAX;
   session_.seek(hold_);
+}
+
+eosim::Status LessonsMode::open(const std::string& number_or_path, ViewState& view) {
+  namespace fs = std::filesystem;
+  int index = -1;
+  const bool number = !number_or_path.empty() &&
+                      number_or_path.find_first_not_of("0123456789") == std::string::npos;
+  if (number) {
+    index = std::stoi(number_or_path.substr(0, 6)) - 1;
+  } else {
+    std::error_code ec;
+    load(fs::path(number_or_path).parent_path().string());
+    for (std::size_t i = 0; i < lessons_.size(); ++i) {
+      if (fs::equivalent(lessons_[i].path, number_or_path, ec)) index = static_cast<int>(i);
+    }
+  }
+  if (index < 0 || index >= static_cast<int>(lessons_.size())) {
+    return eosim::Status::error("--lesson " + number_or_path + ": no such lesson (" +
+                                std::to_string(lessons_.size()) + " lessons found; " +
+                                "give a number from 1 or a lesson file)");
+  }
+  pick(index, view);
+  if (!error_.empty()) return eosim::Status::error(error_);
+  view.mode = Mode::kLessons;
+  return eosim::Status::success();
 }
 
 void LessonsMode::update(ViewState& view) {

@@ -39,6 +39,9 @@ class LessonsMode {
   void frame(float top, ViewState& view);
   // Applies what the last frame's clicks asked for.
   void update(ViewState& view);
+  // Opens lesson `number` (1-based) of the folder, or the lesson file `path` (as
+  // `eosim-gui --lesson N|FILE`): at its question, not yet answered.
+  eosim::Status open(const std::string& number_or_path, ViewState& view);
 
   const std::vector<LessonEntry>& lessons() const { return lessons_; }
   int selected() const { return selected_; }

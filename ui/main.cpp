@@ -32,6 +32,7 @@ constexpr const char* kUsage =
     "                      is taken as --trace\n"
     "  --step N            start at step N\n"
     "  --mode M            explore (default), compare, generals or lessons\n"
+    "  --lesson N|FILE     lessons mode at lesson N (from 1) or the lesson file FILE\n"
     "  --seed N            replace the file's seed\n"
     "  --strategy S        replace the consumer strategy (eosim list strategies)\n"
     "  --max-steps N       replace the file's step bound (e.g. a 10,000-step poison loop)\n"
@@ -46,7 +47,8 @@ constexpr const char* kUsage =
     "  --layout FILE|none  where panel sizes are remembered (default: the user's config dir,\n"
     "                      ~/.config/eosim/gui-layout.ini; none with --screenshot/--bench)\n"
     "  --check-layout      with --screenshot: exit 1 if a diagram label overlaps another or\n"
-    "                      crosses the diagram's edge (the layout test's invariants)\n"
+    "                      crosses the diagram's edge, or a lane's title or the current\n"
+    "                      event is outside the diagram's panel\n"
     "  --version           print the version and exit\n"
     "Keys: Right = step, Left = step back, Space = play/pause.\n";
 
@@ -102,6 +104,8 @@ bool app_option(const std::string& arg, const NextValue& value, ui::AppOptions& 
     ok = value(app.trace) && !app.trace.empty();
   } else if (arg == "--scenarios") {
     ok = value(app.scenarios_dir);
+  } else if (arg == "--lesson") {
+    ok = value(app.lesson) && !app.lesson.empty();
   } else {
     return false;
   }
@@ -214,33 +218,45 @@ void sharp_font_texture() {
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
 }
 
-// One diagram's placement as drawn in this window, against placement.h's invariants.
-bool check_placement(const ui::App& app, int slot) {
-  const diagram::Placement& p = app.placement(slot);
-  const std::size_t rows = app.layout(slot).rows().size();
-  const auto problems = diagram::placement_problems(p, rows);
+// One diagram as drawn in this window: its placement against placement.h's invariants,
+// and what its panel shows: every lane's title and the current event inside the panel.
+bool check_diagram(const ui::DiagramSeen& seen, int slot) {
+  const diagram::Placement& p = *seen.placement;
+  const auto problems = diagram::placement_problems(p, seen.rows);
   for (const std::string& problem : problems) {
     std::fprintf(stderr, "eosim-gui: layout of diagram %d: %s\n", slot, problem.c_str());
   }
   const bool spaced = p.canvas().spacing >= p.min_spacing();
   if (!spaced) std::fprintf(stderr, "eosim-gui: layout: lanes closer than their minimum\n");
-  const bool ok = problems.empty() && spaced && rows > 0;
+  for (const std::string& lane : seen.hidden_lanes) {
+    std::fprintf(stderr, "eosim-gui: layout of diagram %d: lane \"%s\" is off screen\n", slot,
+                 lane.c_str());
+  }
+  const bool current = !seen.has_current || seen.current_in_view;
+  if (!current) {
+    std::fprintf(stderr, "eosim-gui: layout of diagram %d: the current event (\"%s\") is off screen\n",
+                 slot, seen.current.c_str());
+  }
+  const bool ok = problems.empty() && spaced && seen.rows > 0 && seen.hidden_lanes.empty() && current;
   std::printf("layout of diagram %d: %zu labels over %zu rows, lanes %.0f px apart, "
-              "canvas %.0f px: %s\n",
-              slot, p.labels().size(), rows, static_cast<double>(p.canvas().spacing),
-              static_cast<double>(p.canvas().width), ok ? "ok" : "BROKEN");
+              "canvas %.0f px, %zu of %zu lanes on screen, current event %s: %s\n",
+              slot, p.labels().size(), seen.rows, static_cast<double>(p.canvas().spacing),
+              static_cast<double>(p.canvas().width), seen.lanes - seen.hidden_lanes.size(),
+              seen.lanes, !seen.has_current ? "none" : current ? "on screen" : "OFF SCREEN",
+              ok ? "ok" : "BROKEN");
   return ok;
 }
 
-// Every diagram drawn in this window (explore or a recording: one; compare: two; Two
-// Generals: none).
+// Every diagram drawn in the last frame (explore, a recording or a lesson: one; compare:
+// two; Two Generals: none).
 bool check_layout(const ui::App& app) {
   bool ok = true;
   int drawn = 0;
   for (int slot = 0; slot < ui::App::kSlots; ++slot) {
-    if (app.placement(slot).canvas().width <= 0) continue;  // never placed: not on screen
+    const ui::DiagramSeen& seen = app.view().seen[slot];
+    if (!seen.drawn || seen.placement == nullptr) continue;
     ++drawn;
-    ok = check_placement(app, slot) && ok;
+    ok = check_diagram(seen, slot) && ok;
   }
   if (drawn == 0) std::printf("layout: no sequence diagram in this view, nothing to check\n");
   return ok;

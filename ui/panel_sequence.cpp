@@ -8,6 +8,8 @@
 #include <cmath>
 #include <string>
 
+#include <imgui_internal.h>  // the child window's inner rectangle, for what is on screen
+
 #include "src/orders/order_key.h"
 #include "ui/panels.h"
 #include "ui/widgets.h"
@@ -22,6 +24,7 @@ using diagram::ArrowKind;
 // Maps canvas coordinates (placement.h) to the screen.
 struct Screen {
   ImVec2 origin;
+  float scroll_y = 0;  // the child window's scroll when origin was taken
   const diagram::Canvas* canvas = nullptr;
   ImVec2 at(float x, float y) const { return ImVec2(origin.x + x, origin.y + y); }
   float lane_x(int lane) const { return origin.x + canvas->lane_x(lane); }
@@ -154,9 +157,16 @@ void draw_rows_content(ImDrawList* draw, const Screen& s, const SessionModel& m,
   }
 }
 
-// Follow the current step: scroll so its rows sit near the bottom of the view. ImGui
-// clamps a scroll to the previous frame's content height, so the scroll is repeated for
-// a few frames after the step changes.
+// The lanes a row's event touches: its label's lane and, for an arrow, the other end.
+std::pair<int, int> row_lanes(const diagram::Row& row) {
+  const int a = row.label.lane, b = row.label.toward < 0 ? a : row.label.toward;
+  return {std::min(a, b), std::max(a, b)};
+}
+
+// Follow the current step: scroll so its rows sit near the bottom of the view, and,
+// when the lanes are wider than the panel, sideways to the lanes of its last event. ImGui
+// clamps a scroll to the previous frame's content size, so the scroll is repeated for a
+// few frames after the step changes.
 void follow_current(const SessionModel& m, ViewState& v, int slot) {
   const std::uint64_t current = m.view->step;
   std::uint64_t& followed = v.followed_step[slot];
@@ -167,9 +177,51 @@ void follow_current(const SessionModel& m, ViewState& v, int slot) {
   }
   if (frames <= 0) return;
   --frames;
+  const diagram::Canvas& c = m.placement->canvas();
   const std::size_t end_row = m.layout->first_row_of_step(current + 1);
-  const float want = m.placement->canvas().row_top(end_row) - ImGui::GetWindowHeight() * 0.9f;
+  const float want = c.row_top(end_row) - ImGui::GetWindowHeight() * 0.9f;
   ImGui::SetScrollY(std::max(0.0f, want));
+  if (end_row == 0 || end_row > m.layout->rows().size()) return;
+  const auto [lo, hi] = row_lanes(m.layout->rows()[end_row - 1]);
+  const float view = ImGui::GetCurrentWindow()->InnerRect.GetWidth();
+  const float left = c.lane_x(lo) - c.spacing * 0.5f, right = c.lane_x(hi) + c.spacing * 0.5f;
+  const float x = ImGui::GetScrollX();
+  if (left < x) ImGui::SetScrollX(std::max(0.0f, left));
+  if (right > x + view) ImGui::SetScrollX(std::min(left, right - view));
+}
+
+// What the panel showed of the diagram (ViewState::DiagramSeen), from the child window's
+// inner rectangle, after the scroll of this frame.
+void record_seen(const SessionModel& m, const Screen& s, DiagramSeen& seen) {
+  const diagram::Placement& p = *m.placement;
+  const diagram::Canvas& c = p.canvas();
+  const ImRect inner = ImGui::GetCurrentWindow()->InnerRect;
+  seen = DiagramSeen{};
+  seen.drawn = true;
+  seen.placement = &p;
+  seen.rows = m.layout->rows().size();
+  seen.lanes = p.titles();
+  const auto inside_x = [&](float x0, float x1) {
+    return s.origin.x + x0 >= inner.Min.x - 0.5f && s.origin.x + x1 <= inner.Max.x + 0.5f;
+  };
+  for (std::size_t i = 0; i < p.titles(); ++i) {
+    const diagram::PlacedLabel& l = p.labels()[i];
+    if (!inside_x(l.box.x0, l.box.x1)) seen.hidden_lanes.push_back(l.full);
+  }
+  const std::size_t end_row = m.layout->first_row_of_step(m.view->step + 1);
+  if (end_row == 0 || end_row > seen.rows || m.layout->rows()[end_row - 1].step != m.view->step) {
+    return;
+  }
+  const diagram::Row& row = m.layout->rows()[end_row - 1];
+  seen.has_current = true;
+  seen.current = row.label.text;
+  const auto [lo, hi] = row_lanes(row);
+  // The scroll set this frame is what the next frame draws with.
+  const float dy = ImGui::GetScrollY() - s.scroll_y;
+  const float top = s.origin.y - dy + c.row_top(end_row - 1), bottom = top + c.row_height;
+  const bool in_y = top >= inner.Min.y + c.header - 0.5f && bottom <= inner.Max.y + 0.5f;
+  const float x_lo = c.lane_x(lo) - 4, x_hi = c.lane_x(hi) + 4;
+  seen.current_in_view = in_y && inside_x(x_lo, x_hi);
 }
 
 // The rows the clipper put on screen, [first, last]; first > last when none.
@@ -246,7 +298,7 @@ void draw_sequence(const SessionModel& m, ViewState& v, int slot, std::size_t di
   const diagram::Placement& p = *m.placement;
   // Rows are exactly row_height apart: the clipper's arithmetic and the placement agree.
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0));
-  const Screen s{ImGui::GetCursorScreenPos(), &p.canvas()};
+  const Screen s{ImGui::GetCursorScreenPos(), ImGui::GetScrollY(), &p.canvas()};
   ImDrawList* draw = ImGui::GetWindowDrawList();
   ImGui::Dummy(ImVec2(p.canvas().width, p.canvas().header));
   const VisibleRows rows = draw_row_bands(draw, s, m, divergence_event);
@@ -258,6 +310,7 @@ void draw_sequence(const SessionModel& m, ViewState& v, int slot, std::size_t di
   if (divergence_event < layout.rows().size()) draw_divergence_tag(draw, s, divergence_event);
   draw_titles(draw, layout, p, s.origin, ImGui::GetWindowPos().y);
   follow_current(m, v, slot);
+  record_seen(m, s, v.seen[slot]);
   ImGui::PopStyleVar();
   ImGui::EndChild();
 }

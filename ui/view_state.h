@@ -5,12 +5,30 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ui/layout.h"
+
+namespace diagram {
+class Placement;
+}
 
 namespace ui {
 
 enum class Mode { kExplore, kCompare, kGenerals, kLessons };
+
+// What one sequence diagram showed in the last frame, as its panel clipped it: what
+// --check-layout checks (every lane's title, and the current event, inside the panel).
+struct DiagramSeen {
+  bool drawn = false;  // drawn in the last frame
+  const diagram::Placement* placement = nullptr;
+  std::size_t rows = 0;
+  std::size_t lanes = 0;
+  std::vector<std::string> hidden_lanes;  // titles not wholly inside the panel
+  bool has_current = false;               // the current step has a row
+  bool current_in_view = false;           // its last row and its lanes are inside the panel
+  std::string current;                    // that row's label (for the message)
+};
 
 struct ViewState {
   Mode mode = Mode::kExplore;
@@ -43,6 +61,7 @@ struct ViewState {
   // The step each diagram last scrolled to: [0] explore, [1] and [2] compare, [3] a recording.
   std::uint64_t followed_step[4] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
   int follow_frames[4] = {0, 0, 0, 0};  // frames left to repeat that scroll
+  DiagramSeen seen[4];                  // what each diagram showed in the last frame
 
   // Compare mode: the two strategies, as indexes into lab::strategies().
   int compare_left = 0;   // atomic

@@ -10,7 +10,8 @@ namespace {
 constexpr float kPad = 3;           // inside a label box, left and right
 constexpr float kLabelGap = 6;      // between a lifeline and an arrow's label
 constexpr float kNoteGap = 8;       // between a lifeline and a note
-constexpr float kMinSpacing = 96;  // lanes never closer than this (or their widest title)
+constexpr float kComfortable = 96;  // lanes this far apart show every title whole
+constexpr float kMinSpacing = 62;   // lanes never closer than this: titles shorten instead
 constexpr const char* kEllipsis = "...";
 
 struct Room {
@@ -140,19 +141,31 @@ void Placement::place_titles(const SequenceLayout& layout, const Metrics& metric
   c.gutter = metrics.text_width(step_stamp(9999, 99999)) + 2 * kPad + 6;
   float widest = 0;
   for (const Lane& lane : layout.lanes()) widest = std::max(widest, metrics.text_width(lane.title));
-  min_spacing_ = std::max(kMinSpacing, widest + 2 * kPad + 16);
-  min_width_ = c.gutter + min_spacing_ * static_cast<float>(layout.lanes().size());
+  // Lanes spread out to the panel's width; in a narrow panel they close up to
+  // kMinSpacing, so that every lane stays on screen, and their titles shorten (the full
+  // title on hover). Only a panel narrower than that scrolls sideways.
+  min_spacing_ = kMinSpacing;
+  const float comfortable = std::max(kComfortable, widest + 2 * kPad + 16);
   const float lanes = static_cast<float>(std::max<std::size_t>(1, layout.lanes().size()));
+  min_width_ = c.gutter + min_spacing_ * lanes;
+  comfortable_width_ = c.gutter + comfortable * lanes;
   c.spacing = std::max(min_spacing_, (width_ - c.gutter) / lanes);
   c.width = std::max(width_, c.gutter + c.spacing * lanes);
   titles_ = layout.lanes().size();
   for (std::size_t i = 0; i < layout.lanes().size(); ++i) {
+    const Lane& lane = layout.lanes()[i];
     const float x = c.lane_x(static_cast<int>(i));
     const float half = c.spacing * 0.5f - 2;
-    const float text = metrics.text_width(layout.lanes()[i].title) + 2 * kPad;
+    // The whole title when it fits, else the short one ("Cons 1"), cut only if need be.
+    const bool whole = metrics.text_width(lane.title) + 2 * kPad <= 2 * half;
+    const std::string& title = whole || lane.short_title.empty() ? lane.title : lane.short_title;
+    const float text = metrics.text_width(title) + 2 * kPad;
     Room room{x - half, x + half, x - text * 0.5f, false};
-    labels_.push_back(fit(LabelKind::kTitle, i, layout.lanes()[i].title, Tone::kText, room, 4,
-                          c.label_height, metrics));
+    PlacedLabel label =
+        fit(LabelKind::kTitle, i, title, Tone::kText, room, 4, c.label_height, metrics);
+    label.shortened = label.shortened || !whole;
+    label.full = lane.title;
+    labels_.push_back(std::move(label));
   }
 }
 

@@ -15,7 +15,8 @@
 //  (3) A label too long for the room it may take is shortened (ending in "..."); `full`
 //      keeps the whole text for a tooltip.
 //  (4) Lanes are canvas().spacing apart, never less than min_spacing(): when the panel is
-//      narrower than that, the canvas is wider than the panel and the view scrolls.
+//      narrower than that, the canvas is wider than the panel and the view scrolls. Lanes
+//      closer than their titles need show short titles ("Cons 1"), the whole one in `full`.
 //  (5) update() on a grown layout places only the new rows; a new layout generation, a new
 //      width or new metrics re-place everything.
 
@@ -84,6 +85,8 @@ class Placement {
   float min_spacing() const { return min_spacing_; }
   // The narrowest panel that shows every lane without scrolling sideways.
   float min_width() const { return min_width_; }
+  // The narrowest panel that shows every lane with its whole title.
+  float comfortable_width() const { return comfortable_width_; }
 
  private:
   void place_titles(const SequenceLayout& layout, const Metrics& metrics);
@@ -93,7 +96,7 @@ class Placement {
   std::vector<PlacedLabel> labels_;
   std::size_t titles_ = 0;
   std::size_t placed_rows_ = 0;
-  float min_spacing_ = 0, min_width_ = 0;
+  float min_spacing_ = 0, min_width_ = 0, comfortable_width_ = 0;
   float width_ = -1;
   std::uint64_t generation_ = 0, font_id_ = 0;
   std::size_t lanes_ = 0;

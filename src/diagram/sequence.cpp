@@ -98,6 +98,15 @@ std::string lane_title(const std::string& actor) {
   return title;
 }
 
+std::string lane_short_title(const std::string& actor) {
+  if (actor == "orders" || actor == "ledger" || actor == "dedup" || actor == "mail") return actor;
+  const std::string title = lane_title(actor);
+  const std::size_t space = title.find(' ');
+  const std::string word = title.substr(0, space), number =
+                                                     space == std::string::npos ? "" : title.substr(space);
+  return (word.size() > 6 ? word.substr(0, 4) : word) + number;
+}
+
 Tone arrow_tone(const Arrow& a) {
   switch (a.kind) {
     case ArrowKind::kLost:
@@ -148,14 +157,14 @@ void SequenceLayout::reset(const std::vector<std::string>& lane_actors) {
   const std::uint64_t generation = generation_ + 1;
   *this = SequenceLayout{};
   generation_ = generation;
-  for (auto& actor : lane_actors) lanes_.push_back({actor, lane_title(actor), is_store(actor)});
+  for (auto& actor : lane_actors) lanes_.push_back({actor, lane_title(actor), lane_short_title(actor), is_store(actor)});
 }
 
 int SequenceLayout::lane_of(const std::string& actor) {
   for (std::size_t i = 0; i < lanes_.size(); ++i) {
     if (lanes_[i].actor == actor) return static_cast<int>(i);
   }
-  lanes_.push_back({actor, lane_title(actor), is_store(actor)});
+  lanes_.push_back({actor, lane_title(actor), lane_short_title(actor), is_store(actor)});
   return static_cast<int>(lanes_.size() - 1);
 }
 

@@ -39,6 +39,7 @@ enum class Tone {
 struct Lane {
   std::string actor;  // "consumer1", "ledger", "dedup"
   std::string title;  // "Consumer 1", "ledger DB", "dedup store"
+  std::string short_title;  // "Cons 1", "ledger", "dedup": when the lanes are close
   bool store = false;  // a database or a store: drawn in another colour
 };
 
@@ -133,6 +134,9 @@ class SequenceLayout {
 // A lane title for people: "consumer2" -> "Consumer 2", "ledger" -> "ledger DB",
 // "dedup" -> "dedup store".
 std::string lane_title(const std::string& actor);
+// The same, short enough for lanes packed at the minimum spacing: "consumer2" -> "Cons 2",
+// "ledger" -> "ledger", "producer" -> "Prod".
+std::string lane_short_title(const std::string& actor);
 bool is_store(const std::string& actor);
 
 // The colour of an arrow and of a note, by what they mean.

@@ -29,6 +29,12 @@ TEST_CASE("columns add up to the window and keep their minimum", "[ui][layout]")
   CHECK(ui::columns(ui::PanelLayout{}, 1600, 800, 390).left == Approx(390));
   CHECK(ui::columns(ui::PanelLayout{}, 1600, 800, 900).left == Approx(ui::kMaxAutoLeft));
   CHECK(ui::columns(ui::PanelLayout{}, 1600, 800, 100).left == Approx(1600 * 0.23f));
+  // A laptop: the automatic side columns narrow so that every lane of the diagram fits.
+  const ui::Columns laptop = ui::columns(ui::PanelLayout{}, 1280, 800, 390, 600);
+  CHECK(laptop.center >= 600);
+  CHECK(laptop.left >= ui::kNarrowLeft);
+  CHECK(laptop.right >= ui::kNarrowRight);
+  CHECK(laptop.left + laptop.center + laptop.right == Approx(1280));
   // A dragged layout wins over the automatic one.
   ui::PanelLayout dragged;
   dragged.left = 0.25f;
@@ -79,4 +85,58 @@ TEST_CASE("dragging a splitter resizes the panels and remembers it", "[ui][layou
   CHECK(ui::load_layout(path).left == Approx(app.view().panels.left));
   REQUIRE(h.drag(app, "##split verdict", 0, 40));
   CHECK(ui::load_layout(path).verdict == Approx(app.view().panels.verdict));
+}
+
+namespace {
+
+// Opens `file` at 1280x800, steps to `step`, and returns what the diagram showed.
+ui::DiagramSeen seen_at_1280(const std::string& file, std::uint64_t step,
+                             const ui::PanelLayout& panels = ui::PanelLayout{}) {
+  uitest::Headless h(1280, 800);
+  ui::App app;
+  ui::AppOptions options;
+  options.file = file;
+  options.step = step;
+  REQUIRE_OK(app.init(options));
+  app.view().panels = panels;
+  h.settle(app);
+  for (int i = 0; i < 6; ++i) h.frame(app);  // the columns and the scroll settle
+  return app.view().seen[0];
+}
+
+}  // namespace
+
+TEST_CASE("at 1280x800 every lane's title and the current event are on screen",
+          "[ui][layout]") {
+  std::size_t checked = 0;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(EOSIM_SOURCE_DIR) +
+                                                           "/scenarios")) {
+    if (e.path().extension() != ".toml") continue;
+    for (const std::uint64_t step : {std::uint64_t{12}, std::uint64_t{100000}}) {
+      INFO(e.path().filename().string() << " at step " << step);
+      const ui::DiagramSeen seen = seen_at_1280(e.path().string(), step);
+      REQUIRE(seen.drawn);
+      CHECK(seen.lanes >= 6);
+      CHECK(seen.hidden_lanes.empty());
+      if (seen.has_current) CHECK(seen.current_in_view);
+      ++checked;
+    }
+  }
+  CHECK(checked >= 40);
+}
+
+TEST_CASE("a diagram dragged narrower than its lanes scrolls to the current event's lanes",
+          "[ui][layout]") {
+  ui::PanelLayout narrow;
+  narrow.left = 0.45f;
+  narrow.right = 0.4f;  // the diagram keeps 15% of 1280 px: two or three lanes
+  const std::string file = uitest::scenario("16-competing-consumers-check-then-act.toml");
+  for (const std::uint64_t step : {std::uint64_t{3}, std::uint64_t{24}}) {
+    INFO("step " << step);
+    const ui::DiagramSeen seen = seen_at_1280(file, step, narrow);
+    REQUIRE(seen.drawn);
+    CHECK_FALSE(seen.hidden_lanes.empty());  // it does scroll
+    REQUIRE(seen.has_current);
+    CHECK(seen.current_in_view);
+  }
 }

@@ -53,6 +53,12 @@ diagram::Metrics proportional_metrics() {
   return m;
 }
 
+// The lane actors of the layout check_invariants looks at (for the short titles).
+std::vector<std::string>& layout_lanes() {
+  static std::vector<std::string> lanes;
+  return lanes;
+}
+
 // (1) and (2) of placement.h; returns how many pairs were compared, so a test can tell
 // that it looked at something.
 std::size_t check_invariants(const diagram::Placement& p, std::size_t rows) {
@@ -69,7 +75,13 @@ std::size_t check_invariants(const diagram::Placement& p, std::size_t rows) {
     if (l.kind != diagram::LabelKind::kStamp && l.kind != diagram::LabelKind::kTitle) {
       CHECK(l.box.x0 >= c.gutter);
     }
-    if (l.shortened && !l.text.empty()) {
+    if (l.kind == diagram::LabelKind::kTitle && l.shortened) {
+      // A lane too narrow for its title shows the short title, whole or cut.
+      const std::string short_title = diagram::lane_short_title(layout_lanes()[l.row]);
+      const bool cut = l.text.size() >= 3 && l.text.substr(l.text.size() - 3) == "...";
+      CHECK((l.text == short_title ||
+             (cut && short_title.rfind(l.text.substr(0, l.text.size() - 3), 0) == 0)));
+    } else if (l.shortened && !l.text.empty()) {
       const std::string kept = l.text.substr(0, l.text.size() - 3);
       CHECK(l.full.rfind(kept, 0) == 0);
       CHECK(l.text.substr(kept.size()) == "...");
@@ -104,6 +116,8 @@ TEST_CASE("no two labels intersect and none crosses the edge, every scenario, bo
     const diagram::SequenceLayout layout = layout_of(file);
     diagram::Placement p;
     p.update(layout, width, metrics);
+    layout_lanes().clear();
+    for (const auto& lane : layout.lanes()) layout_lanes().push_back(lane.actor);
     CHECK(p.labels().size() > layout.lanes().size());
     CHECK(check_invariants(p, layout.rows().size()) > 0);
     // (4): lanes never closer than the minimum; a narrow panel scrolls instead.
@@ -111,6 +125,33 @@ TEST_CASE("no two labels intersect and none crosses the edge, every scenario, bo
     CHECK(p.canvas().width >= width);
     if (p.canvas().width > width) CHECK(p.canvas().spacing == p.min_spacing());
   }
+}
+
+TEST_CASE("lanes close up before they scroll: every lane fits a laptop's diagram panel",
+          "[diagram][placement]") {
+  // At 1280x800 the diagram's panel is about 560 px wide (ui/layout.h: the side columns
+  // narrow to 230 and 300 px, less the panel's frame): every scenario's lanes fit there,
+  // titles shortened where need be, the whole title kept for the tooltip.
+  const diagram::Metrics metrics = proportional_metrics();
+  std::size_t shortened = 0;
+  for (const std::string& file : scenario_files()) {
+    INFO(file);
+    const diagram::SequenceLayout layout = layout_of(file);
+    diagram::Placement p;
+    p.update(layout, 560, metrics);
+    CHECK(p.min_width() <= 560);
+    CHECK(p.canvas().width == 560);
+    CHECK(p.comfortable_width() >= p.min_width());
+    for (std::size_t i = 0; i < p.titles(); ++i) {
+      const diagram::PlacedLabel& title = p.labels()[i];
+      CHECK(title.full == layout.lanes()[i].title);
+      CHECK(title.box.x1 <= p.canvas().lane_x(static_cast<int>(i)) + p.canvas().spacing / 2);
+      if (title.shortened) ++shortened;
+    }
+  }
+  CHECK(shortened > 0);  // two consumers and a mail server do not fit whole in 560 px
+  CHECK(diagram::lane_short_title("consumer2") == "Cons 2");
+  CHECK(diagram::lane_short_title("ledger") == "ledger");
 }
 
 TEST_CASE("a label too long for its room is shortened and keeps its full text",
@@ -134,7 +175,10 @@ TEST_CASE("a label too long for its room is shortened and keeps its full text",
                                  [](const diagram::PlacedLabel& l) { return l.shortened; });
   CHECK(cut >= 1);
   for (const auto& l : p.labels()) {
-    if (l.shortened) CHECK(l.text.substr(l.text.size() - 3) == "...");
+    // (A title shows the lane's short title instead: checked by check_invariants.)
+    if (l.shortened && l.kind != diagram::LabelKind::kTitle) {
+      CHECK(l.text.substr(l.text.size() - 3) == "...");
+    }
   }
 }
 
