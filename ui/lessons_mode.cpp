@@ -118,8 +118,12 @@ void LessonsMode::draw_list(float width, float height) {
   ImGui::BeginChild("lesson list", ImVec2(width, height), false);
   for (std::size_t i = 0; i < lessons_.size(); ++i) {
     const LessonEntry& e = lessons_[i];
+    // The topic only (a title's words before its colon): the rest states the lesson's
+    // claim, which is the answer.
+    const std::string topic = e.lesson.title.substr(0, e.lesson.title.find(':'));
     const std::string label = std::to_string(i + 1) + ". " +
-                              (e.error.empty() ? e.lesson.title : e.path + " (does not load)");
+                              (e.error.empty() ? topic
+                                               : e.path + " (does not load)");
     // A title wider than the list is cut with "..." and shown whole on hover.
     const std::string shown = fit_text(label, ImGui::GetContentRegionAvail().x);
     const std::string id = "##lesson" + std::to_string(i + 1);
@@ -135,9 +139,9 @@ void LessonsMode::draw_list(float width, float height) {
 void LessonsMode::draw_question(float width) {
   const lab::Lesson& lesson = lessons_[static_cast<std::size_t>(selected_)].lesson;
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-  heading(lesson.title.c_str());
-  ImGui::TextUnformatted(lesson.claim.c_str());
-  ImGui::Separator();
+  // The question first: the title and the claim say what the run will show, so they
+  // come with the answer (draw_after_answer), as in `eosim lesson`.
+  heading(("Lesson " + std::to_string(selected_ + 1)).c_str());
   ImGui::TextDisabled("What happens");
   ImGui::TextUnformatted(lesson.setup.c_str());
   ImGui::Separator();
@@ -185,10 +189,19 @@ void LessonsMode::draw_after_answer(float width) {
   const bool right = shown_.size() == 1 && shown_.front() == answer_;
   text_colored(right ? palette::kGood : palette::kBad,
                right ? "Right." : "Not what the run shows: see the green answer.");
+  const auto picked = static_cast<std::size_t>(answer_ - 1);
+  if (!right && picked < lesson.answers.size()) {
+    text_wrapped_colored(palette::kWarn, lesson.answers[picked].feedback);
+  }
+  heading(lesson.title.c_str());
+  ImGui::TextUnformatted(lesson.claim.c_str());
   ImGui::TextDisabled("Why");
   ImGui::TextUnformatted(lesson.explanation.c_str());
   ImGui::TextDisabled("Try next");
   ImGui::TextUnformatted(lesson.try_next.c_str());
+  if (const std::string fixed = lab::fixed_replay(lesson); !fixed.empty()) {
+    ImGui::TextUnformatted(("The corrected design beside this one: " + fixed).c_str());
+  }
   ImGui::TextDisabled("Replay in a terminal");
   ImGui::TextUnformatted(lab::lesson_replay(lesson, 0).c_str());
   ImGui::PopTextWrapPos();

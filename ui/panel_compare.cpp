@@ -38,14 +38,21 @@ void column(const SessionModel& m, ViewState& view, int slot, std::size_t diverg
   } else {
     ImGui::TextDisabled("  in progress");
   }
-  ImGui::Text("now: %s   balance", verdict_so_far(r.verdict, m.view->over).c_str());
+  ImGui::Text("now: %s   balance", lab::verdict_so_far(r.verdict, m.view->over).c_str());
   ImGui::SameLine(0, ImGui::CalcTextSize(" ").x);  // one word space, as in a sentence
   balance_figures(r.balance_expected, r.balance_actual, m.view->over);
-  ImGui::TextUnformatted("effects per order:");
-  for (const auto& o : r.orders) {
+  ImGui::TextUnformatted("debits per order:");
+  const std::vector<lab::OrderView> views = lab::order_views(r, m.view->over);
+  for (const lab::OrderView& o : views) {
     ImGui::SameLine();
-    text_colored(effect_color(o.debits),
-                 "#" + std::to_string(o.order) + " x" + std::to_string(o.debits));
+    text_colored(view_color(o.debits_tone), "#" + std::to_string(o.order) + " x" + o.debits);
+  }
+  if (lab::shows_emails(r)) {
+    ImGui::TextUnformatted("emails per order:");
+    for (const lab::OrderView& o : views) {
+      ImGui::SameLine();
+      text_colored(view_color(o.emails_tone), "#" + std::to_string(o.order) + " x" + o.emails);
+    }
   }
   ImGui::Separator();
   draw_sequence(m, view, slot, divergence);

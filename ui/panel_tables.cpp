@@ -21,7 +21,7 @@ constexpr float kMaxColumn = 220;  // a wider cell is cut, with its text on hove
 
 std::vector<std::string> table_order(const lab::Scenario& s) {
   std::vector<std::string> order = {"accounts", "debits", "processed_messages", "rejections",
-                                    "outbox",   "orders", "seen"};
+                                    "outbox",   "orders", "seen",  "emails"};
   const auto first = [&order](const std::string& name) {
     order.erase(std::find(order.begin(), order.end(), name));
     order.insert(order.begin(), name);
@@ -32,6 +32,8 @@ std::vector<std::string> table_order(const lab::Scenario& s) {
     first("outbox");
   }
   if (s.consumer.choices().dedup == consumer::Dedup::kSeparateStore) first("seen");
+  // The mail server's log holds the effect a ledger cannot roll back.
+  if (s.consumer.side_effect != consumer::SideEffect::kNone) first("emails");
   return order;
 }
 
@@ -49,11 +51,12 @@ ImU32 cell_color(const lab::DbTable& t, std::size_t column, const std::string& v
   return palette::kText;
 }
 
-// Debits of an order already debited above: the double effect, in red.
+// Debits (or emails) of an order already debited (or emailed) above: the double effect,
+// in red.
 std::vector<bool> repeated_orders(const lab::DbTable& t) {
   std::vector<bool> repeated(t.rows.size(), false);
   const int order_column = column_of(t, "order_id");
-  if (t.name != "debits" || order_column < 0) return repeated;
+  if ((t.name != "debits" && t.name != "emails") || order_column < 0) return repeated;
   std::map<std::string, int> seen;
   for (std::size_t r = 0; r < t.rows.size(); ++r) {
     repeated[r] = seen[t.rows[r][static_cast<std::size_t>(order_column)]]++ > 0;

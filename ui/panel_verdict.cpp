@@ -2,7 +2,9 @@
 // actual, the checker's verdict now and at the end of the run, and the faults that fired,
 // with the ones that name an order which went wrong pointed out.
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "src/catalog/catalog.h"
 #include "src/orders/order_key.h"
@@ -25,47 +27,48 @@ std::string fault_line(const sim::FiredFault& f) {
   return line;
 }
 
-ImU32 shown_color(lab::Outcome outcome, bool over) {
-  return lab::outcome_pending(outcome, over) ? palette::kMuted : outcome_color(outcome);
-}
-
-bool went_wrong(lab::Outcome outcome, bool over) {
-  return outcome == lab::Outcome::kDuplicated || outcome == lab::Outcome::kLost ||
-         outcome == lab::Outcome::kPhantom || (over && outcome == lab::Outcome::kStuck);
-}
-
-void orders_table(const lab::Report& r, bool over) {
+// The orders of the verdict (lab::order_views): debits and, for a design with a side
+// effect, emails beside them, so a duplicated email shows where the verdict is.
+void orders_table(const std::vector<lab::OrderView>& views, bool emails) {
+  // Columns as wide as their content, the outcome taking the rest. With emails there is
+  // no room for `committed` in a laptop's panel: an uncommitted order's outcome says it.
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
-                                ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_ScrollY;
-  const float rows = static_cast<float>(std::min<std::size_t>(r.orders.size(), 8) + 1);
+                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
+  const float rows = static_cast<float>(std::min<std::size_t>(views.size(), 8) + 1);
   if (!ImGui::BeginTable("orders", 5, flags,
                          ImVec2(0, rows * ImGui::GetTextLineHeightWithSpacing() + 6))) {
     return;
   }
   ImGui::TableSetupScrollFreeze(0, 1);
-  for (const char* c : {"order", "amount", "committed", "effects (debits)", "outcome"}) {
+  for (const char* c : {"order", "amount", emails ? "debits" : "committed",
+                        emails ? "emails" : "debits"}) {
     ImGui::TableSetupColumn(c);
   }
+  ImGui::TableSetupColumn("outcome", ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableHeadersRow();
   ImGuiListClipper clipper;
-  clipper.Begin(static_cast<int>(r.orders.size()));
+  clipper.Begin(static_cast<int>(views.size()));
   while (clipper.Step()) {
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
-      const lab::OrderOutcome& o = r.orders[static_cast<std::size_t>(i)];
+      const lab::OrderView& o = views[static_cast<std::size_t>(i)];
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::Text("%lld", static_cast<long long>(o.order));
       ImGui::TableNextColumn();
       ImGui::Text("%lld", static_cast<long long>(o.amount));
+      if (!emails) {
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(o.committed ? "yes" : "no");
+      }
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(o.committed ? "yes" : "no");
+      text_colored(view_color(o.debits_tone), o.debits);
+      if (emails) {
+        ImGui::TableNextColumn();
+        text_colored(view_color(o.emails_tone), o.emails);
+      }
       ImGui::TableNextColumn();
-      std::string effects = std::to_string(o.debits) + (o.debits >= 2 ? "  DOUBLE" : "");
-      if (o.rejections > 0) effects += " +" + std::to_string(o.rejections) + " rejected";
-      text_colored(o.rejections > 0 && o.debits == 0 ? palette::kInfo : effect_color(o.debits),
-                   effects);
-      ImGui::TableNextColumn();
-      text_colored(shown_color(o.outcome, over), lab::outcome_so_far(o.outcome, over));
+      text_colored(view_color(o.outcome_tone), o.outcome);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", o.outcome.c_str());
     }
   }
   ImGui::EndTable();
@@ -80,10 +83,10 @@ void draw_verdict(const SessionModel& m, bool show_end) {
 
   const bool over = m.view->over;
   // Until the run has ended the verdict is not known: no vacuous "exactly-once" at step 0.
-  const std::string verdict = verdict_so_far(r.verdict, over);
+  const std::string verdict = lab::verdict_so_far(r.verdict, over);
   ImGui::TextUnformatted("At this step:");
   ImGui::SameLine();
-  text_colored(verdict_known_so_far(r.verdict, over) ? verdict_color(r.verdict) : palette::kMuted,
+  text_colored(lab::verdict_known_so_far(r.verdict, over) ? verdict_color(r.verdict) : palette::kMuted,
                verdict);
   ImGui::SameLine();
   ImGui::TextUnformatted("   whole run:");
@@ -91,12 +94,19 @@ void draw_verdict(const SessionModel& m, bool show_end) {
   if (over || show_end) {
     text_colored(verdict_color(end.report.verdict), std::string(lab::verdict_name(end.report.verdict)));
   } else {
-    ImGui::TextDisabled("hidden until it ends");
+    ImGui::TextDisabled("hidden");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("hidden until the run ends (or: show the end)");
   }
   help_marker(
       "The checker reads the SQLite tables and the broker's leftovers. Mid-run, "
       "orders still on their way (queued, unacked, unsent) are pending; the whole run "
       "is what `eosim run` reports.");
+  // A verdict that comes from the emails says so, where the table shows them.
+  if (over || show_end) {
+    if (const std::string source = lab::verdict_source(end.report); !source.empty()) {
+      text_wrapped_colored(palette::kMuted, "(whole run: " + source + ")");
+    }
+  }
 
   ImGui::Text("Balance: initial %lld,", static_cast<long long>(r.balance_initial));
   ImGui::SameLine(0, ImGui::CalcTextSize(" ").x);  // one word space, as in a sentence
@@ -105,14 +115,16 @@ void draw_verdict(const SessionModel& m, bool show_end) {
   for (const auto& a : m.view->actors) duplicates += a.duplicates;
   ImGui::TextWrapped("Redeliveries (redelivered=true): %lld    duplicates detected by consumers: %lld",
               static_cast<long long>(now.redeliveries), duplicates);
-  orders_table(r, over);
+  const std::vector<lab::OrderView> views = lab::order_views(r, over);
+  orders_table(views, lab::shows_emails(r));
 
   ImGui::Text("Faults fired: %zu", now.faults.size());
+  const auto wrong = [&](std::int64_t order) {
+    return std::any_of(views.begin(), views.end(),
+                       [&](const lab::OrderView& o) { return o.order == order && o.went_wrong; });
+  };
   for (const sim::FiredFault& f : now.faults) {
-    bool blamed = false;
-    for (const auto& o : r.orders) {
-      blamed = blamed || (o.order == f.key[orders::kOrder] && went_wrong(o.outcome, over));
-    }
+    const bool blamed = wrong(f.key[orders::kOrder]);
     ImGui::PushStyleColor(ImGuiCol_Text, blamed ? palette::kBad : palette::kWarn);
     ImGui::TextWrapped("%s", ((blamed ? "> " : "  ") + fault_line(f)).c_str());
     ImGui::PopStyleColor();
@@ -125,13 +137,13 @@ void draw_verdict(const SessionModel& m, bool show_end) {
   for (const lab::UnfiredRule& u : end.unfired) {
     text_colored(palette::kBad, "WARNING: " + lab::unfired_text(u));
   }
-  for (const auto& o : r.orders) {
-    if (!went_wrong(o.outcome, over)) continue;
+  for (const lab::OrderView& o : views) {
+    if (!o.went_wrong) continue;
     bool named = false;
     for (const auto& f : now.faults) named = named || f.key[orders::kOrder] == o.order;
-    std::string why = "order " + std::to_string(o.order) + " is " + std::string(lab::outcome_name(o.outcome)) + ": ";
+    std::string why = "order " + std::to_string(o.order) + " is " + o.outcome + ": ";
     why += named ? "the fault marked > names it" : "no fault names it (see the diagram)";
-    text_wrapped_colored(outcome_color(o.outcome), why);
+    text_wrapped_colored(view_color(o.outcome_tone), why);
   }
 }
 

@@ -31,6 +31,16 @@ ImU32 verdict_color(lab::Verdict verdict) {
 ImU32 effect_color(long long effects) {
   if (effects == 1) return palette::kGood;
   return effects == 0 ? palette::kWarn : palette::kBad;
+ImU32 view_color(lab::ViewTone tone) {
+  switch (tone) {
+    case lab::ViewTone::kGood: return palette::kGood;
+    case lab::ViewTone::kWarn: return palette::kWarn;
+    case lab::ViewTone::kBad: return palette::kBad;
+    case lab::ViewTone::kInfo: return palette::kInfo;
+    case lab::ViewTone::kMuted: return palette::kMuted;
+    case lab::ViewTone::kText: break;
+  }
+  return palette::kText;
 }
 
 diagram::Metrics imgui_metrics() {
@@ -49,7 +59,13 @@ std::string fit_text(const std::string& text, float width) {
 }
 
 void balance_figures(long long expected, long long actual, bool over) {
-  ImGui::Text("expected %s%lld, %s", over ? "" : "at the end ", expected, over ? "actual" : "now");
+  // Mid-run the label is long: on a line of its own when the panel is narrow.
+  const std::string label = lab::balance_expected_label(over) + " " + std::to_string(expected) +
+                            ", " + (over ? "actual" : "now");
+  if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize((label + " 00000").c_str()).x) {
+    ImGui::NewLine();
+  }
+  ImGui::TextUnformatted(label.c_str());
   ImGui::SameLine();
   const bool ok = expected == actual;
   text_colored(ok ? palette::kGood : over ? palette::kBad : palette::kText, std::to_string(actual));

@@ -9,6 +9,7 @@
 
 #include "src/checker/verdict.h"
 #include "src/report/so_far.h"
+#include "src/report/verdict_view.h"
 #include "src/diagram/placement.h"
 #include "src/diagram/sequence.h"
 
@@ -27,7 +28,7 @@ constexpr ImU32 kDiverge = IM_COL32(255, 90, 200, 60);     // where two runs par
 }  // namespace palette
 
 ImVec4 to_vec4(ImU32 color);
-// Colour of a checker outcome / verdict / effect count.
+// Colour of a checker outcome / verdict.
 ImU32 outcome_color(lab::Outcome outcome);
 ImU32 verdict_color(lab::Verdict verdict);
 ImU32 effect_color(long long effects);
@@ -38,6 +39,11 @@ using lab::verdict_so_far;
 // "expected 550, actual 400 (MISMATCH)" once the run is over; mid-run "expected at the
 // end 550, now 700", never flagged: the expected balance is the whole run's intent, so a
 // balance short of it mid-run is work still to come. Wraps rather than cut at the edge.
+// Colour of a verdict view's tone (src/report/verdict_view.h).
+ImU32 view_color(lab::ViewTone tone);
+// "expected 550, actual 400 (MISMATCH)" once the run is over; mid-run "expected for the
+// orders so far 550, now 700", never flagged: a balance short of it mid-run is work still
+// to come. Wraps rather than cut at the edge.
 void balance_figures(long long expected, long long actual, bool over);
 // Colour of a diagram tone (panel_sequence.cpp); the SVG writer has its own for paper.
 ImU32 tone_color(diagram::Tone tone);

@@ -4,6 +4,7 @@
 // (lab::answers_shown), not from the lesson file's key.
 
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
 
 #include "src/cli/commands.h"
@@ -36,16 +37,6 @@ int list_lessons(const std::vector<std::string>& files, std::ostream& out, std::
   return code;
 }
 
-void print_question(const lab::Lesson& lesson, std::size_t number, std::ostream& out) {
-  out << "Lesson " << number << ": " << lesson.title << "\n\n"
-      << lab::wrap_text(lesson.claim, kWidth, "  ") << "\nWhat happens:\n"
-      << lab::wrap_text(lesson.setup, kWidth, "  ") << "\nQuestion: "
-      << lab::wrap_text(lesson.question, kWidth - 10, "");
-  for (std::size_t i = 0; i < lesson.answers.size(); ++i) {
-    out << "  " << i + 1 << ") " << lesson.answers[i].text << '\n';
-  }
-}
-
 // The learner's answer: --answer, or a number read from `in`. 0 when none was given.
 std::int64_t read_answer(const LessonCommandOptions& options, std::size_t count,
                          std::istream& in, std::ostream& out) {
@@ -60,6 +51,16 @@ std::int64_t read_answer(const LessonCommandOptions& options, std::size_t count,
   }
 }
 
+// The text diagram's width: 100 columns, or the terminal's when $COLUMNS says it is
+// narrower (but never under 60: below that the lanes cannot be told apart).
+std::size_t diagram_width() {
+  std::size_t width = 100;
+  if (const char* columns = std::getenv("COLUMNS"); columns != nullptr && all_digits(columns)) {
+    width = std::clamp<std::size_t>(std::stoul(columns), 60, 100);
+  }
+  return width;
+}
+
 void print_runs(const lab::Lesson& lesson, const std::vector<lab::LessonRunResult>& results,
                 const LessonCommandOptions& options, std::ostream& out) {
   for (std::size_t i = 0; i < results.size(); ++i) {
@@ -72,7 +73,9 @@ void print_runs(const lab::Lesson& lesson, const std::vector<lab::LessonRunResul
     diagram::SequenceLayout layout;
     layout.reset(lab::diagram_lanes(run.scenario));
     layout.update(results[i].trace, 1);
-    out << diagram::format_text_diagram(layout, {}) << '\n';
+    diagram::TextDiagramOptions text;
+    text.max_width = diagram_width();
+    out << diagram::format_text_diagram(layout, text) << '\n';
     std::string report = lab::format_report_text(record, lab::TextStyle{options.colour, kWidth});
     out << report;
   }
@@ -115,7 +118,9 @@ int lesson_command(const LessonCommandOptions& options, std::istream& in, std::o
   if (const eosim::Status ran = lab::run_lesson(lesson, results); !ran.ok()) {
     return report_failure(err, ran);
   }
-  print_question(lesson, number, out);
+  // The question first: the title and the claim say what the run shows, so they follow
+  // the answer (lab::question_text).
+  out << lab::question_text(lesson, number, kWidth);
   const std::int64_t answer = read_answer(options, lesson.answers.size(), in, out);
   if (answer == 0) {
     err << "\neosim: no answer given\n";
@@ -123,12 +128,13 @@ int lesson_command(const LessonCommandOptions& options, std::istream& in, std::o
   }
   const std::vector<std::int64_t> shown = lab::answers_shown(lesson, results);
   const bool right = shown.size() == 1 && shown.front() == answer;
-  out << "\nYou answered " << answer << ": " << (right ? "right." : "not what the run shows.");
-  if (!right && shown.size() == 1) out << " The run shows answer " << shown.front() << '.';
-  out << '\n';
+  out << '\n' << lab::answer_text(lesson, shown, answer, kWidth);
   print_runs(lesson, results, options, out);
   out << "\nWhy:\n" << lab::wrap_text(lesson.explanation, kWidth, "  ") << "\nTry next:\n"
       << lab::wrap_text(lesson.try_next, kWidth, "  ");
+  if (const std::string fixed = lab::fixed_replay(lesson); !fixed.empty()) {
+    out << "  The corrected design beside this one:\n    " << fixed << '\n';
+  }
   return right ? kExitOk : kExitExpectFailed;
 }
 

@@ -202,8 +202,12 @@ void SequenceLayout::add_arrow(const sim::TraceEvent& e, ArrowKind kind, const s
   a.redelivered = kind == ArrowKind::kInFlight && e.detail.find("redelivered") != std::string::npos;
   a.again =
       kind == ArrowKind::kCommit && target == "ledger" && e.subject > 0 && debits_[e.subject]++ > 0;
+  // A second email the mail server kept for one order: the duplicate a ledger cannot see.
+  const bool dup = e.kind == sim::EventKind::kEffect && e.subject > 0 &&
+                   e.detail.rfind("email sent", 0) == 0 && emails_[e.subject]++ > 0;
+  a.again = a.again || dup;
   RowLabel& label_of_row = rows_.back().label;
-  label_of_row.text = a.again ? "AGAIN " + a.label : a.label;
+  label_of_row.text = dup ? "DUP " + a.label : a.again ? "AGAIN " + a.label : a.label;
   label_of_row.lane = a.from_lane;
   label_of_row.toward = a.to_lane;
   label_of_row.lost = kind == ArrowKind::kLost;
@@ -248,6 +252,10 @@ void SequenceLayout::add(const sim::TraceEvent& e) {
   }
   if (e.kind == sim::EventKind::kCommit && !e.target.empty()) {
     return add_arrow(e, ArrowKind::kCommit, e.target, "commit: " + e.detail);
+  }
+  if (e.kind == sim::EventKind::kEffect && !e.target.empty()) {
+    // An email is an effect outside every transaction: an arrow into the mail server.
+    return add_arrow(e, ArrowKind::kCommit, e.target, e.detail);
   }
   if (e.kind == sim::EventKind::kDedupStore) {
     // The separate store is a lane of its own, so the write that outlives a rollback shows.

@@ -55,7 +55,7 @@ struct Arrow {
   std::string label;  // the frame's summary, as the trace says it
   std::int64_t order = 0;
   bool redelivered = false;  // a basic.deliver with redelivered=true
-  bool again = false;        // a debit committed for an order the ledger already debited
+  bool again = false;  // a debit for an order already debited, or a second email (DUP)
 };
 
 struct Note {
@@ -124,6 +124,7 @@ class SequenceLayout {
   // Sends not yet received or lost, oldest first, by (from, to, summary).
   std::map<std::string, std::deque<std::size_t>> pending_;
   std::map<std::int64_t, int> debits_;  // ledger commits seen per order
+  std::map<std::int64_t, int> emails_;  // emails the mail server kept, per order
   std::size_t max_span_ = 0;
   std::uint64_t revision_ = 0;
   std::uint64_t generation_ = 0;

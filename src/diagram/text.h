@@ -21,6 +21,9 @@ namespace diagram {
 struct TextDiagramOptions {
   std::size_t lane_width = 11;  // characters per lane column (at least 4)
   std::size_t max_rows = 0;     // 0 = every row; else the first rows, then a "more" line
+  // 0 = no limit; else no line is longer: lanes narrow (to 6 characters, a lane's short
+  // title heading it) and labels are cut with "...".
+  std::size_t max_width = 0;
 };
 
 std::string format_text_diagram(const SequenceLayout& layout, const TextDiagramOptions& options);

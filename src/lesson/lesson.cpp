@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "src/catalog/catalog.h"
+#include "src/prose/wrap.h"
 #include "src/report/report_format.h"
 #include "src/scenario/toml_reader.h"
 
@@ -102,8 +103,9 @@ bool read_answers(const TableReader& top, Lesson& lesson) {
   for (const auto& element : elements) {
     const TableReader t(*element.table, element.prefix, top.file(), top.error());
     LessonAnswer answer;
-    if (!t.only_keys({"text", "shows"}) || !t.require("text") || !t.require("shows") ||
-        !t.read_string("text", answer.text, false)) {
+    if (!t.only_keys({"text", "shows", "feedback"}) || !t.require("text") ||
+        !t.require("shows") || !t.read_string("text", answer.text, false) ||
+        !t.read_string("feedback", answer.feedback, false)) {
       return false;
     }
     bool ok = true;
@@ -116,7 +118,18 @@ bool read_answers(const TableReader& top, Lesson& lesson) {
     }
     lesson.answers.push_back(std::move(answer));
   }
-  return top.read_int("right", lesson.right, 1, static_cast<std::int64_t>(lesson.answers.size()));
+  if (!top.read_int("right", lesson.right, 1, static_cast<std::int64_t>(lesson.answers.size()))) {
+    return false;
+  }
+  // A wrong answer is a chance to say what was missed: each needs its line.
+  for (std::size_t i = 0; i < lesson.answers.size(); ++i) {
+    if (static_cast<std::int64_t>(i + 1) != lesson.right && lesson.answers[i].feedback.empty()) {
+      return top.fail(toml_io::line_of(*elements[i].table), elements[i].prefix + ".feedback",
+                      "a wrong answer needs one line of feedback: what a learner who picks "
+                      "it has missed");
+    }
+  }
+  return true;
 }
 
 bool read_lesson(const toml::table& root, Lesson& lesson, LoadError& error) {
@@ -202,6 +215,36 @@ std::vector<std::int64_t> answers_shown(const Lesson& lesson,
     if (shows_holds(lesson.answers[i].shows, runs)) shown.push_back(static_cast<std::int64_t>(i + 1));
   }
   return shown;
+}
+
+std::string fixed_replay(const Lesson& lesson) {
+  if (lesson.runs.empty() || lesson.runs.front().scenario.fixed.empty()) return "";
+  return lesson_replay(lesson, 0) + " --fixed";
+}
+
+std::string question_text(const Lesson& lesson, std::size_t number, int width) {
+  std::string out = "Lesson " + std::to_string(number) + "\n\nWhat happens:\n" +
+                    wrap_text(lesson.setup, width, "  ") + "\nQuestion: " +
+                    wrap_text(lesson.question, width - 10, "");
+  for (std::size_t i = 0; i < lesson.answers.size(); ++i) {
+    out += "  " + std::to_string(i + 1) + ") " + lesson.answers[i].text + "\n";
+  }
+  return out;
+}
+
+std::string answer_text(const Lesson& lesson, const std::vector<std::int64_t>& shown,
+                        std::int64_t answer, int width) {
+  const bool right = shown.size() == 1 && shown.front() == answer;
+  std::string out = "You answered " + std::to_string(answer) + ": " +
+                    (right ? "right." : "not what the run shows.");
+  if (!right && shown.size() == 1) out += " The run shows answer " + std::to_string(shown.front()) + ".";
+  out += "\n";
+  const auto index = static_cast<std::size_t>(answer - 1);
+  if (!right && index < lesson.answers.size() && !lesson.answers[index].feedback.empty()) {
+    out += wrap_text(lesson.answers[index].feedback, width, "  ");
+  }
+  out += "\n" + lesson.title + "\n\n" + wrap_text(lesson.claim, width, "  ");
+  return out;
 }
 
 std::string lesson_replay(const Lesson& lesson, std::size_t index) {

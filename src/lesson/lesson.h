@@ -43,6 +43,9 @@ struct LessonShows {
 struct LessonAnswer {
   std::string text;
   LessonShows shows;
+  // One line for a learner who picked this answer and was wrong: what they missed.
+  // Required for every answer but the right one.
+  std::string feedback;
 };
 
 struct LessonRun {
@@ -88,5 +91,19 @@ std::vector<std::int64_t> answers_shown(const Lesson& lesson,
                                         const std::vector<LessonRunResult>& runs);
 // `eosim run ...` that replays run `index` (0-based) of the lesson.
 std::string lesson_replay(const Lesson& lesson, std::size_t index);
+
+// `eosim run FILE --fixed` for the lesson's first run when its scenario has a corrected
+// twin (`fixed`), else "".
+std::string fixed_replay(const Lesson& lesson);
+
+// The screen a learner answers from, `width` columns wide: the lesson's number, what
+// happens (its setup), the question and the answers. Never the title, the claim or the
+// explanation: each of those states what the run will show, so they come after the answer
+// (answer_text).
+std::string question_text(const Lesson& lesson, std::size_t number, int width);
+// After answer `answer` (1-based): right or not, and the feedback line of a wrong one;
+// then the lesson's title and claim.
+std::string answer_text(const Lesson& lesson, const std::vector<std::int64_t>& shown,
+                        std::int64_t answer, int width);
 
 }  // namespace lab

@@ -50,7 +50,8 @@ struct ProducerOptions {
   std::vector<std::int64_t> without_message_id;  // published with no message_id
   bool persistent = true;
   sim::Tick interval_ticks = 10;
-  sim::Tick restart_ticks = 20;
+  sim::Tick restart_ticks = 20;        // a crashed order service is back after this
+  sim::Tick relay_restart_ticks = 20;  // a crashed relay is back after this
   sim::Tick reconnect_ticks = 5;
   sim::Tick poll_ticks = 0;  // the relay also looks for unsent rows this often (0 = never)
   std::int64_t first_order = 1;  // a restarted live producer goes on after its last order

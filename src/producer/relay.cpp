@@ -228,7 +228,7 @@ void Relay::crash(const std::string& why) {
   publisher_.drop();
   in_flight_.clear();
   returned_.clear();
-  after(options_.restart_ticks, "relay.restart", [](Relay& r) {
+  after(options_.relay_restart_ticks, "relay.restart", [](Relay& r) {
     r.k_.trace.record("relay", sim::EventKind::kRestart, "", 0, "process restarted");
     r.start();
   });

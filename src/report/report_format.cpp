@@ -11,6 +11,7 @@
 
 #include "src/orders/order_key.h"
 #include "src/prose/printable.h"
+#include "src/report/verdict_view.h"
 
 namespace lab {
 namespace {
@@ -238,12 +239,14 @@ void write_lists(std::ostream& out, const RunSummary& run) {
   const Report& report = run.report;
   out << "\n";
   const std::pair<const char*, const std::vector<std::int64_t>*> lists[] = {
-      {"lost:", &report.lost},         {"duplicated:", &report.duplicated},
+      {"lost:", &report.lost},         {"duplicated:", nullptr},
       {"phantom:", &report.phantom},   {"stuck:", &report.stuck},
       {"dead-lettered:", &report.dead_lettered}, {"rejected:", &report.rejected},
   };
   for (const auto& [label, list] : lists) {
-    out << padded(label, 15) << " " << number_list(*list) << "\n";
+    // Duplicated in any effect: a second email is as duplicated as a second debit.
+    out << padded(label, 15) << " "
+        << (list == nullptr ? duplicated_text(report) : number_list(*list)) << "\n";
   }
   if (!run.cut_short.empty()) {
     out << padded("unsettled:", 15) << " " << number_list(report.unsettled)
@@ -271,9 +274,11 @@ void write_lists(std::ostream& out, const RunSummary& run) {
 
 std::string expect_text(const RunRecord& r, const TextStyle& style) {
   if (r.unmet.empty()) {
-    const bool nothing = r.scenario.expect == Expect{};
-    return "expect: " + painted("ok", kGreen, style) +
-           (nothing ? " (the file has no [expect] block)" : "") + "\n";
+    // Nothing was checked, so nothing passed: "ok" would claim more than the run showed.
+    if (r.scenario.expect == Expect{}) {
+      return "expect: no expectations (the file has no [expect] block to check)\n";
+    }
+    return "expect: " + painted("ok", kGreen, style) + "\n";
   }
   std::string out;
   for (const auto& line : r.unmet) {

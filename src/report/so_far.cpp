@@ -3,7 +3,10 @@
 namespace lab {
 
 bool verdict_known_so_far(Verdict verdict, bool over) {
-  return over || verdict == Verdict::kDuplicated || verdict == Verdict::kPhantom;
+  // A debit or an email cannot be taken back: a duplicate is final the moment it happens.
+  // A phantom is not: an email sent before a crash is "phantom" until the redelivery's
+  // debit (scenario 31 at step 22, a run that ends duplicated).
+  return over || verdict == Verdict::kDuplicated;
 }
 
 std::string verdict_so_far(Verdict verdict, bool over) {

@@ -7,7 +7,7 @@
 // Invariants:
 //  (1) Once the run is over, every function here gives the checker's own name.
 //  (2) Before that, a verdict is named only when no later step can undo it (a double
-//      effect, an effect for an order never committed); "stuck" only means "on its way".
+//      effect); "stuck" only means "on its way".
 
 #include <string>
 

@@ -81,6 +81,12 @@ void write_producer(std::ostringstream& out, const ProducerConfig& p) {
   if (p.message_id != ProducerConfig{}.message_id) {
     out << "message_id = " << string_value(sim::name_of(p.message_id)) << "\n";
   }
+  if (p.restart_after != ProducerConfig{}.restart_after) {
+    out << "restart_after = " << p.restart_after << "\n";
+  }
+  if (p.relay_restart_after != ProducerConfig{}.relay_restart_after) {
+    out << "relay_restart_after = " << p.relay_restart_after << "\n";
+  }
 }
 
 void write_consumer(std::ostringstream& out, const ConsumerConfig& c) {
@@ -102,6 +108,7 @@ void write_consumer(std::ostringstream& out, const ConsumerConfig& c) {
   if (c.dedup_retention != 0) out << "dedup_retention = " << c.dedup_retention << "\n";
   out << "instances = " << c.instances << "\n";
   out << "work_ticks = " << c.work_ticks << "\n";
+  if (c.restart_after != defaults.restart_after) out << "restart_after = " << c.restart_after << "\n";
 }
 
 void write_rule(std::ostringstream& out, const sim::FaultRule& rule) {
@@ -128,7 +135,9 @@ void write_expect(std::ostringstream& out, const Expect& e) {
   const std::pair<const char*, const std::optional<std::vector<std::int64_t>>*> lists[] = {
       {"lost", &e.lost},           {"duplicated", &e.duplicated},
       {"phantom", &e.phantom},     {"stuck", &e.stuck},
-      {"dead_lettered", &e.dead_lettered}, {"rejected", &e.rejected}};
+      {"dead_lettered", &e.dead_lettered}, {"rejected", &e.rejected},
+      {"effects_duplicated", &e.effects_duplicated}, {"effects_lost", &e.effects_lost},
+      {"effects_phantom", &e.effects_phantom}};
   for (const auto& [key, list] : lists) {
     if (*list) out << key << " = " << int_list(**list) << "\n";
   }

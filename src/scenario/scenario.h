@@ -54,6 +54,9 @@ struct ProducerConfig {
   std::optional<bool> confirms;
   std::optional<producer::PublishOrder> order;
   producer::MessageIdSource message_id = producer::MessageIdSource::kOutbox;
+  // Ticks a crashed order service / relay stays down before its process restarts.
+  std::int64_t restart_after = 20;
+  std::int64_t relay_restart_after = 20;
 
   // The preset's choices with the given keys applied. REQUIRES: `pattern` is a preset.
   producer::ProducerChoices choices() const;
@@ -92,6 +95,7 @@ struct ConsumerConfig {
   std::int64_t dedup_retention = 0;  // ticks; 0 = dedup keys are kept forever
   std::int64_t instances = 1;
   std::int64_t work_ticks = 2;  // virtual time each step of handling a delivery takes
+  std::int64_t restart_after = 20;  // ticks a crashed consumer stays down
 
   // The preset's choices with the given keys applied. REQUIRES: `strategy` is a preset.
   consumer::Choices choices() const;
@@ -132,6 +136,9 @@ struct Expect {
   std::optional<std::int64_t> balance;
   std::optional<std::vector<std::int64_t>> lost, duplicated, phantom, stuck, dead_lettered,
       rejected;
+  // The external effects (emails) of a design with a side effect: the checker's
+  // effect_duplicated, effect_lost and effect_phantom.
+  std::optional<std::vector<std::int64_t>> effects_duplicated, effects_lost, effects_phantom;
   friend bool operator==(const Expect&, const Expect&) = default;
 };
 

@@ -103,7 +103,9 @@ bool read_producer(const TableReader& t, Scenario& s) {
   if (!t.only_keys(keys_of("producer")) ||
       !t.read_name("pattern", p.pattern, producers(), "producer pattern") ||
       !t.read_choice("delivery", p.delivery) || !t.read_bool("confirms", p.confirms) ||
-      !t.read_choice("order", p.order) || !t.read_choice("message_id", p.message_id)) {
+      !t.read_choice("order", p.order) || !t.read_choice("message_id", p.message_id) ||
+      !t.read_int("restart_after", p.restart_after, 1, kMaxTicks) ||
+      !t.read_int("relay_restart_after", p.relay_restart_after, 1, kMaxTicks)) {
     return false;
   }
   const std::string why = producer::why_invalid(p.choices());
@@ -151,7 +153,8 @@ bool read_consumer(const TableReader& t, Scenario& s) {
       !t.read_bool("idempotency_key", c.idempotency_key) ||
       !t.read_int("dedup_retention", c.dedup_retention, 0, kMaxTicks) ||
       !t.read_int("instances", c.instances, 1, kMaxInstances) ||
-      !t.read_int("work_ticks", c.work_ticks, 1, 1000)) {
+      !t.read_int("work_ticks", c.work_ticks, 1, 1000) ||
+      !t.read_int("restart_after", c.restart_after, 1, kMaxTicks)) {
     return false;
   }
   return check_variations(t, c);
@@ -451,7 +454,10 @@ bool read_expect(const TableReader& root, Scenario& s) {
          t.read_order_list("phantom", e.phantom, orders) &&
          t.read_order_list("stuck", e.stuck, orders) &&
          t.read_order_list("dead_lettered", e.dead_lettered, orders) &&
-         t.read_order_list("rejected", e.rejected, orders);
+         t.read_order_list("rejected", e.rejected, orders) &&
+         t.read_order_list("effects_duplicated", e.effects_duplicated, orders) &&
+         t.read_order_list("effects_lost", e.effects_lost, orders) &&
+         t.read_order_list("effects_phantom", e.effects_phantom, orders);
 }
 
 // The workload comes first: order numbers elsewhere are checked against its `orders`,

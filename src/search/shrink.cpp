@@ -225,6 +225,11 @@ Expect expect_of(const Report& r) {
   e.stuck = r.stuck;
   if (!r.dead_lettered.empty()) e.dead_lettered = r.dead_lettered;
   if (!r.rejected.empty()) e.rejected = r.rejected;
+  if (r.effects_checked) {
+    e.effects_duplicated = r.effect_duplicated;
+    e.effects_lost = r.effect_lost;
+    e.effects_phantom = r.effect_phantom;
+  }
   return e;
 }
 

@@ -34,6 +34,8 @@ eosim::Status producer_options(const Scenario& s, const DbUris& uris,
   p.persistent = s.broker.persistent;
   p.interval_ticks = static_cast<sim::Tick>(s.workload.interval_ticks);
   p.reconnect_ticks = static_cast<sim::Tick>(s.network.reconnect_delay);
+  p.restart_ticks = static_cast<sim::Tick>(s.producer.restart_after);
+  p.relay_restart_ticks = static_cast<sim::Tick>(s.producer.relay_restart_after);
   return eosim::Status::success();
 }
 
@@ -49,6 +51,7 @@ consumer::ConsumerOptions consumer_options(const Scenario& s, const consumer::St
   c.dead_letter = s.broker.dead_letter;
   c.reconnect_ticks = static_cast<sim::Tick>(s.network.reconnect_delay);
   c.work_ticks = static_cast<sim::Tick>(s.consumer.work_ticks);
+  c.restart_ticks = static_cast<sim::Tick>(s.consumer.restart_after);
   return c;
 }
 

@@ -172,6 +172,9 @@ std::vector<std::string> unmet_expectations(const Scenario& scenario, const RunS
   expect_list("stuck", e.stuck, r.stuck, unmet);
   expect_list("dead_lettered", e.dead_lettered, r.dead_lettered, unmet);
   expect_list("rejected", e.rejected, r.rejected, unmet);
+  expect_list("effects_duplicated", e.effects_duplicated, r.effect_duplicated, unmet);
+  expect_list("effects_lost", e.effects_lost, r.effect_lost, unmet);
+  expect_list("effects_phantom", e.effects_phantom, r.effect_phantom, unmet);
   for (const UnfiredRule& u : run.unfired) {
     if (!u.rule.optional) unmet.push_back(unfired_text(u));
   }

@@ -249,6 +249,11 @@ TEST_CASE("cli: the text report replays: SEED=, the replay command and the trace
   CHECK(contains(out.text, "verdict: exactly-once"));
   CHECK(contains(out.text, "expect: ok"));
   CHECK(contains(out.text, "debited x1"));
+  // Nothing checked is not "ok".
+  const Output unchecked = eosim("run " + data("cli/no-expect.toml"));
+  CHECK(unchecked.exit_code == 0);
+  CHECK(contains(unchecked.text, "expect: no expectations"));
+  CHECK_FALSE(contains(unchecked.text, "expect: ok"));
   CHECK_FALSE(contains(out.text, "\x1b["));  // no colour when stdout is not a terminal
 
   const auto json = nlohmann::json::parse(eosim_stdout("run " + file + " --seed 12345 "
@@ -318,6 +323,18 @@ TEST_CASE("cli: --format svg and html draw one run with every lane, several file
   CHECK_FALSE(contains(html.text, "<script src"));
   CHECK_FALSE(contains(html.text, "<link"));
   CHECK(contains(html.text, "<script type=\"application/json\" id=\"run-data\">"));
+
+  // The duplicated email is shown where the verdict is: in the orders table, the diagram
+  // (DUP) and the text report's duplicated line.
+  const std::string mail = quoted(source_path("scenarios/31-side-effect-before-commit.toml"));
+  const Output page = eosim_stdout("run " + mail + " --format html");
+  CHECK(contains(page.text, "<th>emails</th>"));
+  CHECK(contains(page.text, "2 <b class=\"dup\">DUP</b>"));
+  CHECK(contains(page.text, "DUP email sent for order-2"));
+  const Output text = eosim_stdout("run " + mail);
+  CHECK(contains(text.text, "duplicated:     2 (email)\n"));
+  const Output picture = eosim_stdout("run " + mail + " --format svg");
+  CHECK(contains(picture.text, "DUP email sent for order-2"));
 
   const Output several = eosim("run " + quoted(source_path("scenarios")) + " --format svg");
   CHECK(several.exit_code == 2);

@@ -62,3 +62,30 @@ TEST_CASE("text diagram: lanes stay in their columns and every labelled row is d
   CHECK(cut.size() == 7);
   CHECK(cut.back().find(std::to_string(labelled - 5) + " more rows") != std::string::npos);
 }
+
+TEST_CASE("text diagram: with max_width every line fits, lanes headed by short titles",
+          "[diagram]") {
+  // Two consumers and the mail lane's neighbours: the widest lesson diagram (7 lanes).
+  lab::Scenario s;
+  s.name = "narrow text diagram";
+  s.consumer.instances = 2;
+  lab::RunSummary run;
+  std::vector<sim::TraceEvent> trace;
+  REQUIRE_OK(lab::run_scenario(s, lab::WorldOptions{}, run, &trace));
+  diagram::SequenceLayout layout;
+  layout.reset(lab::diagram_lanes(s));
+  layout.update(trace, 1);
+  diagram::TextDiagramOptions options;
+  const std::string wide = diagram::format_text_diagram(layout, options);
+  std::size_t widest = 0;
+  for (const std::string& line : lines_of(wide)) widest = std::max(widest, line.size());
+  CHECK(widest > 100);  // without a limit the lanes and labels run past 100 columns
+  options.max_width = 100;
+  const std::string text = diagram::format_text_diagram(layout, options);
+  const std::vector<std::string> lines = lines_of(text);
+  REQUIRE(lines.size() == lines_of(wide).size());
+  for (const std::string& line : lines) CHECK(line.size() <= 100);
+  CHECK(lines[0].find("Cons 1") != std::string::npos);
+  CHECK(lines[0].find("Cons 2") != std::string::npos);
+  CHECK(text.find("...") != std::string::npos);  // a long label, cut
+}

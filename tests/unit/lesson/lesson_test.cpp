@@ -40,6 +40,7 @@ strategy = "no-dedup"
 [[answers]]
 text = "once"
 shows = { order = 2, debits = 1 }
+feedback = "f"
 
 [[answers]]
 text = "twice"
@@ -95,12 +96,14 @@ TEST_CASE("lessons: the loader is strict and names file, line and key", "[lesson
       {"right = 2", "right = 3", "right", 5},
       {"strategy = \"no-dedup\"", "strategy = \"no-dedupe\"", "runs[1].strategy", 11},
       {"../02-crash", "../99-crash", "runs[1].scenario", 10},
-      {"{ order = 2, debits = 2 }", "{ order = 4, debits = 2 }", "answers[2].shows.order", 19},
+      {"{ order = 2, debits = 2 }", "{ order = 4, debits = 2 }", "answers[2].shows.order", 20},
       {"{ order = 2, debits = 1 }", "{ debits = 1 }", "answers[1].shows.order", 15},
       {"{ order = 2, debits = 1 }", "{ run = 2, order = 2 }", "answers[1].shows.run", 15},
       {"{ order = 2, debits = 1 }", "{ outcome = \"gone\", order = 1 }",
        "answers[1].shows.outcome", 15},
       {"question = \"q\"\n", "", "question", 0},
+      // A wrong answer without its line of feedback.
+      {"feedback = \"f\"\n", "", "answers[1].feedback", 13},
   };
   for (const Case& c : cases) {
     std::string text = kGood;
@@ -125,4 +128,43 @@ TEST_CASE("lessons: the loader is strict and names file, line and key", "[lesson
   CHECK_FALSE(parse(text, lesson, error));
   CHECK(error.key == "runs[1].faults");
   CHECK(error.message.find("order") != std::string::npos);
+}
+
+TEST_CASE("lessons: the question screen gives away neither the claim nor the outcome",
+          "[lesson]") {
+  std::size_t number = 0;
+  for (const std::string& file : lesson_files()) {
+    ++number;
+    lab::Lesson lesson;
+    lab::LoadError error;
+    REQUIRE(lab::load_lesson(file, lesson, error));
+    INFO(file);
+    const std::string screen = lab::question_text(lesson, number, 88);
+    CHECK(screen.find(lesson.question.substr(0, 20)) != std::string::npos);
+    // The title states the claim; the claim, the explanation and the run's verdict state
+    // the outcome: none of them before the answer.
+    CHECK(screen.find(lesson.title) == std::string::npos);
+    const std::string claim_words = lesson.claim.substr(0, lesson.claim.find_first_of(".:\n"));
+    CHECK(screen.find(claim_words) == std::string::npos);
+    const std::string why = lesson.explanation.substr(0, lesson.explanation.find_first_of(".\n"));
+    CHECK(screen.find(why) == std::string::npos);
+    std::vector<lab::LessonRunResult> runs;
+    REQUIRE_OK(lab::run_lesson(lesson, runs));
+    // Outside the answers, no verdict word of the run.
+    std::string before_answers = screen.substr(0, screen.find("  1) "));
+    for (char& c : before_answers) c = static_cast<char>(std::tolower(c));
+    const std::string verdict(lab::verdict_name(runs.front().summary.report.verdict));
+    if (verdict != "lost") CHECK(before_answers.find(verdict) == std::string::npos);
+    // Each wrong answer has its line of feedback, shown after the answer with the title.
+    for (std::size_t i = 0; i < lesson.answers.size(); ++i) {
+      const auto answer = static_cast<std::int64_t>(i + 1);
+      if (answer == lesson.right) continue;
+      const std::string after =
+          lab::answer_text(lesson, lab::answers_shown(lesson, runs), answer, 88);
+      CHECK(after.find("not what the run shows") != std::string::npos);
+      CHECK(after.find(lesson.title) != std::string::npos);
+      CHECK(after.find(lesson.answers[i].feedback.substr(0, 30)) != std::string::npos);
+    }
+  }
+  CHECK(number == 12);
 }

@@ -8,6 +8,7 @@
 #include "src/orders/order_key.h"
 #include "src/world/world.h"
 #include "tests/support/run_support.h"
+#include "tests/support/scenario_load.h"
 
 namespace {
 
@@ -70,4 +71,18 @@ TEST_CASE("run: timed and step rules count as fired when the world fires them",
   const lab::RunSummary late = run(s);
   REQUIRE(late.unfired.size() == 1);
   CHECK(late.unfired[0].number == 2);
+}
+
+TEST_CASE("run: [expect] states the emails' outcome (effects_duplicated, _lost, _phantom)",
+          "[run][expect]") {
+  lab::Scenario s = test_support::load_example("31-side-effect-before-commit.toml");
+  REQUIRE(s.expect.effects_duplicated == std::vector<std::int64_t>{2});
+  const lab::RunSummary r = run(s);
+  CHECK(lab::unmet_expectations(s, r).empty());
+  s.expect.effects_duplicated = std::vector<std::int64_t>{};
+  s.expect.effects_lost = std::vector<std::int64_t>{2};
+  const std::vector<std::string> unmet = lab::unmet_expectations(s, r);
+  REQUIRE(unmet.size() == 2);
+  CHECK(unmet[0] == "effects_duplicated: expected [], got [2]");
+  CHECK(unmet[1] == "effects_lost: expected [2], got []");
 }
