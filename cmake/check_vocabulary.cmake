@@ -43,6 +43,7 @@ set(KNOWN
   # SQL table and column names of the lab schema, shown in the GUI's tables.
   "ui/panel_tables.cpp|outbox" "ui/panel_tables.cpp|sent" "ui/panel_tables.cpp|1"
   "ui/panel_tables.cpp|accounts" "ui/panel_tables.cpp|balance" "ui/panel_tables.cpp|debits"
+  "ui/panel_tables.cpp|emails"
   # SQL table and column names: explore's state key feeds the dedup tables' `tick` relative
   # to now (dedup retention reads it), every other tick column is history.
   "src/world/world_state.cpp|tick" "src/world/world_state.cpp|processed_messages"
