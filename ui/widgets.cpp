@@ -31,6 +31,8 @@ ImU32 verdict_color(lab::Verdict verdict) {
 ImU32 effect_color(long long effects) {
   if (effects == 1) return palette::kGood;
   return effects == 0 ? palette::kWarn : palette::kBad;
+}
+
 ImU32 view_color(lab::ViewTone tone) {
   switch (tone) {
     case lab::ViewTone::kGood: return palette::kGood;
