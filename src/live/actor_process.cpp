@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -141,7 +142,6 @@ std::vector<std::string> actor_argv(const std::string& self, const ActorArgs& a)
           "strategy=" + a.strategy,
           "producer=" + a.producer,
           "run_dir=" + a.run_dir,
-          "broker=" + a.broker_url,
           "queue_prefix=" + a.queue_prefix,
           "origin_ms=" + std::to_string(a.origin_ms),
           "tick_ms=" + std::to_string(a.tick_ms)};
@@ -163,7 +163,6 @@ live::Status parse_actor_args(int argc, char** argv, ActorArgs& a) {
       else if (key == "strategy") a.strategy = value;
       else if (key == "producer") a.producer = value;
       else if (key == "run_dir") a.run_dir = value;
-      else if (key == "broker") a.broker_url = value;
       else if (key == "queue_prefix") a.queue_prefix = value;
       else if (key == "origin_ms") a.origin_ms = std::stoll(value);
       else if (key == "tick_ms") a.tick_ms = std::stoll(value);
@@ -173,6 +172,12 @@ live::Status parse_actor_args(int argc, char** argv, ActorArgs& a) {
     } catch (const std::exception&) {
       return live::Status::error("live-actor: " + key + " is not a number: " + value);
     }
+  }
+  // The URL holds the broker's password: it comes in the environment (kBrokerUrlEnv),
+  // which only this user can read, never on the command line, which `ps` shows everyone.
+  if (const char* url = std::getenv(kBrokerUrlEnv); url != nullptr) a.broker_url = url;
+  if (a.broker_url.empty()) {
+    return live::Status::error(std::string("live-actor: ") + kBrokerUrlEnv + " is not set");
   }
   if (a.role != "producer" && a.role != "relay" && a.role != "consumer") {
     return live::Status::error("live-actor: role must be producer, relay or consumer");

@@ -38,7 +38,7 @@ struct ActorArgs {
   std::string strategy;  // command-line overrides, as the supervisor got them ("" = none)
   std::string producer;
   std::string run_dir;
-  std::string broker_url;
+  std::string broker_url;  // in the environment, never on the command line
   std::string queue_prefix;
   std::int64_t origin_ms = 0;  // CLOCK_MONOTONIC ms of tick 0, shared by the run
   std::int64_t tick_ms = 10;
@@ -47,6 +47,9 @@ struct ActorArgs {
 };
 
 // The command line that starts `args` with the eosim binary at `self`, and its parser.
+// The broker URL (with its password) is not on it: the actor's environment carries it in
+// kBrokerUrlEnv, which parse_actor_args reads.
+constexpr const char* kBrokerUrlEnv = "EOSIM_BROKER_URL";
 std::vector<std::string> actor_argv(const std::string& self, const ActorArgs& args);
 live::Status parse_actor_args(int argc, char** argv, ActorArgs& out);
 

@@ -85,11 +85,29 @@ bool port_open(int port) {
   return ok;
 }
 
+// Mode 0600: rabbitmq.conf holds the broker's password (the folder is 0700 too).
 Status write_file(const fs::path& path, const std::string& text) {
   std::ofstream out(path);
   out << text;
-  if (!out) return Status::error("cannot write " + path.string());
+  out.close();
+  std::error_code ec;
+  fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write, ec);
+  if (!out || ec) return Status::error("cannot write " + path.string());
   return Status::success();
+}
+
+// `bytes` random bytes from the kernel as hex (std::random_device reads /dev/urandom or
+// uses RDRAND; either is unpredictable to another user of the machine).
+std::string random_hex(int bytes) {
+  std::random_device random;
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  for (int i = 0; i < bytes; ++i) {
+    const unsigned byte = random() & 0xffu;
+    out += kDigits[byte >> 4];
+    out += kDigits[byte & 0xfu];
+  }
+  return out;
 }
 
 }  // namespace
@@ -132,6 +150,10 @@ Status PrivateBroker::start_once(const LaunchOptions& options,
   std::array<int, 3> ports{};
   if (Status s = pick_broker_ports(ports); !s.ok()) return s;
   broker->endpoint_.port = ports[0];
+  // The node's only user, made at its first start in place of RabbitMQ's `guest`/`guest`
+  // (which any local user could log in with): a name and password of this run's own.
+  broker->endpoint_.user = "eosim-" + random_hex(4);
+  broker->endpoint_.password = random_hex(16);
   broker->dist_port_ = ports[1];
   broker->epmd_port_ = ports[2];
   if (Status s = broker->write_config(); !s.ok()) return s;
@@ -149,6 +171,8 @@ Status PrivateBroker::write_config() const {
   for (const char* sub : {"home", "mnesia", "log"}) fs::create_directories(dir / sub, ec);
   std::ostringstream conf;
   conf << "listeners.tcp.1 = 127.0.0.1:" << endpoint_.port << "\n";
+  conf << "default_user = " << endpoint_.user << "\n";
+  conf << "default_pass = " << endpoint_.password << "\n";
   if (options_.consumer_timeout_ms > 0) {
     conf << "consumer_timeout = " << options_.consumer_timeout_ms << "\n";
   }

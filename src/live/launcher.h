@@ -21,6 +21,11 @@
 //    process groups are empty; the data folder is removed. Also on a failed test or an
 //    interruption: see process.h (process groups, PDEATHSIG, signal handlers).
 //
+//  - The node is private: it has no `guest` account, only a user whose name and password
+//    are made at random for it (endpoint() holds them), written to its rabbitmq.conf (mode
+//    0600 in a 0700 folder); another user of the machine can neither log in to it nor,
+//    through a fault proxy in front of it, get past the AMQP login.
+//
 // Invariants: while a PrivateBroker exists (and is not stopped), exactly one node and one
 // epmd run for it, both registered for cleanup on a fatal signal.
 

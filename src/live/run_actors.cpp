@@ -40,6 +40,7 @@ sim::Tick tick_at(const ActorArgs& args, std::int64_t ms) {
 Status start_actor(Actor& actor, const std::string& self) {
   ChildSpec spec;
   spec.argv = actor_argv(self, actor.args);
+  spec.env = {std::string(kBrokerUrlEnv) + "=" + actor.args.broker_url};
   spec.output_path = actor.args.run_dir + "/" + actor.args.node() + ".log";
   actor.restart_at_ms = -1;
   if (Status st = spawn(spec, actor.pid); !st.ok()) {

@@ -19,7 +19,9 @@
 #include <string>
 #include <thread>
 
+#include "src/live/amqp_client.h"
 #include "src/live/endpoint.h"
+#include "src/live/fault_proxy.h"
 #include "src/live/launcher.h"
 #include "tests/support/temp_dir.h"
 
@@ -255,4 +257,36 @@ TEST_CASE("launcher: broker ports are distinct and below the kernel's ephemeral 
     CHECK(ports[1] != ports[2]);
     CHECK(ports[0] != ports[2]);
   }
+}
+
+TEST_CASE("launcher: the private broker has no guest account, directly or through a proxy",
+          "[launcher]") {
+  std::unique_ptr<live::PrivateBroker> broker;
+  const live::Status started = live::PrivateBroker::start({}, broker);
+  REQUIRE(started.ok());
+  const live::Endpoint own = broker->endpoint();
+  CHECK(own.user.rfind("eosim-", 0) == 0);
+  CHECK(own.password.size() == 32);
+  const auto as_guest = [](live::Endpoint e) {
+    e.user = "guest";
+    e.password = "guest";
+    return e;
+  };
+  std::unique_ptr<live::AmqpClient> client;
+  // Before, every local user could log in as guest/guest, to the broker and through the
+  // fault proxy to it.
+  CHECK_FALSE(live::AmqpClient::connect(as_guest(own), {}, client).ok());
+  CHECK(live::AmqpClient::connect(own, {}, client).ok());
+  client.reset();
+  std::unique_ptr<live::FaultProxy> proxy;
+  REQUIRE(live::FaultProxy::start(own, proxy).ok());
+  CHECK_FALSE(live::AmqpClient::connect(as_guest(proxy->endpoint()), {}, client).ok());
+  CHECK(live::AmqpClient::connect(proxy->endpoint(), {}, client).ok());
+  client.reset();
+  proxy->stop();
+  // The password is in the node's config: readable by this user only.
+  const auto mode = std::filesystem::status(broker->data_dir() + "/rabbitmq.conf").permissions();
+  using std::filesystem::perms;
+  CHECK((mode & (perms::group_all | perms::others_all)) == perms::none);
+  CHECK(broker->stop());
 }
