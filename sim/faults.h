@@ -2,8 +2,10 @@
 // The fault plan: scripted rules plus random ratios with a budget.
 //
 // Every fault the simulator can inject passes through FaultPlan::check, the single entry
-// point. Actors describe each *opportunity* as a FaultPoint (a named site and what is
-// happening there); the plan answers with the action to take, or nothing.
+// point. Actors describe each *opportunity* as a FaultPoint (a site and what is happening
+// there); the plan answers with the action to take, or nothing. Sites and frame kinds are
+// ids (sim/names.h) whose names the layer above hands to sites() and frames() before it
+// sets rules; rules name them as text (they come from files), resolved to ids once.
 //
 // Invariants:
 //  (1) Scripted rules are checked first and always fire when they match (up to `times`);
@@ -20,6 +22,8 @@
 //      kind. Off by default: then it costs one branch per opportunity.
 //  (6) times_fired(i) counts every firing of rules()[i], whether matched by check or
 //      fired by the world through record_rule.
+//  (7) Occurrences are counted per (site, frame kind) id pair; a fired fault carries the
+//      names of both, so what leaves the plan reads as text.
 
 #include <array>
 #include <cstdint>
@@ -32,18 +36,19 @@
 
 #include "sim/fault_action.h"
 #include "sim/key.h"
+#include "sim/names.h"
 #include "sim/rng.h"
 #include "sim/scheduler.h"
 #include "sim/state_hash.h"
 
 namespace sim {
 
-// One opportunity for a fault. Fields left at 0 / "" do not apply here.
+// One opportunity for a fault. Fields left at 0 do not apply here.
 struct FaultPoint {
-  std::string_view site;     // "consumer.after_commit", "net.consumer->broker", "db.commit"
+  SiteId site;               // FaultPlan::sites(): the lab's sites, "net.<role>-><role>"
   FaultAction kind;          // random fault kind of this opportunity: kCrash, kDrop, ...
   Key key;                   // what the opportunity is about (sim/key.h)
-  std::string_view frame;    // network frame kind, e.g. "basic.ack"
+  FrameKind frame = 0;       // FaultPlan::frames(): a network frame's kind, 0 = none
 };
 
 // A scripted fault: fires whenever its match holds (up to `times`).
@@ -90,6 +95,12 @@ class FaultPlan {
  public:
   FaultPlan(Chooser& chooser, const Scheduler& scheduler);
 
+  // The names of the ids points carry (invariant 7); frames() names 0 "" (no frame).
+  NameTable& sites() { return sites_; }
+  const NameTable& sites() const { return sites_; }
+  NameTable& frames() { return frames_; }
+  const NameTable& frames() const { return frames_; }
+
   void set_rules(std::vector<FaultRule> rules);
   // Appends a rule mid-run. The run goes on exactly as if the rule had been in the plan
   // from the start, provided it could not have matched before now (a `step` or
@@ -131,51 +142,37 @@ class FaultPlan {
   void add_random_state(StateHash& hash) const;
 
  private:
-  bool matches(const FaultRule& rule, const FaultPoint& point, std::int64_t nth) const;
+  // A rule's site and frame as ids, resolved once when it is set.
+  struct RuleIds {
+    SiteId site = 0;
+    std::optional<FrameKind> frame;
+  };
+  RuleIds resolve(const FaultRule& rule);
+  bool matches(const FaultRule& rule, const RuleIds& ids, const FaultPoint& point,
+               std::int64_t nth) const;
   // Counts one more occurrence of (point.site, point.frame) and returns the count.
   std::int64_t next_occurrence(const FaultPoint& point);
   // How often (site, frame) has occurred so far.
-  std::int64_t occurrences_of(std::string_view site, std::string_view frame) const;
-  // The index in occurrences_ of (site, frame) with fingerprint `print`, or its size.
-  std::size_t find_occurrence(std::uint64_t print, std::string_view site,
-                              std::string_view frame) const;
+  std::int64_t occurrences_of(SiteId site, FrameKind frame) const;
   const FiredFault& log(const FaultPoint& point, FaultAction action, std::int64_t nth,
                         bool scripted);
 
   Chooser& chooser_;
   const Scheduler& scheduler_;
+  NameTable sites_;
+  NameTable frames_;
   std::vector<FaultRule> rules_;
+  std::vector<RuleIds> rule_ids_;         // parallel to rules_
   std::vector<std::int64_t> rule_fired_;  // parallel to rules_
   std::size_t step_rules_ = 0;            // rules with a `step` trigger
   RandomFaultOptions random_;
   // random_.ratios by action, for the lookup every opportunity makes.
   std::array<std::optional<Ratio>, kFaultActionCount> ratio_of_{};
   std::int64_t random_fired_ = 0;
-  // Occurrences per (site, frame kind), in order of first occurrence. Every opportunity
-  // of a run counts one, so a lookup compares a cheap fingerprint of the two texts (their
-  // lengths and a few bytes) before comparing the texts, and allocates only for a pair
-  // never seen before. A run has a few dozen pairs at most.
-  struct Occurrence {
-    std::uint64_t fingerprint;
-    std::string site;
-    std::string frame;
-    std::int64_t count;
-  };
-  std::vector<Occurrence> occurrences_;
-  // A recent (site, frame) by where the site text was and how long both were, in the slot
-  // its address and the frame's first bytes pick, and its index in occurrences_. Most
-  // opportunities pass the same site text again (a literal, a connection's site name), so
-  // a hit needs no fingerprint and no scan. Only a hint: a hit is confirmed by comparing
-  // the texts with the occurrence's own copies, so texts that moved or changed at an
-  // address cost a miss, never a wrong count.
-  struct Recent {
-    const char* site = nullptr;
-    std::size_t site_size = 0;
-    std::size_t frame_size = 0;
-    std::size_t index = 0;
-  };
-  static constexpr std::size_t kRecent = 64;  // a power of two
-  std::array<Recent, kRecent> recent_{};
+  // Occurrences per (site, frame kind): row `site`, column `frame`, kFrameColumns columns
+  // (a run has a few dozen pairs; rows are added as site ids are first counted).
+  static constexpr std::size_t kFrameColumns = 32;
+  std::vector<std::int64_t> occurrences_;
   std::vector<FiredFault> fired_;
   bool log_opportunities_ = false;
   std::vector<FiredFault> opportunities_;

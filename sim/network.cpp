@@ -40,11 +40,12 @@ std::optional<Tick> LinkOptions::detect_after(bool server) const {
 namespace {
 
 // A courier's datagram event captures its ends and its frame.
-std::uint64_t datagram_tag(const NodeId& from, const NodeId& to, const Frame& frame) {
+std::uint64_t datagram_tag(const NodeId& from, const NodeId& to, const Frame& frame,
+                           const NameTable& kinds) {
   StateHash hash;
   hash.add(std::string_view(from));
   hash.add(std::string_view(to));
-  hash.add(std::string_view(frame.kind));
+  hash.add(kinds.name(frame.kind));
   for (const std::int64_t part : frame.key.parts) hash.add(part);
   if (frame.payload) frame.payload->add_state(hash);
   return hash.value();
@@ -109,7 +110,7 @@ ConnId Network::connect(const NodeId& client, const NodeId& server) {
   c.dir[0].to = server;
   c.dir[1].from = server;
   c.dir[1].to = client;
-  for (Direction& dir : c.dir) dir.site = site_of(dir.from, dir.to, "net.");
+  for (Direction& dir : c.dir) dir.site = faults_.sites().id(site_of(dir.from, dir.to, "net."));
   trace_.record(client, EventKind::kConnect, server, 0, "connection " + std::to_string(id));
   if (const auto& accept = nodes_[server].on_accept) accept(id, client);
   return id;
@@ -138,7 +139,7 @@ void Network::add_state(StateHash& hash) const {
       hash.add(static_cast<std::uint64_t>(d.last_arrival > now ? d.last_arrival - now : 0));
       hash.add(static_cast<std::uint64_t>(d.queue.size()));
       for (const InFlight& f : d.queue) {
-        hash.add(std::string_view(f.frame.kind));
+        hash.add(faults_.frames().name(f.frame.kind));
         for (const std::int64_t part : f.frame.key.parts) hash.add(part);
         hash.add(f.freeze_after);
         hash.add(f.frame.payload != nullptr);
@@ -199,7 +200,8 @@ bool Network::send(ConnId conn, const NodeId& from, Frame frame) {
   trace_.record(from, EventKind::kSend, dir.to, frame.key.subject(), frame.summary);
   // Keyed: the frame, its connection and direction, and how many frames are ahead of it.
   const auto identity = [&] {
-    return event_tag(datagram_tag(dir.from, dir.to, frame), conn, d, dir.queue.size());
+    return event_tag(datagram_tag(dir.from, dir.to, frame, faults_.frames()), conn, d,
+                     dir.queue.size());
   };
   const Tick arrival =
       std::max(scheduler_.now() + draw_latency(options_.latency_min, options_.latency_max, identity),
@@ -352,7 +354,7 @@ bool Network::partitioned(const NodeId& a, const NodeId& b, Tick at) const {
 void Network::send_datagram(const NodeId& from, const NodeId& to, Frame frame,
                             DatagramOptions options) {
   ++frames_sent_;
-  const std::string site = site_of(from, to, "courier.");
+  const SiteId site = faults_.sites().id(site_of(from, to, "courier."));
   const FaultPoint drop{site, FaultAction::kDrop, frame.key, frame.kind};
   if (partitioned(from, to, scheduler_.now()) || faults_.check(drop)) {
     ++frames_lost_;
@@ -364,7 +366,8 @@ void Network::send_datagram(const NodeId& from, const NodeId& to, Frame frame,
   trace_.record(from, EventKind::kSend, to, frame.key.subject(), frame.summary);
   for (int i = 0; i < copies; ++i) {
     const Tick delay = draw_latency(options.latency_min, options.latency_max, [&] {
-      return event_tag(datagram_tag(from, to, frame), i);  // keyed: the frame and which copy
+      // Keyed: the frame and which copy.
+      return event_tag(datagram_tag(from, to, frame, faults_.frames()), i);
     });
     scheduler_.after(delay, "net.datagram", [this, from, to, frame] {
       const auto node = nodes_.find(to);
@@ -376,7 +379,7 @@ void Network::send_datagram(const NodeId& from, const NodeId& to, Frame frame,
       }
       trace_.record(to, EventKind::kRecv, from, frame.key.subject(), frame.summary);
       node->second.on_datagram(from, frame);
-    }, 0, datagram_tag(from, to, frame));
+    }, 0, datagram_tag(from, to, frame, faults_.frames()));
   }
 }
 

@@ -19,10 +19,11 @@
 // that notices closes its socket (it is told, and its sends fail from then on); the other
 // end, behind the frozen link, learns nothing of it. A frozen connection never thaws.
 //
-// Fault sites are named "net.<role>-><role>" where a node's role is its name without the
-// trailing instance number ("consumer2" has role "consumer" and instance 2). With
-// set_instance_part(p), a frame's fault opportunity on a connection carries in key part p
-// the sender's instance number, or the receiver's when the sender has none.
+// Fault sites are named "net.<role>-><role>" (the fault plan's sites() gives each its id)
+// where a node's role is its name without the trailing instance number ("consumer2" has
+// role "consumer" and instance 2). With set_instance_part(p), a frame's fault opportunity
+// on a connection carries in key part p the sender's instance number, or the receiver's
+// when the sender has none.
 //
 // Invariants:
 //  (1) Frames on one direction of one connection arrive in the order they were sent.
@@ -82,7 +83,7 @@ struct Boxed final : Payload {
 };
 
 struct Frame {
-  std::string kind;          // "basic.publish", "basic.deliver", "basic.ack", "confirm.ack", ...
+  FrameKind kind = 0;        // named by FaultPlan::frames() (the protocol's method names)
   Key key;                   // what the frame is about: fault rules, traces (sim/key.h)
   std::string summary;       // what a person reads in the trace: "deliver tag=3 redelivered"
   std::shared_ptr<const Payload> payload;  // the protocol's message (immutable once sent)
@@ -190,7 +191,7 @@ class Network {
   struct Direction {
     NodeId from;
     NodeId to;
-    std::string site;  // its fault site, "net.<from role>-><to role>" (built once)
+    SiteId site = 0;   // its fault site, "net.<from role>-><to role>" (named once)
     Fifo<InFlight> queue;
     Tick last_arrival = 0;
     bool alive = true;

@@ -23,7 +23,7 @@ struct Ring {
 
   void pass(int from, std::int64_t token) {
     Frame f;
-    f.kind = "token";
+    f.kind = k.faults.frames().id("token");
     f.key[0] = token;  // the subject: traces name the token
     f.summary = "token";
     set_payload(f, token);

@@ -3,11 +3,15 @@
 // one per direction, each a std::variant. A receiver handles its set with std::visit, so
 // a method it forgets to handle is a compile error rather than a frame dropped in silence.
 // Each client connection carries one channel (channel 1), opened when it connects, so
-// channel.open and connection.* methods are elided. The frame kind strings are the ones
-// fault rules name (`frame = "basic.ack"`).
+// channel.open and connection.* methods are elided. A frame's kind is derived from the
+// method it carries (kind_of), and its name is the one fault rules use (`frame =
+// "basic.ack"`); kFrameKindNames is the one table of those names.
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <variant>
 
 #include "sim/assert.h"
@@ -36,6 +40,51 @@ using ClientMethod = std::variant<QosFrame, ConsumeFrame, ConfirmSelectFrame, Pu
 // What the broker sends a client.
 using BrokerMethod = std::variant<DeliverFrame, Confirm, Returned, ChannelClosed>;
 
+// Which method a frame carries, as fault rules and traces name it. kNone (no frame) is
+// first: the fault plan's frame kinds are handed these names in this order (sim/faults.h),
+// so a kind's value is its id there. A broker's negative confirm travels as basic.nack,
+// like a consumer's nack the other way.
+enum class FrameKind : std::uint8_t {
+  kNone,
+  kBasicQos,
+  kBasicConsume,
+  kConfirmSelect,
+  kBasicPublish,
+  kBasicAck,
+  kBasicNack,
+  kBasicReject,
+  kBasicDeliver,
+  kConfirmAck,
+  kBasicReturn,
+  kChannelClose,
+};
+inline constexpr std::array<std::string_view, 12> kFrameKindNames = {
+    "",           "basic.qos",    "basic.consume", "confirm.select", "basic.publish",
+    "basic.ack",  "basic.nack",   "basic.reject",  "basic.deliver",  "confirm.ack",
+    "basic.return", "channel.close"};
+static_assert(kFrameKindNames.size() == static_cast<std::size_t>(FrameKind::kChannelClose) + 1);
+
+constexpr std::string_view frame_kind_name(FrameKind kind) {
+  return kFrameKindNames[static_cast<std::size_t>(kind)];
+}
+
+inline FrameKind kind_of(const ClientMethod& method) {
+  constexpr std::array<FrameKind, std::variant_size_v<ClientMethod>> kinds = {
+      FrameKind::kBasicQos,  FrameKind::kBasicConsume, FrameKind::kConfirmSelect,
+      FrameKind::kBasicPublish, FrameKind::kBasicAck, FrameKind::kBasicNack,
+      FrameKind::kBasicReject};
+  return kinds[method.index()];
+}
+inline FrameKind kind_of(const BrokerMethod& method) {
+  if (const auto* confirm = std::get_if<Confirm>(&method)) {
+    return confirm->ack ? FrameKind::kConfirmAck : FrameKind::kBasicNack;
+  }
+  constexpr std::array<FrameKind, std::variant_size_v<BrokerMethod>> kinds = {
+      FrameKind::kBasicDeliver, FrameKind::kConfirmAck, FrameKind::kBasicReturn,
+      FrameKind::kChannelClose};
+  return kinds[method.index()];
+}
+
 // One lambda per method for std::visit.
 // What a receiver can read from a frame's method, for explore's state merging (the
 // network's Boxed payload finds these by argument-dependent lookup). broker_state.cpp.
@@ -50,28 +99,29 @@ struct Overloaded : Fs... {
 template <class... Fs>
 Overloaded(Fs...) -> Overloaded<Fs...>;
 
-// Builds a network frame; `order` and `attempt` (its key, src/orders/order_key.h) feed
-// fault rules and the trace. The method is taken by rvalue reference all the way into the
-// frame's payload: it is moved once, not once per call on the way.
+// Builds a network frame of the method's kind; `order` and `attempt` (its key,
+// src/orders/order_key.h) feed fault rules and the trace. The method is taken by rvalue
+// reference all the way into the frame's payload: it is moved once, not once per call on
+// the way.
 template <class Method>
   requires std::is_same_v<Method, ClientMethod> || std::is_same_v<Method, BrokerMethod>
-sim::Frame make_frame_of(std::string&& kind, Method&& method, std::int64_t order,
-                         std::int64_t attempt, std::string&& summary) {
+sim::Frame make_frame_of(Method&& method, std::int64_t order, std::int64_t attempt,
+                         std::string&& summary) {
   sim::Frame frame;
-  frame.kind = std::move(kind);
+  frame.kind = static_cast<sim::FrameKind>(kind_of(method));  // frames() named as the enum
   frame.key = orders::order_key(order, attempt);
   frame.summary = std::move(summary);
   sim::set_payload(frame, std::move(method));
   return frame;
 }
 
-inline sim::Frame make_frame(std::string kind, ClientMethod&& method, std::int64_t order,
-                             std::int64_t attempt, std::string summary) {
-  return make_frame_of(std::move(kind), std::move(method), order, attempt, std::move(summary));
+inline sim::Frame make_frame(ClientMethod&& method, std::int64_t order, std::int64_t attempt,
+                             std::string summary) {
+  return make_frame_of(std::move(method), order, attempt, std::move(summary));
 }
-inline sim::Frame make_frame(std::string kind, BrokerMethod&& method, std::int64_t order,
-                             std::int64_t attempt, std::string summary) {
-  return make_frame_of(std::move(kind), std::move(method), order, attempt, std::move(summary));
+inline sim::Frame make_frame(BrokerMethod&& method, std::int64_t order, std::int64_t attempt,
+                             std::string summary) {
+  return make_frame_of(std::move(method), order, attempt, std::move(summary));
 }
 
 // The method a frame carries. REQUIRES: the frame travels in that direction (only the

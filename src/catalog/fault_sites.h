@@ -13,8 +13,9 @@
 //  (3) A site that takes `attempt` takes `order`; a moment-only site takes no match key
 //      but `instance` (it has no opportunities of its own to count or match).
 //  (4) A null `patterns` / `strategies` test means every pattern / strategy passes.
-// Extending: add the enumerator, its row in kSites (fault_sites.cpp), and pass the site's
-// name from the actor that reaches it; the catalog test checks each row against runs.
+// Extending: add the enumerator and its name (src/orders/fault_site.h), its row in kSites
+// (fault_sites.cpp), and pass the site from the actor that reaches it; the catalog test
+// checks each row against runs.
 
 #include <cstdint>
 #include <optional>
@@ -24,34 +25,15 @@
 #include <vector>
 
 #include "sim/fault_action.h"
+#include "src/orders/fault_site.h"
 #include "src/consumer/strategy.h"
 #include "src/producer/design.h"
 
 namespace lab {
 
-enum class Site : std::uint8_t {
-  kConsumerOnDeliver,
-  kConsumerAfterDedupInsert,
-  kConsumerBeforeCommit,
-  kConsumerAfterSideEffect,
-  kConsumerAfterCommit,
-  kConsumerAfterAck,
-  kConsumerProcess,
-  kRelayAfterPublish,
-  kRelayAfterConfirm,
-  kProducerAfterCommit,
-  kProducerAfterPublish,
-  kDbCommit,
-  kBrokerRestart,
-  kBrokerCrash,
-  kBrokerReorder,
-  kNetRelayToBroker,
-  kNetBrokerToRelay,
-  kNetProducerToBroker,
-  kNetBrokerToConsumer,
-  kNetConsumerToBroker,
-};
-inline constexpr std::size_t kSiteCount = 20;
+// The sites are the lab's identities (src/orders/fault_site.h), named there once.
+using Site = orders::Site;
+inline constexpr std::size_t kSiteCount = orders::kSiteCount;
 
 // What a rule does where it fires; also the random fault kinds of [faults.random]. The
 // enum and its names are the fault plan's (sim/fault_action.h); actions() lists those a

@@ -10,6 +10,8 @@
 
 namespace consumer {
 
+using orders::Site;
+
 Consumer::Consumer(transport::Env env, ConsumerOptions options)
     : k_(env), options_(std::move(options)), name_("consumer" + std::to_string(options_.instance)) {
   transport::Handlers handlers;
@@ -40,7 +42,7 @@ void Consumer::open_databases() {
   // The plan decides whether this commit fails with a transient I/O error (site db.commit).
   ledger_.set_fault_hook([this](store::HookOp op) -> int {
     if (op != store::HookOp::kCommit || !current_) return 0;
-    return fault("db.commit", sim::FaultAction::kFail) ? SQLITE_IOERR_WRITE : 0;
+    return fault(Site::kDbCommit, sim::FaultAction::kFail) ? SQLITE_IOERR_WRITE : 0;
   });
   if (options_.strategy.choices.dedup == Dedup::kSeparateStore) {
     if (store::machine_failed(store::Db::open(options_.dedup_uri, dedup_))) return stop();
@@ -61,10 +63,10 @@ void Consumer::connect() {
     return;
   }
   const bool auto_ack = options_.strategy.choices.ack == AckTiming::kAuto;
-  k_.net.send(conn_, {"basic.qos", broker::QosFrame{options_.prefetch}, 0, 0,
+  k_.net.send(conn_, {broker::QosFrame{options_.prefetch}, 0, 0,
                       "qos prefetch=" + std::to_string(options_.prefetch)});
-  k_.net.send(conn_, {"basic.consume", broker::ConsumeFrame{options_.queue, name_, auto_ack}, 0,
-                      0, std::string("consume ") + options_.queue + (auto_ack ? " no-ack" : "")});
+  k_.net.send(conn_, {broker::ConsumeFrame{options_.queue, name_, auto_ack}, 0, 0,
+                      std::string("consume ") + options_.queue + (auto_ack ? " no-ack" : "")});
 }
 
 void Consumer::on_frame(transport::ConnId conn, const broker::BrokerMethod& method,
@@ -112,12 +114,14 @@ void Consumer::next() {
   later("consumer.receive", [](Consumer& self) { self.receive(); });
 }
 
-bool Consumer::fault(const char* site, sim::FaultAction kind) {
+bool Consumer::fault(Site site, sim::FaultAction kind) {
   const auto& d = current_->deliver;
-  const auto action = k_.faults.check(
-      {site, kind, orders::order_key(d.delivery.message.order, d.attempt, options_.instance), ""});
+  const auto action =
+      k_.faults.check({orders::site_id(site), kind,
+                       orders::order_key(d.delivery.message.order, d.attempt, options_.instance)});
   if (!action) return false;
-  if (*action == sim::FaultAction::kCrash) crash(std::string("fault at ") + site);
+  if (*action == sim::FaultAction::kCrash)
+    crash("fault at " + std::string(orders::site_name(site)));
   return true;
 }
 
@@ -147,16 +151,13 @@ void Consumer::settle(Settle how, bool requeue) {
   // commit or rollback, or (ack before commit) before it begins. An ack inside the
   // transaction would let the broker forget a message whose debit may still roll back.
   EOSIM_ASSERT(!ledger_.in_transaction());
-  const char* const kind = how == Settle::kAck    ? "basic.ack"
-                           : how == Settle::kNack ? "basic.nack"
-                                                  : "basic.reject";
   if (acked_) return;  // auto-ack, or already acked before the work
   acked_ = true;
   const auto& d = current_->deliver.delivery;
   const std::int64_t ord = d.message.order;
   const std::int64_t attempt = current_->deliver.attempt;
   const std::string tag = std::to_string(d.delivery_tag);
-  transport::Outgoing frame{kind, broker::AckFrame{d.delivery_tag, false}, ord, attempt,
+  transport::Outgoing frame{broker::AckFrame{d.delivery_tag, false}, ord, attempt,
                             "ack " + tag};
   if (how == Settle::kNack) {
     frame.method = broker::NackFrame{d.delivery_tag, false, requeue};
@@ -165,6 +166,7 @@ void Consumer::settle(Settle how, bool requeue) {
     frame.method = broker::RejectFrame{d.delivery_tag, requeue};
     frame.summary = "reject " + tag + (requeue ? " requeue" : "");
   }
+  const std::string_view kind = broker::frame_kind_name(broker::kind_of(frame.method));
   if (!k_.net.send(current_->conn, std::move(frame))) {
     trace(sim::EventKind::kAckFailed, std::string(kind) + " " + tag + ": its connection is closed");
   }

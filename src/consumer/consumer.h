@@ -33,6 +33,7 @@
 #include "sim/fifo.h"
 #include "src/broker/frames.h"
 #include "src/consumer/strategy.h"
+#include "src/orders/fault_site.h"
 #include "src/orders/order_message.h"
 #include "src/store/db.h"
 #include "src/store/txn.h"
@@ -113,7 +114,7 @@ class Consumer {
   void stop();  // after a machine error (store/failure.h): the run is over
   // separate-dedup-store: the store marks `id` seen but the ledger holds no debit for it.
   bool separate_mark_without_effect(const std::string& id);
-  bool fault(const char* site, sim::FaultAction kind = sim::FaultAction::kCrash);
+  bool fault(orders::Site site, sim::FaultAction kind = sim::FaultAction::kCrash);
   // How a delivery is settled: the frame sent back to the broker.
   enum class Settle { kAck, kNack, kReject };
   void settle(Settle how, bool requeue = true);

@@ -13,6 +13,8 @@
 
 namespace consumer {
 
+using orders::Site;
+
 namespace {
 
 }  // namespace
@@ -34,13 +36,13 @@ void Consumer::receive() {
         {"tag=", d.delivery_tag, d.redelivered ? " redelivered " : " ",
          d.message.message_id.empty() ? std::string_view("(no message_id)")
                                       : std::string_view(d.message.message_id)});
-  if (fault("consumer.on_deliver")) return;
+  if (fault(Site::kConsumerOnDeliver)) return;
   const auto body = orders::decode(d.message.body);
   if (d.message.message_id.empty() || !body) return reject_unidentified(body.has_value());
   const Choices& c = options_.strategy.choices;
   if (c.ack == AckTiming::kBeforeCommit) {
     settle(Settle::kAck);
-    if (fault("consumer.after_ack")) return;
+    if (fault(Site::kConsumerAfterAck)) return;
   }
   if (!expire_dedup_keys()) return;
   const std::string& id = d.message.message_id;
@@ -57,7 +59,7 @@ void Consumer::receive() {
       // Written first and on its own: if the business transaction fails now, the key
       // says "done" although nothing was done.
       if (!mark_seen(id, body->order)) return;
-      if (fault("consumer.after_dedup_insert")) return;
+      if (fault(Site::kConsumerAfterDedupInsert)) return;
     }
   }
   later("consumer.transact", [](Consumer& self) { self.transact(); });
@@ -182,12 +184,12 @@ void Consumer::transact() {
     if (!insert_key(txn, id, body->order)) return;
     key_written = true;
     const bool same_txn = options_.strategy.choices.dedup == Dedup::kSameTxn;
-    if (same_txn && fault("consumer.after_dedup_insert")) return;
+    if (same_txn && fault(Site::kConsumerAfterDedupInsert)) return;
   }
   if (!debit(txn, *body, id)) return;
   if (options_.strategy.side_effect == SideEffect::kBeforeCommit) {
     if (!send_effect(body->order, id)) return;
-    if (fault("consumer.after_side_effect")) return;
+    if (fault(Site::kConsumerAfterSideEffect)) return;
   }
   if (key_last()) {
     if (!insert_key(txn, id, body->order)) return;
@@ -230,7 +232,7 @@ bool Consumer::debit(store::Txn& txn, const orders::OrderMessage& body, const st
 
 // The commit (site db.commit can fail it), then what follows it.
 void Consumer::commit(store::Txn& txn, const orders::OrderMessage& body, const std::string& id) {
-  if (fault("consumer.before_commit")) return;
+  if (fault(Site::kConsumerBeforeCommit)) return;
   const store::Status st = txn.commit();
   if (!st.ok()) {
     txn.abandon();
@@ -244,19 +246,19 @@ void Consumer::commit(store::Txn& txn, const orders::OrderMessage& body, const s
 }
 
 void Consumer::after_commit(std::int64_t order, const std::string& id) {
-  if (fault("consumer.after_commit")) return;
+  if (fault(Site::kConsumerAfterCommit)) return;
   const Strategy& s = options_.strategy;
   if (s.choices.dedup == Dedup::kSeparateStore && s.mark == Mark::kAfterCommit) {
     if (!mark_seen(id, order)) return;
   }
   if (s.side_effect == SideEffect::kAfterCommit) {
     if (!send_effect(order, id)) return;
-    if (fault("consumer.after_side_effect")) return;
+    if (fault(Site::kConsumerAfterSideEffect)) return;
   }
   if (s.choices.ack == AckTiming::kAfterCommit) {
     EOSIM_ASSERT(!acked_);  // nothing acked this delivery before its commit
     settle(Settle::kAck);
-    if (fault("consumer.after_ack")) return;
+    if (fault(Site::kConsumerAfterAck)) return;
   }
   finish();
 }

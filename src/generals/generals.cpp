@@ -151,14 +151,14 @@ void TwoGenerals::dispatch(int number) {
   last_sent_ = number;
 
   sim::Frame frame;
-  frame.kind = "courier";
+  frame.kind = kernel_.faults.frames().id("courier");
   frame.key[orders::kOrder] = number;  // fault rules match a courier by its number through `order`
   frame.summary = "courier " + std::to_string(number) + ": " + courier_text(number);
   if (capture_armed_) {
     // Logged exactly as the network logs a scripted capture, so a session captured by
     // hand replays as `capture` rules with the same trace.
     capture_armed_ = false;
-    const std::string site = site_of(number);
+    const sim::SiteId site = kernel_.faults.sites().id(site_of(number));
     kernel_.faults.record(
         {site, sim::FaultAction::kDrop, orders::order_key(number), frame.kind},
         sim::FaultAction::kDrop, true);

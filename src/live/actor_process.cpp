@@ -268,6 +268,7 @@ int run_actor(const ActorArgs& a, std::ostream& err) {
     *trace_out << sim::format_jsonl(e, orders::kKeyNames) << '\n';
     trace_out->flush();
   });
+  transport::name_lab_ids(k.faults);  // the actors name sites and frames by id
   k.faults.set_rules(rules_left(s.script, read_fired(a.run_dir)));
   const std::string run_dir = a.run_dir;
   const std::string node = a.node();

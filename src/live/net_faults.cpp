@@ -116,8 +116,9 @@ ProxyAction NetFaults::judge(const SeenFrame& f) {
     }
   }
   const std::optional<sim::FaultAction> fired =
-      plan_.check({site, lab::Action::kDrop,
-                   orders::order_key(order, attempt, sim::node_instance(node)), kind});
+      plan_.check({plan_.sites().id(site), lab::Action::kDrop,
+                   orders::order_key(order, attempt, sim::node_instance(node)),
+                   plan_.frames().id(kind)});
   if (!fired) return {};
   on_fired(plan_.fired().back(), f);
   ProxyAction action;

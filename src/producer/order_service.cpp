@@ -10,6 +10,8 @@
 
 namespace producer {
 
+using orders::Site;
+
 OrderService::OrderService(transport::Env env, std::optional<transport::Env> relay_env,
                            ProducerOptions options)
     : k_(env), options_(std::move(options)), publisher_(env.net, false) {
@@ -51,22 +53,23 @@ void OrderService::schedule_next() {
 
 broker::Message OrderService::message_for(std::int64_t order) const {
   broker::Message m;
-  const bool no_id = std::find(options_.without_message_id.begin(),
-                               options_.without_message_id.end(),
-                               order) != options_.without_message_id.end();
+  const bool no_id =
+      std::find(options_.without_message_id.begin(), options_.without_message_id.end(), order) !=
+      options_.without_message_id.end();
   m.message_id = no_id ? "" : orders::message_id_for(order);
-  m.body = orders::encode({order, options_.amounts[static_cast<std::size_t>(order - 1)], options_.account});
+  m.body = orders::encode(
+      {order, options_.amounts[static_cast<std::size_t>(order - 1)], options_.account});
   m.order = order;
   m.persistent = options_.persistent;
   return m;
 }
 
-bool OrderService::fault(const char* site, std::int64_t order) {
+bool OrderService::fault(Site site, std::int64_t order) {
   // The order service makes one try per order: its attempt is always 1.
-  const auto action =
-      k_.faults.check({site, sim::FaultAction::kCrash, orders::order_key(order, 1), ""});
+  const auto action = k_.faults.check(
+      {orders::site_id(site), sim::FaultAction::kCrash, orders::order_key(order, 1)});
   if (!action) return false;
-  crash(std::string("fault at ") + site);
+  crash("fault at " + std::string(orders::site_name(site)));
   return true;
 }
 
@@ -106,17 +109,17 @@ void OrderService::create(std::int64_t order) {
       options_.pattern == Pattern::kOutbox || options_.pattern == Pattern::kOutboxNoConfirm;
   if (options_.pattern == Pattern::kPublishThenCommit) {
     if (publisher_.ensure_connected()) publisher_.publish(options_.queue, message_for(order), 1);
-    if (fault("producer.after_publish", order)) return;
+    if (fault(Site::kProducerAfterPublish, order)) return;
   }
   if (!write_order(order, amount, now, outbox)) return stop();
   k_.trace.record("producer", sim::EventKind::kCommit, "orders", order,
                   outbox ? "order + outbox row" : "order row");
-  if (fault("producer.after_commit", order)) return;
+  if (fault(Site::kProducerAfterCommit, order)) return;
   if (outbox) {
     if (relay_) relay_->kick();
   } else if (options_.pattern == Pattern::kDualWrite) {
     if (publisher_.ensure_connected()) publisher_.publish(options_.queue, message_for(order), 1);
-    if (fault("producer.after_publish", order)) return;
+    if (fault(Site::kProducerAfterPublish, order)) return;
   }
 }
 

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "src/broker/frames.h"
+#include "src/orders/fault_site.h"
 #include "src/producer/design.h"
 #include "src/store/db.h"
 #include "src/transport/transport.h"
@@ -106,7 +107,7 @@ class Relay {
   bool read_unsent(std::vector<OutboxRow>& rows);
   bool mark_sent(std::int64_t row);  // false after a machine error (the relay stopped)
   void stop();
-  bool fault(const char* site, std::int64_t order, std::int64_t attempt);
+  bool fault(orders::Site site, std::int64_t order, std::int64_t attempt);
   // Runs Fn{}(*this) after `delay` unless the relay crashed meanwhile. `Fn` is a
   // captureless lambda taking the relay: the event's closure is then two words, which
   // std::function keeps inline instead of allocating one per pump.
@@ -158,7 +159,7 @@ class OrderService {
   void create(std::int64_t order);
   bool write_order(std::int64_t order, std::int64_t amount, std::int64_t now, bool outbox);
   void stop();
-  bool fault(const char* site, std::int64_t order);
+  bool fault(orders::Site site, std::int64_t order);
   broker::Message message_for(std::int64_t order) const;
   void schedule_next();
 

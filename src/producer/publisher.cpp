@@ -19,7 +19,8 @@ bool Publisher::ensure_connected() {
   next_seq_ = 0;  // a new channel numbers its publishes from 1 again
   if (conn_ == 0) return false;
   if (confirms_) {
-    net_.send(conn_, {"confirm.select", broker::ConfirmSelectFrame{}, 0, 0, "confirm.select"});
+    net_.send(conn_, {broker::ConfirmSelectFrame{}, 0, 0,
+                      std::string(broker::frame_kind_name(broker::FrameKind::kConfirmSelect))});
   }
   return true;
 }
@@ -31,8 +32,7 @@ std::optional<std::uint64_t> Publisher::publish(const std::string& queue, broker
       confirms_ ? sim::concat({"publish ", message_id_text(message), " seq=", next_seq_ + 1})
                 : sim::concat({"publish ", message_id_text(message)});
   const bool sent = net_.send(
-      conn_, {"basic.publish",
-              broker::ClientMethod(broker::PublishFrame{queue, std::move(message), true}),
+      conn_, {broker::ClientMethod(broker::PublishFrame{queue, std::move(message), true}),
               order, attempt, std::move(summary)});
   if (!sent) return std::nullopt;
   return confirms_ ? ++next_seq_ : 0;

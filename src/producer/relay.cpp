@@ -9,6 +9,8 @@
 
 namespace producer {
 
+using orders::Site;
+
 Relay::Relay(transport::Env env, const ProducerOptions& options)
     : k_(env),
       options_(options),
@@ -57,11 +59,11 @@ void Relay::kick() {
   });
 }
 
-bool Relay::fault(const char* site, std::int64_t order, std::int64_t attempt) {
-  const auto action =
-      k_.faults.check({site, sim::FaultAction::kCrash, orders::order_key(order, attempt), ""});
+bool Relay::fault(Site site, std::int64_t order, std::int64_t attempt) {
+  const auto action = k_.faults.check(
+      {orders::site_id(site), sim::FaultAction::kCrash, orders::order_key(order, attempt)});
   if (!action) return false;
-  crash(std::string("fault at ") + site);
+  crash("fault at " + std::string(orders::site_name(site)));
   return true;
 }
 
@@ -105,7 +107,7 @@ void Relay::pump() {
     if (!seq) return;  // the connection is known dead; on_disconnect starts over
     publishes_[row.order] = attempt;
     if (options_.pattern == Pattern::kOutbox) in_flight_[*seq] = {row.id, row.order, attempt};
-    if (fault("relay.after_publish", row.order, attempt)) return;
+    if (fault(Site::kRelayAfterPublish, row.order, attempt)) return;
     if (options_.pattern == Pattern::kOutboxNoConfirm) {
       mark_sent(row.id);
       k_.trace.record("relay", sim::EventKind::kSent, "", row.order,
@@ -187,9 +189,10 @@ void Relay::on_confirm(const broker::Confirm& confirm) {
       kick();  // nacked or unroutable: try again later
       continue;
     }
-    if (fault("relay.after_confirm", f.order, f.attempt)) return;
+    if (fault(Site::kRelayAfterConfirm, f.order, f.attempt)) return;
     if (!mark_sent(f.row)) return;
-    k_.trace.record("relay", sim::EventKind::kSent, "", f.order, "outbox row marked sent after confirm");
+    k_.trace.record("relay", sim::EventKind::kSent, "", f.order,
+                    "outbox row marked sent after confirm");
   }
 }
 

@@ -38,23 +38,23 @@ sim::FaultRule rule_for(const HandFault& fault, std::uint64_t step) {
       rule.step = at;
       break;
     case HandFaultKind::kCrashNow:
-      rule.site = "consumer.process";
+      rule.site = orders::site_name(Site::kConsumerProcess);
       rule.action = Action::kCrash;
       rule.step = at;
       break;
     case HandFaultKind::kCrashAfterCommit:
-      rule.site = "consumer.after_commit";
+      rule.site = orders::site_name(Site::kConsumerAfterCommit);
       rule.action = Action::kCrash;
       rule.after_step = at;
       break;
     case HandFaultKind::kRestartBroker:
-      rule.site = "broker.restart";
+      rule.site = orders::site_name(Site::kBrokerRestart);
       rule.action = Action::kRestart;
       rule.key[orders::kInstance].reset();
       rule.step = at;
       break;
     case HandFaultKind::kFailNextCommit:
-      rule.site = "db.commit";
+      rule.site = orders::site_name(Site::kDbCommit);
       rule.action = Action::kFail;
       rule.after_step = at;
       break;

@@ -23,7 +23,7 @@ ConnId SimTransport::connect() { return network_.connect(node_, server_); }
 
 bool SimTransport::send(ConnId conn, Outgoing frame) {
   return network_.send(conn, node_,
-                       broker::make_frame(std::move(frame.kind), std::move(frame.method),
+                       broker::make_frame(std::move(frame.method),
                                           frame.order, frame.attempt,
                                           std::move(frame.summary)));
 }

@@ -29,8 +29,10 @@ class SimTransport final : public Transport {
   sim::NodeId server_;
 };
 
-// The Env of an actor in a simulated world.
+// The Env of an actor in a simulated world. Its kernel's fault plan is named for the
+// lab's ids (a world names it first, before its rules: name_lab_ids).
 inline Env sim_env(sim::Kernel& kernel, Transport& net) {
+  name_lab_ids(kernel.faults);
   return Env{net, kernel.scheduler, kernel.faults, kernel.trace};
 }
 

@@ -25,14 +25,15 @@
 #include "sim/scheduler.h"
 #include "sim/trace.h"
 #include "src/broker/frames.h"
+#include "src/orders/fault_site.h"
 
 namespace transport {
 
 using ConnId = std::uint64_t;
 
-// A method on its way to the broker, with what fault rules and the trace need.
+// A method on its way to the broker, with what fault rules and the trace need (its frame
+// kind is the method's: broker::kind_of).
 struct Outgoing {
-  std::string kind;          // the frame kind fault rules name: "basic.ack", ...
   broker::ClientMethod method;
   std::int64_t order = 0;    // the order it is about (0 = none)
   std::int64_t attempt = 0;  // the delivery attempt it settles (0 = n/a)
@@ -59,6 +60,14 @@ class Transport {
   virtual void reset_all() = 0;
   virtual bool is_open(ConnId conn) const = 0;
 };
+
+// Hands a fault plan the names of the ids the actors pass it: the lab's fault sites
+// (src/orders/fault_site.h) and frame kinds (src/broker/frames.h). Every plan the actors
+// run against is named so, before its rules are set.
+inline void name_lab_ids(sim::FaultPlan& plan) {
+  plan.sites().name_all(orders::kSiteNames);
+  plan.frames().name_all(broker::kFrameKindNames);
+}
 
 struct Env {
   Transport& net;

@@ -1,22 +1,25 @@
 #include "src/world/broker_node.h"
+#include "src/orders/fault_site.h"
 #include "src/orders/order_key.h"
 
 namespace lab {
 
 namespace {
+using orders::Site;
 constexpr broker::ChannelId kChannel = 1;  // one channel per connection (frames.h)
 }
 
 std::optional<broker::Broker::Stop> stop_at_publish(sim::FaultPlan& faults, std::int64_t order,
                                                     std::int64_t attempt) {
   const bool restart = faults
-                           .check({"broker.restart", sim::FaultAction::kRestart,
-                                   orders::order_key(order, attempt), ""})
+                           .check({orders::site_id(Site::kBrokerRestart),
+                                   sim::FaultAction::kRestart, orders::order_key(order, attempt)})
                            .has_value();
   // Random only when a ratio names "kill" (no default sweep mix does).
-  const bool crash =
-      faults.check({"broker.crash", sim::FaultAction::kKill, orders::order_key(order), ""})
-          .has_value();
+  const bool crash = faults
+                         .check({orders::site_id(Site::kBrokerCrash), sim::FaultAction::kKill,
+                                 orders::order_key(order)})
+                         .has_value();
   if (restart) return broker::Broker::Stop::kClean;
   if (crash) return broker::Broker::Stop::kCrash;
   return std::nullopt;
@@ -85,14 +88,16 @@ void BrokerNode::on_publish(sim::ConnId conn, const broker::PublishFrame& publis
                       : std::string_view(publish.message.message_id));
   broker_.publish({conn, kChannel}, publish.routing_key, publish.message, publish.mandatory);
   if (persistent) schedule_sync();
-  if (k_.faults.check({"broker.reorder", sim::FaultAction::kReorder,
-                       orders::order_key(order, attempt), ""})) {
+  if (k_.faults.check({orders::site_id(Site::kBrokerReorder), sim::FaultAction::kReorder,
+                       orders::order_key(order, attempt)})) {
     broker_.reorder_to_front(options_.queue.name);
-    k_.trace.record("broker", sim::EventKind::kReorder, "", order, "newest ready message moved to the head");
+    k_.trace.record("broker", sim::EventKind::kReorder, "", order,
+                    "newest ready message moved to the head");
   }
   if (const auto stop = stop_at_publish(k_.faults, order, attempt)) {
-    const bool crash = *stop == broker::Broker::Stop::kCrash;
-    restart(crash ? "fault at broker.crash" : "fault at broker.restart", *stop);
+    const Site site =
+        *stop == broker::Broker::Stop::kCrash ? Site::kBrokerCrash : Site::kBrokerRestart;
+    restart("fault at " + std::string(orders::site_name(site)), *stop);
   }
 }
 
@@ -162,9 +167,9 @@ void BrokerNode::deliver(broker::Delivery d) {
                                          : std::string_view(d.message.message_id)});
   const broker::ConnId conn = d.to.conn;
   k_.network.send(conn, "broker",
-                  broker::make_frame("basic.deliver",
-                                     broker::BrokerMethod(broker::DeliverFrame{std::move(d), attempt}),
-                                     order, attempt, std::move(summary)));
+                  broker::make_frame(
+                      broker::BrokerMethod(broker::DeliverFrame{std::move(d), attempt}), order,
+                      attempt, std::move(summary)));
 }
 
 std::int64_t BrokerNode::next_attempt(std::int64_t order) {
@@ -176,24 +181,25 @@ std::int64_t BrokerNode::next_attempt(std::int64_t order) {
 }
 
 void BrokerNode::confirm(const broker::Confirm& c) {
-  const char* const kind = c.ack ? "confirm.ack" : "basic.nack";
   k_.network.send(c.to.conn, "broker",
-                  broker::make_frame(kind, c, 0, 0,
+                  broker::make_frame(c, 0, 0,
                                      sim::concat({c.ack ? "confirm " : "nack ",
                                                   c.multiple ? "<=" : "", c.seq})));
 }
 
 void BrokerNode::returned(const broker::Returned& r) {
   k_.network.send(r.to.conn, "broker",
-                  broker::make_frame("basic.return", r, r.message.order, 0,
+                  broker::make_frame(r, r.message.order, 0,
                                      "return " + std::to_string(r.reply_code) + " " +
                                          r.reply_text));
 }
 
 void BrokerNode::channel_closed(const broker::ChannelClosed& c) {
   k_.network.send(c.channel.conn, "broker",
-                  broker::make_frame("channel.close", c, 0, 0,
-                                     "channel.close " + std::to_string(c.code) + " " + c.text));
+                  broker::make_frame(c, 0, 0,
+                                     std::string(broker::frame_kind_name(
+                                         broker::FrameKind::kChannelClose)) +
+                                         " " + std::to_string(c.code) + " " + c.text));
 }
 
 void BrokerNode::dead_lettered(const broker::Message& m, const std::string& from_queue,
@@ -215,7 +221,8 @@ void BrokerNode::requeued(const broker::Message& m, const std::string& queue,
 
 void BrokerNode::discarded(const broker::Message& m, const std::string& from_queue,
                            const std::string& reason) {
-  k_.trace.record("broker", sim::EventKind::kDiscard, "", m.order, from_queue + ": " + reason + ", no dead-letter queue");
+  k_.trace.record("broker", sim::EventKind::kDiscard, "", m.order,
+                  from_queue + ": " + reason + ", no dead-letter queue");
 }
 
 BrokerLeftovers BrokerNode::leftovers() const {

@@ -8,6 +8,7 @@
 #include "src/broker/heartbeat.h"
 #include "src/catalog/fault_sites.h"
 #include "src/consumer/consumer.h"
+#include "src/orders/fault_site.h"
 #include "src/orders/order_key.h"
 #include "src/producer/producer.h"
 #include "src/store/db.h"
@@ -91,21 +92,14 @@ eosim::Status database_error(const char* doing, const store::Status& st) {
   return eosim::Status::error(doing + st.to_string());
 }
 
-// Which lane of the diagram a fault belongs to.
+// Which lane of the diagram a fault belongs to: its site's actor, with the instance for
+// a consumer (there can be several).
 std::string actor_of(const sim::FiredFault& f) {
-  const std::string& s = f.site;
-  auto with_instance = [&](const std::string& role) {
-    return role + (f.key[orders::kInstance] > 0 ? std::to_string(f.key[orders::kInstance]) : "1");
-  };
-  const FaultSite* site = find_fault_site(s);
-  if (s.rfind("consumer.", 0) == 0 || (site != nullptr && site->id == Site::kDbCommit)) {
-    return with_instance("consumer");
-  }
-  if (s.rfind("net.", 0) == 0) {
-    const std::string role = s.substr(4, s.find("->") - 4);
-    return role == "consumer" ? with_instance(role) : role;
-  }
-  return s.substr(0, s.find('.'));
+  const std::optional<Site> site = orders::site_named(f.site);
+  EOSIM_ASSERT(site.has_value());  // the world's actors name only the lab's sites
+  const std::string role(orders::site_row(*site).actor);
+  if (role != "consumer") return role;
+  return role + (f.key[orders::kInstance] > 0 ? std::to_string(f.key[orders::kInstance]) : "1");
 }
 
 // The simulated network's links from the scenario's [network] table.
@@ -195,6 +189,7 @@ void WorldImpl::set_up_kernel() {
   k.faults.log_opportunities(options_.log_opportunities);
   k.network.set_options(link_options(s.network));
   k.network.set_instance_part(orders::kInstance);  // `instance` rules on net.* sites
+  transport::name_lab_ids(k.faults);               // before the rules name sites
   k.faults.set_rules(s.script);
   sim::RandomFaultOptions random;
   random.ratios = s.random.ratios;
@@ -234,11 +229,11 @@ transport::Env WorldImpl::node_env(const std::string& node) {
 // one that freezes (each end notices by its own heartbeats, or never).
 void WorldImpl::fire_timed(const sim::FaultRule& rule, std::size_t index) {
   const std::int64_t instance = rule.key[orders::kInstance].value_or(0);
-  kernel_.faults.record_rule(index,
-                             {rule.site, rule.action, orders::order_key(0, 0, instance), ""});
-  const std::string when = " at tick " + std::to_string(*rule.tick);
   const FaultSite* site = find_fault_site(rule.site);
   EOSIM_ASSERT(site != nullptr && site->timed);  // the scenario loader checked the rule
+  kernel_.faults.record_rule(
+      index, {orders::site_id(site->id), rule.action, orders::order_key(0, 0, instance)});
+  const std::string when = " at tick " + std::to_string(*rule.tick);
   if (site->id == Site::kBrokerRestart) {
     broker_->restart("scripted restart" + when);
     return;
@@ -251,8 +246,8 @@ void WorldImpl::fire_timed(const sim::FaultRule& rule, std::size_t index) {
     return;
   }
   EOSIM_ASSERT(site->is_network());
-  const std::string from_role = rule.site.substr(4, rule.site.find("->") - 4);
-  const std::string to_role = rule.site.substr(rule.site.find("->") + 2);
+  const std::string_view from_role = orders::site_row(site->id).actor;
+  const std::string_view to_role = orders::site_row(site->id).peer;
   for (const sim::ConnId conn : kernel_.network.connections_of("broker")) {
     if (!kernel_.network.is_open(conn)) continue;
     const sim::NodeId other = kernel_.network.peer(conn, "broker");

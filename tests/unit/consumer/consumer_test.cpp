@@ -33,10 +33,11 @@ struct FakeConsumerBroker {
   std::string uri;
 
   FakeConsumerBroker() {
+    transport::name_lab_ids(k.faults);  // before a test's rules name sites
     sim::NodeHandlers h;
     h.on_accept = [this](sim::ConnId c, const sim::NodeId&) { conn = c; next_tag = 0; };
     h.on_frame = [this](sim::ConnId, const sim::Frame& f) {
-      received.push_back(f.kind);
+      received.emplace_back(k.faults.frames().name(f.kind));
       if (const auto* a = std::get_if<broker::AckFrame>(&broker::client_method(f))) {
         acked_tags.push_back(a->tag);
       }
@@ -71,7 +72,7 @@ struct FakeConsumerBroker {
     d.to = {conn, 1};
     d.delivery_tag = ++next_tag;
     k.network.send(conn, "broker",
-                   broker::make_frame("basic.deliver", broker::DeliverFrame{d, attempt},
+                   broker::make_frame(broker::DeliverFrame{d, attempt},
                                       d.message.order, attempt, summary));
   }
 

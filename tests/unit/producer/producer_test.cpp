@@ -27,6 +27,7 @@ struct FakeProducerBroker {
   transport::SimTransport relay_net{k.network, "relay"};
 
   FakeProducerBroker() {
+    transport::name_lab_ids(k.faults);  // before a test's rules name sites
     attach();
     uri = "file:/producer-test-" + std::to_string(++g_counter) + "?vfs=memdb";
     REQUIRE(store::Db::open(uri, orders).ok());
@@ -55,7 +56,7 @@ struct FakeProducerBroker {
     c.to = {relay_conn, 1};
     c.seq = seq;
     c.multiple = multiple;
-    k.network.send(relay_conn, "broker", broker::make_frame("confirm.ack", c, 0, 0, "confirm"));
+    k.network.send(relay_conn, "broker", broker::make_frame(c, 0, 0, "confirm"));
   }
 
   std::int64_t count(const char* sql) {

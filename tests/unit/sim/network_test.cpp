@@ -11,9 +11,10 @@ using sim::Kernel;
 
 namespace {
 
-Frame frame(const std::string& kind, std::int64_t n) {
+// A frame of the kind named so (the kernel's fault plan gives the name its id).
+Frame frame(Kernel& k, const std::string& kind, std::int64_t n) {
   Frame f;
-  f.kind = kind;
+  f.kind = k.faults.frames().id(kind);
   f.key[0] = n;
   f.summary = kind + " " + std::to_string(n);
   sim::set_payload(f, n);
@@ -59,7 +60,7 @@ TEST_CASE("network: a connection is FIFO even with random latency", "[network]")
     for (std::int64_t i = 1; i <= 30; ++i) {
       // One send per tick, but latencies of 1..9 ticks overlap: only FIFO keeps order.
       p.k.scheduler.at(static_cast<sim::Tick>(i), "send", [&p, c, i] {
-        p.k.network.send(c, "client1", frame("basic.publish", i));
+        p.k.network.send(c, "client1", frame(p.k, "basic.publish", i));
       });
     }
     p.k.scheduler.run(1000);
@@ -80,10 +81,10 @@ TEST_CASE("network: a dropped frame breaks the connection and loses what is behi
   p.k.faults.set_rules({drop});
   const ConnId c = p.k.network.connect("client1", "server");
   p.k.scheduler.at(0, "burst", [&] {
-    p.k.network.send(c, "client1", frame("basic.ack", 1));
-    p.k.network.send(c, "server", frame("basic.deliver", 7));  // in flight the other way
-    p.k.network.send(c, "client1", frame("basic.ack", 2));     // dropped: breaks
-    CHECK_FALSE(p.k.network.send(c, "client1", frame("basic.ack", 3)));
+    p.k.network.send(c, "client1", frame(p.k, "basic.ack", 1));
+    p.k.network.send(c, "server", frame(p.k, "basic.deliver", 7));  // in flight the other way
+    p.k.network.send(c, "client1", frame(p.k, "basic.ack", 2));     // dropped: breaks
+    CHECK_FALSE(p.k.network.send(c, "client1", frame(p.k, "basic.ack", 3)));
   });
   p.k.scheduler.run(1000);
   CHECK(p.at_server.empty());  // ack 1 was still in flight when the connection broke
@@ -102,8 +103,8 @@ TEST_CASE("network: a crashed end's frames still arrive, then the peer sees the 
   Pair p(5);
   const ConnId c = p.k.network.connect("client1", "server");
   p.k.scheduler.at(0, "crash", [&] {
-    p.k.network.send(c, "client1", frame("basic.ack", 1));
-    p.k.network.send(c, "server", frame("basic.deliver", 2));
+    p.k.network.send(c, "client1", frame(p.k, "basic.ack", 1));
+    p.k.network.send(c, "server", frame(p.k, "basic.deliver", 2));
     p.k.network.abort_all("client1");
   });
   p.k.scheduler.run(1000);
@@ -141,18 +142,19 @@ TEST_CASE("network: a frozen link carries nothing, the server notices, the clien
   freeze_on_first_deliver(p, 15, 0);
   const ConnId c = p.k.network.connect("client1", "server");
   p.k.scheduler.at(0, "deliver", [&] {
-    p.k.network.send(c, "server", frame("basic.deliver", 1));
-    p.k.network.send(c, "server", frame("basic.deliver", 2));  // behind it: frozen in flight
+    p.k.network.send(c, "server", frame(p.k, "basic.deliver", 1));
+    p.k.network.send(c, "server", frame(p.k, "basic.deliver", 2));  // behind it: frozen in flight
   });
   bool ack_accepted = false;
   bool late_deliver_accepted = true;
   p.k.scheduler.at(5, "ack", [&] {
     CHECK(p.k.network.is_frozen(c));
-    ack_accepted = p.k.network.send(c, "client1", frame("basic.ack", 1));
+    ack_accepted = p.k.network.send(c, "client1", frame(p.k, "basic.ack", 1));
   });
   p.k.scheduler.at(20, "after the server gave up", [&] {
-    late_deliver_accepted = p.k.network.send(c, "server", frame("basic.deliver", 3));
-    CHECK(p.k.network.send(c, "client1", frame("basic.ack", 1)));  // the client still cannot tell
+    late_deliver_accepted = p.k.network.send(c, "server", frame(p.k, "basic.deliver", 3));
+    CHECK(p.k.network.send(c, "client1",
+                           frame(p.k, "basic.ack", 1)));  // the client still cannot tell
   });
   p.k.scheduler.run(1000);
   CHECK(p.at_client == std::vector<std::int64_t>{1});  // the frame that froze it arrived
@@ -171,7 +173,8 @@ TEST_CASE("network: on a frozen link each end notices after its own detection ti
     Pair p(6);
     freeze_on_first_deliver(p, 6, 14);
     const ConnId c = p.k.network.connect("client1", "server");
-    p.k.scheduler.at(0, "deliver", [&] { p.k.network.send(c, "server", frame("basic.deliver", 1)); });
+    p.k.scheduler.at(0, "deliver",
+                     [&] { p.k.network.send(c, "server", frame(p.k, "basic.deliver", 1)); });
     p.k.scheduler.run(1000);
     CHECK(p.server_down == std::vector<sim::Tick>{2 + 6});
     CHECK(p.client_down == std::vector<sim::Tick>{2 + 14});
@@ -180,7 +183,8 @@ TEST_CASE("network: on a frozen link each end notices after its own detection ti
     Pair p(6);
     freeze_on_first_deliver(p, std::nullopt, std::nullopt);
     const ConnId c = p.k.network.connect("client1", "server");
-    p.k.scheduler.at(0, "deliver", [&] { p.k.network.send(c, "server", frame("basic.deliver", 1)); });
+    p.k.scheduler.at(0, "deliver",
+                     [&] { p.k.network.send(c, "server", frame(p.k, "basic.deliver", 1)); });
     p.k.scheduler.run(1000);
     CHECK(p.server_down == std::vector<sim::Tick>{2 + 30});
     CHECK(p.client_down == std::vector<sim::Tick>{2 + 30});
@@ -189,7 +193,8 @@ TEST_CASE("network: on a frozen link each end notices after its own detection ti
     Pair p(6);
     freeze_on_first_deliver(p, 0, 0);
     const ConnId c = p.k.network.connect("client1", "server");
-    p.k.scheduler.at(0, "deliver", [&] { p.k.network.send(c, "server", frame("basic.deliver", 1)); });
+    p.k.scheduler.at(0, "deliver",
+                     [&] { p.k.network.send(c, "server", frame(p.k, "basic.deliver", 1)); });
     p.k.scheduler.at(5, "crash", [&] { p.k.network.abort_all("client1"); });
     p.k.scheduler.run(1000);
     CHECK(p.server_down.empty());  // server detection 0: what it holds stays held
@@ -222,11 +227,11 @@ TEST_CASE("network: partitions are windows of virtual time", "[network]") {
   ConnId during = 0, after = 0;
   p.k.scheduler.at(12, "in", [&] {
     during = p.k.network.connect("client1", "server");
-    p.k.network.send(before, "client1", frame("basic.publish", 1));
+    p.k.network.send(before, "client1", frame(p.k, "basic.publish", 1));
   });
   p.k.scheduler.at(20, "out", [&] {
     after = p.k.network.connect("client1", "server");
-    p.k.network.send(after, "client1", frame("basic.publish", 2));
+    p.k.network.send(after, "client1", frame(p.k, "basic.publish", 2));
   });
   p.k.scheduler.run(1000);
   CHECK(during == 0);
@@ -251,7 +256,7 @@ TEST_CASE("network: couriers may be captured, duplicated and overtake each other
   random.horizon = 1000;
   k.faults.set_random(random);
   for (std::int64_t i = 1; i <= 200; ++i) {
-    k.network.send_datagram("generalA", "generalB", frame("courier", i), {1, 20});
+    k.network.send_datagram("generalA", "generalB", frame(k, "courier", i), {1, 20});
   }
   k.scheduler.run(10000);
   bool reordered = false, duplicated = false;
@@ -296,8 +301,8 @@ TEST_CASE("network: the instance part carries the sender's instance, else the re
     from_client.site = "net.client->server";
     k.faults.set_rules({to_client, from_client});
     const ConnId c = k.network.connect("client2", "server");
-    k.network.send(c, "client2", frame("up", 7));
-    k.network.send(c, "server", frame("down", 8));
+    k.network.send(c, "client2", frame(k, "up", 7));
+    k.network.send(c, "server", frame(k, "down", 8));
     return k.faults.fired();
   };
   CHECK(run(false).empty());

@@ -26,7 +26,7 @@ void small_run(sim::Kernel& k) {
   const sim::ConnId c = k.network.connect("consumer1", "broker");
   k.scheduler.at(1, "go", [&k, c] {
     sim::Frame deliver;
-    deliver.kind = "basic.deliver";
+    deliver.kind = k.faults.frames().id("basic.deliver");
     deliver.key[0] = 1;  // the subject
     deliver.summary = "deliver tag=1";
     k.network.send(c, "broker", deliver);
@@ -34,7 +34,7 @@ void small_run(sim::Kernel& k) {
   k.scheduler.at(9, "ack", [&k, c] {
     k.trace.record("consumer1", sim::EventKind::kCommit, "", 1, "debit 150");
     sim::Frame ack;
-    ack.kind = "basic.ack";
+    ack.kind = k.faults.frames().id("basic.ack");
     ack.key[0] = 1;
     ack.summary = "ack 1";
     k.network.send(c, "consumer1", ack);

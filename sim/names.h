@@ -1,0 +1,63 @@
+#pragma once
+// Identities for names handed in from above. The kernel carries fault sites and frame
+// kinds as small numbers and compares them as numbers; the layer that gives them their
+// meaning hands in their names (as KeyNames names a key's parts), and the kernel reads a
+// name only where text leaves it: a fired fault, a keyed draw's identity, a state hash.
+//
+// Invariants:
+//  (1) Ids are dense from 0, in order of first naming; a name has exactly one id.
+//  (2) name_all(names) on a table that holds a prefix of `names` gives names[i] the id i,
+//      so a layer can use its own enum's values as ids.
+//  (3) A name's text does not move while the table lives: name() views stay valid.
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "sim/assert.h"
+
+namespace sim {
+
+using NameId = std::uint16_t;
+using SiteId = NameId;     // a fault site (sim/faults.h)
+using FrameKind = NameId;  // a network frame's kind; 0 is "no frame" (sim/network.h)
+
+class NameTable {
+ public:
+  // Invariant (2). REQUIRES: the table holds a prefix of `names`.
+  void name_all(std::span<const std::string_view> names) {
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (i < names_.size()) {
+        EOSIM_ASSERT(names_[i] == names[i]);
+      } else {
+        names_.emplace_back(names[i]);
+      }
+    }
+  }
+  // Its id, naming it when new.
+  NameId id(std::string_view name) {
+    if (const std::optional<NameId> known = find(name)) return *known;
+    EOSIM_ASSERT(names_.size() < 0xffff);
+    names_.emplace_back(name);
+    return static_cast<NameId>(names_.size() - 1);
+  }
+  std::optional<NameId> find(std::string_view name) const {
+    for (std::size_t i = 0; i < names_.size(); ++i) {
+      if (names_[i] == name) return static_cast<NameId>(i);
+    }
+    return std::nullopt;
+  }
+  std::string_view name(NameId id) const {
+    EOSIM_ASSERT(id < names_.size());
+    return names_[id];
+  }
+  std::size_t size() const { return names_.size(); }
+
+ private:
+  std::deque<std::string> names_;  // a deque: its elements never move (invariant 3)
+};
+
+}  // namespace sim

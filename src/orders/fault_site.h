@@ -1,0 +1,112 @@
+#pragma once
+// The lab's fault sites as identities: every place an actor asks the fault plan whether
+// to fail, one enumerator each, and the one table of the names they have in scenario files,
+// traces and reports. It sits beside the order key, below the actors, so the consumer, the
+// producer, the relay and the broker node name a site by enum (a misspelt site does not
+// compile) and the kernel is handed the names (sim/faults.h) instead of parsing text.
+// What a rule may do at a site, and who passes it, is the catalog's (src/catalog).
+//
+// Invariants:
+//  (1) kSiteRows holds one row per Site, in the enum's order (checked below).
+//  (2) A network site's name is "net.<from>-><to>", the network's own naming of a
+//      direction (sim/network.h), with `from` and `to` its roles.
+//  (3) The names are part of traces, reports and scenario files: renaming one changes
+//      pinned hashes and breaks files people wrote.
+// Extending: add the enumerator, its row here and its row in the catalog's table.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "sim/names.h"
+
+namespace orders {
+
+enum class Site : std::uint8_t {
+  kConsumerOnDeliver,
+  kConsumerAfterDedupInsert,
+  kConsumerBeforeCommit,
+  kConsumerAfterSideEffect,
+  kConsumerAfterCommit,
+  kConsumerAfterAck,
+  kConsumerProcess,
+  kRelayAfterPublish,
+  kRelayAfterConfirm,
+  kProducerAfterCommit,
+  kProducerAfterPublish,
+  kDbCommit,
+  kBrokerRestart,
+  kBrokerCrash,
+  kBrokerReorder,
+  kNetRelayToBroker,
+  kNetBrokerToRelay,
+  kNetProducerToBroker,
+  kNetBrokerToConsumer,
+  kNetConsumerToBroker,
+};
+inline constexpr std::size_t kSiteCount = 20;
+
+struct SiteRow {
+  Site id;
+  std::string_view name;
+  std::string_view actor;  // the role whose lane a fault here is drawn in
+  std::string_view peer;   // network sites: the role at the other end ("" elsewhere)
+};
+
+// clang-format off
+inline constexpr std::array<SiteRow, kSiteCount> kSiteRows = {{
+    {Site::kConsumerOnDeliver,        "consumer.on_deliver",         "consumer", ""},
+    {Site::kConsumerAfterDedupInsert, "consumer.after_dedup_insert", "consumer", ""},
+    {Site::kConsumerBeforeCommit,     "consumer.before_commit",      "consumer", ""},
+    {Site::kConsumerAfterSideEffect,  "consumer.after_side_effect",  "consumer", ""},
+    {Site::kConsumerAfterCommit,      "consumer.after_commit",       "consumer", ""},
+    {Site::kConsumerAfterAck,         "consumer.after_ack",          "consumer", ""},
+    {Site::kConsumerProcess,          "consumer.process",            "consumer", ""},
+    {Site::kRelayAfterPublish,        "relay.after_publish",         "relay",    ""},
+    {Site::kRelayAfterConfirm,        "relay.after_confirm",         "relay",    ""},
+    {Site::kProducerAfterCommit,      "producer.after_commit",       "producer", ""},
+    {Site::kProducerAfterPublish,     "producer.after_publish",      "producer", ""},
+    {Site::kDbCommit,                 "db.commit",                   "consumer", ""},  // the consumer's commits
+    {Site::kBrokerRestart,            "broker.restart",              "broker",   ""},
+    {Site::kBrokerCrash,              "broker.crash",                "broker",   ""},
+    {Site::kBrokerReorder,            "broker.reorder",              "broker",   ""},
+    {Site::kNetRelayToBroker,         "net.relay->broker",           "relay",    "broker"},
+    {Site::kNetBrokerToRelay,         "net.broker->relay",           "broker",   "relay"},
+    {Site::kNetProducerToBroker,      "net.producer->broker",        "producer", "broker"},
+    {Site::kNetBrokerToConsumer,      "net.broker->consumer",        "broker",   "consumer"},
+    {Site::kNetConsumerToBroker,      "net.consumer->broker",        "consumer", "broker"},
+}};
+// clang-format on
+
+constexpr bool site_rows_in_enum_order() {
+  for (std::size_t i = 0; i < kSiteRows.size(); ++i) {
+    if (static_cast<std::size_t>(kSiteRows[i].id) != i) return false;
+  }
+  return true;
+}
+static_assert(site_rows_in_enum_order(), "kSiteRows must list the sites in Site's order");
+
+// The names alone, in the enum's order: what the kernel is handed (sim/faults.h).
+inline constexpr std::array<std::string_view, kSiteCount> kSiteNames = [] {
+  std::array<std::string_view, kSiteCount> names{};
+  for (std::size_t i = 0; i < kSiteCount; ++i) names[i] = kSiteRows[i].name;
+  return names;
+}();
+
+constexpr const SiteRow& site_row(Site site) { return kSiteRows[static_cast<std::size_t>(site)]; }
+constexpr std::string_view site_name(Site site) { return site_row(site).name; }
+// Its id in a fault plan handed kSiteNames (transport::name_lab_ids).
+constexpr sim::SiteId site_id(Site site) { return static_cast<sim::SiteId>(site); }
+constexpr bool is_network(Site site) { return !site_row(site).peer.empty(); }
+
+// nullopt for a name no site has.
+constexpr std::optional<Site> site_named(std::string_view name) {
+  for (const SiteRow& row : kSiteRows) {
+    if (row.name == name) return row.id;
+  }
+  return std::nullopt;
+}
+
+}  // namespace orders
