@@ -2,7 +2,7 @@
 # use. Run by the build (target eosim_layering) and by ctest:
 #   cmake -DROOT=<source tree> -DRULES=<build>/layering_rules.cmake -P check_layering.cmake
 # RULES comes from eosim_layering_check() in EosimLayers.cmake: each library's folder and
-# the folders it may include. Only quoted includes with a folder ("src/store/db.h") are
+# the folders it may include (its direct USES: an include needs its own USES line). Only quoted includes with a folder ("src/store/db.h") are
 # library includes; one whose folder is no library (say, a folder that was moved away) is
 # reported too, since it can only be stale.
 
