@@ -4,6 +4,7 @@
 # serves every such check: the checks share their output shape, one line per violation
 # that starts at column 0 with "NAME: ".
 #   cmake -DSCRIPT=<check script> -DROOT=<planted tree> [-DRULES=<rules file>]
+#         [-DALLOWLIST=<the check's allowlist for the planted tree>]
 #         -DNAME=<check name> -DEXPECTED=<file, one expected line each>
 #         -P expect_violation.cmake
 cmake_minimum_required(VERSION 3.22)
@@ -16,6 +17,9 @@ endforeach()
 set(pass_rules "")
 if(RULES)
   set(pass_rules -DRULES=${RULES})
+endif()
+if(ALLOWLIST)
+  list(APPEND pass_rules -DALLOWLIST=${ALLOWLIST})
 endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -DROOT=${ROOT} ${pass_rules} -P ${SCRIPT}
                 RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE err)
