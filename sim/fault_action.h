@@ -22,14 +22,14 @@
 namespace sim {
 
 enum class FaultAction : std::uint8_t {
-  kDrop,     // a network frame (or courier) is lost
+  kDrop,     // a network frame (or a datagram) is lost
   kCrash,    // an actor crashes at a crash site
   kFail,     // a database commit fails with a transient error
-  kReorder,  // the broker reorders its ready messages
-  kRestart,  // the broker restarts
-  kKill,     // the broker is killed (an unclean crash)
+  kReorder,  // a server reorders what it holds ready
+  kRestart,  // a server restarts
+  kKill,     // a server is killed (an unclean crash)
   kFreeze,   // a connection goes silent both ways
-  kDuplicate,  // a courier arrives twice (the Two Generals' network only)
+  kDuplicate,  // a datagram arrives twice (the datagram channel only)
 };
 
 // In the enum's order (invariant 1).

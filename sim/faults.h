@@ -45,7 +45,7 @@ namespace sim {
 
 // One opportunity for a fault. Fields left at 0 do not apply here.
 struct FaultPoint {
-  SiteId site;               // FaultPlan::sites(): the lab's sites, "net.<role>-><role>"
+  SiteId site;               // named by FaultPlan::sites(): the layer's, "net.<role>-><role>"
   FaultAction kind;          // random fault kind of this opportunity: kCrash, kDrop, ...
   Key key;                   // what the opportunity is about (sim/key.h)
   FrameKind frame = 0;       // FaultPlan::frames(): a network frame's kind, 0 = none
@@ -58,7 +58,7 @@ struct FaultRule {
   KeyMatch key;                          // the parts of the point's key it asks for
   std::optional<std::string> frame;      // network frame kind
   std::optional<std::int64_t> nth;       // nth occurrence (1-based) of this site (+frame)
-  std::optional<std::int64_t> tick;      // fire at this virtual time (broker.restart only)
+  std::optional<std::int64_t> tick;      // fire at this virtual time (timed sites only)
   std::int64_t times = 1;                // how many times the rule may fire
   // Step triggers, for faults made by hand at a step of a running world (the GUI) that a
   // scenario file must replay exactly. Neither adds a scheduler event, so a run with the

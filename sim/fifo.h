@@ -1,8 +1,8 @@
 #pragma once
 // A first-in first-out queue kept in one vector: what std::deque does for the network's
-// frames in flight and a consumer's inbox, without std::deque's allocations (libstdc++
+// frames in flight and an actor's inbox, without std::deque's allocations (libstdc++
 // allocates a map and a 512-byte block for every deque constructed, and a block per
-// 512 bytes pushed - for an inbox of 350-byte deliveries, one block per delivery).
+// 512 bytes pushed - for an inbox of 350-byte messages, one block per message).
 //
 // Taken items stay in the vector, moved from, until the queue empties (then it is cleared
 // and its capacity reused) or until they outnumber the items waiting (then they are

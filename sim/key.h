@@ -1,8 +1,7 @@
 #pragma once
 // The correlation key: what a frame, a fault opportunity or a trace event is about, as a
 // few numbers. sim/ carries, compares, hashes and prints them, and gives them no meaning:
-// the layer that wires the actors says what each part is and the name it prints under
-// (the lab's layout is src/orders/order_key.h).
+// the layer that wires the actors says what each part is and the name it prints under.
 //
 // Invariants:
 //  (1) A part left at 0 does not apply (0 is never a meaningful value).

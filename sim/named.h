@@ -50,7 +50,7 @@ std::string names_list() {
   return out;
 }
 
-// Preset tables (the consumer's strategies, the producer's patterns) are arrays of entries
+// Preset tables (the designs an actor can be given, by name) are arrays of entries
 // with a `name` and a `choices` bundle; both are looked up by these two, so the tables are
 // searched one way. nullptr when no entry matches.
 template <class Entry>

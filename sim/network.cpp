@@ -39,7 +39,7 @@ std::optional<Tick> LinkOptions::detect_after(bool server) const {
 
 namespace {
 
-// A courier's datagram event captures its ends and its frame.
+// A datagram's event captures its ends and its frame.
 std::uint64_t datagram_tag(const NodeId& from, const NodeId& to, const Frame& frame,
                            const NameTable& kinds) {
   StateHash hash;
@@ -89,12 +89,13 @@ Key Network::opportunity_key(const Frame& frame, const NodeId& from, const NodeI
   return key;
 }
 
-std::string Network::site_of(const NodeId& from, const NodeId& to, const char* prefix) const {
+std::string Network::site_of(const NodeId& from, const NodeId& to,
+                             std::string_view prefix) const {
   // One allocation for the whole name (a frame is sent on every step or two).
   const std::string_view from_role(from.data(), role_end(from));
   const std::string_view to_role(to.data(), role_end(to));
   std::string site;
-  site.reserve(std::strlen(prefix) + from_role.size() + 2 + to_role.size());
+  site.reserve(prefix.size() + from_role.size() + 2 + to_role.size());
   site.append(prefix).append(from_role).append("->").append(to_role);
   return site;
 }
@@ -354,7 +355,7 @@ bool Network::partitioned(const NodeId& a, const NodeId& b, Tick at) const {
 void Network::send_datagram(const NodeId& from, const NodeId& to, Frame frame,
                             DatagramOptions options) {
   ++frames_sent_;
-  const SiteId site = faults_.sites().id(site_of(from, to, "courier."));
+  const SiteId site = faults_.sites().id(site_of(from, to, options.site_prefix));
   const FaultPoint drop{site, FaultAction::kDrop, frame.key, frame.kind};
   if (partitioned(from, to, scheduler_.now()) || faults_.check(drop)) {
     ++frames_lost_;

@@ -1,10 +1,10 @@
 #pragma once
 // The simulated network: TCP-like connections between named nodes, plus a lossy
-// datagram channel for couriers.
+// datagram channel.
 //
 // A connection is FIFO in each direction with a latency drawn from [min, max] ticks.
-// AMQP runs over TCP, so a frame cannot simply vanish: a dropped frame *breaks the
-// connection*, and every frame in flight on it (behind it, and the other way) is lost too.
+// The protocols above run over TCP, so a frame cannot simply vanish: a dropped frame
+// *breaks the connection*, and every frame in flight on it (behind it, and the other way) is lost too.
 // The end whose frame was lost notices after `reset_notice` ticks; the other end only
 // when its failure detection says so (`detect_after`). A crashed process instead *aborts* its
 // connections: frames it already sent still arrive, then the peer sees the close; frames towards it
@@ -20,8 +20,8 @@
 // end, behind the frozen link, learns nothing of it. A frozen connection never thaws.
 //
 // Fault sites are named "net.<role>-><role>" (the fault plan's sites() gives each its id)
-// where a node's role is its name without the trailing instance number ("consumer2" has
-// role "consumer" and instance 2). With set_instance_part(p), a frame's fault opportunity
+// where a node's role is its name without the trailing instance number ("client2" has
+// role "client" and instance 2). With set_instance_part(p), a frame's fault opportunity
 // on a connection carries in key part p the sender's instance number, or the receiver's
 // when the sender has none.
 //
@@ -38,6 +38,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -55,8 +56,8 @@ using NodeId = std::string;
 using ConnId = std::uint64_t;
 
 // What a protocol puts in a frame. The network moves it and never looks inside; each
-// protocol boxes one message type of its own (AMQP: a std::variant of methods, see
-// src/broker/frames.h) and reads it back with payload_as, so its receivers can handle
+// protocol boxes one message type of its own (say, a std::variant of its methods) and
+// reads it back with payload_as, so its receivers can handle
 // every method with std::visit.
 struct Payload {
   virtual ~Payload() = default;
@@ -68,7 +69,7 @@ struct Payload {
 // argument-dependent lookup); integers (tests, synthetic workloads) are hashed as they are.
 template <class T>
 struct Boxed final : Payload {
-  // By reference: a protocol message can be large (an AMQP publish holds a whole message),
+  // By reference: a protocol message can be large (a publish may hold a whole message),
   // and each by-value hop on its way into the box would move it once more.
   explicit Boxed(T&& v) : value(std::move(v)) {}
   explicit Boxed(const T& v) : value(v) {}
@@ -85,7 +86,7 @@ struct Boxed final : Payload {
 struct Frame {
   FrameKind kind = 0;        // named by FaultPlan::frames() (the protocol's method names)
   Key key;                   // what the frame is about: fault rules, traces (sim/key.h)
-  std::string summary;       // what a person reads in the trace: "deliver tag=3 redelivered"
+  std::string summary;       // what a person reads in the trace: "request 3 retried"
   std::shared_ptr<const Payload> payload;  // the protocol's message (immutable once sent)
 };
 
@@ -126,7 +127,9 @@ struct NodeHandlers {
 
 struct DatagramOptions {
   Tick latency_min = 1;
-  Tick latency_max = 10;  // a wide range reorders couriers
+  Tick latency_max = 10;  // a wide range reorders datagrams
+  // Fault sites are named "<site_prefix><role>-><role>"; the layer above names its channel.
+  std::string_view site_prefix = "datagram.";
 };
 
 std::string node_role(const NodeId& node);
@@ -168,14 +171,14 @@ class Network {
   void partition(const NodeId& a, const NodeId& b, Tick from, Tick to);
   bool partitioned(const NodeId& a, const NodeId& b, Tick at) const;
 
-  // Couriers: each message independently may be dropped or duplicated (fault kinds
-  // "drop" and "duplicate" at site "courier.<role>-><role>"), and arrives after a random
-  // delay, so couriers can overtake each other.
+  // Datagrams: each message independently may be dropped or duplicated (fault kinds
+  // "drop" and "duplicate" at site "<site_prefix><role>-><role>"), and arrives after a
+  // random delay, so datagrams can overtake each other.
   void send_datagram(const NodeId& from, const NodeId& to, Frame frame,
                      DatagramOptions options = {});
 
   // For explore's state merging: every connection (its id, ends, liveness, who was told,
-  // whether frozen) with its frames in flight (kind, order, attempt, payload), the nodes
+  // whether frozen) with its frames in flight (kind, key, payload), the nodes
   // attached and the partition windows. Counters and frame summaries are not read by
   // anything that decides and are left out.
   void add_state(StateHash& hash) const;
@@ -219,7 +222,7 @@ class Network {
   // The far end of a dead or frozen connection: told after its detection time, if ever.
   void notify_by_detection(ConnId conn, int side);
   bool send_frozen(Connection& c, int d, const Frame& frame);
-  std::string site_of(const NodeId& from, const NodeId& to, const char* prefix) const;
+  std::string site_of(const NodeId& from, const NodeId& to, std::string_view prefix) const;
   Key opportunity_key(const Frame& frame, const NodeId& from, const NodeId& to) const;
 
   Scheduler& scheduler_;

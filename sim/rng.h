@@ -146,7 +146,7 @@ class Chooser {
   // Every decision so far, unless recording was turned off.
   const ChoiceTape& tape() const { return recorded_; }
   // A run nobody replays (a long `eosim run`, a sweep) need not keep its tape: 16 bytes
-  // per decision, about 100 per order. Only the recording stops; decisions are the same.
+  // per decision, hundreds per run. Only the recording stops; decisions are the same.
   void set_recording(bool on) { recording_ = on; }
   bool recording() const { return recording_; }
 

@@ -37,7 +37,7 @@ void Scheduler::add_state(StateHash& hash) const {
   // Times are counted from now and sequence numbers left out: the events are fed in the
   // order they would run, and a new event always gets a higher number than every pending
   // one, so only that order decides ties. Absolute time is history here; what reads it
-  // elsewhere (partitions, the broker's clock) is fed relative to now too.
+  // elsewhere (partitions, an actor's clock) is fed relative to now too.
   std::vector<Key> pending(heap_);
   const Later later;
   std::sort(pending.begin(), pending.end(),

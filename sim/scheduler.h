@@ -42,7 +42,7 @@ class Scheduler {
 
   // Schedules fn at absolute time `time` (>= now()). Lower priority runs first at equal
   // times. `label` must outlive the scheduler (a string literal). `tag` stands for what fn
-  // captured besides its owner (a generation, an order, a connection: see event_tag), so
+  // captured besides its owner (a generation, a key, a connection: see event_tag), so
   // that add_state can tell two pending events apart without looking into the closures.
   EventId at(Tick time, const char* label, std::function<void()> fn, int priority = 0,
              std::uint64_t tag = 0);

@@ -1,9 +1,7 @@
 #include "sim/trace.h"
 
-#include <cctype>
 #include <charconv>
 #include <cstdio>
-#include <map>
 #include <ostream>
 #include <string_view>
 
@@ -102,24 +100,6 @@ void Trace::record(std::string_view actor, EventKind kind, std::string_view targ
   if (keep_) events_.push_back(std::move(event));
 }
 
-std::string format_text(const TraceEvent& e, const KeyNames& names) {
-  char head[64];
-  std::snprintf(head, sizeof head, "%6llu t=%-6llu ", static_cast<unsigned long long>(e.step),
-                static_cast<unsigned long long>(e.time));
-  std::string line = head;
-  line += e.actor;
-  line.append(e.actor.size() < 10 ? 10 - e.actor.size() : 1, ' ');
-  line += event_kind_name(e.kind);
-  if (!e.target.empty()) line += (e.kind == EventKind::kRecv ? " <- " : " -> ") + e.target;
-  if (e.subject != 0) {
-    line += ' ';
-    line += names.subject();
-    line += '=' + std::to_string(e.subject);
-  }
-  if (!e.detail.empty()) line += "  " + e.detail;
-  return line;
-}
-
 std::string json_escape(const std::string& text) {
   std::string out;
   out.reserve(text.size() + 2);
@@ -157,84 +137,8 @@ std::string format_jsonl(const TraceEvent& e, const KeyNames& names) {
   return line;
 }
 
-void write_text(std::ostream& out, const std::vector<TraceEvent>& events, const KeyNames& names) {
-  for (const auto& e : events) out << format_text(e, names) << '\n';
-}
-
 void write_jsonl(std::ostream& out, const std::vector<TraceEvent>& events, const KeyNames& names) {
   for (const auto& e : events) out << format_jsonl(e, names) << '\n';
-}
-
-namespace {
-
-// Mermaid participant ids must be plain words; labels must not contain ';' or '#'.
-std::string mermaid_id(const std::string& actor) {
-  std::string id;
-  for (const char c : actor) id += (std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
-  return id.empty() ? "unknown" : id;
-}
-
-std::string mermaid_label(const TraceEvent& e, const KeyNames& names, bool with_kind) {
-  const std::string kind(event_kind_name(e.kind));
-  std::string label = with_kind ? kind : "";
-  if (!e.detail.empty()) label += (label.empty() ? "" : ": ") + e.detail;
-  if (with_kind && !e.target.empty()) label += " (" + e.target + ")";
-  if (e.subject != 0) {
-    label += " [";
-    label += names.subject();
-    label += ' ' + std::to_string(e.subject) + "]";
-  }
-  for (char& c : label) {
-    if (c == ';' || c == '#' || c == '\n') c = ' ';
-  }
-  return label.empty() ? kind : label;
-}
-
-}  // namespace
-
-void write_mermaid(std::ostream& out, const std::vector<TraceEvent>& events, const KeyNames& names,
-                   const std::vector<std::string>& lanes) {
-  out << "sequenceDiagram\n";
-  // Participants in order of first appearance, so the diagram reads left to right.
-  std::map<std::string, bool> seen;
-  auto declare = [&](const std::string& actor) {
-    if (actor.empty() || seen.count(actor)) return;
-    seen[actor] = true;
-    out << "  participant " << mermaid_id(actor) << " as " << actor << '\n';
-  };
-  std::map<std::string, bool> used;
-  for (const auto& e : events) {
-    used[e.actor] = true;
-    used[e.target] = true;
-  }
-  for (const auto& lane : lanes) {
-    if (used.count(lane)) declare(lane);
-  }
-  for (const auto& e : events) {
-    declare(e.actor);
-    declare(e.target);
-  }
-  // A frame is drawn when it arrives (an arrow from sender to receiver) or when it is
-  // lost (a crossed arrow); "send" events would draw it twice.
-  for (const auto& e : events) {
-    const std::string self = mermaid_id(e.actor);
-    if (e.kind == EventKind::kSend) continue;
-    if (e.kind == EventKind::kRecv) {
-      out << "  " << mermaid_id(e.target) << "->>" << self << ": " << mermaid_label(e, names, false)
-          << '\n';
-    } else if (e.kind == EventKind::kLost) {
-      out << "  " << self << "-x" << mermaid_id(e.target) << ": " << mermaid_label(e, names, false)
-          << '\n';
-    } else if (e.kind == EventKind::kConnect) {
-      out << "  " << self << "-->>" << mermaid_id(e.target) << ": connect\n";
-    } else if (!e.target.empty() && e.kind != EventKind::kBroken &&
-               e.kind != EventKind::kDisconnected && e.kind != EventKind::kRefused) {
-      out << "  " << self << "->>" << mermaid_id(e.target) << ": " << mermaid_label(e, names, false)
-          << '\n';
-    } else {
-      out << "  Note over " << self << ": " << mermaid_label(e, names, true) << '\n';
-    }
-  }
 }
 
 }  // namespace sim

@@ -1,5 +1,5 @@
 #pragma once
-// The trace: structured events, a stable 64-bit hash, and exporters.
+// The trace: structured events, a stable 64-bit hash, and its recording format.
 //
 // Every event is stamped with the scheduler's step and time. The hash is FNV-1a 64 over
 // a canonical encoding of each event's fields (decimal numbers, fields separated by 0x1f,
@@ -26,7 +26,7 @@ namespace sim {
 struct TraceEvent {
   std::uint64_t step = 0;
   Tick time = 0;
-  std::string actor;   // "broker", "consumer1", ...
+  std::string actor;   // the node it happened at: "server", "client1", ...
   EventKind kind = EventKind::kSend;  // hashed and written as event_kind_name(kind)
   std::string target;  // the other actor of a message ("" when none)
   std::int64_t subject = 0;  // the subject of its key (sim/key.h), 0 = none
@@ -92,18 +92,11 @@ class Trace {
 std::uint64_t hash_event(std::uint64_t hash, const TraceEvent& event);
 std::string hash_hex(std::uint64_t hash);
 
-// Exporters. Text: one aligned line per event. JSON Lines: one object per line.
-// Mermaid: a sequenceDiagram; frames are arrows drawn when they arrive (lost ones
-// crossed out), other events with a target (a commit to a database) are arrows too, the
-// rest are notes over their actor. `lanes` fixes the order of the first participants;
-// any other actor gets a lane in order of first appearance. A subject prints under
-// `names.subject()` (the layer above names the key's parts).
-std::string format_text(const TraceEvent& event, const KeyNames& names);
+// The recording format, JSON Lines: one object per event, a subject under
+// `names.subject()` (the layer above names the key's parts). Views of a trace for people
+// (aligned text, Mermaid) are the report layer's (src/report/trace_format.h).
 std::string format_jsonl(const TraceEvent& event, const KeyNames& names);
 std::string json_escape(const std::string& text);
-void write_text(std::ostream& out, const std::vector<TraceEvent>& events, const KeyNames& names);
 void write_jsonl(std::ostream& out, const std::vector<TraceEvent>& events, const KeyNames& names);
-void write_mermaid(std::ostream& out, const std::vector<TraceEvent>& events, const KeyNames& names,
-                   const std::vector<std::string>& lanes = {});
 
 }  // namespace sim

@@ -6,6 +6,7 @@
 
 #include "src/catalog/catalog.h"
 #include "src/orders/order_key.h"
+#include "src/report/trace_format.h"
 #include "ui/panels.h"
 #include "ui/widgets.h"
 
@@ -83,9 +84,9 @@ void draw_compare(const Model& model, ViewState& view, Commands& commands) {
     const auto& left = model.compare[0].session->world().kernel().trace.events();
     const auto& right = model.compare[1].session->world().kernel().trace.events();
     if (d.event < left.size())
-      ImGui::Text("left:  %s", sim::format_text(left[d.event], orders::kKeyNames).c_str());
+      ImGui::Text("left:  %s", lab::format_trace_line(left[d.event], orders::kKeyNames).c_str());
     if (d.event < right.size())
-      ImGui::Text("right: %s", sim::format_text(right[d.event], orders::kKeyNames).c_str());
+      ImGui::Text("right: %s", lab::format_trace_line(right[d.event], orders::kKeyNames).c_str());
   } else {
     ImGui::TextDisabled("   identical so far: the strategies have not yet decided differently");
   }

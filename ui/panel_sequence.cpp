@@ -11,6 +11,7 @@
 #include <imgui_internal.h>  // the child window's inner rectangle, for what is on screen
 
 #include "src/orders/order_key.h"
+#include "src/report/trace_format.h"
 #include "ui/panels.h"
 #include "ui/widgets.h"
 
@@ -252,7 +253,7 @@ VisibleRows draw_row_bands(ImDrawList* draw, const Screen& s, const SessionModel
       }
       ImGui::Dummy(ImVec2(c.width, c.row_height));
       if (ImGui::IsItemHovered() && row < events.size()) {
-        ImGui::SetTooltip("%s", sim::format_text(events[row], orders::kKeyNames).c_str());
+        ImGui::SetTooltip("%s", lab::format_trace_line(events[row], orders::kKeyNames).c_str());
       }
     }
   }

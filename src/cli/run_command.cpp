@@ -13,6 +13,7 @@
 #include "src/orders/order_key.h"
 #include "src/prose/printable.h"
 #include "src/report/report_format.h"
+#include "src/report/trace_format.h"
 #include "src/scenario/scenario.h"
 #include "src/web/run_page.h"
 #include "src/world/world.h"
@@ -103,7 +104,7 @@ void print_record(const RunOptions& options, const lab::RunRecord& record,
     if (!first) out << '\n' << std::string(88, '-') << "\n\n";
     if (options.trace) {
       out << "trace of " << lab::printable(record.scenario.name) << " (step, virtual time, actor, event):\n";
-      sim::write_text(out, trace, orders::kKeyNames);
+      lab::write_trace_text(out, trace, orders::kKeyNames);
       out << '\n';
     }
     out << lab::format_report_text(record, style);

@@ -1,6 +1,7 @@
 #include "src/generals/generals.h"
 
 #include <limits>
+#include <string_view>
 #include <utility>
 
 #include "sim/assert.h"
@@ -14,8 +15,11 @@ namespace {
 // teaches nothing a shorter one does not.
 constexpr int kMaxCouriers = 64;
 
+// The couriers' channel names its fault sites "courier.<role>-><role>" (sim/network.h).
+constexpr std::string_view kCourierSites = "courier.";
+
 std::string site_of(int courier) {
-  return "courier." + sim::node_role(node_of(sender_of(courier))) + "->" +
+  return std::string(kCourierSites) + sim::node_role(node_of(sender_of(courier))) + "->" +
          sim::node_role(node_of(receiver_of(courier)));
 }
 
@@ -171,7 +175,7 @@ void TwoGenerals::dispatch(int number) {
   const std::uint64_t lost_before = kernel_.network.frames_lost();
   const std::size_t fired_before = kernel_.faults.fired().size();
   kernel_.network.send_datagram(node_of(from), node_of(to), std::move(frame),
-                                {options_.latency_min, options_.latency_max});
+                                {options_.latency_min, options_.latency_max, kCourierSites});
   // The channel loses a courier synchronously, at the moment it is sent.
   if (kernel_.network.frames_lost() > lost_before) {
     c.status = CourierStatus::kCaptured;

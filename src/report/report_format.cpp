@@ -11,6 +11,7 @@
 
 #include "src/orders/order_key.h"
 #include "src/prose/printable.h"
+#include "src/report/trace_format.h"
 #include "src/report/verdict_view.h"
 
 namespace lab {
@@ -521,7 +522,7 @@ void write_report_mermaid(std::ostream& out, const RunRecord& record,
   out << "%% " << name << "  SEED=" << record.run.seed << "\n";
   if (!record.replay.empty()) out << "%% replay: " << printable(record.replay) << "\n";
   if (record.run.step_bound_hit) out << "%% verdict: " << verdict_text(record.run) << "\n";
-  sim::write_mermaid(out, events, orders::kKeyNames, diagram_lanes(record.scenario));
+  write_trace_mermaid(out, events, orders::kKeyNames, diagram_lanes(record.scenario));
 }
 
 std::string format_suite_text(const std::vector<SuiteRow>& rows, const TextStyle& style) {

@@ -240,7 +240,7 @@ TEST_CASE("network: partitions are windows of virtual time", "[network]") {
   CHECK(p.at_server == std::vector<std::int64_t>{2});
 }
 
-TEST_CASE("network: couriers may be captured, duplicated and overtake each other",
+TEST_CASE("network: datagrams may be captured, duplicated and overtake each other",
           "[network]") {
   Kernel k(11);
   std::vector<std::int64_t> got;

@@ -76,27 +76,13 @@ TEST_CASE("trace: keeping events off still gives the same hash and count", "[tra
   CHECK(streamed.trace.hash() == kept.trace.hash());
 }
 
-TEST_CASE("trace: text, JSON Lines and Mermaid exporters", "[trace]") {
+TEST_CASE("trace: the JSON Lines recording format", "[trace]") {
   sim::Kernel k(42);
   small_run(k);
-  std::ostringstream text, jsonl, mermaid;
-  sim::write_text(text, k.trace.events(), kNames);
+  std::ostringstream jsonl;
   sim::write_jsonl(jsonl, k.trace.events(), kNames);
-  sim::write_mermaid(mermaid, k.trace.events(), kNames);
-  CHECK(text.str().find("consumer1 commit order=1  debit 150") != std::string::npos);
   CHECK(jsonl.str().find("{\"step\":3,\"time\":9,\"actor\":\"consumer1\",\"kind\":\"commit\","
                          "\"order\":1,\"detail\":\"debit 150\"}") != std::string::npos);
-  CHECK(mermaid.str() ==
-        "sequenceDiagram\n"
-        "  participant consumer1 as consumer1\n"
-        "  participant broker as broker\n"
-        "  consumer1-->>broker: connect\n"
-        "  broker->>consumer1: deliver tag=1 [order 1]\n"
-        "  Note over consumer1: commit: debit 150 [order 1]\n"
-        "  consumer1-xbroker: ack 1 (dropped: connection breaks) [order 1]\n"
-        "  Note over consumer1: broken: frame lost (broker)\n"
-        "  Note over consumer1: disconnected: connection 1 (broker)\n"
-        "  Note over broker: disconnected: connection 1 (consumer1)\n");
 }
 
 TEST_CASE("trace: json_escape handles quotes and control characters", "[trace]") {
