@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 
 #include "sim/assert.h"
@@ -111,7 +112,7 @@ sim::Frame make_frame_of(Method&& method, std::int64_t order, std::int64_t attem
   frame.kind = static_cast<sim::FrameKind>(kind_of(method));  // frames() named as the enum
   frame.key = orders::order_key(order, attempt);
   frame.summary = std::move(summary);
-  sim::set_payload(frame, std::move(method));
+  sim::set_payload(frame, std::forward<Method>(method));  // an rvalue: requires above
   return frame;
 }
 

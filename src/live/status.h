@@ -7,6 +7,7 @@
 // broker closed the channel or connection (404, 406, 320, ...), else 0.
 
 #include <string>
+#include <utility>
 
 namespace live {
 
@@ -16,7 +17,12 @@ struct [[nodiscard]] Status {
 
   bool ok() const { return message.empty(); }
   static Status success() { return {}; }
-  static Status error(std::string text, int code = 0) { return Status{std::move(text), code}; }
+  static Status error(std::string text, int code = 0) {
+    Status status;
+    status.message = std::move(text);
+    status.reply_code = code;
+    return status;
+  }
 };
 
 }  // namespace live

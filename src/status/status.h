@@ -37,7 +37,9 @@ struct [[nodiscard]] Status {
   static Status success() { return {}; }
   static Status error(std::string text) {
     EOSIM_ASSERT(!text.empty());
-    return Status{std::move(text)};
+    Status status;
+    status.message = std::move(text);
+    return status;
   }
   static Status machine_error(std::string text) {
     Status s = error(std::move(text));

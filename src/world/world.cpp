@@ -97,7 +97,7 @@ eosim::Status database_error(const char* doing, const store::Status& st) {
 std::string actor_of(const sim::FiredFault& f) {
   const std::optional<Site> site = orders::site_named(f.site);
   EOSIM_ASSERT(site.has_value());  // the world's actors name only the lab's sites
-  const std::string role(orders::site_row(*site).actor);
+  std::string role(orders::site_row(*site).actor);  // not const: returned by move
   if (role != "consumer") return role;
   return role + (f.key[orders::kInstance] > 0 ? std::to_string(f.key[orders::kInstance]) : "1");
 }
