@@ -6,6 +6,7 @@
 
 #include "src/orders/order_key.h"
 #include "src/report/so_far.h"
+#include "src/report/trace_format.h"
 #include "src/session/session.h"
 
 namespace web {
@@ -138,7 +139,7 @@ eosim::Status walk_steps(const lab::Scenario& scenario, StepStates& out) {
     json state = differ.next(view);
     json lines = json::array();
     for (; shown < events.size() && events[shown].step <= session.step(); ++shown) {
-      lines.push_back(sim::format_text(events[shown], orders::kKeyNames));
+      lines.push_back(lab::format_trace_line(events[shown], orders::kKeyNames));
     }
     if (!lines.empty()) state["e"] = std::move(lines);
     out.states.push_back(std::move(state));

@@ -12,6 +12,7 @@
 #include "src/orders/order_key.h"
 #include "src/report/report_format.h"
 #include "src/report/so_far.h"
+#include "src/report/trace_format.h"
 #include "src/session/session.h"
 #include "src/web/run_page.h"
 #include "tests/support/scenario_load.h"
@@ -75,7 +76,7 @@ void check_every_step(const std::string& file) {
   CHECK(steps.steps == run.steps);
   REQUIRE(steps.trace.size() == trace.size());
   for (std::size_t i = 0; i < trace.size(); ++i) {
-    CHECK(sim::format_text(steps.trace[i], orders::kKeyNames) == sim::format_text(trace[i], orders::kKeyNames));
+    CHECK(lab::format_trace_line(steps.trace[i], orders::kKeyNames) == lab::format_trace_line(trace[i], orders::kKeyNames));
   }
 
   lab::Session session;
