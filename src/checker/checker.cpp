@@ -25,7 +25,7 @@ class Rows {
   // Moves to the next row; order() is kNone after the last.
   store::Status next() {
     bool has_row = false;
-    const store::Status s = st_->step(has_row);
+    store::Status s = st_->step(has_row);
     order_ = s.ok() && has_row ? st_->column_int64(0) : kNone;
     return s;
   }
@@ -174,7 +174,7 @@ class Merge {
 
   store::Status start() {
     for (Rows* r : streams()) {
-      const store::Status s = r->next();
+      store::Status s = r->next();
       if (!s.ok()) return s;
     }
     return store::Status::success();
@@ -279,7 +279,7 @@ class Filing {
       ++out_.orders_unlisted;
       return;
     }
-    out_.orders.push_back(std::move(o));
+    out_.orders.push_back(o);  // trivially copyable: a move would be a copy
     if (listing_all_ && out_.orders.size() > kListAllOrders) stop_listing_all();
   }
 
