@@ -224,6 +224,18 @@ struct CourseSiteOptions {
 // written or would be replaced without --force), 3 internal error.
 int course_site_command(const CourseSiteOptions& options, std::ostream& out, std::ostream& err);
 
+// `eosim compare`: two runs side by side and where they part (compare_command.cpp).
+struct CompareOptions {
+  std::vector<std::string> files;     // one or two scenario files (left, right)
+  std::optional<std::uint64_t> seed;  // replaces both files' seed
+  std::string strategy;               // "" keeps each file's; replaces both runs' strategy
+  std::string vs;                     // the right run's strategy ("" = as the left's rule)
+  std::string format = "text";        // text | html
+};
+// Exit codes: 0 compared, 2 bad input (a file, a strategy, one file without --vs), 3
+// internal error. The runs' verdicts do not change it: a comparison is not a test.
+int compare_command(const CompareOptions& options, std::ostream& out, std::ostream& err);
+
 // --- shared by the commands ---------------------------------------------------------
 // Expands FILE...|DIR arguments: a directory stands for its *.toml files (not recursive),
 // sorted by file name; anything else is kept as a file path (a missing one is reported by

@@ -559,6 +559,45 @@ CLI::App* add_course_command(CLI::App& app, cli::CourseSiteOptions& o) {
   return course;
 }
 
+CLI::App* add_compare_command(CLI::App& app, cli::CompareOptions& o, CLI::Option*& seed_option,
+                              std::uint64_t& seed) {
+  CLI::App* compare = app.add_subcommand(
+      "compare", "Two runs side by side (two files, or --strategy X --vs Y) and where they part");
+  compare->add_option("files", o.files, "Scenario file(s): left, then right")
+      ->required()
+      ->expected(1, 2)
+      ->type_name("FILE");
+  seed_option = compare->add_option("--seed", seed, "Replace both files' seed")
+                    ->type_name("N")
+                    ->check(unsigned_integer(0));
+  compare->add_option("--strategy", o.strategy,
+                      "Replace the consumer strategy of both runs (eosim list strategies)")
+      ->type_name("S");
+  compare->add_option("--vs", o.vs, "Replace the right run's strategy (one FILE: required)")
+      ->type_name("S");
+  compare->add_option("--format", o.format, "text, or html (one self-contained page)")
+      ->check(CLI::IsMember({"text", "html"}))
+      ->type_name("F")
+      ->capture_default_str();
+  compare->footer(
+      "Runs the left and the right scenario (with one FILE: the same file twice, the right\n"
+      "one under --vs's strategy, as the GUI's compare mode) and says how long their traces\n"
+      "are the same: \"identical until step N\", and the two events where they part.\n"
+      "--format html writes one page (no network, opens from disk) with both runs on one\n"
+      "slider: each run's diagram, broker, orders and tables at the step, the step where\n"
+      "they part marked in both diagrams.\n"
+      "\n"
+      "Examples:\n"
+      "  eosim compare scenarios/02-crash-between-commit-and-ack.toml --vs no-dedup\n"
+      "  eosim compare scenarios/02-crash-between-commit-and-ack.toml --strategy atomic \\\n"
+      "      --vs no-dedup --format html > compare.html\n"
+      "  eosim compare scenarios/02-crash-between-commit-and-ack.toml \\\n"
+      "      scenarios/03-crash-between-commit-and-ack-no-dedup.toml\n"
+      "\n"
+      "Exit codes: 0 compared (whatever the verdicts), 2 bad input, 3 internal error.");
+  return compare;
+}
+
 CLI::App* add_live_command(CLI::App& app, cli::LiveCommandOptions& o) {
   CLI::App* live = app.add_subcommand(
       "live", "Run scenarios against a real RabbitMQ, each actor its own process");
@@ -688,6 +727,10 @@ int main_with_args(int argc, char** argv) {
   CLI::App* live = add_live_command(app, live_options);
   cli::CourseSiteOptions course_options;
   CLI::App* course = add_course_command(app, course_options);
+  cli::CompareOptions compare_options;
+  CLI::Option* compare_seed_option = nullptr;
+  std::uint64_t compare_seed = 0;
+  CLI::App* compare = add_compare_command(app, compare_options, compare_seed_option, compare_seed);
 
   try {
     app.parse(argc, argv);
@@ -721,6 +764,10 @@ int main_with_args(int argc, char** argv) {
     return cli::lesson_command(lesson_options, std::cin, std::cout, std::cerr);
   }
   if (course->parsed()) return cli::course_site_command(course_options, std::cout, std::cerr);
+  if (compare->parsed()) {
+    if (compare_seed_option->count() > 0) compare_options.seed = compare_seed;
+    return cli::compare_command(compare_options, std::cout, std::cerr);
+  }
   if (live->parsed()) {
     live_options.progress = isatty(fileno(stderr)) != 0;
     live_options.colour = colour_wanted();

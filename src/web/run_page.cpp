@@ -40,9 +40,9 @@ void effect_cell(std::ostream& out, std::int64_t count) {
       << (count >= 2 ? " <b class=\"dup\">DUP</b>" : "") << "</td>";
 }
 
-void write_orders(std::ostream& out, const lab::Report& report) {
-  out << "<h2 id=\"orders-title\">Orders and their effects at the end of the run</h2>\n"
-         "<div class=\"scroll\"><table id=\"orders\"><thead><tr><th>order</th><th>amount</th>"
+void write_orders(std::ostream& out, const lab::Report& report, const std::string& id) {
+  out << "<h2 id=\"" << id << "orders-title\">Orders and their effects at the end of the run</h2>\n"
+         "<div class=\"scroll\"><table id=\"" << id << "orders\"><thead><tr><th>order</th><th>amount</th>"
          "<th>committed</th><th>debits</th>"
       << (report.effects_checked ? "<th>emails</th>" : "")
       << "<th>rejections</th><th>dead letters</th><th>outcome</th></tr></thead><tbody>\n";
@@ -78,8 +78,9 @@ void write_faults(std::ostream& out, const lab::RunSummary& run) {
 constexpr std::size_t kStaticRows = 500;
 
 void write_tables(std::ostream& out, const std::vector<lab::DbTable>& tables,
-                  const std::string& replay) {
-  out << "<h2 id=\"tables-title\">Database tables at the end of the run</h2>\n<div id=\"tables\">\n";
+                  const std::string& replay, const std::string& id) {
+  out << "<h2 id=\"" << id << "tables-title\">Database tables at the end of the run</h2>\n<div id=\""
+      << id << "tables\">\n";
   for (const lab::DbTable& t : tables) {
     out << "<h3>" << xml_escape(t.database) << " <code>" << xml_escape(t.name) << "</code> ("
         << t.rows.size() << (t.rows.size() == 1 ? " row" : " rows") << ")</h3>\n";
@@ -117,15 +118,17 @@ std::string compact(std::string markup) {
   return out;
 }
 
-void write_header(std::ostream& out, const lab::RunRecord& record) {
+void write_header(std::ostream& out, const lab::RunRecord& record, const RunPart& part) {
   const lab::RunSummary& run = record.run;
   const lab::Report& report = run.report;
-  out << "<header>\n<h1 id=\"scenario-name\">" << xml_escape(record.scenario.name) << "</h1>\n";
+  const char* h = part.player ? "h1" : "h2";  // under a comparison's own h1
+  out << "<header>\n<" << h << " id=\"" << part.prefix << "scenario-name\">"
+      << xml_escape(record.scenario.name) << "</" << h << ">\n";
   out << "<p>seed " << run.seed << " &middot; producer <code>" << xml_escape(run.producer)
       << "</code> &middot; consumer <code>" << xml_escape(run.strategy) << "</code> &middot; "
       << run.steps << " steps &middot; trace <code>" << sim::hash_hex(run.trace_hash)
       << "</code></p>\n";
-  if (!record.scenario.about.empty()) {
+  if (part.about && !record.scenario.about.empty()) {
     out << "<p class=\"about\">" << xml_escape(record.scenario.about) << "</p>\n";
   }
   out << "<p class=\"verdict " << verdict_class(report.verdict) << "\">verdict: "
@@ -141,18 +144,6 @@ void write_header(std::ostream& out, const lab::RunRecord& record) {
     out << "<p class=\"replay\">replay: <code>" << xml_escape(record.replay) << "</code></p>\n";
   }
   out << "</header>\n";
-}
-
-// The stepper's controls; hidden until the script shows them (no script, no dead buttons).
-void write_player(std::ostream& out, std::uint64_t steps) {
-  out << "<nav id=\"player\" hidden>\n<div class=\"controls\">"
-         "<button id=\"first\" title=\"first step (Home)\">|&#x25C0;</button>"
-         "<button id=\"prev\" title=\"previous step (Left arrow)\">&#x25C0;</button>"
-         "<input id=\"slider\" type=\"range\" min=\"0\" max=\"" << steps
-      << "\" value=\"0\" aria-label=\"step\">"
-         "<button id=\"next\" title=\"next step (Right arrow)\">&#x25B6;</button>"
-         "<button id=\"last\" title=\"last step (End)\">&#x25B6;|</button>"
-         "<span id=\"where\"></span></div>\n<ol id=\"events\"></ol>\n</nav>\n";
 }
 
 // Where the script finds each step's rows in the diagram: the canvas geometry and the
@@ -178,11 +169,18 @@ nlohmann::json diagram_rows(const diagram::SequenceLayout& layout, std::uint64_t
 constexpr std::size_t kBlockRows = 150;
 
 void write_diagram(std::ostream& out, const diagram::SequenceLayout& layout,
-                   const diagram::SvgOptions& svg) {
-  out << "<div class=\"diagram\" id=\"diagram\">\n";
+                   const diagram::SvgOptions& svg, const std::string& id) {
+  // A block is as wide as the picture, which is wider than the pane when the lanes need
+  // the room: a block only as wide as the pane would clip the lanes beyond its edge (a
+  // block's paint is contained), even when the pane is scrolled sideways to them.
+  diagram::Placement placement;
+  placement.update(layout, svg.width, diagram::monospace_metrics(svg.font_px));
+  const std::string width = diagram::num(placement.canvas().width) + "px";
+  out << "<div class=\"diagram\" id=\"" << id << "diagram\">\n";
   for (const diagram::SvgBlock& block : diagram::sequence_svg_blocks(layout, svg, kBlockRows)) {
-    out << "<div class=\"block\" style=\"contain-intrinsic-size:auto " << diagram::num(block.height)
-        << "px\">" << compact(block.svg) << "</div>\n";
+    out << "<div class=\"block\" style=\"width:" << width << ";contain-intrinsic-size:auto "
+        << width << " auto " << diagram::num(block.height) << "px\">" << compact(block.svg)
+        << "</div>\n";
   }
   out << "</div>\n";
 }
@@ -212,6 +210,20 @@ std::string script_json(const nlohmann::json& value) {
   return out;
 }
 
+std::string player_nav(std::uint64_t steps, bool events) {
+  std::ostringstream out;
+  out << "<nav id=\"player\" hidden>\n<div class=\"controls\">"
+         "<button id=\"first\" title=\"first step (Home)\">|&#x25C0;</button>"
+         "<button id=\"prev\" title=\"previous step (Left arrow)\">&#x25C0;</button>"
+         "<input id=\"slider\" type=\"range\" min=\"0\" max=\"" << steps
+      << "\" value=\"0\" aria-label=\"step\">"
+         "<button id=\"next\" title=\"next step (Right arrow)\">&#x25B6;</button>"
+         "<button id=\"last\" title=\"last step (End)\">&#x25B6;|</button>"
+         "<span id=\"where\"></span></div>\n"
+      << (events ? "<ol id=\"events\" class=\"events\"></ol>\n" : "") << "</nav>\n";
+  return out.str();
+}
+
 std::string page_head(const std::string& title) {
   std::ostringstream out;
   out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
@@ -226,29 +238,39 @@ std::string page_tail() {
 }
 
 std::string run_sections(const lab::RunRecord& record, const StepStates& steps,
-                         const diagram::SvgOptions& svg) {
+                         const diagram::SvgOptions& svg, const RunPart& part) {
   const lab::RunSummary& run = record.run;
   const std::vector<std::string> lanes = lab::diagram_lanes(record.scenario);
+  const std::string& id = part.prefix;
   std::ostringstream out;
-  write_header(out, record);
-  write_player(out, steps.steps);
+  write_header(out, record, part);
+  if (part.player) out << player_nav(steps.steps, true);
   diagram::SequenceLayout layout;
   layout.reset(lanes);
   layout.update(steps.trace, 1);
-  out << "<div class=\"run\">\n<section class=\"pane diagram-pane\">\n<h2>Sequence diagram</h2>\n";
-  write_diagram(out, layout, svg);
-  out << "</section>\n<section class=\"pane state-pane\">\n<div id=\"now\" hidden></div>\n";
-  write_orders(out, run.report);
+  out << "<div class=\"run\" id=\"" << id << "run\">\n<section class=\"pane diagram-pane\">\n"
+      << "<h2>Sequence diagram</h2>\n";
+  if (!part.player) out << "<ol id=\"" << id << "events\" class=\"events\"></ol>\n";
+  write_diagram(out, layout, svg, id);
+  out << "</section>\n<section class=\"pane state-pane\">\n<div id=\"" << id << "now\" hidden></div>\n";
+  write_orders(out, run.report, id);
   write_faults(out, run);
-  write_tables(out, steps.final_tables, record.replay);
+  write_tables(out, steps.final_tables, record.replay, id);
   out << "</section>\n</div>\n";
-  const nlohmann::json data = {{"steps", steps.steps},
-                               {"effects", run.report.effects_checked},
-                               {"tables", steps.tables},
-                               {"diagram", diagram_rows(layout, steps.steps, svg)},
-                               {"states", steps.states}};
-  out << "<script type=\"application/json\" id=\"run-data\">" << script_json(data) << "</script>\n";
+  nlohmann::json data = {{"steps", steps.steps},
+                         {"effects", run.report.effects_checked},
+                         {"tables", steps.tables},
+                         {"diagram", diagram_rows(layout, steps.steps, svg)},
+                         {"states", steps.states}};
+  if (part.mark) data["mark"] = *part.mark;
+  out << "<script type=\"application/json\" id=\"" << id << "run-data\" class=\"run-data\""
+      << " data-prefix=\"" << id << "\">" << script_json(data) << "</script>\n";
   return out.str();
+}
+
+std::string run_sections(const lab::RunRecord& record, const StepStates& steps,
+                         const diagram::SvgOptions& svg) {
+  return run_sections(record, steps, svg, RunPart{});
 }
 
 std::string run_page(const lab::RunRecord& record, const StepStates& steps,

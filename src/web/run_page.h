@@ -21,6 +21,8 @@
 // REQUIRES: `record`'s references outlive the call; `steps` comes from walk_steps() of
 // record.scenario.
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,10 +40,25 @@ inline constexpr float kDiagramWidth = 780;
 std::string page_head(const std::string& title);
 // The script and the closing tags.
 std::string page_tail();
+// The stepper's controls for `steps` steps, hidden until the script shows them (no script,
+// no dead buttons); with `events`, the list of the current step's events under them.
+std::string player_nav(std::uint64_t steps, bool events);
 
 // The run's report and stepper: everything between page_head and page_tail.
 std::string run_sections(const lab::RunRecord& record, const StepStates& steps,
                          const diagram::SvgOptions& svg);
+
+// How one run's part is written when a page holds more than one run (compare_page.h).
+struct RunPart {
+  // Starts every id of the part ("" on a run's own page), so two parts share a page. Only
+  // letters, digits and '-': it goes into markup unescaped.
+  std::string prefix;
+  bool player = true;  // the slider and buttons; false: the page has one for all its parts
+  bool about = true;   // the scenario's teaching text
+  std::optional<std::uint64_t> mark;  // a step marked in the diagram (where two runs part)
+};
+std::string run_sections(const lab::RunRecord& record, const StepStates& steps,
+                         const diagram::SvgOptions& svg, const RunPart& part);
 
 // The whole page of one run.
 std::string run_page(const lab::RunRecord& record, const StepStates& steps,
