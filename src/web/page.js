@@ -28,10 +28,11 @@
 (function () {
   'use strict';
   var $ = function (id) { return document.getElementById(id); };
-  var sources = document.querySelectorAll('script.run-data');
+  // Each run's JSON is <script id="PREFIXrun-data">: "" on a run's page, L-/R- in a comparison.
+  var sources = document.querySelectorAll('script[type="application/json"][id$="run-data"]');
   if (!sources.length) return;
   var runs = Array.prototype.map.call(sources, function (source) {
-    return makeRun(source.getAttribute('data-prefix') || '', JSON.parse(source.textContent));
+    return makeRun(source.id.slice(0, -'run-data'.length), JSON.parse(source.textContent));
   });
   var last = Math.max.apply(null, runs.map(function (r) { return r.last; }));
 

@@ -263,8 +263,8 @@ std::string run_sections(const lab::RunRecord& record, const StepStates& steps,
                          {"diagram", diagram_rows(layout, steps.steps, svg)},
                          {"states", steps.states}};
   if (part.mark) data["mark"] = *part.mark;
-  out << "<script type=\"application/json\" id=\"" << id << "run-data\" class=\"run-data\""
-      << " data-prefix=\"" << id << "\">" << script_json(data) << "</script>\n";
+  out << "<script type=\"application/json\" id=\"" << id << "run-data\">" << script_json(data)
+      << "</script>\n";
   return out.str();
 }
 
