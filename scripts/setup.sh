@@ -14,6 +14,12 @@ packages=(build-essential cmake pkg-config libboost-dev libsqlite3-dev catch2 li
 # The conformance tests start a private RabbitMQ and talk to it through rabbitmq-c.
 packages+=(rabbitmq-server librabbitmq-dev)
 
+# `eosim live --store postgres` starts a private PostgreSQL 15 (initdb in its own folder)
+# and talks to it through libpq; the Redis anti-pattern runs on redis-server through
+# hiredis. The packages' own services are not started (policy-rc.d below): eosim starts a
+# private server per run on loopback.
+packages+=(postgresql libpq-dev redis-server libhiredis-dev)
+
 # CI's fuzz run (scripts/fuzz.sh): clang with libFuzzer and the sanitizer runtimes.
 packages+=(clang libclang-rt-14-dev)
 
@@ -31,7 +37,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
   "${sudo_cmd[@]}" apt-get update -qq
   # No package may start a system service (rabbitmq-server would start one on 5672 and
-  # 4369): policy-rc.d answers 101 ("not allowed") during the install, then is restored.
+  # 4369, postgresql its cluster `main` on 5432, redis-server one on 6379): policy-rc.d answers 101 ("not allowed") during the install, then is restored.
   policy=/usr/sbin/policy-rc.d
   saved=$(mktemp)
   had_policy=0

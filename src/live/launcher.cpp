@@ -71,9 +71,7 @@ Status pick_broker_ports(std::array<int, 3>& ports) {
   return Status::success();
 }
 
-namespace {
-
-bool port_open(int port) {
+bool loopback_port_open(int port) {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   if (fd < 0) return false;
   sockaddr_in addr{};
@@ -84,6 +82,8 @@ bool port_open(int port) {
   ::close(fd);
   return ok;
 }
+
+namespace {
 
 // Mode 0600: rabbitmq.conf holds the broker's password (the folder is 0700 too).
 Status write_file(const fs::path& path, const std::string& text) {
@@ -226,7 +226,7 @@ Status PrivateBroker::start_epmd() {
   if (Status s = spawn(spec, epmd_pid_); !s.ok()) return s;
   register_group(epmd_pid_);
   for (int waited = 0; waited < 10000; waited += 50) {
-    if (port_open(epmd_port_)) return Status::success();
+    if (loopback_port_open(epmd_port_)) return Status::success();
     if (!group_alive(epmd_pid_)) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
@@ -246,7 +246,7 @@ Status PrivateBroker::start_node() {
 Status PrivateBroker::wait_ready() {
   using Clock = std::chrono::steady_clock;
   const auto deadline = Clock::now() + std::chrono::milliseconds(options_.ready_timeout_ms);
-  while (!port_open(endpoint_.port)) {
+  while (!loopback_port_open(endpoint_.port)) {
     if (interrupted() != 0) return Status::error("interrupted while rabbitmq-server started");
     if (!group_alive(node_pid_)) {
       return Status::error("rabbitmq-server exited while starting; its log:\n" + log_tail());
@@ -333,12 +333,14 @@ bool PrivateBroker::stop() {
   return clean;
 }
 
-std::string PrivateBroker::log_tail() const {
-  std::ifstream in(dir_ + "/log/server.out");
+std::string PrivateBroker::log_tail() const { return last_lines(dir_ + "/log/server.out", 20); }
+
+std::string last_lines(const std::string& path, std::size_t count) {
+  std::ifstream in(path);
   std::vector<std::string> lines;
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   std::string out;
-  for (std::size_t i = lines.size() > 20 ? lines.size() - 20 : 0; i < lines.size(); ++i) {
+  for (std::size_t i = lines.size() > count ? lines.size() - count : 0; i < lines.size(); ++i) {
     out += lines[i] + "\n";
   }
   return out;

@@ -59,6 +59,12 @@ struct LaunchOptions {
 // rare, and such a start fails and is tried again on new ports.
 Status pick_broker_ports(std::array<int, 3>& ports);
 
+// The last `count` lines of a log file ("" when it cannot be read), to explain a failed start.
+std::string last_lines(const std::string& path, std::size_t count);
+
+// True when something accepts a TCP connection on 127.0.0.1:port now.
+bool loopback_port_open(int port);
+
 enum class RestartKind { kClean, kKill };
 
 class PrivateBroker {

@@ -1,6 +1,8 @@
 #include "src/live/process.h"
 
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -143,13 +145,20 @@ Status spawn(const ChildSpec& spec, pid_t& pid) {
   const std::string out_path = spec.output_path.empty() ? "/dev/null" : spec.output_path;
   const pid_t parent = ::getpid();
   const int max_fd = open_files_limit();
+  const bool switch_user = !spec.user.empty() && ::geteuid() == 0;
+  uid_t uid = 0;
+  gid_t gid = 0;
+  if (switch_user) {
+    const passwd* pw = ::getpwnam(spec.user.c_str());
+    if (pw == nullptr) return Status::error("no user " + spec.user + " on this machine");
+    uid = pw->pw_uid;
+    gid = pw->pw_gid;
+  }
 
   const pid_t child = ::fork();
   if (child < 0) return Status::error(std::string("fork failed: ") + std::strerror(errno));
   if (child == 0) {
     ::setpgid(0, 0);                     // invariant (1)
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // invariant (2)
-    if (::getppid() != parent) ::_exit(127);  // the parent died before prctl took effect
     for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT}) ::signal(sig, SIG_DFL);
     const int in = ::open("/dev/null", O_RDONLY);
     const int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
@@ -158,6 +167,12 @@ Status spawn(const ChildSpec& spec, pid_t& pid) {
       ::dup2(out, 1);
       ::dup2(out, 2);
     }
+    if (switch_user && (::setgroups(0, nullptr) != 0 || ::setgid(gid) != 0 ||
+                        ::setuid(uid) != 0 || ::chdir("/") != 0)) {
+      ::_exit(126);
+    }
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // invariant (2), after any change of user
+    if (::getppid() != parent) ::_exit(127);  // the parent died before prctl took effect
     close_inherited(max_fd);  // invariant (5)
     ::execve(argv_ptrs[0], argv_ptrs.data(), env_ptrs.data());
     ::_exit(127);

@@ -34,6 +34,11 @@ struct ChildSpec {
   std::vector<std::string> argv;  // argv[0] is the program's path
   std::vector<std::string> env;   // "KEY=VALUE", added to (and overriding) our environment
   std::string output_path;        // stdout and stderr go here (appended); "" = /dev/null
+  // Run the child as this user (PostgreSQL refuses to run as root). Only when this process
+  // is root; "" = as ourselves. The output file is opened before the switch (so it may be
+  // ours), the child starts in "/" (our working folder may be closed to that user), and
+  // PDEATHSIG is set after the switch: the kernel clears it when the credentials change.
+  std::string user;
 };
 
 // Starts the child. REQUIRES: !spec.argv.empty().

@@ -1,8 +1,9 @@
 #pragma once
 // The temporary folders of `eosim live` (run folders eosim-live-*, private brokers'
-// eosim-rabbit-*) after an eosim killed with SIGKILL: nothing of that process could remove
-// them, so the next `eosim live` does - only folders it can prove are an eosim's that has
-// died, never another user's or a running one's.
+// eosim-rabbit-*, private PostgreSQL clusters' eosim-pg-*) after an eosim killed with
+// SIGKILL: nothing of that process could remove them, so the next `eosim live` does -
+// only folders it can prove are an eosim's that has died, never another user's or a
+// running one's.
 //
 // The proof is a lock: claim_folder() writes DIR/eosim.lock (the owner's pid, for people)
 // and holds an exclusive flock(2) on it for as long as the folder is in use. The kernel
@@ -25,8 +26,8 @@ Status claim_folder(const std::string& dir);
 // Lets go of the lock (before the folder is removed).
 void release_folder(const std::string& dir);
 
-// Removes every folder eosim-live-* or eosim-rabbit-* directly in `temp_dir` that belongs
-// to this user and holds an eosim.lock nobody holds; returns the folders removed.
+// Removes every folder eosim-live-*, eosim-rabbit-* or eosim-pg-* directly in `temp_dir`
+// that belongs to this user and holds an eosim.lock nobody holds; returns the folders removed.
 std::vector<std::string> remove_stale_folders(const std::string& temp_dir);
 
 }  // namespace live
