@@ -157,10 +157,12 @@ class Merge {
                 "ORDER BY order_id"),
         // The consumer's business rule writes the reason 'insufficient funds'; any other
         // reason (no message_id, an unreadable body) sets the order aside for a person.
+        // (CASE, not a sum of booleans: PostgreSQL has no sum(boolean), and the checker
+        // reads its tables with these same queries.)
         rejections_(ledger_db,
                     "SELECT order_id, count(*), "
-                    "sum(coalesce(reason, '') <> 'insufficient funds') FROM rejections "
-                    "GROUP BY order_id ORDER BY order_id"),
+                    "sum(CASE WHEN coalesce(reason, '') <> 'insufficient funds' THEN 1 "
+                    "ELSE 0 END) FROM rejections GROUP BY order_id ORDER BY order_id"),
         dedup_(ledger_db,
                "SELECT order_id, count(*) FROM processed_messages GROUP BY order_id "
                "ORDER BY order_id"),

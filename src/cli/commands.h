@@ -70,6 +70,7 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
 struct LiveCommandOptions {
   std::vector<std::string> inputs;  // files, or directories of *.toml files
   std::string broker;               // amqp://user:pass@host:port/vhost; "" = a private one
+  std::string store = "sqlite";     // sqlite | postgres (a private one) | postgres://... (yours)
   std::string strategy;             // "" keeps each file's [consumer] strategy
   std::string producer;             // "" keeps each file's [producer] pattern
   std::string keep_db;              // "" = a temporary run folder, removed afterwards

@@ -608,6 +608,12 @@ CLI::App* add_live_command(CLI::App& app, cli::LiveCommandOptions& o) {
                    "Use this broker (amqp://user:pass@host:port/vhost) instead of a private "
                    "one; only queues named for the run are declared, read and deleted")
       ->type_name("URL");
+  live->add_option("--store", o.store,
+                   "Where the stores live: sqlite (files in the run folder), postgres (a "
+                   "private PostgreSQL 15 on loopback), or postgres://user:pass@host:port/db "
+                   "(your server: a new schema per run, nothing of yours touched)")
+      ->type_name("S")
+      ->capture_default_str();
   live->add_option("--strategy", o.strategy,
                    "Replace the consumer strategy (eosim list strategies)")
       ->type_name("S");
@@ -616,7 +622,8 @@ CLI::App* add_live_command(CLI::App& app, cli::LiveCommandOptions& o) {
       ->type_name("P");
   live->add_option("--keep-db", o.keep_db,
                    "Keep the run folder in DIR: SQLite files, each actor's log and trace, and "
-                   "trace.jsonl (the merged trace, which eosim-gui --trace steps through)")
+                   "trace.jsonl (the merged trace, which eosim-gui --trace steps through); with "
+                   "--store postgres also the stopped PostgreSQL cluster (DIR/postgres)")
       ->type_name("DIR");
   live->add_option("--timeout", o.timeout_s,
                    "Stop a run that has not settled after SEC seconds and report what is stuck")

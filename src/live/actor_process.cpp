@@ -19,6 +19,8 @@
 #include "src/catalog/fault_sites.h"
 #include "src/consumer/consumer.h"
 #include "src/live/amqp_transport.h"
+#include "src/live/postgres_store.h"
+#include "src/live/run_folder.h"
 #include "src/orders/order_key.h"
 #include "src/producer/producer.h"
 #include "src/store/db.h"
@@ -304,8 +306,9 @@ int run_actor(const ActorArgs& a, std::ostream& err) {
   AmqpTransport net(std::move(net_options), k.scheduler, clock);
   const transport::Env env{net, k.scheduler, k.faults, k.trace};
 
-  const lab::DbUris uris{a.run_dir + "/orders.db", a.run_dir + "/ledger.db",
-                         a.run_dir + "/dedup.db", a.run_dir + "/effects.db"};
+  install_postgres_store();  // a run with --store postgres keeps its stores on a server
+  const lab::DbUris uris{store_uri(a.run_dir, "orders.db"), store_uri(a.run_dir, "ledger.db"),
+                         store_uri(a.run_dir, "dedup.db"), store_uri(a.run_dir, "effects.db")};
   producer::ProducerOptions popts;
   if (const eosim::Status made = lab::producer_options(s, uris, popts); !made.ok()) {
     err << made.message << '\n';

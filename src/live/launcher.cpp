@@ -271,16 +271,7 @@ Status PrivateBroker::wait_ready() {
   return Status::success();
 }
 
-void PrivateBroker::stop_node(int sig) {
-  if (node_pid_ == 0) return;
-  signal_group(node_pid_, sig);
-  if (!wait_group_gone(node_pid_, kStopTimeoutMs)) {
-    signal_group(node_pid_, SIGKILL);
-    wait_group_gone(node_pid_, 5000);
-  }
-  unregister_group(node_pid_);
-  node_pid_ = 0;
-}
+void PrivateBroker::stop_node(int sig) { stop_group(node_pid_, sig, kStopTimeoutMs); }
 
 Status PrivateBroker::eval(const std::string& expr) {
   ChildSpec ctl;
@@ -314,15 +305,7 @@ Status PrivateBroker::restart(RestartKind kind) {
 bool PrivateBroker::stop() {
   bool clean = true;
   for (pid_t* pid : {&node_pid_, &epmd_pid_}) {
-    if (*pid == 0) continue;
-    signal_group(*pid, SIGTERM);
-    if (!wait_group_gone(*pid, kStopTimeoutMs)) {
-      clean = false;
-      signal_group(*pid, SIGKILL);
-      wait_group_gone(*pid, 5000);
-    }
-    unregister_group(*pid);
-    *pid = 0;
+    if (!stop_group(*pid, SIGTERM, kStopTimeoutMs)) clean = false;
   }
   if (!dir_.empty()) {
     release_folder(dir_);

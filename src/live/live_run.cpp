@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "src/live/amqp_transport.h"
+#include "src/live/postgres_store.h"
 #include "src/live/run_folder.h"
 #include "src/live/run_queues.h"
 #include "src/live/supervisor.h"
@@ -115,6 +116,15 @@ std::string remove_queues(Supervision& sv) {
          " (delete them once it is back)";
 }
 
+struct SchemaDrop {
+  std::string url;            // "" = nothing to drop
+  const std::string& schema;  // set once the schema exists
+  ~SchemaDrop() {
+    // A schema left behind is named in the user's database; nothing else to do here.
+    if (!url.empty() && !schema.empty()) (void)drop_run_schema(url, schema);
+  }
+};
+
 std::string joined(const std::string& error, const std::string& more) {
   return more.empty() ? error : error + "; " + more;
 }
@@ -127,7 +137,13 @@ Status run_live(const lab::Scenario& s, const Endpoint& endpoint, const LiveOpti
   store::Db::set_live_lock_wait_ms(10000);
   if (Status st = set_consumer_timeout(s, o); !st.ok()) return st;
   if (Status st = prepare_run_dir(s, o.keep_db, out.run_dir); !st.ok()) return st;
-  if (Status st = create_databases(s, out.run_dir); !st.ok()) return st;
+  install_postgres_store();
+  // On every way out, after the checker has read the tables (a return value is made before
+  // the locals go): the run's schema on a server of the user's, unless kept.
+  const SchemaDrop drop{o.drop_schema ? o.store_url : "", out.schema};
+  if (Status st = create_databases(s, out.run_dir, o.store_url, out.schema); !st.ok()) {
+    return st;
+  }
   Supervision sv{s, o, endpoint};
   ActorArgs base;
   if (Status st = set_up(sv, out, base); !st.ok()) return st;

@@ -48,6 +48,12 @@ struct LiveOptions {
   // The private broker this run may restart (broker.restart, broker.crash); null with a
   // broker of the user's (--broker), where broker_refusal() keeps those rules out.
   PrivateBroker* broker = nullptr;
+  // The database server the run's stores go to (--store postgres: the private one's URL;
+  // --store postgres://...: the user's); "" = SQLite files in the run folder. Each run
+  // gets a schema of its own there (LiveResult::schema).
+  std::string store_url;
+  // Drop the run's schema at the end (a server of the user's, without --keep-db).
+  bool drop_schema = false;
   // Called about every 250 ms while waiting, with a one-line state of the run.
   std::function<void(const std::string&)> progress;
 };
@@ -64,6 +70,7 @@ struct LiveResult {
   int broker_restarts = 0;   // the private broker stopped and started again
   std::int64_t broker_restart_ms = 0;  // wall time those took (part of wall_ms)
   std::string run_dir;
+  std::string schema;  // the run's schema on the database server ("" with SQLite)
   // The run's queue names start with it ("eosim-live-<pid>-<time>-"); set before the
   // actors start.
   std::string queue_prefix;

@@ -245,36 +245,17 @@ Status PrivatePostgres::wait_ready() {
   return result;
 }
 
-void PrivatePostgres::stop_server(int sig) {
-  if (pid_ == 0) return;
-  signal_group(pid_, sig);
-  if (!wait_group_gone(pid_, kPgStopTimeoutMs)) {
-    signal_group(pid_, SIGKILL);
-    wait_group_gone(pid_, 5000);
-  }
-  unregister_group(pid_);
-  pid_ = 0;
-}
-
 Status PrivatePostgres::restart_immediate() {
-  stop_server(SIGQUIT);  // the postmaster's "immediate shutdown": no checkpoint, a crash
+  // The postmaster's "immediate shutdown": no checkpoint, a crash.
+  stop_group(pid_, SIGQUIT, kPgStopTimeoutMs);
   return start_server();
 }
 
 PrivatePostgres::~PrivatePostgres() { stop(); }
 
 bool PrivatePostgres::stop() {
-  bool clean = true;
-  if (pid_ != 0) {
-    signal_group(pid_, SIGINT);  // a fast shutdown: clients are disconnected, then a checkpoint
-    if (!wait_group_gone(pid_, kPgStopTimeoutMs)) {
-      clean = false;
-      signal_group(pid_, SIGKILL);
-      wait_group_gone(pid_, 5000);
-    }
-    unregister_group(pid_);
-    pid_ = 0;
-  }
+  // SIGINT is the postmaster's fast shutdown: clients disconnected, then a checkpoint.
+  const bool clean = stop_group(pid_, SIGINT, kPgStopTimeoutMs);
   if (temporary_ && !keep_ && !dir_.empty()) {
     release_folder(dir_);
     std::error_code ec;

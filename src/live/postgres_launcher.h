@@ -79,7 +79,6 @@ class PrivatePostgres {
   Status init_cluster();
   Status start_server();
   Status wait_ready();
-  void stop_server(int sig);
 
   PostgresOptions options_;
   std::string dir_;

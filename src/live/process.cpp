@@ -245,6 +245,19 @@ bool wait_group_gone(pid_t pgid, int timeout_ms) {
   }
 }
 
+bool stop_group(pid_t& pgid, int sig, int timeout_ms) {
+  if (pgid == 0) return true;
+  signal_group(pgid, sig);
+  const bool clean = wait_group_gone(pgid, timeout_ms);
+  if (!clean) {
+    signal_group(pgid, SIGKILL);
+    wait_group_gone(pgid, 5000);
+  }
+  unregister_group(pgid);
+  pgid = 0;
+  return clean;
+}
+
 void register_group(pid_t pgid) {
   std::call_once(g_handlers_once, install_handlers);
   for (auto& slot : g_groups) {

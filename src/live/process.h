@@ -56,6 +56,10 @@ void signal_group(pid_t pgid, int sig);
 // Waits up to `timeout_ms` until group `pgid` is empty.
 bool wait_group_gone(pid_t pgid, int timeout_ms);
 
+// Ends a registered group: `sig` to it, up to `timeout_ms` for it to go, else SIGKILL; then
+// unregisters it and sets `pgid` to 0 (a no-op when it is 0). False if it had to be killed.
+bool stop_group(pid_t& pgid, int sig, int timeout_ms);
+
 // Registry for invariant (3). register_group installs the handlers on first use.
 void register_group(pid_t pgid);
 void unregister_group(pid_t pgid);

@@ -1,11 +1,13 @@
 #include "src/live/run_folder.h"
 
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 
+#include "src/live/postgres_store.h"
 #include "src/live/temp_folders.h"
 #include "src/store/db.h"
 #include "src/world/schema.h"
@@ -48,20 +50,69 @@ Status check_keep_dir(const lab::Scenario& s, const std::string& keep_db) {
   return Status::success();
 }
 
-Status create_databases(const lab::Scenario& s, const std::string& dir) {
+std::string store_uri(const std::string& dir, const std::string& name) {
+  std::ifstream in(dir + "/store.url");
+  std::string url;
+  if (in && std::getline(in, url) && !url.empty()) return url;
+  return dir + "/" + name;
+}
+
+namespace {
+
+// The run folder's store.url, readable by this user only.
+Status write_store_url(const std::string& dir, const std::string& url) {
+  const std::string path = dir + "/store.url";
+  std::ofstream out(path);
+  ::chmod(path.c_str(), 0600);
+  out << url << "\n";
+  if (!out) return Status::error("cannot write " + path);
+  return Status::success();
+}
+
+// deliveries: per order, the deliveries consumers read; attempts: every delivery the
+// broker sent, numbered per order by the fault proxy (net_faults.h). Always SQLite: the
+// supervisor's own bookkeeping, not a store of the design.
+store::Status create_deliveries(const std::string& dir) {
+  store::Db db;
+  store::Status st = store::Db::open(dir + "/deliveries.db", db);
+  if (st.ok()) st = db.exec("PRAGMA journal_mode=WAL");
+  if (st.ok()) {
+    st = db.exec(
+        "CREATE TABLE deliveries(order_id INTEGER PRIMARY KEY, n INTEGER NOT NULL, "
+        "redelivered INTEGER NOT NULL);"
+        "CREATE TABLE attempts(port INTEGER NOT NULL, tag INTEGER NOT NULL, "
+        "order_id INTEGER NOT NULL, attempt INTEGER NOT NULL, PRIMARY KEY(port, tag))");
+  }
+  return st;
+}
+
+}  // namespace
+
+Status create_databases(const lab::Scenario& s, const std::string& dir,
+                        const std::string& store_url, std::string& schema) {
+  if (!store_url.empty()) {
+    if (Status st = create_run_schema(store_url, schema); !st.ok()) return st;
+    if (Status st = write_store_url(dir, schema_url(store_url, schema)); !st.ok()) return st;
+  }
+  const bool server = !store_url.empty();
   const consumer::Strategy strategy = s.consumer.design();
   store::Db db;
   auto made = [&](const char* name, auto&& fill) -> store::Status {
-    store::Status st = store::Db::open(dir + "/" + name, db);
+    store::Status st = store::Db::open(store_uri(dir, name), db);
     if (st.ok()) st = db.exec("PRAGMA journal_mode=WAL");  // readers never block the actors
     if (st.ok()) st = fill();
     db.close();
     return st;
   };
-  store::Status st = made("orders.db", [&] { return lab::ready_orders_db(db); });
+  // A server's schema is new and empty: the tables are made from the schema's SQL (the
+  // simulator's quick copy of a template database is SQLite's own).
+  store::Status st = made("orders.db", [&] {
+    return server ? lab::create_orders_schema(db) : lab::ready_orders_db(db);
+  });
   if (st.ok()) {
     st = made("ledger.db", [&] {
-      return lab::ready_ledger_db(db, s.workload.account, s.workload.initial_balance);
+      return server ? lab::create_ledger_schema(db, s.workload.account, s.workload.initial_balance)
+                    : lab::ready_ledger_db(db, s.workload.account, s.workload.initial_balance);
     });
   }
   if (st.ok() && strategy.choices.dedup == consumer::Dedup::kSeparateStore) {
@@ -70,17 +121,7 @@ Status create_databases(const lab::Scenario& s, const std::string& dir) {
   if (st.ok() && strategy.side_effect != consumer::SideEffect::kNone) {
     st = made("effects.db", [&] { return db.exec(lab::kEffectsSchema); });
   }
-  if (st.ok()) {
-    st = made("deliveries.db", [&] {
-      // deliveries: per order, the deliveries consumers read; attempts: every delivery the
-      // broker sent, numbered per order by the fault proxy (net_faults.h).
-      return db.exec(
-          "CREATE TABLE deliveries(order_id INTEGER PRIMARY KEY, n INTEGER NOT NULL, "
-          "redelivered INTEGER NOT NULL);"
-          "CREATE TABLE attempts(port INTEGER NOT NULL, tag INTEGER NOT NULL, "
-          "order_id INTEGER NOT NULL, attempt INTEGER NOT NULL, PRIMARY KEY(port, tag))");
-    });
-  }
+  if (st.ok()) st = create_deliveries(dir);
   if (!st.ok()) return Status::error("cannot create the run's databases: " + st.to_string());
   return Status::success();
 }
@@ -149,10 +190,10 @@ std::vector<sim::TraceEvent> merged_trace(const std::string& dir,
 Status judge(const lab::Scenario& s, const std::string& dir, const lab::BrokerLeftovers& left,
              lab::Report& report) {
   store::Db orders, ledger, effects;
-  store::Status st = store::Db::open(dir + "/orders.db", orders);
-  if (st.ok()) st = store::Db::open(dir + "/ledger.db", ledger);
+  store::Status st = store::Db::open(store_uri(dir, "orders.db"), orders);
+  if (st.ok()) st = store::Db::open(store_uri(dir, "ledger.db"), ledger);
   const bool has_effects = s.consumer.side_effect != consumer::SideEffect::kNone;
-  if (st.ok() && has_effects) st = store::Db::open(dir + "/effects.db", effects);
+  if (st.ok() && has_effects) st = store::Db::open(store_uri(dir, "effects.db"), effects);
   if (st.ok()) {
     st = lab::check(orders, ledger, left, s.workload.account, s.workload.initial_balance, report,
                     has_effects ? &effects : nullptr);

@@ -27,10 +27,20 @@ Status prepare_run_dir(const lab::Scenario& s, const std::string& keep_db, std::
 Status check_keep_dir(const lab::Scenario& s, const std::string& keep_db);
 
 // orders.db, ledger.db, deliveries.db, and dedup.db / effects.db when the design has them.
-Status create_databases(const lab::Scenario& s, const std::string& dir);
+// With `store_url` (a postgres:// URL, --store postgres) the four stores of the design are
+// tables in a new schema of that server instead (its name in `schema`), and the run folder
+// keeps the URL that reaches them in `store.url` (0600: a user's URL may hold a password);
+// deliveries.db, the supervisor's own count, stays an SQLite file.
+Status create_databases(const lab::Scenario& s, const std::string& dir,
+                        const std::string& store_url, std::string& schema);
 
-// The first column of the first row `sql` gives in the database at `path`; -1 when the file
-// or the query cannot be read.
+// Where the run's database `name` ("orders.db", "ledger.db", "dedup.db", "effects.db")
+// lives: the file in `dir`, or the server's URL from `dir`/store.url. Every process of a
+// run (supervisor, actors, checker) finds its stores through this.
+std::string store_uri(const std::string& dir, const std::string& name);
+
+// The first column of the first row `sql` gives in the database at `path` (a file or a
+// store_uri); -1 when the database or the query cannot be read.
 std::int64_t read_number(const std::string& path, const char* sql);
 
 // The actors' trace files and the supervisor's events, merged by wall tick (the events of

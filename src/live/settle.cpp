@@ -9,10 +9,10 @@ namespace live {
 
 Snapshot snapshot(const std::string& dir) {
   Snapshot s;
-  s.committed = read_number(dir + "/orders.db", "SELECT COUNT(*) FROM orders");
-  s.unsent = read_number(dir + "/orders.db", "SELECT COUNT(*) FROM outbox WHERE sent = 0");
-  s.debits = read_number(dir + "/ledger.db", "SELECT COUNT(*) FROM debits");
-  s.rejections = read_number(dir + "/ledger.db", "SELECT COUNT(*) FROM rejections");
+  s.committed = read_number(store_uri(dir, "orders.db"), "SELECT COUNT(*) FROM orders");
+  s.unsent = read_number(store_uri(dir, "orders.db"), "SELECT COUNT(*) FROM outbox WHERE sent = 0");
+  s.debits = read_number(store_uri(dir, "ledger.db"), "SELECT COUNT(*) FROM debits");
+  s.rejections = read_number(store_uri(dir, "ledger.db"), "SELECT COUNT(*) FROM rejections");
   s.deliveries =
       read_number(dir + "/deliveries.db", "SELECT COALESCE(SUM(n), 0) FROM deliveries");
   s.faults = read_fired(dir).size();

@@ -7,6 +7,7 @@
 #include "sim/assert.h"
 #include "src/store/failure.h"
 #include "src/store/recorder.h"
+#include "src/store/remote.h"
 #include "src/store/warm.h"
 
 namespace store {
@@ -18,6 +19,7 @@ std::atomic<int> g_live_lock_wait_ms{0};  // set_live_lock_wait_ms; 0 in the sim
 Db::Conn::~Conn() {
   // Statements first: a connection with live statements would become a zombie.
   statements.clear();
+  remote.reset();  // a server's connection closes; the server rolls back what was open
   // close_v2 rolls back any open transaction, which is the crash model.
   sqlite3_close_v2(handle);
 }
@@ -42,6 +44,7 @@ Status Db::open(const std::string& uri_or_path, Db& out) {
   static const int memstatus_off = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
   static_cast<void>(memstatus_off);
   out.close();
+  if (is_remote_uri(uri_or_path)) return open_remote(uri_or_path, out);
   WarmScope* warm = WarmScope::current();
   if (warm != nullptr && warm->owns(uri_or_path)) {
     out.conn_ = warm->take(uri_or_path);
@@ -70,6 +73,20 @@ Status Db::open(const std::string& uri_or_path, Db& out) {
   return Status::success();
 }
 
+Status Db::open_remote(const std::string& uri, Db& out) {
+  const RemoteOpener opener = remote_opener();
+  if (opener == nullptr) {
+    return Status::error(SQLITE_CANTOPEN,
+                         "this program cannot open a database server (only `eosim live` can)");
+  }
+  auto conn = std::make_unique<Conn>();
+  if (Status s = opener(uri, conn->remote); !s.ok()) return s;
+  conn->uri = uri;
+  out.conn_ = std::move(conn);
+  out.record_open();
+  return Status::success();
+}
+
 void Db::record_open() {
   Recorder* recorder = Recorder::current();
   conn_->recorded = recorder != nullptr ? recorder->open(conn_->uri) : -1;
@@ -77,6 +94,10 @@ void Db::record_open() {
 
 Status Db::exec(std::string_view sql) {
   EOSIM_ASSERT(is_open());
+  if (conn_->remote != nullptr) {
+    const std::string script = postgres_sql(sql);
+    return script.empty() ? Status::success() : conn_->remote->run_script(script);
+  }
   // sqlite3_exec needs a terminated string.
   const std::string script(sql);
   char* errmsg = nullptr;
@@ -105,8 +126,11 @@ Stmt& Db::statement(std::string_view sql) {
     return *cached;
   }
   // Stmt's constructor is private to Db, so make_unique cannot reach it.
-  std::unique_ptr<Stmt> stmt(new Stmt(conn_->handle, &conn_->hook, &conn_->recorded,
-                                       std::string(sql)));
+  std::unique_ptr<Stmt> stmt(
+      conn_->remote != nullptr
+          ? new Stmt(conn_->remote.get(), &conn_->remote_changes, &conn_->hook, &conn_->recorded,
+                     std::string(sql))
+          : new Stmt(conn_->handle, &conn_->hook, &conn_->recorded, std::string(sql)));
   Stmt& ref = *stmt;
   conn_->statements.emplace(std::string(sql), std::move(stmt));
   return ref;
@@ -139,15 +163,17 @@ void Db::close() {
 
 int64_t Db::changes() const {
   EOSIM_ASSERT(is_open());
+  if (conn_->remote != nullptr) return conn_->remote_changes;
   return sqlite3_changes64(conn_->handle);
 }
 
 int64_t Db::last_insert_rowid() const {
-  EOSIM_ASSERT(is_open());
+  EOSIM_ASSERT(is_open() && conn_->remote == nullptr);  // SQLite's notion: no server asks
   return sqlite3_last_insert_rowid(conn_->handle);
 }
 
 bool Db::in_transaction() const {
+  if (is_open() && conn_->remote != nullptr) return conn_->remote->in_transaction();
   return is_open() && sqlite3_get_autocommit(conn_->handle) == 0;
 }
 

@@ -1,5 +1,7 @@
 #pragma once
-// store::Db — one SQLite connection, move-only, closed by its destructor.
+// store::Db — one SQLite connection, move-only, closed by its destructor; or, in a live run
+// with --store postgres, one connection to a database server behind the same interface
+// (remote.h: the seam, the dialect, SQLSTATEs).
 //
 // Invariants:
 //   - Opened with SQLITE_OPEN_READWRITE | CREATE | URI, so "file:/NAME?vfs=memdb" names an
@@ -51,7 +53,8 @@ class Db {
   Db& operator=(const Db&) = delete;
 
   // Opens a path or a URI into `out` (whatever `out` held is closed first). On failure
-  // `out` is left closed and the status says why.
+  // `out` is left closed and the status says why. A postgres:// URL opens a server's
+  // connection through the registered opener (remote.h); without one it is an error.
   static Status open(const std::string& uri_or_path, Db& out);
 
   // Process-wide: connections opened from now on wait up to `ms` for a lock held by
@@ -93,7 +96,9 @@ class Db {
   friend class WarmScope;
 
   struct Conn {
-    sqlite3* handle = nullptr;
+    sqlite3* handle = nullptr;           // null for a server's connection
+    std::unique_ptr<RemoteConn> remote;  // null for SQLite
+    std::int64_t remote_changes = 0;     // changes() of a server's connection
     std::string uri;      // as opened
     bool reused = false;  // handed out again by a WarmScope
     std::int32_t recorded = -1;  // its number in the installed store::Recorder, or -1
@@ -120,6 +125,8 @@ class Db {
   int injected_fault(HookOp op) const;
   // The cached statement for `sql`, or nullptr (a miss of both caches).
   Stmt* find_statement(std::string_view sql);
+  // Opens a database server's connection (remote.h).
+  static Status open_remote(const std::string& uri, Db& out);
   // Numbers the connection just opened for the installed store::Recorder (recorder.h).
   void record_open();
   // Runs a cached transaction-control statement (BEGIN, COMMIT, ROLLBACK) without the

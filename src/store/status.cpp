@@ -1,5 +1,6 @@
 #include "src/store/status.h"
 
+#include <string_view>
 #include <utility>
 
 namespace store {
@@ -40,6 +41,7 @@ const char* kind_name(ErrorKind kind) {
     case ErrorKind::kBusy: return "busy";
     case ErrorKind::kTransient: return "transient";
     case ErrorKind::kEnvironment: return "environment";
+    case ErrorKind::kConnectionLost: return "connection-lost";
     case ErrorKind::kConstraint: return "constraint";
     case ErrorKind::kOther: return "other";
   }
@@ -60,9 +62,57 @@ Status Status::injected(int extended_code, std::string message) {
   return s;
 }
 
+namespace {
+
+// SQLSTATEs by code or by class (the first two characters), the codes first: the server's
+// word for what happened, read once here at the edge (a table, not string compares).
+struct SqlstateKind {
+  std::string_view prefix;
+  ErrorKind kind;
+};
+constexpr SqlstateKind kSqlstateKinds[] = {
+    {"23505", ErrorKind::kUniqueViolation},  // unique_violation
+    {"40001", ErrorKind::kBusy},             // serialization_failure
+    {"40P01", ErrorKind::kBusy},             // deadlock_detected
+    {"57P01", ErrorKind::kConnectionLost},   // admin_shutdown
+    {"57P02", ErrorKind::kConnectionLost},   // crash_shutdown
+    {"57P03", ErrorKind::kConnectionLost},   // cannot_connect_now
+    {"23", ErrorKind::kConstraint},          // integrity constraint violation
+    {"08", ErrorKind::kConnectionLost},      // connection exception
+    {"53", ErrorKind::kEnvironment},         // insufficient resources (disk full, memory)
+    {"58", ErrorKind::kEnvironment},         // system error (I/O)
+};
+
+}  // namespace
+
+ErrorKind classify_sqlstate(const std::string& sqlstate) {
+  const std::string_view state(sqlstate);
+  for (const SqlstateKind& entry : kSqlstateKinds) {
+    if (state.starts_with(entry.prefix)) return entry.kind;
+  }
+  return ErrorKind::kOther;
+}
+
+Status Status::from_sqlstate(std::string sqlstate, std::string message) {
+  if (sqlstate.empty()) sqlstate = "08006";
+  Status s;
+  s.kind = classify_sqlstate(sqlstate);
+  switch (s.kind) {  // the SQLite code of the same meaning, for callers that read codes
+    case ErrorKind::kUniqueViolation: s.code = SQLITE_CONSTRAINT_UNIQUE; break;
+    case ErrorKind::kConstraint: s.code = SQLITE_CONSTRAINT; break;
+    case ErrorKind::kBusy: s.code = SQLITE_BUSY; break;
+    case ErrorKind::kEnvironment: s.code = SQLITE_IOERR; break;
+    default: s.code = SQLITE_ERROR; break;
+  }
+  s.sqlstate = std::move(sqlstate);
+  s.message = std::move(message);
+  return s;
+}
+
 std::string Status::to_string() const {
   if (ok()) return "ok";
   std::string out = kind_name(kind);
+  if (!sqlstate.empty()) return out + " (SQLSTATE " + sqlstate + "): " + message;
   out += " (";
   out += sqlite3_errstr(code);
   out += ", code ";

@@ -11,6 +11,10 @@
 //     Guessing "duplicate" from a message (or answering "yes" to
 //     every error) turns a transient failure into a silently dropped message; eosim's
 //     `naive-errors` strategy teaches exactly that bug, so this layer must be exact.
+//   - A database server's error (PostgreSQL, remote.h) carries its SQLSTATE in `sqlstate`
+//     and is made by Status::from_sqlstate(): the kind comes from the SQLSTATE, and `code`
+//     is the SQLite code of the same meaning (23505 is SQLITE_CONSTRAINT_UNIQUE), so every
+//     caller that reads kind or code reads a server's answer as it reads SQLite's.
 //   - [[nodiscard]], like live::Status: a caller that drops a failure must say so in code.
 //     (The two stay separate types: this one carries an SQLite code and its kind, live's an
 //     AMQP reply code; neither side needs the other's.)
@@ -29,6 +33,8 @@ enum class ErrorKind {
   kEnvironment,      // SQLITE_IOERR*, SQLITE_FULL, SQLITE_NOMEM, SQLITE_CANTOPEN*: the machine's
                      // trouble (a full disk, ...), never the design's: it ends the run
                      // (store/failure.h)
+  kConnectionLost,   // a server's connection broke (SQLSTATE 08xxx, 57P01-57P03): whether
+                     // the statement in flight (a COMMIT) took effect is unknown
   kConstraint,       // any other SQLITE_CONSTRAINT_* (NOT NULL, CHECK, FOREIGN KEY, ROWID, ...)
   kOther,            // everything else (syntax, misuse, "no transaction is active", ...)
 };
@@ -37,18 +43,29 @@ enum class ErrorKind {
 // SQLITE_CONSTRAINT is kConstraint: without the extended code we cannot claim "unique").
 ErrorKind classify(int extended_code);
 
-// "none", "unique-violation", "busy", "transient", "environment", "constraint", "other".
+// What a PostgreSQL SQLSTATE means here: 23505 unique violation; other 23xxx constraint;
+// 40001 (serialization failure) and 40P01 (deadlock) busy - the transaction may be run
+// again; 08xxx and 57P01-57P03 (connection lost, server shut down) connection lost; 53xxx
+// (out of disk, memory) and 58xxx (I/O) the machine's; anything else other.
+ErrorKind classify_sqlstate(const std::string& sqlstate);
+
+// "none", "unique-violation", "busy", "transient", "environment", "connection-lost",
+// "constraint", "other".
 const char* kind_name(ErrorKind kind);
 
 struct [[nodiscard]] Status {
   int code = SQLITE_OK;  // extended result code
   ErrorKind kind = ErrorKind::kNone;
   std::string message;
+  std::string sqlstate;  // a database server's five-character code; "" for SQLite
 
   bool ok() const { return code == SQLITE_OK; }
   bool is_unique_violation() const { return kind == ErrorKind::kUniqueViolation; }
-  // Busy or transient: the same operation may succeed if tried again later.
-  bool is_transient() const { return kind == ErrorKind::kBusy || kind == ErrorKind::kTransient; }
+  // Busy, transient or a lost connection: the same operation may succeed if tried again.
+  bool is_transient() const {
+    return kind == ErrorKind::kBusy || kind == ErrorKind::kTransient ||
+           kind == ErrorKind::kConnectionLost;
+  }
 
   static Status success() { return Status{}; }
   // An error status for `extended_code`; the kind comes from classify().
@@ -56,8 +73,12 @@ struct [[nodiscard]] Status {
   // An error the fault hook injects: kTransient (or kBusy for a busy code) whatever the
   // code, since it stands for what a business database says, not for the machine.
   static Status injected(int extended_code, std::string message);
+  // A database server's error; "" (no answer at all: the connection is gone) counts as
+  // 08006, connection failure.
+  static Status from_sqlstate(std::string sqlstate, std::string message);
 
-  // "ok" or "<kind> (<code name> <code>): <message>", for logs and the CLI.
+  // "ok" or "<kind> (<code name> <code>): <message>", for logs and the CLI; a server's
+  // error shows "<kind> (SQLSTATE <sqlstate>): <message>".
   std::string to_string() const;
 };
 

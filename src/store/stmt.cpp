@@ -1,6 +1,7 @@
 #include "src/store/stmt.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <utility>
 
 #include "sim/assert.h"
@@ -15,6 +16,19 @@ Stmt::Stmt(sqlite3* db, const FaultHook* hook, const std::int32_t* recorded, std
   prepare();
 }
 
+Stmt::Stmt(RemoteConn* remote, std::int64_t* changes, const FaultHook* hook,
+           const std::int32_t* recorded, std::string sql)
+    : db_(nullptr),
+      hook_(hook),
+      recorded_(recorded),
+      sql_(std::move(sql)),
+      remote_(remote),
+      remote_changes_(changes) {
+  EOSIM_ASSERT(remote_ != nullptr && remote_changes_ != nullptr);
+  EOSIM_ASSERT(hook_ != nullptr);
+  prepare();
+}
+
 Stmt::~Stmt() { sqlite3_finalize(stmt_); }
 
 void Stmt::record(Recorder::Kind kind, int index, int result, int64_t value) const {
@@ -24,6 +38,11 @@ void Stmt::record(Recorder::Kind kind, int index, int result, int64_t value) con
 }
 
 void Stmt::prepare() {
+  if (remote_ != nullptr) {  // the server parses it when it runs; only the dialect differs
+    remote_sql_ = postgres_sql(sql_);
+    prepare_status_ = Status::success();
+    return;
+  }
   if (stmt_ != nullptr) return;
   const char* tail = nullptr;
   // PERSISTENT: these statements live as long as the connection (it is a hint to the
@@ -47,6 +66,11 @@ void Stmt::prepare() {
 
 void Stmt::rewind_for_fetch() {
   has_row_ = false;
+  if (remote_ != nullptr) {
+    reset();
+    params_.clear();
+    return;
+  }
   if (stmt_ == nullptr) {
     prepare();
     return;
@@ -64,13 +88,21 @@ void Stmt::check_bind(int rc, int index) const {
   EOSIM_ASSERT(rc == SQLITE_OK);
 }
 
+void Stmt::bind_remote(int index, Value value) {
+  EOSIM_ASSERT(index >= 1);
+  if (params_.size() < static_cast<std::size_t>(index)) params_.resize(index);
+  params_[index - 1] = std::move(value);
+}
+
 Stmt& Stmt::bind(int index, int64_t value) {
+  if (remote_ != nullptr) bind_remote(index, std::to_string(value));
   if (stmt_ != nullptr) check_bind(sqlite3_bind_int64(stmt_, index, value), index);
   record(Recorder::Kind::kBindInt, index, 0, value);
   return *this;
 }
 
 Stmt& Stmt::bind(int index, std::string_view value) {
+  if (remote_ != nullptr) bind_remote(index, std::string(value));
   if (stmt_ != nullptr) {
     check_bind(sqlite3_bind_text64(stmt_, index, value.data(), value.size(), SQLITE_TRANSIENT,
                                    SQLITE_UTF8),
@@ -83,6 +115,7 @@ Stmt& Stmt::bind(int index, std::string_view value) {
 }
 
 Stmt& Stmt::bind_null(int index) {
+  if (remote_ != nullptr) bind_remote(index, std::nullopt);
   if (stmt_ != nullptr) check_bind(sqlite3_bind_null(stmt_, index), index);
   record(Recorder::Kind::kBindNull, index);
   return *this;
@@ -92,9 +125,38 @@ Status Stmt::last_error() const {
   return sqlite_error(db_, sqlite3_extended_errcode(db_), "running: " + sql_);
 }
 
+Status Stmt::step_remote(bool& has_row, bool hooked) {
+  if (!ran_) {
+    if (hooked && *hook_) {
+      const int injected = (*hook_)(HookOp::kStatement);
+      if (injected != SQLITE_OK) {
+        return Status::injected(injected,
+                                "injected fault: " + std::string(hook_op_name(HookOp::kStatement)));
+      }
+    }
+    rows_ = RemoteRows{};
+    next_row_ = 0;
+    if (!remote_sql_.empty()) {  // a statement with no meaning there (PRAGMA) does nothing
+      Status s = remote_->run(remote_sql_, params_, rows_);
+      if (!s.ok()) return s;
+    }
+    *remote_changes_ = rows_.changes;
+    ran_ = true;
+  }
+  if (next_row_ < rows_.rows.size()) {
+    ++next_row_;
+    has_row = true;
+    has_row_ = true;
+  }
+  return Status::success();
+}
+
+const Value& Stmt::remote_value(int index) const { return rows_.rows[next_row_ - 1][index]; }
+
 Status Stmt::step_impl(bool& has_row, bool hooked) {
   has_row = false;
   has_row_ = false;
+  if (remote_ != nullptr) return step_remote(has_row, hooked);
   if (stmt_ == nullptr) return prepare_status_;
   if (hooked && *hook_) {
     const int injected = (*hook_)(HookOp::kStatement);
@@ -131,6 +193,7 @@ Status Stmt::exec() {
 
 void Stmt::reset() {
   has_row_ = false;
+  ran_ = false;
   if (stmt_ != nullptr) sqlite3_reset(stmt_);
   record(Recorder::Kind::kReset);
 }
@@ -138,15 +201,19 @@ void Stmt::reset() {
 void Stmt::check_column(int index) const {
   EOSIM_ASSERT(has_row_);
   EOSIM_ASSERT(index >= 0);
-  EOSIM_ASSERT(index < sqlite3_column_count(stmt_));
+  EOSIM_ASSERT(index < column_count());
 }
 
 int Stmt::column_count() const {
+  if (remote_ != nullptr) {
+    return has_row_ ? static_cast<int>(rows_.rows[next_row_ - 1].size()) : 0;
+  }
   EOSIM_ASSERT(stmt_ != nullptr);
   return sqlite3_column_count(stmt_);
 }
 
 std::string Stmt::column_name(int index) const {
+  EOSIM_ASSERT(remote_ == nullptr);  // only the simulator's table views ask for names
   EOSIM_ASSERT(stmt_ != nullptr);
   EOSIM_ASSERT(index >= 0 && index < sqlite3_column_count(stmt_));
   const char* name = sqlite3_column_name(stmt_, index);
@@ -156,12 +223,17 @@ std::string Stmt::column_name(int index) const {
 int64_t Stmt::column_int64(int index) const {
   check_column(index);
   record(Recorder::Kind::kColumnInt, index);
+  if (remote_ != nullptr) {
+    const Value& v = remote_value(index);
+    return v ? std::strtoll(v->c_str(), nullptr, 10) : 0;  // SQLite reads NULL as 0 too
+  }
   return sqlite3_column_int64(stmt_, index);
 }
 
 std::string Stmt::column_text(int index) const {
   check_column(index);
   record(Recorder::Kind::kColumnText, index);
+  if (remote_ != nullptr) return remote_value(index).value_or(std::string());
   const unsigned char* text = sqlite3_column_text(stmt_, index);
   if (text == nullptr) return std::string();
   const int bytes = sqlite3_column_bytes(stmt_, index);
@@ -171,6 +243,7 @@ std::string Stmt::column_text(int index) const {
 bool Stmt::column_is_null(int index) const {
   check_column(index);
   record(Recorder::Kind::kColumnType, index);
+  if (remote_ != nullptr) return !remote_value(index).has_value();
   return sqlite3_column_type(stmt_, index) == SQLITE_NULL;
 }
 

@@ -16,6 +16,8 @@
 //   last step() reported a row, with 0-based indexes below the column count.
 // Locks: a SELECT left on a row keeps its read lock until reset() (or the next fetch), and
 //   that blocks other connections' commits; reset() once done with a partial read.
+// On a database server (remote.h) the first step() runs the statement, translated to the
+//   server's dialect once, and later steps hand out its rows; bindings are text.
 
 #include <sqlite3.h>
 
@@ -23,8 +25,10 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "src/store/recorder.h"
+#include "src/store/remote.h"
 #include "src/store/status.h"
 
 namespace store {
@@ -75,6 +79,9 @@ class Stmt {
  private:
   friend class Db;
   Stmt(sqlite3* db, const FaultHook* hook, const std::int32_t* recorded, std::string sql);
+  // A statement of a database server's connection; `changes` is the Db's count to update.
+  Stmt(RemoteConn* remote, std::int64_t* changes, const FaultHook* hook,
+       const std::int32_t* recorded, std::string sql);
 
   void prepare();                                // (re)prepares when not yet prepared
   void rewind_for_fetch();                       // reset + clear bindings (Db::statement)
@@ -84,6 +91,10 @@ class Stmt {
   void record(Recorder::Kind kind, int index = 0, int result = 0, int64_t value = 0) const;
   void check_bind(int rc, int index) const;
   void check_column(int index) const;
+  // The remote side of bind and step (remote_ != nullptr).
+  void bind_remote(int index, Value value);
+  Status step_remote(bool& has_row, bool hooked);
+  const Value& remote_value(int index) const;
 
   sqlite3* db_;
   const FaultHook* hook_;  // points into the owning connection; stable while it is open
@@ -92,6 +103,14 @@ class Stmt {
   sqlite3_stmt* stmt_ = nullptr;
   Status prepare_status_;
   bool has_row_ = false;
+  // A database server's statement (remote.h); null for SQLite.
+  RemoteConn* remote_ = nullptr;
+  std::int64_t* remote_changes_ = nullptr;
+  std::string remote_sql_;     // sql_ in the server's dialect
+  std::vector<Value> params_;  // $1..$N
+  RemoteRows rows_;
+  std::size_t next_row_ = 0;
+  bool ran_ = false;  // rows_ holds this run's result
 };
 
 }  // namespace store

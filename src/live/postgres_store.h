@@ -1,0 +1,40 @@
+#pragma once
+// The PostgreSQL side of the store layer's backend seam (src/store/remote.h), over libpq:
+// a store::Db opened on a postgres:// URL talks to the server through this. It lives with
+// the live side because only `eosim live` links libpq; the simulator never reaches it.
+//
+// Also the run's place on a server: each run gets a schema of its own (eosim_run_<pid>_<n>),
+// so a user's database keeps everything of theirs; the run's URL sets search_path to it,
+// and every actor's connection then sees only the run's tables.
+//
+// Invariants:
+//  - Statements run with PQexecParams, parameters as text; errors carry the SQLSTATE
+//    (store::Status::from_sqlstate), one line (libpq's newlines folded).
+//  - A connection the server broke is reset before the next statement (remote.h (3)); if
+//    that fails the statement's error is connection-lost (08001).
+//  - sslmode=disable is added unless the URL sets sslmode: the servers are on loopback.
+
+#include <string>
+
+#include "src/live/status.h"
+
+namespace live {
+
+// Registers the opener with the store layer (idempotent). Every process of `eosim live`
+// that opens a run's databases calls it first.
+void install_postgres_store();
+
+// `base` (a postgres:// URL) with search_path set to `schema` and sslmode=disable unless
+// the URL sets one.
+std::string schema_url(const std::string& base, const std::string& schema);
+
+// Creates a new schema on the server `base` names; `schema` is its name.
+Status create_run_schema(const std::string& base, std::string& schema);
+// Drops it, and everything in it (a user's server, after a run that kept nothing).
+Status drop_run_schema(const std::string& base, const std::string& schema);
+
+// Logs in to `url` once: "" when it works, else one line saying why (the password never
+// shown).
+std::string probe_postgres(const std::string& url);
+
+}  // namespace live
