@@ -273,18 +273,30 @@ Status PrivateBroker::wait_ready() {
 
 void PrivateBroker::stop_node(int sig) { stop_group(node_pid_, sig, kStopTimeoutMs); }
 
-Status PrivateBroker::eval(const std::string& expr) {
+Status PrivateBroker::eval(const std::string& expr) { return ctl({"eval", expr}); }
+
+Status PrivateBroker::ctl(const std::vector<std::string>& args) {
   ChildSpec ctl;
-  ctl.argv = {options_.rabbitmq_bin_dir + "/rabbitmqctl", "-q", "eval", expr};
+  ctl.argv = {options_.rabbitmq_bin_dir + "/rabbitmqctl", "-q"};
+  ctl.argv.insert(ctl.argv.end(), args.begin(), args.end());
   ctl.env = environment();
-  ctl.output_path = dir_ + "/log/eval.out";
+  ctl.output_path = dir_ + "/log/ctl.out";
   int code = 0;
   if (Status s = run_to_end(ctl, 30000, code); !s.ok()) return s;
   if (code != 0) {
-    return Status::error("rabbitmqctl eval failed (exit " + std::to_string(code) + "), see " +
-                         ctl.output_path);
+    return Status::error("rabbitmqctl " + args.front() + " failed (exit " +
+                         std::to_string(code) + "), see " + ctl.output_path);
   }
   return Status::success();
+}
+
+Status PrivateBroker::add_user(const std::string& user, const std::string& password) {
+  return ctl({"add_user", user, password});
+}
+
+Status PrivateBroker::set_permissions(const std::string& user, const std::string& configure,
+                                      const std::string& write, const std::string& read) {
+  return ctl({"set_permissions", "-p", "/", user, configure, write, read});
 }
 
 Status PrivateBroker::set_consumer_timeout(int ms) {

@@ -88,6 +88,15 @@ class PrivateBroker {
   // holds the declaration on disk, so a node SIGKILLed shortly after comes back without
   // the queue - and without the confirmed persistent messages it held.
   Status sync_definitions();
+  // A user of the node's own database, with no permissions yet: for tests of a broker that
+  // refuses a user (one who may not use the vhost, or may not declare queues). The
+  // password is on rabbitmqctl's command line, which every local user can read: only for
+  // a throwaway test user, never the node's own.
+  Status add_user(const std::string& user, const std::string& password);
+  // The user's configure, write and read permissions on the vhost "/" (regular
+  // expressions; "" = none).
+  Status set_permissions(const std::string& user, const std::string& configure,
+                         const std::string& write, const std::string& read);
   // Idempotent. Returns false if a process group could not be emptied (it was SIGKILLed).
   bool stop();
 
@@ -107,6 +116,8 @@ class PrivateBroker {
   Status wait_ready();
   // Runs `rabbitmqctl eval EXPR` against the node; an error unless it exits 0.
   Status eval(const std::string& expr);
+  // Runs `rabbitmqctl ARGS...` against the node; an error unless it exits 0.
+  Status ctl(const std::vector<std::string>& args);
   void stop_node(int signal);
 
   LaunchOptions options_;

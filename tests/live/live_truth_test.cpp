@@ -149,6 +149,50 @@ TEST_CASE("live: the broker's own reason, exit 2, never the password", "[live-tr
   }
 }
 
+// A user the broker knows but does not let do what a run needs: the broker's refusal is
+// the answer (exit 2, its reply code and text), never a verdict about the design. Users
+// are made on the test binary's private broker (rabbitmqctl), so not with EOSIM_AMQP_URL.
+TEST_CASE("live: a user without permission gets the broker's reason, never a verdict",
+          "[live-truth]") {
+  live::PrivateBroker* broker = real_broker().broker.get();
+  if (broker == nullptr) {
+    WARN("EOSIM_AMQP_URL names a broker of yours: no users are made on it, so not checked");
+    return;
+  }
+  TempDir dir;
+  const live::Endpoint& e = broker->endpoint();
+  const std::string at = "@" + e.host + ":" + std::to_string(e.port) + "/";
+  const std::string scenario = kSource + "/scenarios/01-happy-path.toml";
+  const auto no_verdict = [](const std::string& out) {
+    CHECK(out.find("verdict:") == std::string::npos);  // no report
+    CHECK(out.find("exactly-once") == std::string::npos);
+    CHECK(out.find("STUCK") == std::string::npos);
+    CHECK(out.find("LOST") == std::string::npos);
+  };
+  SECTION("a user who may publish and read but not declare a queue: 403 ACCESS_REFUSED") {
+    REQUIRE(broker->add_user("eosim-reader", "pw-reader-7f3").ok());
+    REQUIRE(broker->set_permissions("eosim-reader", "", ".*", ".*").ok());
+    const Outcome o =
+        eosim({"live", scenario, "--broker", "amqp://eosim-reader:pw-reader-7f3" + at}, dir);
+    INFO(o.out);
+    CHECK(o.exit_code == 2);
+    CHECK(o.out.find("403 ACCESS_REFUSED") != std::string::npos);
+    CHECK(o.out.find("eosim-reader") != std::string::npos);  // the broker's own text
+    CHECK(o.out.find("pw-reader-7f3") == std::string::npos);
+    no_verdict(o.out);
+  }
+  SECTION("a user with no access to the vhost: 530 NOT_ALLOWED") {
+    REQUIRE(broker->add_user("eosim-nobody", "pw-nobody-7f3").ok());
+    const Outcome o =
+        eosim({"live", scenario, "--broker", "amqp://eosim-nobody:pw-nobody-7f3" + at}, dir);
+    INFO(o.out);
+    CHECK(o.exit_code == 2);
+    CHECK(o.out.find("530 NOT_ALLOWED") != std::string::npos);
+    CHECK(o.out.find("pw-nobody-7f3") == std::string::npos);
+    no_verdict(o.out);
+  }
+}
+
 // A broker of the user's stopped while a run uses it (and not back within the run's
 // bound): the run cannot read its queues, so it has no verdict - never LOST or STUCK for
 // orders that may still sit in the durable queue - and names the queues it leaves there.
