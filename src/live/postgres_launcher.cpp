@@ -136,7 +136,8 @@ Status PrivatePostgres::make_folder() {
   } else {
     dir_ = fs::absolute(options_.dir, ec).string();
     if (fs::exists(fs::path(dir_) / "data", ec)) {
-      return Status::error(dir_ + "/data is already there (a used folder); eosim does not "
+      return Status::error(dir_ +
+                           "/data is already there (a used folder); eosim does not "
                            "replace it");
     }
     fs::create_directories(dir_, ec);
@@ -166,8 +167,17 @@ Status PrivatePostgres::write_secrets() {
 
 Status PrivatePostgres::init_cluster() {
   ChildSpec spec;
-  spec.argv = {options_.bin_dir + "/initdb", "-D", dir_ + "/data", "-A", "scram-sha-256",
-               "--pwfile=" + dir_ + "/password", "-U", kRole, "-E", "UTF8", "--no-sync",
+  spec.argv = {options_.bin_dir + "/initdb",
+               "-D",
+               dir_ + "/data",
+               "-A",
+               "scram-sha-256",
+               "--pwfile=" + dir_ + "/password",
+               "-U",
+               kRole,
+               "-E",
+               "UTF8",
+               "--no-sync",
                "--no-instructions"};
   spec.output_path = dir_ + "/initdb.log";
   spec.user = run_as_;
@@ -177,8 +187,8 @@ Status PrivatePostgres::init_cluster() {
     // Its last line says why (a folder the server's user cannot reach, ...).
     std::string why = last_lines(spec.output_path, 1);
     if (!why.empty() && why.back() == '\n') why.pop_back();
-    return Status::error("initdb failed (exit " + std::to_string(code) + "): " + why +
-                         " (see " + spec.output_path + ")");
+    return Status::error("initdb failed (exit " + std::to_string(code) + "): " + why + " (see " +
+                         spec.output_path + ")");
   }
   return Status::success();
 }
@@ -187,9 +197,19 @@ Status PrivatePostgres::start_server() {
   ChildSpec spec;
   // fsync=off: a lab's server is never power-cut; a crash (db.restart) is a process
   // crash, and committed work is recovered from the WAL in the page cache.
-  spec.argv = {options_.bin_dir + "/postgres", "-D", dir_ + "/data",
-               "-c", "listen_addresses=127.0.0.1", "-p", std::to_string(port_),
-               "-k", dir_ + "/socket", "-c", "fsync=off", "-c", "max_connections=60"};
+  spec.argv = {options_.bin_dir + "/postgres",
+               "-D",
+               dir_ + "/data",
+               "-c",
+               "listen_addresses=127.0.0.1",
+               "-p",
+               std::to_string(port_),
+               "-k",
+               dir_ + "/socket",
+               "-c",
+               "fsync=off",
+               "-c",
+               "max_connections=60"};
   spec.output_path = dir_ + "/server.log";
   spec.user = run_as_;
   if (Status s = spawn(spec, pid_); !s.ok()) return s;
@@ -217,8 +237,8 @@ Status PrivatePostgres::wait_ready() {
     }
     if (Clock::now() > deadline) {
       return Status::error("PostgreSQL did not accept connections within " +
-                           std::to_string(options_.ready_timeout_ms / 1000) +
-                           " s; its log:\n" + log_tail());
+                           std::to_string(options_.ready_timeout_ms / 1000) + " s; its log:\n" +
+                           log_tail());
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
@@ -235,8 +255,8 @@ Status PrivatePostgres::wait_ready() {
     if (!exists) {
       r = PQexec(conn, "CREATE DATABASE eosim");
       if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-        result = Status::error(std::string("CREATE DATABASE eosim failed: ") +
-                               PQresultErrorMessage(r));
+        result =
+            Status::error(std::string("CREATE DATABASE eosim failed: ") + PQresultErrorMessage(r));
       }
       PQclear(r);
     }
@@ -270,10 +290,10 @@ bool PrivatePostgres::stop() {
 std::string PrivatePostgres::how_to_start() const {
   const std::string prefix = run_as_.empty() ? "" : "runuser -u " + run_as_ + " -- ";
   return prefix + options_.bin_dir + "/pg_ctl -D " + dir_ + "/data -l " + dir_ +
-         "/server.log -o \"-c listen_addresses=127.0.0.1 -p " + std::to_string(port_) +
-         " -k " + dir_ + "/socket\" start\n" + "PGPASSFILE=" + dir_ + "/pgpass psql -h " +
-         "127.0.0.1 -p " + std::to_string(port_) + " -U " + kRole + " " + kDatabase + "\n" +
-         prefix + options_.bin_dir + "/pg_ctl -D " + dir_ + "/data stop";
+         "/server.log -o \"-c listen_addresses=127.0.0.1 -p " + std::to_string(port_) + " -k " +
+         dir_ + "/socket\" start\n" + "PGPASSFILE=" + dir_ + "/pgpass psql -h " + "127.0.0.1 -p " +
+         std::to_string(port_) + " -U " + kRole + " " + kDatabase + "\n" + prefix +
+         options_.bin_dir + "/pg_ctl -D " + dir_ + "/data stop";
 }
 
 std::string PrivatePostgres::log_tail() const { return last_lines(dir_ + "/server.log", 20); }

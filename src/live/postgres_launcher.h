@@ -84,7 +84,7 @@ class PrivatePostgres {
   std::string dir_;
   bool temporary_ = false;  // dir_ is ours to remove
   bool keep_ = false;
-  std::string run_as_;      // "postgres" when eosim is root, else ""
+  std::string run_as_;  // "postgres" when eosim is root, else ""
   std::string password_;
   int port_ = 0;
   pid_t pid_ = 0;

@@ -6,6 +6,7 @@
 
 #include "src/orders/order_key.h"
 #include "src/prose/printable.h"
+#include "src/report/trace_format.h"
 #include "src/web/run_page.h"
 
 namespace web {
@@ -44,7 +45,8 @@ std::string parting_text(const lab::Divergence& d) {
 
 std::string parting_event(const lab::Divergence& d, const std::vector<sim::TraceEvent>& trace) {
   if (!d.diverged || d.event >= trace.size()) return d.diverged ? "(the run has ended)" : "";
-  const std::string text = lab::printable(sim::format_text(trace[d.event], orders::kKeyNames));
+  const std::string text =
+      lab::printable(lab::format_trace_line(trace[d.event], orders::kKeyNames));
   return text.substr(std::min(text.size(), text.find_first_not_of(' ')));  // no column padding
 }
 

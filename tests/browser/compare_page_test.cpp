@@ -131,21 +131,27 @@ int main(int argc, char** argv) {
   std::error_code ec;
   fs::remove_all(dir, ec);
   fs::create_directories(dir);
-  const std::string file = "'" + (source / "scenarios" / "02-crash-between-commit-and-ack.toml").string() + "'";
-  check(eosim(binary, "run " + file + " --format jsonl", dir / "left.jsonl") &&
-            eosim(binary, "run " + file + " --strategy no-dedup --format jsonl", dir / "right.jsonl"),
-        "the two runs' traces");
-  const long expected = parting_step(trace_lines(dir / "left.jsonl"), trace_lines(dir / "right.jsonl"));
+  const std::string file =
+      "'" + (source / "scenarios" / "02-crash-between-commit-and-ack.toml").string() + "'";
+  check(
+      eosim(binary, "run " + file + " --format jsonl", dir / "left.jsonl") &&
+          eosim(binary, "run " + file + " --strategy no-dedup --format jsonl", dir / "right.jsonl"),
+      "the two runs' traces");
+  const long expected =
+      parting_step(trace_lines(dir / "left.jsonl"), trace_lines(dir / "right.jsonl"));
   check(expected > 1, "the traces part at step " + std::to_string(expected));
   check(eosim(binary, "compare " + file + " --vs no-dedup", dir / "compare.txt") &&
-            slurp(dir / "compare.txt").find("identical until step " + std::to_string(expected) + " ") !=
+            slurp(dir / "compare.txt")
+                    .find("identical until step " + std::to_string(expected) + " ") !=
                 std::string::npos,
         "the text says identical until step " + std::to_string(expected));
-  check(eosim(binary, "compare " + file + " " + file, dir / "same.txt") &&
-            slurp(dir / "same.txt").find("identical: the two runs are the same") != std::string::npos,
-        "a file compared with itself is identical");
+  check(
+      eosim(binary, "compare " + file + " " + file, dir / "same.txt") &&
+          slurp(dir / "same.txt").find("identical: the two runs are the same") != std::string::npos,
+      "a file compared with itself is identical");
   const fs::path page = dir / "compare.html";
-  check(eosim(binary, "compare " + file + " --vs no-dedup --format html", page), "eosim compare --format html");
+  check(eosim(binary, "compare " + file + " --vs no-dedup --format html", page),
+        "eosim compare --format html");
 
   cdp::Browser b;
   const std::string started = b.start(browser, (dir / "profile").string());
@@ -161,6 +167,7 @@ int main(int argc, char** argv) {
   check(b.open(url_of(page)), "the comparison loads at 390x844");
   click(b, "#next");
   check_fits(b, dir / "compare-390x844.png", "390x844");
-  std::printf("%s\n", failures() == 0 ? "the comparison page checks out" : "the comparison page FAILED");
+  std::printf("%s\n",
+              failures() == 0 ? "the comparison page checks out" : "the comparison page FAILED");
   return failures() == 0 ? 0 : 1;
 }

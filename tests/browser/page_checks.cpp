@@ -24,7 +24,8 @@ void check(bool ok, const std::string& what) {
 int failures() { return failed; }
 
 std::string find_browser() {
-  for (const char* path : {"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"}) {
+  for (const char* path :
+       {"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"}) {
     if (fs::exists(path)) return path;
   }
   return "";
@@ -46,10 +47,10 @@ bool eosim(const std::string& binary, const std::string& args, const fs::path& o
 
 std::string url_of(const fs::path& page) { return "file://" + fs::absolute(page).string(); }
 
-
 void click(cdp::Browser& b, const std::string& selector) {
-  const json box = b.evaluate("(() => { const r = document.querySelector('" + selector +
-                              "').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()");
+  const json box = b.evaluate(
+      "(() => { const r = document.querySelector('" + selector +
+      "').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()");
   if (box.is_array() && box.size() == 2) b.click(box[0].get<double>(), box[1].get<double>());
 }
 
@@ -71,8 +72,9 @@ void check_fits(cdp::Browser& b, const fs::path& png, const std::string& what) {
   const std::string bytes = b.screenshot_png();
   std::ofstream(png, std::ios::binary) << bytes;
   int w = 0, h = 0, channels = 0;
-  unsigned char* pixels = stbi_load_from_memory(reinterpret_cast<const unsigned char*>(bytes.data()),
-                                                static_cast<int>(bytes.size()), &w, &h, &channels, 3);
+  unsigned char* pixels =
+      stbi_load_from_memory(reinterpret_cast<const unsigned char*>(bytes.data()),
+                            static_cast<int>(bytes.size()), &w, &h, &channels, 3);
   check(pixels != nullptr, what + ": a screenshot (" + png.string() + ")");
   if (pixels == nullptr) return;
   std::size_t inked = 0;

@@ -48,9 +48,10 @@ bool gone(pid_t pid) {
 
 }  // namespace
 
-TEST_CASE("private PostgreSQL: loopback, a secret password, a crash keeps commits, stop "
-          "leaves nothing",
-          "[live-postgres]") {
+TEST_CASE(
+    "private PostgreSQL: loopback, a secret password, a crash keeps commits, stop "
+    "leaves nothing",
+    "[live-postgres]") {
   std::unique_ptr<live::PrivatePostgres> pg;
   const live::Status st = live::PrivatePostgres::start({}, pg);
   INFO(st.message);

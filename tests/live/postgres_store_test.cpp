@@ -92,8 +92,8 @@ TEST_CASE("store over PostgreSQL: statements, rows, changes, and the SQLSTATEs o
     REQUIRE(b.statement("SELECT sum(n) FROM k WHERE id = 'y'").exec().ok());
     Status first;
     for (Status s : {a.statement("UPDATE k SET n = n + 1 WHERE id = 'y'").exec(),
-                     b.statement("UPDATE k SET n = n + 1 WHERE id = 'x'").exec(),
-                     a.exec("COMMIT"), b.exec("COMMIT")}) {
+                     b.statement("UPDATE k SET n = n + 1 WHERE id = 'x'").exec(), a.exec("COMMIT"),
+                     b.exec("COMMIT")}) {
       if (first.ok() && !s.ok()) first = s;
     }
     INFO(first.to_string());
@@ -122,8 +122,9 @@ TEST_CASE("store over PostgreSQL: statements, rows, changes, and the SQLSTATEs o
     (void)b.exec("ROLLBACK");
   }
 
-  SECTION("57P01 / 08006: the server crashed under the connection; the next statement "
-          "reconnects") {
+  SECTION(
+      "57P01 / 08006: the server crashed under the connection; the next statement "
+      "reconnects") {
     store::Txn txn(a);
     REQUIRE(txn.status().ok());
     REQUIRE(a.statement("UPDATE k SET n = 100 WHERE id = 'x'").exec().ok());
