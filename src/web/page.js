@@ -28,7 +28,7 @@
 (function () {
   'use strict';
   var $ = function (id) { return document.getElementById(id); };
-  // Each run's JSON is <script id="PREFIXrun-data">: "" on a run's page, L-/R- in a comparison.
+  // Each run's JSON is a script element with id PREFIXrun-data: "" on a run's page, L-/R- in a comparison.
   var sources = document.querySelectorAll('script[type="application/json"][id$="run-data"]');
   if (!sources.length) return;
   var runs = Array.prototype.map.call(sources, function (source) {
