@@ -183,7 +183,7 @@ bool Network::send(ConnId conn, const NodeId& from, Frame frame) {
   Connection& c = it->second;
   const int d = side_of(c, from);
   Direction& dir = c.dir[d];
-  if (!dir.alive) return false;
+  if (!dir.alive) return send_on_dead(c, d, frame);
   if (c.frozen) return send_frozen(c, d, frame);
   ++frames_sent_;
   const bool cut = partitioned(from, dir.to, scheduler_.now());
@@ -273,6 +273,7 @@ void Network::break_connection(ConnId conn, const NodeId& noticer, const std::st
   if (it == connections_.end()) return;
   Connection& c = it->second;
   if (!c.dir[0].alive && !c.dir[1].alive) return;
+  c.ended = "connection broken";
   for (auto& dir : c.dir) {
     dir.alive = false;
     lose_queue(dir, "connection broken");
@@ -314,6 +315,19 @@ bool Network::send_frozen(Connection& c, int d, const Frame& frame) {
   return true;  // nothing tells the sender: no error, no reset, just silence
 }
 
+// The connection is dead. An end that was told sends nothing. An end not told yet writes
+// into a socket whose connection is gone: the frame is lost, and the trace says so (before,
+// it vanished untraced, and a delivery could be "redelivered" with no first one in the
+// trace). The caller is told it did not go either way, so actors act as they always have.
+bool Network::send_on_dead(const Connection& c, int d, const Frame& frame) {
+  if (c.notified[d]) return false;
+  ++frames_sent_;
+  ++frames_lost_;
+  trace_.record(c.dir[d].from, EventKind::kLost, c.dir[d].to, frame.key.subject(),
+                frame.summary + " (" + c.ended + ")");
+  return false;
+}
+
 void Network::abort(ConnId conn, const NodeId& by) {
   auto it = connections_.find(conn);
   if (it == connections_.end()) return;
@@ -323,6 +337,7 @@ void Network::abort(ConnId conn, const NodeId& by) {
   Direction& in = c.dir[1 - mine];
   if (!out.alive && !in.alive) return;
   c.notified[mine] = true;  // the dead end is never told anything
+  if (in.alive) c.ended = c.frozen ? "connection frozen" : "receiver closed the connection";
   in.alive = false;
   lose_queue(in, "receiver crashed");
   if (out.alive) {

@@ -150,8 +150,9 @@ class Network {
   // Opens a connection from client to server; the server's on_accept runs now.
   // Returns 0 (refused) while the two are partitioned or the server is not attached.
   ConnId connect(const NodeId& client, const NodeId& server);
-  // Queues a frame from `from` on `conn`. Returns false if the connection is already
-  // known dead to the sender (the frame goes nowhere). A drop fault breaks the connection.
+  // Queues a frame from `from` on `conn`. Returns false if the connection is dead (the
+  // frame goes nowhere); when the sender has not noticed that yet, the frame is traced as
+  // lost (invariant 3). A drop fault breaks the connection.
   bool send(ConnId conn, const NodeId& from, Frame frame);
   // `by` crashed or closed the socket: what it sent still arrives, then the peer is told.
   void abort(ConnId conn, const NodeId& by);
@@ -203,6 +204,9 @@ class Network {
     Direction dir[2];  // [0] client->server, [1] server->client
     bool notified[2] = {false, false};  // [0] client told, [1] server told
     bool frozen = false;
+    // Why a frame sent on it after it died, by an end not yet told, is lost. Not in the
+    // state hash: it changes a trace line's words, never what happens next.
+    const char* ended = "connection broken";
   };
   struct Window {
     NodeId a;
@@ -222,6 +226,7 @@ class Network {
   // The far end of a dead or frozen connection: told after its detection time, if ever.
   void notify_by_detection(ConnId conn, int side);
   bool send_frozen(Connection& c, int d, const Frame& frame);
+  bool send_on_dead(const Connection& c, int d, const Frame& frame);
   std::string site_of(const NodeId& from, const NodeId& to, std::string_view prefix) const;
   Key opportunity_key(const Frame& frame, const NodeId& from, const NodeId& to) const;
 

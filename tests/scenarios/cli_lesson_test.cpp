@@ -47,6 +47,33 @@ TEST_CASE("eosim lesson: lists the lessons, asks first, tells after", "[cli][les
   CHECK(contains(out.text, "The run shows answer 2."));
 }
 
+TEST_CASE("lesson 1's run shows order 3 delivered before it is redelivered", "[cli][lesson]") {
+  // Lesson 1 (scenarios/lessons/01-two-generals.toml) runs scenario 04. The broker delivers
+  // order 3 on the consumer's connection after the lost ack broke it and before the broker
+  // noticed; that delivery was traced nowhere, so the trace showed only a "redelivered" one.
+  const std::string file = std::string(EOSIM_SOURCE_DIR) + "/scenarios/04-ack-lost-on-the-wire.toml";
+  const auto out = cli_runner::run("run " + quoted(file) + " --trace", "2>&1");
+  REQUIRE(out.exit_code == 0);
+  std::istringstream lines(out.text);
+  std::string line;
+  int n = 0, first = 0, again = 0;
+  while (std::getline(lines, line)) {
+    ++n;
+    if (!contains(line, " broker ") || !contains(line, "deliver tag=") || !contains(line, "order-3")) {
+      continue;
+    }
+    if (contains(line, "redelivered")) {
+      if (again == 0) again = n;
+    } else if (first == 0) {
+      first = n;
+      CHECK(contains(line, "lost -> consumer1"));  // on the broken connection
+    }
+  }
+  REQUIRE(again > 0);
+  CHECK(first > 0);
+  CHECK(first < again);
+}
+
 TEST_CASE("eosim lesson: answers from stdin, bad input exits 2", "[cli][lesson]") {
   const test_support::TempDir tmp("lesson-answers");
   const std::string input = tmp / "answers.txt";

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -93,9 +94,36 @@ TEST_CASE("network: a dropped frame breaks the connection and loses what is behi
   // The sender notices at once (reset), the receiver only after the heartbeat timeout.
   CHECK(p.client_down == std::vector<sim::Tick>{2});
   CHECK(p.server_down == std::vector<sim::Tick>{30});
-  CHECK(p.k.network.frames_lost() == 3);
+  // ack 1 and deliver 7 in flight, ack 2 dropped, ack 3 written before the client noticed.
+  CHECK(p.k.network.frames_lost() == 4);
   REQUIRE(p.k.faults.fired().size() == 1);
   CHECK(p.k.faults.fired()[0].frame == "basic.ack");
+}
+
+TEST_CASE("network: a frame sent on a broken link before its sender noticed is traced lost",
+          "[network]") {
+  // Invariant (3): every frame sent arrives once or is traced as lost. A frame written by
+  // an end that has not been told of the break vanished untraced, so a broker's delivery
+  // on it left a later "redelivered" with no first delivery in the trace.
+  Pair p(3);
+  p.k.trace.keep(true);
+  const ConnId c = p.k.network.connect("client1", "server");
+  p.k.scheduler.at(0, "break", [&] { p.k.network.break_connection(c, "client1", "test"); });
+  p.k.scheduler.at(5, "server writes", [&] {  // the server notices only at 30
+    CHECK_FALSE(p.k.network.send(c, "server", frame(p.k, "basic.deliver", 4)));
+  });
+  p.k.scheduler.at(40, "server writes again", [&] {  // told now: nothing is written
+    CHECK_FALSE(p.k.network.send(c, "server", frame(p.k, "basic.deliver", 5)));
+  });
+  p.k.scheduler.run(1000);
+  std::vector<std::string> lost;
+  for (const sim::TraceEvent& e : p.k.trace.events()) {
+    if (e.kind == sim::EventKind::kLost) lost.push_back(e.actor + " " + e.detail);
+  }
+  CHECK(lost == std::vector<std::string>{"server basic.deliver 4 (connection broken)"});
+  CHECK(p.k.network.frames_sent() == 1);
+  CHECK(p.k.network.frames_lost() == 1);
+  CHECK(p.at_client.empty());
 }
 
 TEST_CASE("network: a crashed end's frames still arrive, then the peer sees the close",
@@ -112,6 +140,26 @@ TEST_CASE("network: a crashed end's frames still arrive, then the peer sees the 
   CHECK(p.at_client.empty());  // towards the dead process: lost
   REQUIRE(p.server_down.size() == 1);
   CHECK(p.client_down.empty());  // a dead process is told nothing
+}
+
+TEST_CASE("network: a frame written towards a closed end before the close arrives is lost",
+          "[network]") {
+  Pair p(5);
+  p.k.trace.keep(true);
+  const ConnId c = p.k.network.connect("client1", "server");
+  p.k.scheduler.at(0, "crash", [&] {
+    p.k.network.abort_all("client1");
+    // The server writes before the close reaches it.
+    CHECK_FALSE(p.k.network.send(c, "server", frame(p.k, "basic.deliver", 2)));
+  });
+  p.k.scheduler.run(1000);
+  const auto& events = p.k.trace.events();
+  const bool traced = std::any_of(events.begin(), events.end(), [](const sim::TraceEvent& e) {
+    return e.kind == sim::EventKind::kLost &&
+           e.detail == "basic.deliver 2 (receiver closed the connection)";
+  });
+  CHECK(traced);
+  CHECK(p.k.network.frames_lost() == 1);
 }
 
 namespace {
