@@ -537,6 +537,13 @@ bool parse_scenario(std::string_view toml_text, const std::string& source_name, 
                     LoadError& error) {
   toml::table root;
   if (!toml_io::parse_toml(toml_text, source_name, root, error)) return false;
+  const toml::node* question = root.get("question");
+  if (question != nullptr && root.contains("runs")) {
+    // A lesson asks a question about runs of scenarios: "unknown key" would not say what to do.
+    error = LoadError{source_name, line_of(*question), "",
+                      "this is a lesson, not a scenario: eosim lesson " + source_name};
+    return false;
+  }
   Scenario scenario;
   scenario.path = source_name;
   if (!read_document(root, source_name, scenario, error)) return false;

@@ -74,6 +74,14 @@ TEST_CASE("lesson 1's run shows order 3 delivered before it is redelivered", "[c
   CHECK(first < again);
 }
 
+TEST_CASE("eosim run on a lesson file says to run it with eosim lesson", "[cli][lesson]") {
+  const std::string file = std::string(EOSIM_SOURCE_DIR) + "/scenarios/lessons/01-two-generals.toml";
+  const auto out = cli_runner::run("run " + quoted(file), "2>&1");
+  CHECK(out.exit_code == 2);
+  CHECK(contains(out.text, "this is a lesson, not a scenario: eosim lesson " + file));
+  CHECK_FALSE(contains(out.text, "unknown key"));
+}
+
 TEST_CASE("eosim lesson: answers from stdin, bad input exits 2", "[cli][lesson]") {
   const test_support::TempDir tmp("lesson-answers");
   const std::string input = tmp / "answers.txt";
