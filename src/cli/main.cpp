@@ -268,7 +268,8 @@ CLI::App* add_sweep_command(CLI::App& app, cli::SweepCommandOptions& o) {
       ->type_name("A..B")
       ->capture_default_str();
   sweep->add_option("--faults", o.faults,
-                    "Random fault ratios, replacing the file's [faults.random]")
+                    "Random fault ratios, replacing the file's [faults.random] (none = no "
+                    "random fault)")
       ->type_name("SPEC");
   sweep->add_option("--strategy", o.strategy, "Replace the consumer strategy")->type_name("S");
   sweep->add_option("--producer", o.producer, "Replace the producer pattern")->type_name("P");

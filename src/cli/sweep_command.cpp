@@ -87,8 +87,10 @@ bool load_for_seeds(const std::string& file, const std::string& strategy,
     return false;
   }
   if (!faults.empty()) {
-    std::map<std::string, sim::Ratio> ratios;
-    if (const eosim::Status parsed = lab::parse_fault_spec(faults, ratios); !parsed.ok()) {
+    std::map<std::string, sim::Ratio> ratios;  // "none": no random fault, as for `run`
+    if (const eosim::Status parsed =
+            faults == "none" ? eosim::Status::success() : lab::parse_fault_spec(faults, ratios);
+        !parsed.ok()) {
       err << "eosim: --faults: " << parsed.message << '\n';
       return false;
     }

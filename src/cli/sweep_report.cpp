@@ -105,8 +105,12 @@ void write_sweep_text(const SweepReport& r, std::ostream& out) {
     out << "  shard " << r.shard->index << "/" << r.shard->count << " of seeds "
         << r.shard->first_seed << ".." << r.shard->last_seed << "\n";
   }
-  out << "  random faults " << lab::fault_spec_text(s.ratios) << " (at most " << s.budget
-      << " per run, none after tick " << s.horizon << ")\n\n";
+  if (s.ratios.empty()) {
+    out << "  random faults none\n\n";
+  } else {
+    out << "  random faults " << lab::fault_spec_text(s.ratios) << " (at most " << s.budget
+        << " per run, none after tick " << s.horizon << ")\n\n";
+  }
   write_counts_text(s, r.max_steps, out);
   if (!s.failures.empty()) {
     out << "\nfirst failing seeds (" << s.failures.size() << " of " << s.failing_runs

@@ -442,6 +442,22 @@ TEST_CASE("cli: --dedup and friends compose a consumer, run and sweep report it"
                          "poison=dead-letter"));
 }
 
+TEST_CASE("cli: sweep --faults none runs without random faults as run does", "[cli][sweep]") {
+  const std::string file = quoted(source_path("scenarios/01-happy-path.toml"));
+  const Output json = eosim_stdout("sweep " + file + " --seeds 1..20 --faults none --format json");
+  REQUIRE(json.exit_code == 0);
+  const auto j = nlohmann::json::parse(json.text);
+  CHECK(j.at("verdicts").at("exactly-once") == 20);
+  CHECK(j.at("faults") == "");
+  CHECK(j.at("faults_fired") == 0);
+  const Output text = eosim("sweep " + file + " --seeds 1..3 --faults none");
+  CHECK(text.exit_code == 0);
+  CHECK(contains(text.text, "random faults none\n"));
+  const Output bad = eosim("sweep " + file + " --seeds 1..3 --faults nothing");
+  CHECK(bad.exit_code == 2);
+  CHECK(contains(bad.text, "--faults: fault spec item"));
+}
+
 TEST_CASE("cli: a scripted fault that never fires is a warning and exit 1", "[cli][unfired]") {
   const Output text = eosim("run " + data("cli/unfired/nth-99.toml"));
   CHECK(text.exit_code == 1);
