@@ -2,8 +2,13 @@
 # Builds eosim with AddressSanitizer + UndefinedBehaviorSanitizer (any report stops the
 # program: halt_on_error) in ./build-asan and runs the tests there. The GUI is left out
 # (its tests need a display and add nothing the CLI tests do not), and so are tests that
-# start a real RabbitMQ (labels live, conformance).
+# start a real RabbitMQ or PostgreSQL (labels live, conformance: not even built,
+# EOSIM_BROKER_TESTS=OFF) and the benchmark.
 #   SANITIZE    address (default: ASan + UBSan) or thread (TSan, in ./build-tsan)
+#   EOSIM_TEST_SEED_DIVISOR  the heaviest property tests walk 1/N of their seeds (default
+#               4; 1 walks them all): this pass looks for memory and undefined-behaviour
+#               errors at 2-3x the cost of a run, the property itself is the Release
+#               ctest's, on every seed (tests/support/seed_budget.h)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kind=${SANITIZE:-address}
@@ -15,8 +20,10 @@ esac
 export ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
-cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$option" -DEOSIM_GUI=OFF >/dev/null
-echo "sanitize: building in $build_dir ($kind)"
+export EOSIM_TEST_SEED_DIVISOR=${EOSIM_TEST_SEED_DIVISOR:-4}
+cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$option" -DEOSIM_GUI=OFF \
+  -DEOSIM_BROKER_TESTS=OFF >/dev/null
+echo "sanitize: building in $build_dir ($kind; seeds of the heaviest tests / $EOSIM_TEST_SEED_DIVISOR)"
 cmake --build "$build_dir" -j "$(nproc)" 2>&1 | grep -E "error|warning" || true
 test -x "$build_dir/eosim"
 cd "$build_dir"

@@ -1,6 +1,7 @@
 // Warm worlds (store/warm.h) change nothing a run does: over every scenario file and
 // every consumer strategy, 40 seeds each, a warm sweep and a cold one give the same
-// summary and digest, and every seed the same trace hash.
+// summary and digest, and every seed the same trace hash (fewer seeds under the
+// sanitizers: tests/support/seed_budget.h).
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "src/store/warm.h"
 #include "src/world/world.h"
 #include "tests/support/scenario_files.h"
+#include "tests/support/seed_budget.h"
 #include "tests/support/status_support.h"
 
 namespace {
@@ -43,7 +45,7 @@ TEST_CASE("warm vs cold: every scenario x strategy x 40 seeds, identical results
       const lab::Scenario s = lab::with_overrides(base, std::nullopt, std::string(strategy.name), "");
       lab::SweepOptions options;
       options.first_seed = 1;
-      options.last_seed = 40;
+      options.last_seed = test_support::last_seed(40);  // 10 under the sanitizers
       options.jobs = 1;
       lab::SweepSummary warm, cold;
       REQUIRE(lab::sweep(s, options, warm).ok());

@@ -11,6 +11,7 @@
 #include "src/scenario/scenario.h"
 #include "src/world/world.h"
 #include "tests/support/scenario_files.h"
+#include "tests/support/seed_budget.h"
 #include "tests/support/status_support.h"
 
 namespace {
@@ -43,7 +44,8 @@ TEST_CASE("fixed twins: every broken scenario has one, exactly-once on seeds 1..
     INFO(error.to_string());
     REQUIRE(lab::fixed_twin(s, twin, error));
     ++twins;
-    for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    // 1..50 under the sanitizers (tests/support/seed_budget.h).
+    for (std::uint64_t seed = 1; seed <= test_support::last_seed(200); ++seed) {
       const std::vector<std::string> unmet = unmet_on(twin, seed);
       INFO("seed " << seed << ": " << (unmet.empty() ? "" : unmet.front()));
       CHECK(unmet.empty());

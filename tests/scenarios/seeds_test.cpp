@@ -12,22 +12,24 @@
 #include "src/world/world.h"
 #include "tests/support/scenario_files.h"
 #include "tests/support/scenario_load.h"
+#include "tests/support/seed_budget.h"
 #include "tests/support/status_support.h"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::uint64_t kLastSeed = 200;
+// 1..200; 1..50 under the sanitizers (tests/support/seed_budget.h).
+constexpr std::uint64_t kAllSeeds = 200;
 
 using test_support::scenario_files;
 
-// The seeds (of 1..kLastSeed) whose run misses the expectations, with the first miss.
+// The seeds (of 1..kAllSeeds) whose run misses the expectations, with the first miss.
 std::vector<std::uint64_t> failing_seeds(const lab::Scenario& scenario, std::string& first) {
   std::vector<std::uint64_t> failing;
   lab::WorldOptions options;
   options.keep_trace = false;
-  for (std::uint64_t seed = 1; seed <= kLastSeed; ++seed) {
+  for (std::uint64_t seed = 1; seed <= test_support::last_seed(kAllSeeds); ++seed) {
     lab::Scenario s = scenario;
     s.seed = seed;
     lab::RunSummary run;
@@ -56,7 +58,8 @@ TEST_CASE("scenarios: every file meets its expectations for seeds 1..200, or say
     }
     std::string first;
     const std::vector<std::uint64_t> failing = failing_seeds(scenario, first);
-    INFO(failing.size() << " of " << kLastSeed << " seeds miss the expectations; " << first);
+    INFO(failing.size() << " of " << test_support::last_seed(kAllSeeds)
+                        << " seeds miss the expectations; " << first);
     CHECK(failing.empty());
   }
 }
