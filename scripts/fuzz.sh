@@ -12,8 +12,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
+# -g1 (line tables only) as in scripts/sanitize.sh: a finding's stack still names file and line.
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEOSIM_FUZZ=ON \
-  -DEOSIM_GUI=OFF -DEOSIM_TESTS=OFF -DEOSIM_WERROR=OFF >/dev/null
+  -DEOSIM_GUI=OFF -DEOSIM_TESTS=OFF -DEOSIM_WERROR=OFF \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" >/dev/null
 targets="eosim_scenario_fuzz eosim_trace_fuzz eosim_merge_fuzz"
 echo "fuzz: building $targets in build-fuzz"
 # shellcheck disable=SC2086

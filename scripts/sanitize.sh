@@ -21,8 +21,11 @@ export ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 export EOSIM_TEST_SEED_DIVISOR=${EOSIM_TEST_SEED_DIVISOR:-4}
+# -g1: line tables only, enough for a report's stack to name file and line; full -g made a
+# batch of src/world 20% slower to compile under ASan (48.0 against 39.9 CPU-s) and its
+# object 2.4 times as big.
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$option" -DEOSIM_GUI=OFF \
-  -DEOSIM_BROKER_TESTS=OFF >/dev/null
+  -DEOSIM_BROKER_TESTS=OFF -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" >/dev/null
 echo "sanitize: building in $build_dir ($kind; seeds of the heaviest tests / $EOSIM_TEST_SEED_DIVISOR)"
 cmake --build "$build_dir" -j "$(nproc)" 2>&1 | grep -E "error|warning" || true
 test -x "$build_dir/eosim"
