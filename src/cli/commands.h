@@ -80,6 +80,9 @@ struct LiveCommandOptions {
   bool compare = false;             // also run the model; per order: model, live, agree?
   bool progress = false;            // a progress line on stderr (main: stderr is a TTY)
   bool colour = false;
+  std::string consumer;       // the user's consumer command ("" keeps each file's, or eosim's)
+  std::int64_t consumers = 0;  // instances of the consumer; 0 keeps each file's
+  std::string effects_query;   // how the user's consumer's effects are read ("" = debits)
 };
 int live_command(const LiveCommandOptions& options, std::ostream& out, std::ostream& err);
 // `eosim live-actor KEY=VALUE...`: one actor process of a live run (not for people).

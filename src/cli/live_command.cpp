@@ -35,6 +35,7 @@
 #include "src/live/process.h"
 #include "src/live/run_folder.h"
 #include "src/live/temp_folders.h"
+#include "src/live/user_consumer.h"
 #include "src/orders/order_key.h"
 #endif
 
@@ -70,6 +71,9 @@ std::string replay_of(const LiveCommandOptions& o, const std::string& file) {
   if (!o.broker.empty()) line += " --broker URL";
   if (o.store == "postgres") line += " --store postgres";
   if (o.store != "sqlite" && o.store != "postgres") line += " --store URL";
+  if (!o.consumer.empty()) line += " --consumer " + lab::shell_quoted(o.consumer);
+  if (o.consumers > 0) line += " --consumers " + std::to_string(o.consumers);
+  if (!o.effects_query.empty()) line += " --effects-query " + lab::shell_quoted(o.effects_query);
   return line;
 }
 
@@ -78,6 +82,16 @@ std::string keep_dir_for(const LiveCommandOptions& o, const std::string& file, b
   if (o.keep_db.empty()) return "";
   if (!several) return o.keep_db;
   return (std::filesystem::path(o.keep_db) / std::filesystem::path(file).stem()).string();
+}
+
+// --consumer, --consumers and --effects-query applied to `s`; why it cannot run so, or "".
+std::string with_user_consumer(const LiveCommandOptions& o, lab::Scenario& s) {
+  if (!o.consumer.empty()) s.consumer.command = o.consumer;
+  if (o.consumers > 0) s.consumer.instances = o.consumers;
+  if (s.consumer.command.empty()) {
+    return o.effects_query.empty() ? "" : "--effects-query needs your consumer (--consumer CMD)";
+  }
+  return live::user_consumer_refusal(s, o.store != "sqlite");
 }
 
 struct Loaded {
@@ -102,7 +116,8 @@ int load_all(const LiveCommandOptions& o, const std::vector<std::string>& files,
       continue;
     }
     l.scenario = lab::with_overrides(std::move(l.scenario), std::nullopt, o.strategy, o.producer);
-    std::string refusal = live::live_refusal(l.scenario);
+    std::string refusal = with_user_consumer(o, l.scenario);
+    if (refusal.empty()) refusal = live::live_refusal(l.scenario);
     if (refusal.empty() && !o.broker.empty()) refusal = live::broker_refusal(l.scenario);
     if (!refusal.empty()) {
       err << "eosim: live: " << file << ": " << refusal << '\n';
@@ -186,6 +201,7 @@ nlohmann::ordered_json live_json(const LiveCommandOptions& o, const lab::RunReco
   j["wall_ms"] = result.wall_ms;
   j["tick_ms"] = o.tick_ms;
   j["restarts"] = result.restarts;
+  j["consumer_ends"] = result.consumer_ends;
   j["broker_restarts"] = result.broker_restarts;
   j["broker_restart_ms"] = result.broker_restart_ms;
   j["timed_out"] = result.timed_out;
@@ -219,6 +235,10 @@ void print_live(const LiveCommandOptions& o, const lab::RunRecord& record,
   out << "live: " << result.wall_ms / 1000 << '.' << (result.wall_ms % 1000) / 100
       << " s until settled (1 tick = " << o.tick_ms << " ms), " << result.restarts
       << " actor restart(s) after a crash site";
+  if (result.consumer_ends > 0) {
+    out << " (your consumer ended on its own " << result.consumer_ends
+        << " time(s) and was started again like a crashed one)";
+  }
   if (result.broker_restarts > 0) {
     out << ", " << result.broker_restarts << " broker restart(s) taking "
         << result.broker_restart_ms / 1000 << '.' << (result.broker_restart_ms % 1000) / 100
@@ -303,6 +323,7 @@ int live_one(const LiveCommandOptions& o, const Loaded& l, const live::Endpoint&
   lo.tick_ms = o.tick_ms;
   lo.strategy = o.strategy;
   lo.producer = o.producer;
+  lo.effects_query = o.effects_query;
   lo.self_exe = self_exe();
   lo.broker = own;
   if (o.progress) {
@@ -322,7 +343,7 @@ int live_one(const LiveCommandOptions& o, const Loaded& l, const live::Endpoint&
   if (!st.ok()) {
     err << "eosim: live: " << l.file << ": " << st.message << '\n';
     if (o.compare) compare_skipped(l.file, "", st.message, o.format == "json", out, tally);
-    return live::is_access_error(st) ? kExitBadInput : kExitInternal;
+    return live::is_access_error(st) || st.bad_input ? kExitBadInput : kExitInternal;
   }
   if (!result.queues_left.empty()) err << "eosim: live: " << l.file << ": " << result.queues_left << '\n';
   if (o.compare) return compare_run(o, l, result, live_s, tally, out, err);

@@ -599,6 +599,22 @@ CLI::App* add_compare_command(CLI::App& app, cli::CompareOptions& o, CLI::Option
   return compare;
 }
 
+// `eosim live`'s options for the user's own consumer (docs/your-consumer.md).
+CLI::App* add_consumer_options(CLI::App* live, cli::LiveCommandOptions& o) {
+  live->add_option("--consumer", o.consumer,
+                   "Run this shell command as the consumer, in place of eosim's own "
+                   "(docs/your-consumer.md: its environment, the message, failpoints)")
+      ->type_name("CMD");
+  live->add_option("--consumers", o.consumers, "Run N copies of the consumer (instances)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 16));
+  live->add_option("--effects-query", o.effects_query,
+                   "With your consumer: the SQL on its ledger that gives one row per applied "
+                   "effect, the order id first (default: SELECT order_id FROM debits)")
+      ->type_name("SQL");
+  return live;
+}
+
 CLI::App* add_live_command(CLI::App& app, cli::LiveCommandOptions& o) {
   CLI::App* live = app.add_subcommand(
       "live", "Run scenarios against a real RabbitMQ, each actor its own process");
@@ -684,7 +700,7 @@ CLI::App* add_live_command(CLI::App& app, cli::LiveCommandOptions& o) {
       "live, unreachable broker, login, vhost or permission refused - with the broker's\n"
       "reply code - no rabbitmq-server, a used --keep-db folder), 3 the broker lost during a\n"
       "run or another internal error.");
-  return live;
+  return add_consumer_options(live, o);
 }
 
 bool colour_wanted() {

@@ -10,6 +10,7 @@
 #include "src/live/run_folder.h"
 #include "src/live/run_queues.h"
 #include "src/live/supervisor.h"
+#include "src/live/user_consumer.h"
 #include "src/store/db.h"
 
 namespace live {
@@ -68,7 +69,8 @@ Status summarize(Supervision& sv, const lab::BrokerLeftovers& left, LiveResult& 
   lab::RunSummary& r = out.summary;
   r.scenario = s.name;
   r.seed = s.seed;
-  r.strategy = s.consumer.label();
+  r.strategy =
+      s.consumer.command.empty() ? s.consumer.label() : "your consumer: " + s.consumer.command;
   r.producer = s.producer.label();
   r.faults = read_fired(out.run_dir);
   // Every scripted rule that never fired is listed and fails the expectations, as in the
@@ -145,26 +147,36 @@ Status run_live(const lab::Scenario& s, const Endpoint& endpoint, const LiveOpti
     return st;
   }
   Supervision sv{s, o, endpoint};
+  if (!s.consumer.command.empty()) {
+    sv.effects_query = o.effects_query.empty() ? kDefaultEffectsQuery : o.effects_query;
+  }
   ActorArgs base;
   if (Status st = set_up(sv, out, base); !st.ok()) return st;
+  if (start_consumers(sv, base, out) && start_the_rest(sv)) supervise(sv, base, out);
   for (Actor& a : sv.actors) {
-    if (Status st = start_actor(a, o.self_exe); !st.ok()) {
-      sv.failure = std::move(st.message);
-      break;
-    }
+    stop_actor(a);
+    out.consumer_ends += a.ended_on_its_own;
   }
-
-  if (sv.failure.empty()) supervise(sv, base, out);
-  for (Actor& a : sv.actors) stop_actor(a);
+  if (sv.failpoints) sv.failpoints->stop();
   // A connection the proxy still holds silent (a frozen one, the far end of a broken one)
   // lets go now: the broker takes back what it held, and the drain below counts it.
   sv.proxy->stop();
-  if (!sv.failure.empty()) return Status::error(joined(sv.failure, remove_queues(sv)));
+  if (!sv.failure.empty()) {
+    Status failed = Status::error(joined(sv.failure, remove_queues(sv)));
+    failed.bad_input = sv.failure_bad_input;
+    return failed;
+  }
   lab::BrokerLeftovers left;
   if (Status st = leftovers(s, endpoint, sv.prefix, left); !st.ok()) {
     return Status::error(joined(st.message, remove_queues(sv)), st.reply_code);
   }
   out.queues_left = remove_queues(sv);
+  if (!sv.effects_query.empty()) {
+    if (Status st = import_effects(s, out.run_dir, sv.effects_query); !st.ok()) {
+      st.bad_input = true;  // the user's query or the user's ledger
+      return st;
+    }
+  }
   return summarize(sv, left, out);
 }
 

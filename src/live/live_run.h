@@ -54,6 +54,9 @@ struct LiveOptions {
   std::string store_url;
   // Drop the run's schema at the end (a server of the user's, without --keep-db).
   bool drop_schema = false;
+  // With the user's consumer ([consumer] command): the query that reads its effects from
+  // its ledger (user_consumer.h); "" = kDefaultEffectsQuery.
+  std::string effects_query;
   // Called about every 250 ms while waiting, with a one-line state of the run.
   std::function<void(const std::string&)> progress;
 };
@@ -67,6 +70,9 @@ struct LiveResult {
   std::string loop;
   std::int64_t wall_ms = 0;  // from the first actor's start to the run settling
   int restarts = 0;          // actor processes restarted after a crash site
+  // Of those, the user's consumer ended on its own (not killed by a failpoint) and was
+  // started again like a crashed one.
+  int consumer_ends = 0;
   int broker_restarts = 0;   // the private broker stopped and started again
   std::int64_t broker_restart_ms = 0;  // wall time those took (part of wall_ms)
   std::string run_dir;

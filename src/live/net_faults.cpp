@@ -55,7 +55,9 @@ bool has_network_rules(const lab::Scenario& scenario) {
 }
 
 NetFaults::NetFaults(const lab::Scenario& s, NetFaultsOptions options)
-    : options_(std::move(options)) {
+    : options_(std::move(options)),
+      frames_(options_.nodes.size()),
+      consumes_(options_.nodes.size()) {
   // The far end of a broken connection: after heartbeat_timeout ticks, or by the real
   // heartbeats when the scenario has them (each side's own detection).
   if (!s.network.heartbeat) notice_ms_ = s.network.heartbeat_timeout * options_.tick_ms;
@@ -85,9 +87,39 @@ void NetFaults::record_attempt(const SeenFrame& f, std::int64_t order, std::int6
   bool row = false;
   (void)st.step(row);
   st.reset();
+  if (!options_.count_deliveries) return;
+  store::Stmt& n = attempts_.statement(
+      "INSERT INTO deliveries(order_id, n, redelivered) VALUES(?1, ?2, ?2 - 1) "
+      "ON CONFLICT(order_id) DO UPDATE SET n = max(n, ?2), redelivered = max(n, ?2) - 1");
+  (void)n.bind(1, order).bind(2, attempt).step(row);
+  n.reset();
+}
+
+void NetFaults::count_client_frame(const SeenFrame& f) {
+  if (f.direction != Direction::kClientToBroker || f.listener < 0 ||
+      static_cast<std::size_t>(f.listener) >= frames_.size()) {
+    return;
+  }
+  ++frames_[static_cast<std::size_t>(f.listener)];
+  if (f.method.class_id == 60 && f.method.method_id == 20) {
+    ++consumes_[static_cast<std::size_t>(f.listener)];
+  }
+}
+
+int NetFaults::frames_from(int listener) const {
+  return listener >= 0 && static_cast<std::size_t>(listener) < frames_.size()
+             ? frames_[static_cast<std::size_t>(listener)].load()
+             : 0;
+}
+
+int NetFaults::consumes_from(int listener) const {
+  return listener >= 0 && static_cast<std::size_t>(listener) < consumes_.size()
+             ? consumes_[static_cast<std::size_t>(listener)].load()
+             : 0;
 }
 
 ProxyAction NetFaults::judge(const SeenFrame& f) {
+  count_client_frame(f);
   const std::string kind = model_frame_kind(f.direction, f.method);
   if (kind.empty() || f.listener < 0 ||
       static_cast<std::size_t>(f.listener) >= options_.nodes.size()) {

@@ -29,6 +29,7 @@
 //
 // Not thread-safe: the proxy calls judge() on its one thread.
 
+#include <atomic>
 #include <cstdint>
 #include <fstream>
 #include <map>
@@ -57,6 +58,9 @@ struct NetFaultsOptions {
   std::string run_dir;             // faults.log and trace-proxy.jsonl go here
   std::int64_t origin_ms = 0;      // the run's tick 0 (CLOCK_MONOTONIC ms) and tick length,
   std::int64_t tick_ms = 10;       // for the time of a fired fault
+  // The user's consumer counts nothing itself: each basic.deliver also sets the order's row
+  // in deliveries.db (n = the broker's count of its deliveries, redelivered = n - 1).
+  bool count_deliveries = false;
 };
 
 class NetFaults {
@@ -67,6 +71,10 @@ class NetFaults {
 
   ProxyAction judge(const SeenFrame& frame);
   std::int64_t notice_ms() const { return notice_ms_; }
+  // Thread-safe: method frames a client sent on `listener`'s connections (> 0: it logged
+  // in), and its basic.consume frames (> 0: it subscribed).
+  int frames_from(int listener) const;
+  int consumes_from(int listener) const;
 
  private:
   struct Tagged {
@@ -75,6 +83,7 @@ class NetFaults {
   };
   void on_fired(sim::FiredFault fault, const SeenFrame& frame);
   void record_attempt(const SeenFrame& frame, std::int64_t order, std::int64_t attempt);
+  void count_client_frame(const SeenFrame& frame);
 
   NetFaultsOptions options_;
   std::int64_t notice_ms_ = -1;
@@ -85,6 +94,8 @@ class NetFaults {
   std::map<std::pair<std::uint64_t, std::uint64_t>, Tagged> tags_;     // (connection, tag)
   std::ofstream trace_;
   store::Db attempts_;  // the run's deliveries.db
+  std::vector<std::atomic<int>> frames_;    // per listener, from the client
+  std::vector<std::atomic<int>> consumes_;  // per listener: basic.consume
 };
 
 }  // namespace live

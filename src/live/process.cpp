@@ -31,7 +31,8 @@ namespace live {
 namespace {
 
 // Invariant (3): a fixed array, so the signal handler reads it without locks or allocation.
-constexpr std::size_t kMaxGroups = 16;
+// 16 consumer instances of the user's (each a group) beside the broker's epmd and node.
+constexpr std::size_t kMaxGroups = 40;
 std::array<std::atomic<pid_t>, kMaxGroups> g_groups{};
 std::once_flag g_handlers_once;
 // Invariant (4): lock-free atomics, read and written by the handler.

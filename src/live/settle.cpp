@@ -4,14 +4,17 @@
 
 #include "src/live/actor_process.h"
 #include "src/live/run_folder.h"
+#include "src/live/user_consumer.h"
 
 namespace live {
 
-Snapshot snapshot(const std::string& dir) {
+Snapshot snapshot(const std::string& dir, const std::string& effects_query) {
   Snapshot s;
   s.committed = read_number(store_uri(dir, "orders.db"), "SELECT COUNT(*) FROM orders");
   s.unsent = read_number(store_uri(dir, "orders.db"), "SELECT COUNT(*) FROM outbox WHERE sent = 0");
-  s.debits = read_number(store_uri(dir, "ledger.db"), "SELECT COUNT(*) FROM debits");
+  s.debits = effects_query.empty()
+                 ? read_number(store_uri(dir, "ledger.db"), "SELECT COUNT(*) FROM debits")
+                 : count_effects(dir, effects_query);
   s.rejections = read_number(store_uri(dir, "ledger.db"), "SELECT COUNT(*) FROM rejections");
   s.deliveries =
       read_number(dir + "/deliveries.db", "SELECT COALESCE(SUM(n), 0) FROM deliveries");

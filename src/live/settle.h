@@ -38,8 +38,9 @@ struct Snapshot {
 constexpr std::int64_t kLoopDeliveries = 20;
 
 // The run's tables (in `dir`) and the fault log, now. `ready` and silent_ends are left 0:
-// the broker and the fault proxy know them (the supervisor asks them).
-Snapshot snapshot(const std::string& dir);
+// the broker and the fault proxy know them (the supervisor asks them). With the user's
+// consumer, `effects_query` (user_consumer.h) counts its debits on its own ledger.
+Snapshot snapshot(const std::string& dir, const std::string& effects_query = "");
 
 // "live: 3.2 s, 3/3 orders committed, ...": the one line of progress.
 std::string progress_line(const Snapshot& s, std::int64_t orders, std::int64_t elapsed_ms,

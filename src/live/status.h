@@ -14,9 +14,16 @@ namespace live {
 struct [[nodiscard]] Status {
   std::string message;  // empty = success; otherwise one line a user can act on
   int reply_code = 0;
+  // The user's input is at fault (their consumer command, their effects query): exit 2.
+  bool bad_input = false;
 
   bool ok() const { return message.empty(); }
   static Status success() { return {}; }
+  static Status bad_input_error(std::string text) {
+    Status status = error(std::move(text));
+    status.bad_input = true;
+    return status;
+  }
   static Status error(std::string text, int code = 0) {
     Status status;
     status.message = std::move(text);

@@ -9,6 +9,7 @@
 #include "src/live/run_queues.h"
 #include "src/live/run_rules.h"
 #include "src/live/settle.h"
+#include "src/live/user_consumer.h"
 #include "src/orders/order_key.h"
 
 namespace live {
@@ -20,6 +21,7 @@ Status start_proxy(Supervision& sv) {
   nf.run_dir = actors.front().args.run_dir;
   nf.origin_ms = actors.front().args.origin_ms;
   nf.tick_ms = actors.front().args.tick_ms;
+  nf.count_deliveries = !sv.s.consumer.command.empty();
   sv.net_faults = std::make_unique<NetFaults>(sv.s, std::move(nf));
   ProxyOptions po;
   po.listeners = static_cast<int>(actors.size());
@@ -85,23 +87,57 @@ bool carry_out_broker_faults(Supervision& sv, const ActorArgs& base, LiveResult&
   return true;
 }
 
+// Starts `a` (the i-th actor, its listener on the fault proxy); the user's consumer's
+// process group goes to the failpoint server.
+Status start_one(Supervision& sv, Actor& a, std::size_t i) {
+  if (Status st = start_actor(a, sv.o.self_exe); !st.ok()) return st;
+  if (!a.command.empty()) {
+    a.consumes_at_start = sv.net_faults->consumes_from(static_cast<int>(i));
+    if (sv.failpoints) sv.failpoints->set_group(a.args.instance, a.pid);
+  }
+  return Status::success();
+}
+
+bool fail(Supervision& sv, Status st) {
+  sv.failure = std::move(st.message);
+  sv.failure_bad_input = st.bad_input;
+  return false;
+}
+
+// After the user's consumer `a` (the i-th actor) was reaped: an error once it has ended on
+// its own three times in a row without subscribing in between.
+Status after_user_reap(Supervision& sv, Actor& a, std::size_t i, int ends_before) {
+  if (sv.failpoints) sv.failpoints->set_group(a.args.instance, 0);
+  if (a.ended_on_its_own == ends_before) return Status::success();
+  const bool subscribed = sv.net_faults->consumes_from(static_cast<int>(i)) > a.consumes_at_start;
+  a.ends_unsubscribed = subscribed ? 0 : a.ends_unsubscribed + 1;
+  if (a.ends_unsubscribed < 3) return Status::success();
+  const std::string last = last_log_line(a.args);
+  return Status::bad_input_error(
+      a.args.node() + " (your consumer '" + a.command + "') ended on its own " +
+      std::to_string(a.ends_unsubscribed) + " times in a row without subscribing to the queue" +
+      (last.empty() ? "" : "; the last line of its log: " + last));
+}
+
 // Reaps and restarts actors; false (sv.failure set) when one ended on its own. `pending`:
 // an actor is waiting for its restart.
 bool tend_actors(Supervision& sv, std::int64_t now, bool& pending, LiveResult& out) {
   const std::int64_t restart_ms = 20 * sv.o.tick_ms;  // the actors' restart_ticks
   pending = false;
-  for (Actor& a : sv.actors) {
-    if (eosim::Status reaped = reap(a, now, restart_ms, sv.events); !reaped.ok()) {
-      sv.failure = std::move(reaped.message);
-      return false;
+  for (std::size_t i = 0; i < sv.actors.size(); ++i) {
+    Actor& a = sv.actors[i];
+    const bool was_running = a.pid != 0;
+    const int ends_before = a.ended_on_its_own;
+    if (Status reaped = reap(a, now, restart_ms, sv.events); !reaped.ok()) {
+      return fail(sv, std::move(reaped));
+    }
+    if (was_running && a.pid == 0 && !a.command.empty()) {
+      if (Status st = after_user_reap(sv, a, i, ends_before); !st.ok()) return fail(sv, st);
     }
     if (a.restart_at_ms >= 0 && now >= a.restart_at_ms) {
       sv.events.push_back({0, tick_at(a.args, now), a.args.node(), sim::EventKind::kRestart, "",
                            0, "supervisor started the process again"});
-      if (Status started = start_actor(a, sv.o.self_exe); !started.ok()) {
-        sv.failure = std::move(started.message);
-        return false;
-      }
+      if (Status started = start_one(sv, a, i); !started.ok()) return fail(sv, started);
       ++out.restarts;
     }
     pending = pending || a.restart_at_ms >= 0;
@@ -159,6 +195,46 @@ bool watch_broker(Supervision& sv, const ActorArgs& base, const std::string& que
   return true;
 }
 
+// The consumers come first in sv.actors (actors_of).
+std::size_t consumer_count(const Supervision& sv) {
+  return static_cast<std::size_t>(sv.s.consumer.instances);
+}
+
+// Why the i-th actor, the user's consumer, has not subscribed within `bound_ms`.
+std::string not_subscribed_text(const Supervision& sv, std::size_t i, std::int64_t bound_ms) {
+  const Actor& a = sv.actors[i];
+  const bool logged_in = sv.net_faults->frames_from(static_cast<int>(i)) > 0;
+  const std::string last = last_log_line(a.args);
+  return a.args.node() + " (your consumer '" + a.command + "') did not subscribe to the queue " +
+         sv.prefix + "orders within " + std::to_string(bound_ms / 1000) + " s: " +
+         (logged_in ? "it logged in to the broker but never sent basic.consume"
+                    : "it never connected to the broker at EOSIM_BROKER_URL") +
+         (last.empty() ? " (its log is empty)" : "; the last line of its log: " + last);
+}
+
+// The user's consumers must all have subscribed before any order is published.
+bool wait_subscribed(Supervision& sv, LiveResult& out) {
+  const std::int64_t began = WallClock::monotonic_ms();
+  const std::int64_t bound_ms = std::min<std::int64_t>(30000, std::int64_t{sv.o.timeout_s} * 1000);
+  for (;;) {
+    if (interrupted() != 0) return fail(sv, Status::error("interrupted"));
+    const std::int64_t now = WallClock::monotonic_ms();
+    bool pending = false;
+    if (!tend_actors(sv, now, pending, out)) return false;
+    std::size_t missing = sv.actors.size();
+    for (std::size_t i = 0; i < sv.actors.size() && missing == sv.actors.size(); ++i) {
+      const bool waits = !sv.actors[i].command.empty() &&
+                         sv.net_faults->consumes_from(static_cast<int>(i)) == 0;
+      if (waits) missing = i;
+    }
+    if (missing == sv.actors.size()) return true;
+    if (now - began >= bound_ms) {
+      return fail(sv, Status::bad_input_error(not_subscribed_text(sv, missing, bound_ms)));
+    }
+    ::usleep(50 * 1000);
+  }
+}
+
 std::string seconds_text(std::int64_t ms) {
   return std::to_string(ms / 1000) + "." + std::to_string((ms % 1000) / 100) + " s";
 }
@@ -171,6 +247,33 @@ std::string lost_broker_text(const Supervision& sv, std::int64_t since_ms, std::
   return which + " stopped answering " + seconds_text(since_ms) + " into the run (" +
          sv.unreadable_why + ") and did not answer again within " + seconds_text(for_ms) +
          ": the run's queues cannot be read, so the run has no verdict";
+}
+
+bool start_consumers(Supervision& sv, const ActorArgs& base, LiveResult& out) {
+  const bool user = !sv.s.consumer.command.empty();
+  if (user) {
+    FailpointOptions fo;
+    for (const Actor& a : sv.actors) {
+      if (!a.command.empty()) fo.sockets.push_back(failpoint_socket_path(base.run_dir, a.args.instance));
+    }
+    fo.run_dir = base.run_dir;
+    fo.origin_ms = base.origin_ms;
+    fo.tick_ms = base.tick_ms;
+    if (Status st = FailpointServer::start(sv.s, std::move(fo), sv.failpoints); !st.ok()) {
+      return fail(sv, st);
+    }
+  }
+  for (std::size_t i = 0; i < consumer_count(sv); ++i) {
+    if (Status st = start_one(sv, sv.actors[i], i); !st.ok()) return fail(sv, st);
+  }
+  return !user || wait_subscribed(sv, out);
+}
+
+bool start_the_rest(Supervision& sv) {
+  for (std::size_t i = consumer_count(sv); i < sv.actors.size(); ++i) {
+    if (Status st = start_one(sv, sv.actors[i], i); !st.ok()) return fail(sv, st);
+  }
+  return true;
 }
 
 void supervise(Supervision& sv, const ActorArgs& base, LiveResult& out) {
@@ -191,7 +294,7 @@ void supervise(Supervision& sv, const ActorArgs& base, LiveResult& out) {
     if (!carry_out_broker_faults(sv, base, out, restarted)) return;
     if (restarted) watch.changed_at(WallClock::monotonic_ms());
     const std::int64_t now = WallClock::monotonic_ms();
-    Snapshot snap = snapshot(out.run_dir);
+    Snapshot snap = snapshot(out.run_dir, sv.effects_query);
     if (!watch_broker(sv, base, queue, now, snap, watch)) return;
     pending = pending || sv.unreadable_since_ms >= 0;
     // A silent connection someone will notice (a timer of the proxy, heartbeats) is

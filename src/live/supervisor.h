@@ -18,6 +18,7 @@
 #include "sim/trace.h"
 #include "src/live/amqp_client.h"
 #include "src/live/endpoint.h"
+#include "src/live/failpoints.h"
 #include "src/live/fault_proxy.h"
 #include "src/live/live_run.h"
 #include "src/live/net_faults.h"
@@ -44,6 +45,9 @@ struct Supervision {
   std::unique_ptr<FaultProxy> proxy;    // every actor reaches the broker through it
   std::vector<sim::TraceEvent> events;  // the supervisor's own (crash, restart, broker)
   std::string failure;                  // why the run failed ("interrupted", an actor, ...)
+  bool failure_bad_input = false;       // ... and it is the user's to fix (exit 2)
+  std::unique_ptr<FailpointServer> failpoints;  // the user's consumer only
+  std::string effects_query;            // the user's consumer only: how effects are read
   std::size_t broker_faults_done = 0;   // broker faults of faults.log carried out
   std::int64_t no_settle_before_ms = 0;  // after a broker restart (kAfterBrokerRestartMs)
   // Since when the broker could not be read (-1: it can), and why: a run does not settle
@@ -61,6 +65,14 @@ std::string lost_broker_text(const Supervision& sv, std::int64_t since_ms, std::
 // sees), and its broker_url points there.
 // REQUIRES: sv.actors is not empty.
 Status start_proxy(Supervision& sv);
+
+// Starts the consumers, and with the user's consumer waits until every instance has
+// subscribed to the queue (as the model's consumers are from the start) before the
+// producer side starts. False (sv.failure set) when one could not be started or did not
+// subscribe within the bound.
+bool start_consumers(Supervision& sv, const ActorArgs& base, LiveResult& out);
+// Starts the actors start_consumers left; false (sv.failure set) when one cannot be.
+bool start_the_rest(Supervision& sv);
 
 // Watches the run until it settles, ends in a redelivery loop (out.loop), times out
 // (out.timed_out) or fails (sv.failure set). A broker that cannot be read (gone, the

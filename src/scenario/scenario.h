@@ -96,6 +96,9 @@ struct ConsumerConfig {
   std::int64_t instances = 1;
   std::int64_t work_ticks = 2;  // virtual time each step of handling a delivery takes
   std::int64_t restart_after = 20;  // ticks a crashed consumer stays down
+  // `eosim live` only: the user's consumer program, run under /bin/sh -c in place of
+  // eosim's own consumer (docs/your-consumer.md); "" = eosim's. The model ignores it.
+  std::string command;
 
   // The preset's choices with the given keys applied. REQUIRES: `strategy` is a preset.
   consumer::Choices choices() const;

@@ -84,6 +84,8 @@ constexpr ScenarioKey kKeys[] = {
      "ticks a crashed consumer instance stays down before its process restarts"},
     {"consumer", "work_ticks", "integer", "2", "1..1000",
      "virtual time each step of handling a delivery takes"},
+    {"consumer", "command", "string", "none", "a shell command",
+     "eosim live: your consumer program, run in place of eosim's (docs/your-consumer.md)"},
     {"network", "latency_min", "integer", "1", "0..10^9, <= latency_max",
      "fewest ticks a frame is in flight"},
     {"network", "latency_max", "integer", "3", "0..10^9", "most ticks a frame is in flight"},

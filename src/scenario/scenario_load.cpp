@@ -154,7 +154,8 @@ bool read_consumer(const TableReader& t, Scenario& s) {
       !t.read_int("dedup_retention", c.dedup_retention, 0, kMaxTicks) ||
       !t.read_int("instances", c.instances, 1, kMaxInstances) ||
       !t.read_int("work_ticks", c.work_ticks, 1, 1000) ||
-      !t.read_int("restart_after", c.restart_after, 1, kMaxTicks)) {
+      !t.read_int("restart_after", c.restart_after, 1, kMaxTicks) ||
+      !t.read_string("command", c.command, false)) {
     return false;
   }
   return check_variations(t, c);

@@ -1,0 +1,167 @@
+#include "src/live/user_consumer.h"
+
+#include <sqlite3.h>
+
+#include <map>
+#include <memory>
+
+#include "src/live/run_folder.h"
+#include "src/orders/fault_site.h"
+#include "src/store/db.h"
+
+namespace live {
+
+namespace {
+
+struct CloseDb {
+  void operator()(sqlite3* db) const { sqlite3_close(db); }
+};
+struct FinalizeStmt {
+  void operator()(sqlite3_stmt* st) const { sqlite3_finalize(st); }
+};
+using Ledger = std::unique_ptr<sqlite3, CloseDb>;
+using Query = std::unique_ptr<sqlite3_stmt, FinalizeStmt>;
+
+// The consumer's ledger, read-only: eosim never writes into the user's file. A missing
+// file stays missing (SQLITE_OPEN_READONLY does not create it).
+Status open_ledger(const std::string& dir, Ledger& out) {
+  sqlite3* raw = nullptr;
+  const int rc =
+      sqlite3_open_v2(user_ledger_path(dir).c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
+  out.reset(raw);
+  if (rc != SQLITE_OK) {
+    return Status::error("cannot open the consumer's ledger " + user_ledger_path(dir) + ": " +
+                         (raw != nullptr ? sqlite3_errmsg(raw) : sqlite3_errstr(rc)));
+  }
+  sqlite3_busy_timeout(raw, 10000);  // the consumer may be writing
+  return Status::success();
+}
+
+std::string value_text(sqlite3_stmt* st) {
+  const unsigned char* text = sqlite3_column_text(st, 0);
+  const std::string value = text == nullptr ? "NULL" : reinterpret_cast<const char*>(text);
+  return value.size() > 40 ? value.substr(0, 40) + "..." : value;
+}
+
+// The order numbers `query` gives, one per row (invariant (1)).
+Status read_orders(sqlite3* db, const std::string& query, std::vector<std::int64_t>& orders) {
+  const std::string what = "the effects query \"" + query + "\"";
+  sqlite3_stmt* raw = nullptr;
+  if (sqlite3_prepare_v2(db, query.c_str(), -1, &raw, nullptr) != SQLITE_OK) {
+    return Status::error(what + " failed on the consumer's ledger: " + sqlite3_errmsg(db));
+  }
+  const Query st(raw);
+  if (sqlite3_column_count(raw) < 1) return Status::error(what + " gives no column");
+  for (std::int64_t row = 1;; ++row) {
+    const int rc = sqlite3_step(raw);
+    if (rc == SQLITE_DONE) return Status::success();
+    if (rc != SQLITE_ROW) {
+      return Status::error(what + " failed on the consumer's ledger: " + sqlite3_errmsg(db));
+    }
+    if (sqlite3_column_type(raw, 0) != SQLITE_INTEGER) {
+      return Status::error(what + " gave '" + value_text(raw) + "' in row " + std::to_string(row) +
+                           ", column " + sqlite3_column_name(raw, 0) +
+                           ": not an order number (the first column must be the order id)");
+    }
+    orders.push_back(sqlite3_column_int64(raw, 0));
+  }
+}
+
+// Each committed order's amount, from the run's orders.db.
+std::map<std::int64_t, std::int64_t> order_amounts(const std::string& dir) {
+  std::map<std::int64_t, std::int64_t> amounts;
+  store::Db db;
+  if (!store::Db::open(store_uri(dir, "orders.db"), db).ok()) return amounts;
+  store::Stmt& st = db.statement("SELECT id, amount FROM orders");
+  bool row = false;
+  while (st.step(row).ok() && row) amounts[st.column_int64(0)] = st.column_int64(1);
+  st.reset();
+  return amounts;
+}
+
+// Invariant (2): the debits and the balance they leave, in one transaction.
+store::Status write_debits(const lab::Scenario& s, const std::string& dir,
+                           const std::vector<std::int64_t>& orders) {
+  const std::map<std::int64_t, std::int64_t> amounts = order_amounts(dir);
+  store::Db ledger;
+  store::Status st = store::Db::open(store_uri(dir, "ledger.db"), ledger);
+  if (st.ok()) st = ledger.exec("BEGIN IMMEDIATE");
+  std::int64_t total = 0;
+  for (std::size_t i = 0; st.ok() && i < orders.size(); ++i) {
+    const auto it = amounts.find(orders[i]);
+    const std::int64_t amount = it == amounts.end() ? 0 : it->second;  // a phantom's
+    total += amount;
+    bool row = false;
+    store::Stmt& insert = ledger.statement(
+        "INSERT INTO debits(order_id, message_id, amount, consumer, tick) "
+        "VALUES(?1, NULL, ?2, 0, 0)");
+    st = insert.bind(1, orders[i]).bind(2, amount).step(row);
+    insert.reset();
+  }
+  if (st.ok()) {
+    bool row = false;
+    store::Stmt& update = ledger.statement("UPDATE accounts SET balance = ?1 WHERE id = ?2");
+    st = update.bind(1, s.workload.initial_balance - total)
+             .bind(2, std::string_view(s.workload.account))
+             .step(row);
+    update.reset();
+  }
+  if (st.ok()) st = ledger.exec("COMMIT");
+  return st;
+}
+
+}  // namespace
+
+std::string user_ledger_path(const std::string& dir) { return dir + "/consumer-ledger.db"; }
+
+std::string failpoint_socket_path(const std::string& dir, int instance) {
+  return dir + "/failpoint" + std::to_string(instance) + ".sock";
+}
+
+std::vector<std::string> user_consumer_env(const lab::Scenario& s, const std::string& dir,
+                                           const std::string& queue, int instance) {
+  return {std::string(kQueueEnv) + "=" + queue,
+          std::string(kPrefetchEnv) + "=" + std::to_string(s.broker.prefetch),
+          std::string(kLedgerEnv) + "=" + user_ledger_path(dir),
+          std::string(kInstanceEnv) + "=" + std::to_string(instance),
+          std::string(kFailpointEnv) + "=" + failpoint_socket_path(dir, instance),
+          std::string(kRunDirEnv) + "=" + dir};
+}
+
+std::string user_consumer_refusal(const lab::Scenario& s, bool postgres) {
+  if (postgres) return "--consumer with --store postgres is not supported yet: use SQLite";
+  for (const sim::FaultRule& rule : s.script) {
+    if (orders::site_named(rule.site) == orders::Site::kDbCommit) {
+      return "a db.commit rule fails a commit inside eosim's own consumer; your consumer's "
+             "commits cannot be made to fail from outside";
+    }
+  }
+  if (s.consumer.side_effect != consumer::SideEffect::kNone) {
+    return "[consumer] side_effect: the emails are sent by eosim's own consumer; your "
+           "consumer's effects are read from its ledger only";
+  }
+  return "";
+}
+
+std::int64_t count_effects(const std::string& dir, const std::string& query) {
+  Ledger db;
+  if (!open_ledger(dir, db).ok()) return -1;
+  std::vector<std::int64_t> orders;
+  if (!read_orders(db.get(), query, orders).ok()) return -1;
+  return static_cast<std::int64_t>(orders.size());
+}
+
+Status import_effects(const lab::Scenario& s, const std::string& dir, const std::string& query) {
+  Ledger db;
+  if (Status st = open_ledger(dir, db); !st.ok()) return st;
+  std::vector<std::int64_t> orders;
+  if (Status st = read_orders(db.get(), query, orders); !st.ok()) return st;
+  db.reset();
+  if (const store::Status st = write_debits(s, dir, orders); !st.ok()) {
+    return Status::error("cannot write the consumer's effects into the run's ledger: " +
+                         st.to_string());
+  }
+  return Status::success();
+}
+
+}  // namespace live

@@ -1,0 +1,134 @@
+// `eosim live --consumer CMD`: the user's own consumer (examples/consumers/python) against
+// the private RabbitMQ this test binary starts (real_broker.h), judged from its own ledger.
+// Asserts outcomes only - verdicts, which orders, debits in the consumer's ledger, the
+// errors' causes, that no process of the run is left - never how long anything took.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "tests/live/live_cli.h"
+#include "tests/live/real_broker.h"
+
+namespace {
+
+const std::string kConsumer01 = live_test::kSource + "/scenarios/01-happy-path.toml";
+const std::string kConsumer02 =
+    live_test::kSource + "/scenarios/02-crash-between-commit-and-ack.toml";
+// Debian's python3, which has python3-pika (a python3 earlier on PATH may not).
+const std::string kSystemPython = "/usr/bin/python3 ";
+const std::string kAtomic =
+    kSystemPython + live_test::kSource + "/examples/consumers/python/atomic.py";
+const std::string kBroken =
+    kSystemPython + live_test::kSource + "/examples/consumers/python/broken.py";
+
+live_test::Outcome run_consumer(const std::string& scenario, const std::string& command,
+                                const live_test::TempDir& dir,
+                                const std::vector<std::string>& more = {}) {
+  std::vector<std::string> args = {"live",     scenario,   "--consumer",
+                                   command,    "--broker", live_test::real_broker().url,
+                                   "--format", "json"};
+  args.insert(args.end(), more.begin(), more.end());
+  return live_test::eosim(args, dir);
+}
+
+// Processes the run left: the user's consumer carries its run folder in EOSIM_RUN_DIR.
+int left_running(const std::string& run_dir) {
+  return live_test::processes_with_env("EOSIM_RUN_DIR=" + run_dir) +
+         live_test::processes_mentioning(run_dir);
+}
+
+}  // namespace
+
+TEST_CASE("live --consumer: the atomic example survives a kill between commit and ack",
+          "[live-consumer]") {
+  live_test::broker_endpoint();
+  live_test::TempDir dir;
+  const std::string keep = dir.path + "/run";
+  const live_test::Outcome o = run_consumer(kConsumer02, kAtomic, dir, {"--keep-db", keep});
+  INFO(o.out);
+  CHECK(o.exit_code == 0);
+  const nlohmann::json j = live_test::last_json_line(o.out);
+  CHECK(j["verdict"] == "exactly-once");
+  CHECK(j["balance_actual"] == 550);
+  REQUIRE(j["faults_fired"].size() == 1);
+  CHECK(j["faults_fired"][0]["site"] == "consumer.after_commit");
+  CHECK(j["restarts"] == 1);
+  CHECK(j["consumer_ends"] == 0);
+  // Order 2 was delivered twice by the broker's count (the fault proxy's).
+  CHECK(live_test::number_of(keep + "/deliveries.db",
+                             "SELECT n FROM deliveries WHERE order_id = ?1", 2) == 2);
+  for (std::int64_t order = 1; order <= 3; ++order) {
+    CHECK(live_test::debits_of(keep + "/consumer-ledger.db", order) == 1);
+  }
+  CHECK(left_running(keep) == 0);
+}
+
+TEST_CASE("live --consumer: the broken example (no dedup key) debits order 2 twice",
+          "[live-consumer]") {
+  live_test::broker_endpoint();
+  live_test::TempDir dir;
+  const std::string keep = dir.path + "/run";
+  const live_test::Outcome o = run_consumer(kConsumer02, kBroken, dir, {"--keep-db", keep});
+  INFO(o.out);
+  CHECK(o.exit_code == 1);  // the file expects exactly-once
+  const nlohmann::json j = live_test::last_json_line(o.out);
+  CHECK(j["verdict"] == "duplicated");
+  CHECK(j["duplicated"] == nlohmann::json::array({2}));
+  CHECK(live_test::debits_of(keep + "/consumer-ledger.db", 2) == 2);
+  CHECK(live_test::debits_of(keep + "/consumer-ledger.db", 1) == 1);
+  CHECK(left_running(keep) == 0);
+}
+
+TEST_CASE("live --consumer: a command that cannot run is an error, never a verdict",
+          "[live-consumer-bad]") {
+  live_test::broker_endpoint();
+  live_test::TempDir dir;
+  SECTION("no such command") {
+    const live_test::Outcome o = run_consumer(kConsumer01, "no-such-consumer-eosim-test", dir);
+    INFO(o.out);
+    CHECK(o.exit_code == 2);
+    CHECK(o.out.find("could not be run (exit 127)") != std::string::npos);
+    CHECK(o.out.find("\"verdict\"") == std::string::npos);
+  }
+  SECTION("a command that exits at once") {
+    const live_test::Outcome o = run_consumer(kConsumer01, "true", dir);
+    INFO(o.out);
+    CHECK(o.exit_code == 2);
+    CHECK(o.out.find("ended on its own 3 times in a row without subscribing") != std::string::npos);
+    CHECK(o.out.find("\"verdict\"") == std::string::npos);
+  }
+  SECTION("a command that never connects") {
+    const std::string keep = dir.path + "/run";
+    const live_test::Outcome o = run_consumer(kConsumer01, "echo waiting; sleep 600", dir,
+                                              {"--timeout", "3", "--keep-db", keep});
+    INFO(o.out);
+    CHECK(o.exit_code == 2);
+    CHECK(o.out.find("never connected to the broker") != std::string::npos);
+    CHECK(o.out.find("the last line of its log: waiting") != std::string::npos);
+    CHECK(o.out.find("\"verdict\"") == std::string::npos);
+    CHECK(left_running(keep) == 0);  // the shell and its sleep, by process group
+  }
+}
+
+TEST_CASE("live --consumer: an effects query that fails or gives no order ids is an error",
+          "[live-consumer-bad]") {
+  live_test::broker_endpoint();
+  live_test::TempDir dir;
+  SECTION("a query that fails") {
+    const live_test::Outcome o = run_consumer(kConsumer01, kAtomic, dir,
+                                              {"--effects-query", "SELECT order_id FROM nowhere"});
+    INFO(o.out);
+    CHECK(o.exit_code == 2);
+    CHECK(o.out.find("no such table: nowhere") != std::string::npos);
+    CHECK(o.out.find("\"verdict\"") == std::string::npos);
+  }
+  SECTION("a query whose first column is not the order id") {
+    const live_test::Outcome o =
+        run_consumer(kConsumer01, kAtomic, dir, {"--effects-query", "SELECT account FROM debits"});
+    INFO(o.out);
+    CHECK(o.exit_code == 2);
+    CHECK(o.out.find("not an order number") != std::string::npos);
+    CHECK(o.out.find("\"verdict\"") == std::string::npos);
+  }
+}
