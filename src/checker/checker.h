@@ -60,9 +60,10 @@
 #include <string>
 #include <vector>
 
+#include "src/checker/verdict.h"
+#include "src/checker/violations.h"
 #include "src/store/db.h"
 #include "src/store/status.h"
-#include "src/checker/verdict.h"
 
 namespace lab {
 
@@ -92,25 +93,27 @@ inline constexpr const char* kBalanceRule =
 // Above this many order numbers the report lists only the orders that went wrong.
 inline constexpr std::size_t kListAllOrders = 10000;
 
-struct Report {
+// The run's Violations (verdict, lost, duplicated, phantom, stuck, effect_duplicated),
+// and what else the checker read.
+struct Report : Violations {
   // Sorted by order number: every committed order, plus every uncommitted order number that
   // has an outcome or a leftover. Beyond kListAllOrders of them, only those whose outcome
   // is lost, duplicated, phantom or stuck or whose effect is wrong; the rest are counted
   // in orders_unlisted.
   std::vector<OrderOutcome> orders;
   std::int64_t orders_unlisted = 0;
-  // Sorted, unique order numbers.
-  std::vector<int64_t> lost, duplicated, phantom, stuck, dead_lettered, rejected;
+  // Sorted, unique order numbers (the violations' lists too).
+  std::vector<int64_t> dead_lettered, rejected;
   std::vector<int64_t> unsettled;  // only after cut_short: what would have read "lost"
   int64_t balance_initial = 0;
   int64_t balance_expected = 0;
   int64_t balance_actual = 0;
   bool balance_negative = false;
-  Verdict verdict = Verdict::kExactlyOnce;  // never kIncomplete here (the world sets that)
-  // Filled when check() reads effects; effects_checked stays false for a design without
-  // side effect.
+  // Violations::verdict is never kIncomplete here (the world sets that).
+  // Filled when check() reads effects (effect_duplicated is one of the Violations);
+  // effects_checked stays false for a design without side effect.
   bool effects_checked = false;
-  std::vector<int64_t> effect_duplicated, effect_lost, effect_phantom;
+  std::vector<int64_t> effect_lost, effect_phantom;
   Verdict ledger_verdict = Verdict::kExactlyOnce;  // the verdict of the ledger alone
   Verdict effect_verdict = Verdict::kExactlyOnce;  // of the external effects alone (when checked)
 };

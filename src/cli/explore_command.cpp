@@ -31,7 +31,7 @@ std::string outcome_text(const lab::OutcomeClass& c) {
   std::string text(verdict_name(c.verdict));
   const std::pair<const char*, const std::vector<std::int64_t>*> lists[] = {
       {"lost", &c.lost}, {"duplicated", &c.duplicated}, {"phantom", &c.phantom},
-      {"stuck", &c.stuck}};
+      {"stuck", &c.stuck}, {"effects_duplicated", &c.effect_duplicated}};
   for (const auto& [name, list] : lists) {
     if (!list->empty()) text += ", " + std::string(name) + " " + list_text(*list);
   }
@@ -194,14 +194,12 @@ void write_json(const ExploreCommandOptions& o, const lab::Scenario& s,
   j["truncated"] = r.truncated;
   j["outcomes"] = nlohmann::ordered_json::array();
   for (const auto& c : r.outcomes) {
-    j["outcomes"].push_back({{"verdict", c.verdict},
-                             {"lost", c.lost},
-                             {"duplicated", c.duplicated},
-                             {"phantom", c.phantom},
-                             {"stuck", c.stuck},
-                             {"balance", c.balance},
-                             {"executions", c.executions},
-                             {"example", lab::path_text(c.example)}});
+    nlohmann::ordered_json outcome;
+    lab::put_violations(outcome, c);
+    outcome["balance"] = c.balance;
+    outcome["executions"] = c.executions;
+    outcome["example"] = lab::path_text(c.example);
+    j["outcomes"].push_back(std::move(outcome));
   }
   j["violations"] = r.violations;
   j["incomplete"] = r.incomplete;

@@ -101,6 +101,8 @@ lab::SweepFailure failure_from_json(const Json& j, SweepReport& r) {
   f.duplicated = orders_at(j, "duplicated");
   f.phantom = orders_at(j, "phantom");
   f.stuck = orders_at(j, "stuck");
+  // Written since the failures hold Violations: an older file has none to read.
+  if (j.contains("effects_duplicated")) f.effect_duplicated = orders_at(j, "effects_duplicated");
   f.balance_expected = signed_at(j, "balance_expected");
   f.balance_actual = signed_at(j, "balance_actual");
   f.faults = static_cast<std::size_t>(count_at(j, "faults_fired"));

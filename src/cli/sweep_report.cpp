@@ -26,8 +26,8 @@ std::string failure_text(const lab::SweepFailure& f) {
       {Verdict::kDuplicated, &f.duplicated}, {Verdict::kLost, &f.lost},
       {Verdict::kPhantom, &f.phantom}, {Verdict::kStuck, &f.stuck}};
   std::string text = "seed " + std::to_string(f.seed) + ": " + std::string(verdict_name(f.verdict));
-  for (const auto& [verdict, list] : lists) {
-    if (verdict == f.verdict) text += " " + list_text(*list);
+  if (const std::vector<std::int64_t>* named = lab::orders_named(f)) {
+    text += " " + list_text(*named);
   }
   for (const auto& [verdict, list] : lists) {
     if (verdict != f.verdict && !list->empty()) {
@@ -69,11 +69,7 @@ void write_counts_text(const lab::SweepSummary& s, std::int64_t max_steps, std::
 Json failure_json(const SweepReport& r, const lab::SweepFailure& f) {
   Json j;
   j["seed"] = f.seed;
-  j["verdict"] = f.verdict;
-  j["lost"] = f.lost;
-  j["duplicated"] = f.duplicated;
-  j["phantom"] = f.phantom;
-  j["stuck"] = f.stuck;
+  lab::put_violations(j, f);
   j["balance_expected"] = f.balance_expected;
   j["balance_actual"] = f.balance_actual;
   j["faults_fired"] = f.faults;

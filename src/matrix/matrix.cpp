@@ -47,11 +47,7 @@ std::string command_for(const Scenario& file, const std::string& path, const Sce
 void fill_cell(const RunSummary& run, MatrixCell& cell) {
   const Report& r = run.report;
   cell.fired = !run.faults.empty();
-  cell.verdict = r.verdict;
-  cell.lost = r.lost;
-  cell.duplicated = r.duplicated;
-  cell.phantom = r.phantom;
-  cell.stuck = r.stuck;
+  static_cast<Violations&>(cell) = r;
   cell.dead_lettered = r.dead_lettered;
 }
 
@@ -265,11 +261,7 @@ std::string matrix_cell_text(const MatrixCell& cell) {
   if (!cell.applies) return "n/a";
   if (!cell.fired) return "not fired";
   const std::string word = matrix_verdict_word(cell.verdict);
-  const std::vector<std::int64_t>* list = nullptr;
-  if (cell.verdict == Verdict::kDuplicated) list = &cell.duplicated;
-  if (cell.verdict == Verdict::kLost) list = &cell.lost;
-  if (cell.verdict == Verdict::kPhantom) list = &cell.phantom;
-  if (cell.verdict == Verdict::kStuck) list = &cell.stuck;
+  const std::vector<std::int64_t>* list = orders_named(cell);
   return list == nullptr || list->empty() ? word : word + " " + orders_text(*list);
 }
 

@@ -29,6 +29,7 @@
 
 #include "sim/faults.h"
 #include "sim/rng.h"
+#include "src/checker/violations.h"
 #include "src/scenario/scenario.h"
 
 namespace lab {
@@ -48,12 +49,13 @@ struct MatrixFault {
   std::string label;  // "consumer.after_commit", "net.consumer->broker basic.ack"
 };
 
-struct MatrixCell {
+// One design against one fault: the run's Violations, and what else the cell shows.
+struct MatrixCell : Violations {
   bool applies = false;  // the design's fault-free run passes the site
   bool fired = false;    // the scripted fault fired (false only for a bug or a race)
   sim::FaultRule rule;   // the fault injected
-  Verdict verdict = Verdict::kExactlyOnce;  // meaningful only when the cell applies
-  std::vector<std::int64_t> lost, duplicated, phantom, stuck, dead_lettered;
+  // The Violations are meaningful only when the cell applies.
+  std::vector<std::int64_t> dead_lettered;
   std::string command;   // the `eosim run` line that reproduces the cell
 };
 

@@ -175,11 +175,7 @@ nlohmann::ordered_json cell_json(const MatrixCell& c) {
   j["applies"] = c.applies;
   if (!c.applies) return j;
   j["fired"] = c.fired;
-  j["verdict"] = c.verdict;
-  j["lost"] = c.lost;
-  j["duplicated"] = c.duplicated;
-  j["phantom"] = c.phantom;
-  j["stuck"] = c.stuck;
+  put_violations(j, c);
   j["dead_lettered"] = c.dead_lettered;
   j["command"] = c.command;
   return j;

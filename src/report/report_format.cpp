@@ -76,16 +76,11 @@ namespace {
 // The report's list that a non-exactly-once verdict is named after.
 const std::vector<std::int64_t>* list_of_verdict(const Report& report) {
   if (report.effects_checked && report.verdict != report.ledger_verdict) {
-    // The verdict comes from the external effects.
-    if (report.verdict == Verdict::kDuplicated) return &report.effect_duplicated;
+    // The verdict comes from the external effects (a duplicated one: orders_named).
     if (report.verdict == Verdict::kLost) return &report.effect_lost;
-    return &report.effect_phantom;
+    if (report.verdict == Verdict::kPhantom) return &report.effect_phantom;
   }
-  if (report.verdict == Verdict::kDuplicated) return &report.duplicated;
-  if (report.verdict == Verdict::kLost) return &report.lost;
-  if (report.verdict == Verdict::kPhantom) return &report.phantom;
-  if (report.verdict == Verdict::kStuck) return &report.stuck;
-  return nullptr;
+  return orders_named(report);
 }
 
 // "exactly-once", or "DUPLICATED (orders 2, 3)", "BALANCE-MISMATCH (expected 0, actual
@@ -445,7 +440,7 @@ nlohmann::ordered_json report_json(const RunRecord& record) {
                    {"errors", sim::name_of(choices.errors)},
                    {"poison", sim::name_of(choices.poison)},
                    {"overrides", record.scenario.consumer.overrides()}};
-  j["verdict"] = report.verdict;
+  put_violations(j, report);
   j["ledger_verdict"] = report.ledger_verdict;
   if (report.effects_checked) {
     j["effects"] = {{"verdict", report.effect_verdict},
@@ -462,10 +457,6 @@ nlohmann::ordered_json report_json(const RunRecord& record) {
                  {"stuck", report.stuck.size()},
                  {"dead_lettered", report.dead_lettered.size()},
                  {"rejected", report.rejected.size()}};
-  j["lost"] = report.lost;
-  j["duplicated"] = report.duplicated;
-  j["phantom"] = report.phantom;
-  j["stuck"] = report.stuck;
   j["dead_lettered"] = report.dead_lettered;
   j["rejected"] = report.rejected;
   j["balance_initial"] = report.balance_initial;

@@ -119,6 +119,8 @@ eosim::Status summary_from_json(const nlohmann::json& j, RunSummary& out) {
   r.orders("duplicated", report.duplicated);
   r.orders("phantom", report.phantom);
   r.orders("stuck", report.stuck);
+  // Written since the report's Violations carry it: a recording made before has none.
+  if (j.contains("effects_duplicated")) r.orders("effects_duplicated", report.effect_duplicated);
   r.orders("dead_lettered", report.dead_lettered);
   r.orders("rejected", report.rejected);
   r.get("balance_initial", report.balance_initial);

@@ -248,7 +248,7 @@ eosim::Status run_chunk(const Search& search, const std::vector<Node>& level, st
 
 std::string outcome_key(const Report& r) {
   std::string key = std::string(verdict_name(r.verdict)) + "|" + std::to_string(r.balance_actual);
-  for (const auto* list : {&r.lost, &r.duplicated, &r.phantom, &r.stuck}) {
+  for (const auto* list : {&r.lost, &r.duplicated, &r.phantom, &r.stuck, &r.effect_duplicated}) {
     key += "|";
     for (const auto n : *list) key += std::to_string(n) + ",";
   }
@@ -276,11 +276,7 @@ bool reduce(const Node& node, NodeRun& run, std::map<std::uint64_t, bool>& seen,
   const auto [it, fresh] = classes.emplace(outcome_key(r), out.outcomes.size());
   if (fresh) {
     OutcomeClass c;
-    c.verdict = r.verdict;
-    c.lost = r.lost;
-    c.duplicated = r.duplicated;
-    c.phantom = r.phantom;
-    c.stuck = r.stuck;
+    static_cast<Violations&>(c) = r;
     c.balance = r.balance_actual;
     c.example = node.path;
     out.outcomes.push_back(std::move(c));

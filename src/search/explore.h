@@ -80,6 +80,7 @@
 
 #include "sim/faults.h"
 #include "sim/rng.h"
+#include "src/checker/violations.h"
 #include "src/scenario/scenario.h"
 #include "src/search/shrink.h"
 #include "src/status/status.h"
@@ -128,9 +129,8 @@ struct ExplorePath {
   sim::ChoiceTape tape;                 // the tape replayed (empty: the seed's own run)
 };
 
-struct OutcomeClass {
-  Verdict verdict = Verdict::kExactlyOnce;
-  std::vector<std::int64_t> lost, duplicated, phantom, stuck;
+// Executions that ended alike: the same Violations and balance.
+struct OutcomeClass : Violations {
   std::int64_t balance = 0;
   std::uint64_t executions = 0;  // distinct executions that ended here
   ExplorePath example;           // the first (fewest changes) that did

@@ -84,12 +84,8 @@ void reduce(const SeedResult& r, std::uint64_t seed, std::size_t keep, SweepSumm
   ++out.failing_runs;
   if (out.failures.size() >= keep) return;
   SweepFailure f;
+  static_cast<Violations&>(f) = report;
   f.seed = seed;
-  f.verdict = report.verdict;
-  f.lost = report.lost;
-  f.duplicated = report.duplicated;
-  f.phantom = report.phantom;
-  f.stuck = report.stuck;
   f.balance_expected = report.balance_expected;
   f.balance_actual = report.balance_actual;
   f.faults = r.run.faults.size();

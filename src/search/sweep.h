@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "sim/rng.h"
+#include "src/checker/violations.h"
 #include "src/scenario/scenario.h"
 #include "src/status/status.h"
 
@@ -47,10 +48,9 @@ struct SweepOptions {
   std::function<void(std::uint64_t, std::uint64_t)> progress;
 };
 
-struct SweepFailure {
+// A run that was not exactly-once: its Violations, and what finds it again.
+struct SweepFailure : Violations {
   std::uint64_t seed = 0;
-  Verdict verdict = Verdict::kExactlyOnce;
-  std::vector<std::int64_t> lost, duplicated, phantom, stuck;
   std::int64_t balance_expected = 0;
   std::int64_t balance_actual = 0;
   std::size_t faults = 0;  // faults fired in that run

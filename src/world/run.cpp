@@ -118,6 +118,20 @@ void expect_list(const char* name, const std::optional<std::vector<std::int64_t>
 
 }  // namespace
 
+std::vector<std::string> unmet_by(const Expect& expect, const Violations& violations) {
+  std::vector<std::string> unmet;
+  if (expect.verdict && *expect.verdict != violations.verdict) {
+    unmet.push_back("verdict: expected " + std::string(verdict_name(*expect.verdict)) + ", got " +
+                    std::string(verdict_name(violations.verdict)));
+  }
+  expect_list("lost", expect.lost, violations.lost, unmet);
+  expect_list("duplicated", expect.duplicated, violations.duplicated, unmet);
+  expect_list("phantom", expect.phantom, violations.phantom, unmet);
+  expect_list("stuck", expect.stuck, violations.stuck, unmet);
+  expect_list("effects_duplicated", expect.effects_duplicated, violations.effect_duplicated, unmet);
+  return unmet;
+}
+
 std::string unfired_text(const UnfiredRule& unfired) {
   const sim::FaultRule& r = unfired.rule;
   std::string keys = r.site;
@@ -158,21 +172,13 @@ std::vector<std::string> unmet_expectations(const Scenario& scenario, const RunS
                     " orders never produced; raise max_steps");
     return unmet;
   }
-  if (e.verdict && *e.verdict != r.verdict) {
-    unmet.push_back("verdict: expected " + std::string(verdict_name(*e.verdict)) + ", got " +
-                    std::string(verdict_name(r.verdict)));
-  }
+  unmet = unmet_by(e, r);
   if (e.balance && *e.balance != r.balance_actual) {
     unmet.push_back("balance: expected " + std::to_string(*e.balance) + ", got " +
                     std::to_string(r.balance_actual));
   }
-  expect_list("lost", e.lost, r.lost, unmet);
-  expect_list("duplicated", e.duplicated, r.duplicated, unmet);
-  expect_list("phantom", e.phantom, r.phantom, unmet);
-  expect_list("stuck", e.stuck, r.stuck, unmet);
   expect_list("dead_lettered", e.dead_lettered, r.dead_lettered, unmet);
   expect_list("rejected", e.rejected, r.rejected, unmet);
-  expect_list("effects_duplicated", e.effects_duplicated, r.effect_duplicated, unmet);
   expect_list("effects_lost", e.effects_lost, r.effect_lost, unmet);
   expect_list("effects_phantom", e.effects_phantom, r.effect_phantom, unmet);
   for (const UnfiredRule& u : run.unfired) {

@@ -217,6 +217,11 @@ std::vector<std::string> diagram_lanes(const Scenario& scenario);
 // The scenario's [expect] block against a run: one line per expectation that failed. A
 // scripted rule that never fired is one too, unless it says `optional = true`.
 std::vector<std::string> unmet_expectations(const Scenario& scenario, const RunSummary& run);
+// The part of an [expect] table a run's Violations meet or not: its verdict, its lost,
+// duplicated, phantom and stuck lists and effects_duplicated, one line for each that is
+// unmet. (The balance, the orders set aside, the other effects and the unfired rules are
+// the rest of unmet_expectations.)
+std::vector<std::string> unmet_by(const Expect& expect, const Violations& violations);
 
 // "scripted fault #2 (relay.after_publish, order 2, attempt 3) never fired".
 std::string unfired_text(const UnfiredRule& unfired);

@@ -2,6 +2,7 @@
 // catalog (`eosim list verdicts`, the scenario loader) naming exactly the same verdicts.
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <set>
 #include <sstream>
@@ -9,6 +10,7 @@
 
 #include "src/catalog/catalog.h"
 #include "src/checker/verdict.h"
+#include "src/checker/violations.h"
 
 namespace {
 
@@ -73,4 +75,34 @@ TEST_CASE("verdicts stream as their names", "[verdict]") {
   std::ostringstream out;
   out << lab::Verdict::kPhantom << ' ' << lab::Outcome::kDebited;
   CHECK(out.str() == "phantom debited");
+}
+
+TEST_CASE("violations: the orders a verdict is named after, the emails' when the ledger has none",
+          "[checker]") {
+  lab::Violations v;
+  CHECK(lab::orders_named(v) == nullptr);  // exactly-once names no order
+  v.lost = {4};
+  v.stuck = {5};
+  v.verdict = lab::Verdict::kLost;
+  CHECK(lab::orders_named(v) == &v.lost);
+  v.verdict = lab::Verdict::kStuck;
+  CHECK(lab::orders_named(v) == &v.stuck);
+  v.verdict = lab::Verdict::kDuplicated;
+  v.effect_duplicated = {2};
+  CHECK(lab::orders_named(v) == &v.effect_duplicated);  // debited once, emailed twice
+  v.duplicated = {3};
+  CHECK(lab::orders_named(v) == &v.duplicated);
+  v.verdict = lab::Verdict::kBalanceMismatch;
+  CHECK(lab::orders_named(v) == nullptr);
+}
+
+TEST_CASE("violations: one JSON form, the same keys in the same order", "[checker]") {
+  lab::Violations v;
+  v.verdict = lab::Verdict::kDuplicated;
+  v.effect_duplicated = {2};
+  nlohmann::ordered_json j;
+  j["seed"] = 3;
+  lab::put_violations(j, v);
+  CHECK(j.dump() == R"({"seed":3,"verdict":"duplicated","lost":[],"duplicated":[],"phantom":[],)"
+                    R"("stuck":[],"effects_duplicated":[2]})");
 }
