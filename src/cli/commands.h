@@ -1,9 +1,9 @@
 #pragma once
-// The `eosim` subcommands, one function each, free of any command-line parsing: main.cpp
-// (the only file that sees CLI11) fills an options struct and calls the function, which
-// returns the process exit code. Keeping them apart lets a new subcommand be added as one
-// more struct + function here and one registration in main.cpp, without touching the
-// others.
+// The `eosim` subcommands, one function each, free of any command-line parsing: the
+// options*.cpp files (the only ones besides main.cpp that see CLI11) fill an options struct
+// and call the function, which returns the process exit code. Keeping them apart lets a
+// new subcommand be added as one more struct + function here and one registration
+// (src/cli/options.h), without touching the others.
 //
 // Exit codes (README.md): 0 every expectation met, 1 an expectation failed, 2 bad input
 // (file, key, value, option), 3 internal error. When several problems occur in one
@@ -89,7 +89,7 @@ int live_command(const LiveCommandOptions& options, std::ostream& out, std::ostr
 int live_actor_main(int argc, char** argv);
 
 // --- eosim list ----------------------------------------------------------------
-// What `eosim list` can show, for main.cpp's validator and help text.
+// What `eosim list` can show, for its validator and help text (options_run.cpp).
 const std::vector<std::string>& list_topics();
 struct ListOptions {
   std::string topic;               // one of list_topics()
