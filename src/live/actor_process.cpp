@@ -245,14 +245,97 @@ std::vector<sim::FiredFault> read_fired(const std::string& run_dir) {
   return out;
 }
 
-int run_actor(const ActorArgs& a, std::ostream& err) {
+namespace {
+
+// The scenario as the supervisor runs it: the file with the run's overrides.
+eosim::Result<lab::Scenario> actor_scenario(const ActorArgs& a) {
   lab::Scenario s;
   lab::LoadError load_error;
   if (!lab::load_scenario(a.scenario_path, s, load_error)) {
-    err << load_error.to_string() << '\n';
+    return eosim::Status::error(load_error.to_string());
+  }
+  return lab::with_overrides(std::move(s), std::nullopt, a.strategy, a.producer);
+}
+
+// The process's trace goes to its own file in the run folder; a fault it fires is logged
+// for the supervisor (faults.log) and, for a crash, kills the process right there.
+void wire_trace_and_faults(sim::Kernel& k, const ActorArgs& a, const lab::Scenario& s) {
+  k.trace.keep(false);
+  auto trace_out = std::make_shared<std::ofstream>(a.run_dir + "/trace-" + a.node() + ".jsonl",
+                                                   std::ios::app);
+  k.trace.add_sink([trace_out](const sim::TraceEvent& e) {
+    *trace_out << sim::format_jsonl(e, orders::kKeyNames) << '\n';
+    trace_out->flush();
+  });
+  transport::name_lab_ids(k.faults);  // the actors name sites and frames by id
+  k.faults.set_rules(rules_left(s.script, read_fired(a.run_dir)));
+  k.faults.set_on_fire([&k, run_dir = a.run_dir, node = a.node()](const sim::FiredFault& f) {
+    append_fired(run_dir, f);
+    k.trace.record(node, sim::EventKind::kFault, "", f.key[orders::kOrder],
+                   f.site + " -> " + std::string(sim::fault_action_name(f.action)));
+    if (f.action == lab::Action::kCrash) {
+      ::kill(::getpid(), SIGKILL);  // exactly here, as a crash is
+    }
+  });
+}
+
+AmqpTransportOptions transport_options(const ActorArgs& a, const lab::Scenario& s,
+                                       const Endpoint& endpoint, sim::Kernel& k,
+                                       DeliveryCounter& deliveries) {
+  AmqpTransportOptions net_options;
+  net_options.endpoint = endpoint;
+  net_options.queue_prefix = a.queue_prefix;
+  net_options.heartbeat_s = heartbeat_seconds(s.network.heartbeat, a.tick_ms);
+  net_options.trace = &k.trace;
+  net_options.node = a.node();
+  net_options.attempt_of = [&deliveries](const broker::Delivery& d, int local_port) {
+    return deliveries.attempt(d, local_port);
+  };
+  // The broker's own faults: the publisher asks them as it publishes (the real broker
+  // cannot be asked); faults.log tells the supervisor, which stops the broker.
+  net_options.broker_stops_at = [&k](const transport::Outgoing& f) {
+    return lab::stop_at_publish(k.faults, f.order, f.attempt).has_value();
+  };
+  return net_options;
+}
+
+// The one actor this process runs, by its role.
+struct OwnActor {
+  std::unique_ptr<consumer::Consumer> consumer;
+  std::unique_ptr<producer::OrderService> service;
+  std::unique_ptr<producer::Relay> relay;
+};
+
+OwnActor make_actor(const ActorArgs& a, const lab::Scenario& s, const transport::Env& env,
+                    const lab::DbUris& uris, producer::ProducerOptions popts) {
+  OwnActor actor;
+  if (a.role == "consumer") {
+    actor.consumer = std::make_unique<consumer::Consumer>(
+        env, lab::consumer_options(s, s.consumer.design(), a.instance, uris));
+  } else if (a.role == "producer") {
+    popts.first_order = next_order_after_restart(uris.orders, a.run_dir);
+    actor.service = std::make_unique<producer::OrderService>(env, std::nullopt, popts);
+  } else {
+    popts.poll_ticks = 5;  // no order service in this process to kick it
+    // Ids made at publish never repeat across restarts (a new process has no memory of
+    // the ids the last one made; a real generator would not repeat them either).
+    for (const sim::FiredFault& f : read_fired(a.run_dir)) {
+      if (f.site.rfind("relay.", 0) == 0) popts.publish_ids_from += 1000000;
+    }
+    actor.relay = std::make_unique<producer::Relay>(env, popts);
+  }
+  return actor;
+}
+
+}  // namespace
+
+int run_actor(const ActorArgs& a, std::ostream& err) {
+  const eosim::Result<lab::Scenario> scenario = actor_scenario(a);
+  if (!scenario.ok()) {
+    err << scenario.message() << '\n';
     return 2;
   }
-  s = lab::with_overrides(std::move(s), std::nullopt, a.strategy, a.producer);
+  const lab::Scenario& s = scenario.value();
   Endpoint endpoint;
   if (Status st = parse_amqp_url(a.broker_url, endpoint); !st.ok()) {
     err << st.message << '\n';
@@ -263,47 +346,14 @@ int run_actor(const ActorArgs& a, std::ostream& err) {
   store::Db::set_live_lock_wait_ms(10000);
 
   sim::Kernel k(s.seed, sim::TieBreak::kFifo);
-  k.trace.keep(false);
-  auto trace_out = std::make_shared<std::ofstream>(a.run_dir + "/trace-" + a.node() + ".jsonl",
-                                                   std::ios::app);
-  k.trace.add_sink([trace_out](const sim::TraceEvent& e) {
-    *trace_out << sim::format_jsonl(e, orders::kKeyNames) << '\n';
-    trace_out->flush();
-  });
-  transport::name_lab_ids(k.faults);  // the actors name sites and frames by id
-  k.faults.set_rules(rules_left(s.script, read_fired(a.run_dir)));
-  const std::string run_dir = a.run_dir;
-  const std::string node = a.node();
-  k.faults.set_on_fire([&k, run_dir, node](const sim::FiredFault& f) {
-    append_fired(run_dir, f);
-    k.trace.record(node, sim::EventKind::kFault, "", f.key[orders::kOrder],
-                   f.site + " -> " + std::string(sim::fault_action_name(f.action)));
-    if (f.action == lab::Action::kCrash) {
-      ::kill(::getpid(), SIGKILL);  // exactly here, as a crash is
-    }
-  });
-
+  wire_trace_and_faults(k, a, s);
   DeliveryCounter deliveries;
   if (!deliveries.open(a.run_dir + "/deliveries.db")) {
     err << "live-actor: cannot open " << a.run_dir << "/deliveries.db\n";
     return 3;
   }
   const WallClock clock(a.origin_ms, a.tick_ms);
-  AmqpTransportOptions net_options;
-  net_options.endpoint = endpoint;
-  net_options.queue_prefix = a.queue_prefix;
-  net_options.heartbeat_s = heartbeat_seconds(s.network.heartbeat, a.tick_ms);
-  net_options.trace = &k.trace;
-  net_options.node = node;
-  net_options.attempt_of = [&deliveries](const broker::Delivery& d, int local_port) {
-    return deliveries.attempt(d, local_port);
-  };
-  // The broker's own faults: the publisher asks them as it publishes (the real broker
-  // cannot be asked); faults.log tells the supervisor, which stops the broker.
-  net_options.broker_stops_at = [&k](const transport::Outgoing& f) {
-    return lab::stop_at_publish(k.faults, f.order, f.attempt).has_value();
-  };
-  AmqpTransport net(std::move(net_options), k.scheduler, clock);
+  AmqpTransport net(transport_options(a, s, endpoint, k, deliveries), k.scheduler, clock);
   const transport::Env env{net, k.scheduler, k.faults, k.trace};
 
   install_postgres_store();  // a run with --store postgres keeps its stores on a server
@@ -314,35 +364,21 @@ int run_actor(const ActorArgs& a, std::ostream& err) {
     err << made.message << '\n';
     return 2;
   }
-  std::unique_ptr<consumer::Consumer> consumer;
-  std::unique_ptr<producer::OrderService> service;
-  std::unique_ptr<producer::Relay> relay;
-  if (a.role == "consumer") {
-    consumer = std::make_unique<consumer::Consumer>(
-        env, lab::consumer_options(s, s.consumer.design(), a.instance, uris));
-  } else if (a.role == "producer") {
-    popts.first_order = next_order_after_restart(uris.orders, a.run_dir);
-    service = std::make_unique<producer::OrderService>(env, std::nullopt, popts);
-  } else {
-    popts.poll_ticks = 5;  // no order service in this process to kick it
-    // Ids made at publish never repeat across restarts (a new process has no memory of
-    // the ids the last one made; a real generator would not repeat them either).
-    for (const sim::FiredFault& f : read_fired(a.run_dir)) {
-      if (f.site.rfind("relay.", 0) == 0) popts.publish_ids_from += 1000000;
-    }
-    relay = std::make_unique<producer::Relay>(env, popts);
-  }
+  const OwnActor actor = make_actor(a, s, env, uris, popts);
+  const std::string node = a.node();
   k.scheduler.at(clock.now(), "live.start", [&] {
-    k.trace.record(node, sim::EventKind::kStart, "", 0, "process " + std::to_string(::getpid()) + " started");
-    if (consumer) consumer->start();
-    if (service) service->start();
-    if (relay) relay->start();
+    k.trace.record(node, sim::EventKind::kStart, "", 0,
+                   "process " + std::to_string(::getpid()) + " started");
+    if (actor.consumer) actor.consumer->start();
+    if (actor.service) actor.service->start();
+    if (actor.relay) actor.relay->start();
   });
   store::FailureWatch failure;
   const store::FailureWatch::Active watching(failure);
   event_loop(k.scheduler, net, clock, failure);
   if (failure.failed()) {
-    std::fprintf(stderr, "eosim live-actor %s: %s\n", node.c_str(), failure.first().message.c_str());
+    std::fprintf(stderr, "eosim live-actor %s: %s\n", node.c_str(),
+                 failure.first().message.c_str());
     return 2;  // the machine's trouble, not a crash the run injected
   }
   return 0;
