@@ -113,7 +113,8 @@ eosim::Status App::init_scenario(const AppOptions& options) {
   if (options.max_steps) scenario.max_steps = *options.max_steps;
   if (eosim::Status opened = main_.open(scenario); !opened.ok()) return opened;
   if (options.seed || !options.strategy.empty()) {
-    if (eosim::Status configured = main_.configure(options.seed, options.strategy, "");
+    if (eosim::Status configured =
+            main_.configure({.seed = options.seed, .strategy = options.strategy});
         !configured.ok()) {
       return configured;
     }
@@ -383,11 +384,11 @@ void App::set_compare(const std::string& left, const std::string& right) {
   const lab::Scenario& now = main_.scenario();
   const std::string strategies[2] = {left, right};
   for (int i = 0; i < 2; ++i) {
-    const lab::Scenario s =
-        lab::with_overrides(main_.base(), now.seed, strategies[i], now.producer.pattern);
-    if (const eosim::Status opened = compare_[i].open(s); !opened.ok()) {
-      status(opened.message, true);
-    }
+    eosim::Result<lab::Scenario> s = lab::apply_overrides(
+        main_.base(),
+        {.seed = now.seed, .strategy = strategies[i], .producer = now.producer.pattern});
+    const eosim::Status opened = s.ok() ? compare_[i].open(s.value()) : s.status();
+    if (!opened.ok()) status(opened.message, true);
     layouts_[i + 1] = diagram::SequenceLayout{};
     placements_[i + 1] = diagram::Placement{};
     view_.followed_step[i + 1] = UINT64_MAX;
@@ -451,7 +452,7 @@ void App::apply(const Command& command) {
     recorded_ = false;
     status("closed the recording", false);
   } else if (const auto* c = std::get_if<ConfigureCmd>(&command)) {
-    if (const eosim::Status configured = main_.configure(c->seed, c->strategy, c->producer);
+    if (const eosim::Status configured = main_.configure(c->overrides);
         configured.ok()) {
       compare_stale_ = true;
       status("started over with the new choices", false);

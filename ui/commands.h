@@ -25,9 +25,7 @@ struct LoadCmd {
   std::string path;  // a scenario file, or a recorded run's trace (*.jsonl, read-only)
 };
 struct ConfigureCmd {
-  std::optional<std::uint64_t> seed;
-  std::string strategy;
-  std::string producer;
+  lab::ScenarioOverrides overrides;  // seed, strategy, producer
 };
 struct InjectCmd {
   lab::HandFault fault;

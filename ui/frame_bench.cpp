@@ -120,7 +120,9 @@ void FrameBench::report_rewinds(lab::Session& session) {
     back.push_back(ms_since(back_start));
     // The same choices applied again: a new world at step 0, and the whole run's end.
     const auto rerun_start = std::chrono::steady_clock::now();
-    if (!session.configure(s.seed, s.consumer.strategy, s.producer.pattern).ok()) return;
+    const lab::ScenarioOverrides same{
+        .seed = s.seed, .strategy = s.consumer.strategy, .producer = s.producer.pattern};
+    if (!session.configure(same).ok()) return;
     (void)session.end();
     rerun.push_back(ms_since(rerun_start));
   }

@@ -81,9 +81,9 @@ void draw_overrides(const lab::Scenario& base, ViewState& view, Commands& comman
   override_combo("producer", view.producer_index, lab::producers(), base.producer.pattern);
   if (button("Apply and reset")) {
     ConfigureCmd c;
-    if (view.seed_text[0] != '\0') c.seed = std::strtoull(view.seed_text, nullptr, 10);
-    c.strategy = picked(view.strategy_index, lab::strategies());
-    c.producer = picked(view.producer_index, lab::producers());
+    if (view.seed_text[0] != '\0') c.overrides.seed = std::strtoull(view.seed_text, nullptr, 10);
+    c.overrides.strategy = picked(view.strategy_index, lab::strategies());
+    c.overrides.producer = picked(view.producer_index, lab::producers());
     commands.push_back(c);
   }
   help_marker(

@@ -1,7 +1,8 @@
 #pragma once
 // The consumer's four choices as command-line flags (--ack, --dedup, --errors, --poison),
-// shared by run, sweep, shrink and explore. Strings here, because this is the edge where
-// the user types them; with_choices turns them into the scenario's typed choices.
+// part of lab::ScenarioOverrides (src/world/overrides.h). Strings here, because this is
+// the edge where the user types them; apply_choice_flags (defined beside apply_overrides)
+// turns them into the scenario's typed choices.
 
 #include <string>
 

@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "src/catalog/choice_flags.h"
 #include "src/status/status.h"
+#include "src/world/overrides.h"
 
 namespace lab {
 struct Scenario;
@@ -49,13 +49,8 @@ int report_failure(std::ostream& err, const eosim::Status& status);
 // --- eosim run -----------------------------------------------------------------
 struct RunOptions {
   std::vector<std::string> inputs;    // files, or directories of *.toml files
-  std::optional<std::uint64_t> seed;  // replaces each file's seed
-  std::string strategy;               // "" keeps each file's [consumer] strategy
-  std::string producer;               // "" keeps each file's [producer] pattern
-  lab::ChoiceFlags choices;           // --ack/--dedup/--errors/--poison
+  lab::ScenarioOverrides overrides;   // --seed, --strategy, ..., --fault, --faults
   std::string format = "text";        // text | json | mermaid | jsonl | svg | html
-  std::vector<std::string> fault_rules;  // --fault: replace the file's [[faults.script]]
-  std::optional<std::string> faults;     // --faults: replace the file's [faults.random]
   std::string keep_db;                // "" = private databases, as `db` says
   std::string db = "auto";            // auto | memory | files (without --keep-db)
   bool force = false;                 // --keep-db may replace the databases already there
@@ -71,8 +66,7 @@ struct LiveCommandOptions {
   std::vector<std::string> inputs;  // files, or directories of *.toml files
   std::string broker;               // amqp://user:pass@host:port/vhost; "" = a private one
   std::string store = "sqlite";     // sqlite | postgres (a private one) | postgres://... (yours)
-  std::string strategy;             // "" keeps each file's [consumer] strategy
-  std::string producer;             // "" keeps each file's [producer] pattern
+  lab::ScenarioOverrides overrides;  // --strategy, --producer
   std::string keep_db;              // "" = a temporary run folder, removed afterwards
   std::string format = "text";      // text | json | jsonl
   int timeout_s = 60;               // each run gives up after this and reports what is stuck
@@ -121,9 +115,7 @@ struct SweepCommandOptions {
   std::string file;
   std::string seeds = "1..1000";  // A..B (inclusive) or one seed N
   std::string faults;             // --faults SPEC; "" = the file's [faults.random] (or default)
-  std::string strategy;           // "" keeps the file's
-  std::string producer;
-  lab::ChoiceFlags choices;
+  lab::ScenarioOverrides overrides;  // --strategy, --producer, the choice flags
   unsigned jobs = 0;              // 0 = every hardware thread
   std::string expect;             // "" = none; a verdict, or "violation"
   std::string format = "text";    // text | json
@@ -161,9 +153,7 @@ struct ShrinkCommandOptions {
   bool force = false;    // -o may replace an existing file (never the input)
   std::string faults;    // as for sweep: the same SPEC gives the same run
   bool as_run = false;   // shrink the run `eosim run FILE --seed N` makes (no default mix)
-  std::string strategy;
-  std::string producer;
-  lab::ChoiceFlags choices;
+  lab::ScenarioOverrides overrides;  // the sweep's --strategy, --producer, choice flags
 };
 int shrink_command(const ShrinkCommandOptions& options, std::ostream& out, std::ostream& err);
 
@@ -178,9 +168,7 @@ struct ExploreCommandOptions {
   std::string draws;            // "" = the file's; sequence | keyed (sim::Draws)
   bool compare = false;         // also search without merging: reduction, same outcomes
   unsigned jobs = 0;
-  std::string strategy;
-  std::string producer;
-  lab::ChoiceFlags choices;
+  lab::ScenarioOverrides overrides;  // --strategy, --producer, the choice flags
   std::string output;           // -o: the first counterexample as a scenario file
   bool force = false;           // -o may replace an existing file (never the input)
   std::string expect;           // "" | exactly-once | violation
@@ -248,29 +236,14 @@ int compare_command(const CompareOptions& options, std::ostream& out, std::ostre
 eosim::Status expand_inputs(const std::vector<std::string>& inputs,
                             std::vector<std::string>& files);
 
-// Checks --strategy / --producer against catalog/catalog.h. "" is always valid (no override).
-// On failure the error names the bad value and lists the valid names.
-eosim::Status check_overrides(const std::string& strategy, const std::string& producer);
-
-// `eosim run --fault RULE... --faults SPEC`: RULEs replace the scenario's scripted faults
-// (`--fault none` alone clears them), SPEC its random ratios (`none` clears them); no
-// --fault / no --faults keeps the file's. An error on a bad rule or spec.
-eosim::Status apply_fault_options(const std::vector<std::string>& rules,
-                                  const std::optional<std::string>& faults,
-                                  lab::Scenario& scenario);
-// The same options as command-line words, for a replay line.
-std::vector<std::string> fault_option_args(const std::vector<std::string>& rules,
-                                           const std::optional<std::string>& faults);
-
 // "A..B" or "N" into an inclusive range. An error on anything else or A > B.
 eosim::Status parse_seed_range(const std::string& text, std::uint64_t& first, std::uint64_t& last);
 
-// What sweep, shrink and explore share: load FILE, check and apply --strategy/--producer
-// and the choice flags,
-// and parse --faults into `sweep.ratios`. False after printing the problem to `err`.
-bool load_for_seeds(const std::string& file, const std::string& strategy,
-                    const std::string& producer, const lab::ChoiceFlags& choices,
-                    const std::string& faults,
-                    lab::Scenario& scenario, lab::SweepOptions& sweep, std::ostream& err);
+// What sweep, shrink, explore and matrix share: load FILE, check and apply the overrides
+// (--strategy, --producer, the choice flags) and parse --faults into `sweep.ratios`.
+// False after printing the problem to `err`.
+bool load_for_seeds(const std::string& file, const lab::ScenarioOverrides& overrides,
+                    const std::string& faults, lab::Scenario& scenario, lab::SweepOptions& sweep,
+                    std::ostream& err);
 
 }  // namespace cli

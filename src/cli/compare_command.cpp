@@ -25,18 +25,19 @@ struct Side {
   lab::RunSummary run;
   std::vector<std::string> unmet;
   std::vector<sim::TraceEvent> trace;
-  std::string strategy;  // the override it ran with ("" = the file's)
+  lab::ScenarioOverrides overrides;  // the seed and strategy it ran with
   std::string replay;
 };
 
-// Loads and runs `side.file` with `side.strategy`. An exit code: 0, 2 (bad input) or 3.
-int load_and_run(const CompareOptions& options, Side& side, std::ostream& err) {
+// Loads and runs `side.file` with `side.overrides`. An exit code: 0, 2 (bad input) or 3.
+int load_and_run(Side& side, std::ostream& err) {
   lab::LoadError load_error;
   if (!lab::load_scenario(side.file, side.scenario, load_error)) {
     err << load_error.to_string() << '\n';
     return kExitBadInput;
   }
-  side.scenario = lab::with_overrides(std::move(side.scenario), options.seed, side.strategy, "");
+  // No fault rule to read: the overrides here cannot fail.
+  side.scenario = std::move(lab::apply_overrides(std::move(side.scenario), side.overrides).value());
   if (!lab::check_script(side.scenario, load_error)) {
     err << load_error.to_string() << '\n';
     return kExitBadInput;
@@ -50,7 +51,7 @@ int load_and_run(const CompareOptions& options, Side& side, std::ostream& err) {
     return report_failure(err, ran.prefixed(side.file + ": "));
   }
   side.unmet = lab::unmet_expectations(side.scenario, side.run);
-  side.replay = lab::replay_command(side.file, side.run.seed, side.strategy, "");
+  side.replay = lab::replay_command(side.file, side.run.seed, side.overrides.strategy, "");
   return kExitOk;
 }
 
@@ -101,7 +102,8 @@ int compare_command(const CompareOptions& options, std::ostream& out, std::ostre
     return kExitBadInput;
   }
   for (const std::string* strategy : {&options.strategy, &options.vs}) {
-    if (const eosim::Status checked = check_overrides(*strategy, ""); !checked.ok()) {
+    if (const eosim::Status checked = lab::check_overrides({.strategy = *strategy});
+        !checked.ok()) {
       err << "eosim: " << lab::printable(checked.message) << '\n';
       return kExitBadInput;
     }
@@ -109,10 +111,11 @@ int compare_command(const CompareOptions& options, std::ostream& out, std::ostre
   Side left, right;
   left.file = options.files.front();
   right.file = options.files.back();
-  left.strategy = options.strategy;
-  right.strategy = options.vs.empty() ? options.strategy : options.vs;
+  left.overrides = {.seed = options.seed, .strategy = options.strategy};
+  right.overrides = {.seed = options.seed,
+                     .strategy = options.vs.empty() ? options.strategy : options.vs};
   for (Side* side : {&left, &right}) {
-    if (const int code = load_and_run(options, *side, err); code != kExitOk) return code;
+    if (const int code = load_and_run(*side, err); code != kExitOk) return code;
   }
   if (options.format == "html") {
     if (const eosim::Status printed = print_page(left, right, out); !printed.ok()) {

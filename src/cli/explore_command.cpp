@@ -238,8 +238,7 @@ int explore_command(const ExploreCommandOptions& options, std::ostream& out,
   if (!parse_kinds(options.kinds, explore.kinds, err)) return kExitBadInput;
   lab::Scenario scenario;
   lab::SweepOptions unused;
-  if (!load_for_seeds(options.file, options.strategy, options.producer, options.choices, "",
-                      scenario, unused, err)) {
+  if (!load_for_seeds(options.file, options.overrides, "", scenario, unused, err)) {
     return kExitBadInput;
   }
   if (!options.draws.empty()) {

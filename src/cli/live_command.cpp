@@ -66,8 +66,8 @@ std::string self_exe() {
 
 std::string replay_of(const LiveCommandOptions& o, const std::string& file) {
   std::string line = "eosim live " + lab::shell_quoted(file);
-  if (!o.strategy.empty()) line += " --strategy " + o.strategy;
-  if (!o.producer.empty()) line += " --producer " + o.producer;
+  if (!o.overrides.strategy.empty()) line += " --strategy " + o.overrides.strategy;
+  if (!o.overrides.producer.empty()) line += " --producer " + o.overrides.producer;
   if (!o.broker.empty()) line += " --broker URL";
   if (o.store == "postgres") line += " --store postgres";
   if (o.store != "sqlite" && o.store != "postgres") line += " --store URL";
@@ -115,7 +115,8 @@ int load_all(const LiveCommandOptions& o, const std::vector<std::string>& files,
       exit_code = worse(exit_code, kExitBadInput);
       continue;
     }
-    l.scenario = lab::with_overrides(std::move(l.scenario), std::nullopt, o.strategy, o.producer);
+    // No fault rule to read: the overrides here cannot fail.
+    l.scenario = std::move(lab::apply_overrides(std::move(l.scenario), o.overrides).value());
     std::string refusal = with_user_consumer(o, l.scenario);
     if (refusal.empty()) refusal = live::live_refusal(l.scenario);
     if (refusal.empty() && !o.broker.empty()) refusal = live::broker_refusal(l.scenario);
@@ -321,8 +322,8 @@ int live_one(const LiveCommandOptions& o, const Loaded& l, const live::Endpoint&
   lo.keep_db = keep_dir_for(o, l.file, several);
   lo.timeout_s = o.timeout_s;
   lo.tick_ms = o.tick_ms;
-  lo.strategy = o.strategy;
-  lo.producer = o.producer;
+  lo.strategy = o.overrides.strategy;
+  lo.producer = o.overrides.producer;
   lo.effects_query = o.effects_query;
   lo.self_exe = self_exe();
   lo.broker = own;
@@ -362,7 +363,7 @@ int live_actor_main(int argc, char** argv) {
 }
 
 int live_command(const LiveCommandOptions& o, std::ostream& out, std::ostream& err) {
-  if (const eosim::Status checked = check_overrides(o.strategy, o.producer); !checked.ok()) {
+  if (const eosim::Status checked = lab::check_overrides(o.overrides); !checked.ok()) {
     err << "eosim: " << lab::printable(checked.message) << '\n';
     return kExitBadInput;
   }

@@ -32,7 +32,7 @@ int matrix_command(const MatrixCommandOptions& options, std::ostream& out, std::
   }
   lab::Scenario scenario;
   lab::SweepOptions sweep;
-  if (!load_for_seeds(options.file, "", "", lab::ChoiceFlags{}, options.faults, scenario, sweep,
+  if (!load_for_seeds(options.file, lab::ScenarioOverrides{}, options.faults, scenario, sweep,
                       err)) {
     return kExitBadInput;
   }

@@ -30,16 +30,37 @@ CLI::Validator unsigned_integer(std::uint64_t min, std::uint64_t max) {
 
 CLI::Validator job_count() { return unsigned_integer(0, lab::kMaxJobs); }
 
-void add_choice_options(CLI::App* app, lab::ChoiceFlags& flags) {
+void add_design_options(CLI::App* app, lab::ScenarioOverrides& o, const DesignHelp& help) {
+  const char* group = "Design";
+  app->add_option("--strategy", o.strategy, help.strategy)->type_name("S")->group(group);
+  app->add_option("--producer", o.producer, help.producer)->type_name("P")->group(group);
+  if (!help.choices) return;
+  lab::ChoiceFlags& flags = o.choices;
   app->add_option("--ack", flags.ack, "Consumer choice: after-commit, before-commit, auto")
-      ->type_name("A");
+      ->type_name("A")
+      ->group(group);
   app->add_option("--dedup", flags.dedup,
                   "Consumer choice: same-transaction, separate-store, check-then-act, none")
-      ->type_name("D");
+      ->type_name("D")
+      ->group(group);
   app->add_option("--errors", flags.errors, "Consumer choice: classify, all-duplicate")
-      ->type_name("E");
+      ->type_name("E")
+      ->group(group);
   app->add_option("--poison", flags.poison, "Consumer choice: dead-letter, record, requeue")
-      ->type_name("P");
+      ->type_name("P")
+      ->group(group);
+}
+
+void add_fault_options(CLI::App* app, lab::ScenarioOverrides& o) {
+  app->add_option("--fault", o.fault_rules,
+                  "Replace the file's scripted faults with RULE (repeatable; none = no "
+                  "rule), e.g. consumer.after_commit:order=2,attempt=1")
+      ->type_name("RULE")
+      ->group("Faults");
+  app->add_option("--faults", o.faults,
+                  "Replace the file's random fault ratios (none = no random fault)")
+      ->type_name("SPEC")
+      ->group("Faults");
 }
 
 bool colour_wanted() {

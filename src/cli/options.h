@@ -17,7 +17,7 @@
 #include <optional>
 #include <string>
 
-#include "src/catalog/choice_flags.h"
+#include "src/world/overrides.h"
 
 namespace cli {
 
@@ -51,10 +51,19 @@ CLI::Validator unsigned_integer(std::uint64_t min,
 // --jobs: 0 (every core) up to lab::kMaxJobs threads.
 CLI::Validator job_count();
 
-// --ack, --dedup, --errors, --poison: the consumer's four choices, each replacing the
-// preset's (the file's, or --strategy's). Values are checked by the command, which lists
-// the valid ones (eosim list strategies shows them all).
-void add_choice_options(CLI::App* app, lab::ChoiceFlags& flags);
+// How a command reads --strategy and --producer, for their help lines.
+struct DesignHelp {
+  const char* strategy = "Replace the consumer strategy (eosim list strategies)";
+  const char* producer = "Replace the producer pattern (eosim list producers)";
+  bool choices = true;  // also --ack, --dedup, --errors, --poison
+};
+// The help group "Design" into `o`: --strategy, --producer and the consumer's four
+// choices, each replacing the preset's (the file's, or --strategy's). Values are checked
+// by lab::check_overrides, which lists the valid ones (eosim list strategies shows them all).
+void add_design_options(CLI::App* app, lab::ScenarioOverrides& o, const DesignHelp& help = {});
+// The help group "Faults" into `o`: --fault RULE (repeatable) and --faults SPEC, replacing
+// the file's scripted rules and random ratios.
+void add_fault_options(CLI::App* app, lab::ScenarioOverrides& o);
 
 // ANSI colours on stdout: only on a terminal, and not when NO_COLOR is set.
 bool colour_wanted();

@@ -80,11 +80,7 @@ CLI::App* live_options(CLI::App& app, LiveCommandOptions& o) {
                    "(your server: a new schema per run, nothing of yours touched)")
       ->type_name("S")
       ->capture_default_str();
-  live->add_option("--strategy", o.strategy,
-                   "Replace the consumer strategy (eosim list strategies)")
-      ->type_name("S");
-  live->add_option("--producer", o.producer, "Replace the producer pattern (eosim list producers)")
-      ->type_name("P");
+  add_design_options(live, o.overrides, {.choices = false});
   live->add_option("--keep-db", o.keep_db,
                    "Keep the run folder in DIR: SQLite files, each actor's log and trace, and "
                    "trace.jsonl (the merged trace, which eosim-gui --trace steps through); with "

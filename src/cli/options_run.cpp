@@ -109,25 +109,15 @@ CLI::App* run_options(CLI::App& app, RunOptions& o) {
   run->add_option("files", o.inputs, "Scenario files, or directories of *.toml files")
       ->required()
       ->type_name("FILE|DIR");
-  add_optional(run, "--seed", o.seed, "Replace each file's seed (replays a run)")
+  add_optional(run, "--seed", o.overrides.seed, "Replace each file's seed (replays a run)")
       ->type_name("N")
       ->check(unsigned_integer(0));
-  run->add_option("--strategy", o.strategy, "Replace the consumer strategy (eosim list strategies)")
-      ->type_name("S");
-  run->add_option("--producer", o.producer, "Replace the producer pattern (eosim list producers)")
-      ->type_name("P");
-  add_choice_options(run, o.choices);
+  add_design_options(run, o.overrides);
   run->add_option("--format", o.format, "Output format (see below)")
       ->check(CLI::IsMember({"text", "json", "jsonl", "mermaid", "svg", "html"}))
       ->type_name("F")
       ->capture_default_str();
-  run->add_option("--fault", o.fault_rules,
-                  "Replace the file's scripted faults with RULE (repeatable; none = no "
-                  "rule), e.g. consumer.after_commit:order=2,attempt=1")
-      ->type_name("RULE");
-  run->add_option("--faults", o.faults,
-                  "Replace the file's random fault ratios (none = no random fault)")
-      ->type_name("SPEC");
+  add_fault_options(run, o.overrides);
   run->add_option("--keep-db", o.keep_db, "Keep the run's SQLite databases in DIR")
       ->type_name("DIR");
   run->add_option("--db", o.db,

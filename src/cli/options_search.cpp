@@ -112,9 +112,7 @@ CLI::App* sweep_options(CLI::App& app, SweepCommandOptions& o) {
                    "Random fault ratios, replacing the file's [faults.random] (none = no "
                    "random fault)")
       ->type_name("SPEC");
-  sweep->add_option("--strategy", o.strategy, "Replace the consumer strategy")->type_name("S");
-  sweep->add_option("--producer", o.producer, "Replace the producer pattern")->type_name("P");
-  add_choice_options(sweep, o.choices);
+  add_design_options(sweep, o.overrides);
   sweep->add_option("--jobs", o.jobs, "Worker threads (default: every core; at most 256)")
       ->type_name("N")
       ->check(job_count());
@@ -193,9 +191,8 @@ CLI::App* shrink_options(CLI::App& app, ShrinkCommandOptions& o) {
   shrink->add_flag("--as-run", o.as_run,
                    "Shrink the run `eosim run FILE --seed N` makes (the file's own faults "
                    "only), not the sweep's");
-  shrink->add_option("--strategy", o.strategy, "The --strategy the sweep used")->type_name("S");
-  shrink->add_option("--producer", o.producer, "The --producer the sweep used")->type_name("P");
-  add_choice_options(shrink, o.choices);
+  add_design_options(shrink, o.overrides,
+                     {"The --strategy the sweep used", "The --producer the sweep used"});
   shrink->footer(kShrinkFooter);
   return shrink;
 }
@@ -236,9 +233,7 @@ CLI::App* explore_options(CLI::App& app, ExploreCommandOptions& o) {
                    "in turn, as `eosim run`) or keyed (each hashed from what it decides, so "
                    "runs in one state draw alike and merge far more); default: the file's")
       ->type_name("MODE");
-  explore->add_option("--strategy", o.strategy, "Replace the consumer strategy")->type_name("S");
-  explore->add_option("--producer", o.producer, "Replace the producer pattern")->type_name("P");
-  add_choice_options(explore, o.choices);
+  add_design_options(explore, o.overrides);
   explore
       ->add_option("-o,--output", o.output,
                    "Write the first counterexample here (a new file unless --force)")

@@ -146,9 +146,7 @@ int run_fixed_twin(const RunOptions& options, const std::string& file,
 }  // namespace
 
 int run_command(const RunOptions& options, std::ostream& out, std::ostream& err) {
-  eosim::Status checked = check_overrides(options.strategy, options.producer);
-  if (checked.ok()) checked = lab::check_choice_flags(options.choices);
-  if (!checked.ok()) {
+  if (const eosim::Status checked = lab::check_overrides(options.overrides); !checked.ok()) {
     err << "eosim: " << lab::printable(checked.message) << '\n';
     return kExitBadInput;
   }
@@ -177,26 +175,23 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
       rows.push_back({file, lab::Verdict::kExactlyOnce, false, false});
       continue;
     }
-    scenario = lab::with_overrides(std::move(scenario), options.seed, options.strategy,
-                                   options.producer);
-    lab::apply_choice_flags(options.choices, scenario);
-    if (const eosim::Status applied =
-            apply_fault_options(options.fault_rules, options.faults, scenario);
-        !applied.ok()) {
-      err << "eosim: " << file << ": " << applied.message << '\n';
+    eosim::Result<lab::Scenario> applied = lab::apply_overrides(scenario, options.overrides);
+    if (!applied.ok()) {
+      err << "eosim: " << file << ": " << applied.message() << '\n';
       exit_code = worse(exit_code, kExitBadInput);
       rows.push_back({scenario.name, lab::Verdict::kExactlyOnce, false, false});
       continue;
     }
+    scenario = std::move(applied.value());
     if (!lab::check_script(scenario, load_error)) {
       err << load_error.to_string() << '\n';
       exit_code = worse(exit_code, kExitBadInput);
       rows.push_back({scenario.name, lab::Verdict::kExactlyOnce, false, false});
       continue;
     }
-    if (options.seed && scenario.seed_sensitive) {
+    if (options.overrides.seed && scenario.seed_sensitive) {
       err << "eosim: note: " << file << " is seed_sensitive: its lesson shows only for some "
-          << "seeds (its about text says why), so seed " << *options.seed
+          << "seeds (its about text says why), so seed " << *options.overrides.seed
           << " may not show it\n";
     }
 
@@ -226,8 +221,8 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     const std::vector<std::string> unmet = lab::unmet_expectations(scenario, run);
     const lab::RunRecord record{
         scenario, run, unmet,
-        lab::replay_command(file, run.seed, options.strategy, options.producer, options.choices,
-                            fault_option_args(options.fault_rules, options.faults))};
+        lab::replay_command(file, run.seed, options.overrides.strategy, options.overrides.producer,
+                            options.overrides.choices, lab::fault_option_args(options.overrides))};
     // Quiet text with several files: the suite table alone says it, one line per file.
     const bool table_only = options.quiet && options.format == "text" && files.size() > 1;
     if (options.format == "html") {

@@ -51,9 +51,7 @@ void write_report(const ShrinkCommandOptions& o, const lab::Scenario& run,
 int shrink_command(const ShrinkCommandOptions& options, std::ostream& out, std::ostream& err) {
   lab::Scenario scenario;
   lab::SweepOptions sweep;
-  if (!load_for_seeds(options.file, options.strategy, options.producer, options.choices,
-                      options.faults,
-                      scenario, sweep, err)) {
+  if (!load_for_seeds(options.file, options.overrides, options.faults, scenario, sweep, err)) {
     return kExitBadInput;
   }
   if (const eosim::Status checked = check_output_file(options.output, {options.file}, options.force);
@@ -63,7 +61,7 @@ int shrink_command(const ShrinkCommandOptions& options, std::ostream& out, std::
   }
   // Exactly the run `eosim sweep` gave this seed - or, with --as-run, `eosim run`.
   const lab::Scenario run =
-      options.as_run ? lab::with_overrides(scenario, options.seed, "", "")
+      options.as_run ? lab::apply_overrides(scenario, {.seed = options.seed}).value()
                      : lab::sweep_scenario(scenario, sweep, options.seed);
 
   const auto started = std::chrono::steady_clock::now();

@@ -45,7 +45,8 @@ std::string content_hash(const std::string& path) {
 
 // `eosim shrink 'FILE' --seed N ...` with the same overrides as the sweep.
 std::string shrink_command_line(const SweepCommandOptions& o, std::uint64_t seed) {
-  std::string line = lab::replay_command(o.file, seed, o.strategy, o.producer, o.choices);
+  std::string line = lab::replay_command(o.file, seed, o.overrides.strategy, o.overrides.producer,
+                                         o.overrides.choices);
   line.replace(0, std::string("eosim run").size(), "eosim shrink");
   if (!o.faults.empty()) line += " --faults " + o.faults;
   return line;
@@ -76,13 +77,10 @@ eosim::Status parse_seed_range(const std::string& text, std::uint64_t& first, st
   return eosim::Status::success();
 }
 
-bool load_for_seeds(const std::string& file, const std::string& strategy,
-                    const std::string& producer, const lab::ChoiceFlags& choices,
-                    const std::string& faults, lab::Scenario& scenario,
-                    lab::SweepOptions& sweep, std::ostream& err) {
-  eosim::Status checked = check_overrides(strategy, producer);
-  if (checked.ok()) checked = lab::check_choice_flags(choices);
-  if (!checked.ok()) {
+bool load_for_seeds(const std::string& file, const lab::ScenarioOverrides& overrides,
+                    const std::string& faults, lab::Scenario& scenario, lab::SweepOptions& sweep,
+                    std::ostream& err) {
+  if (const eosim::Status checked = lab::check_overrides(overrides); !checked.ok()) {
     err << "eosim: " << checked.message << '\n';
     return false;
   }
@@ -101,8 +99,8 @@ bool load_for_seeds(const std::string& file, const std::string& strategy,
     err << load_error.to_string() << '\n';
     return false;
   }
-  scenario = lab::with_overrides(std::move(scenario), std::nullopt, strategy, producer);
-  lab::apply_choice_flags(choices, scenario);
+  // No fault rule to read: the overrides here cannot fail.
+  scenario = std::move(lab::apply_overrides(std::move(scenario), overrides).value());
   if (!lab::check_script(scenario, load_error)) {
     err << load_error.to_string() << '\n';
     return false;
@@ -172,9 +170,7 @@ int sweep_command(const SweepCommandOptions& options, std::ostream& out, std::os
     return kExitBadInput;
   }
   lab::Scenario scenario;
-  if (!load_for_seeds(options.file, options.strategy, options.producer, options.choices,
-                      options.faults,
-                      scenario, sweep, err)) {
+  if (!load_for_seeds(options.file, options.overrides, options.faults, scenario, sweep, err)) {
     return kExitBadInput;
   }
   if (report.shard) {

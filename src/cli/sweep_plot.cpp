@@ -57,7 +57,8 @@ constexpr std::string_view kTooFewSeeds = "--plot-x seeds needs at least 5 seeds
 eosim::Status series_for(const SweepCommandOptions& o, const lab::Scenario& base,
                          const lab::SweepOptions& sweep,
                          const std::map<std::string, sim::Ratio>& mix, diagram::Series& series) {
-  const lab::Scenario scenario = lab::with_overrides(base, std::nullopt, series.name, "");
+  const lab::Scenario scenario =
+      lab::apply_overrides(base, {.strategy = series.name}).value();  // no rule: cannot fail
   lab::SweepOptions options = sweep;
   options.progress = nullptr;
   options.keep_failures = 0;
@@ -111,8 +112,8 @@ int write_sweep_plot(const SweepCommandOptions& o, const lab::Scenario& scenario
     for (const Scale& s : kScales) chart.x_ticks.push_back(s.tick);
   }
   std::vector<std::string> names;
-  if (!o.strategy.empty()) {
-    names.push_back(o.strategy);
+  if (!o.overrides.strategy.empty()) {
+    names.push_back(o.overrides.strategy);
   } else {
     for (const auto& s : lab::strategies()) names.emplace_back(s.name);
   }

@@ -12,6 +12,7 @@
 #include "src/prose/wrap.h"
 #include "src/report/report_format.h"
 #include "src/scenario/toml_reader.h"
+#include "src/world/overrides.h"
 
 namespace lab {
 namespace {
@@ -47,20 +48,18 @@ bool read_run(const TableReader& t, const std::string& folder, LessonRun& run) {
   }
   std::optional<std::int64_t> seed;
   if (!t.read_int("seed", seed, 0, toml_io::kIntMax)) return false;
-  if (seed) run.scenario.seed = static_cast<std::uint64_t>(*seed);
   // A shorter step bound keeps a looping run (a poison message) small enough to draw.
   if (!t.read_int("max_steps", run.scenario.max_steps, 1, run.scenario.max_steps)) return false;
-  run.scenario = with_overrides(std::move(run.scenario), std::nullopt, run.strategy,
-                                run.producer);
-  if (!t.has("faults")) return true;
-  run.scenario.script.clear();
-  for (const std::string& spec : run.faults) {
-    sim::FaultRule rule;
-    if (const eosim::Status parsed = parse_fault_rule(spec, run.scenario, rule); !parsed.ok()) {
-      return t.fail_at("faults", parsed.message);
-    }
-    run.scenario.script.push_back(std::move(rule));
+  ScenarioOverrides overrides{.strategy = run.strategy, .producer = run.producer};
+  if (seed) overrides.seed = static_cast<std::uint64_t>(*seed);
+  // A `faults` list replaces the file's script; an empty one clears it (`--fault none`).
+  if (t.has("faults")) {
+    overrides.fault_rules = run.faults.empty() ? std::vector<std::string>{"none"} : run.faults;
   }
+  // The names were read against the catalog above; only a fault rule can be refused.
+  eosim::Result<Scenario> applied = apply_overrides(std::move(run.scenario), overrides);
+  if (!applied.ok()) return t.fail_at("faults", applied.message());
+  run.scenario = std::move(applied.value());
   return true;
 }
 

@@ -27,6 +27,7 @@
 #include "src/store/failure.h"
 #include "src/world/actor_options.h"
 #include "src/world/broker_node.h"
+#include "src/world/overrides.h"
 #include "src/world/world.h"
 
 namespace live {
@@ -254,7 +255,8 @@ eosim::Result<lab::Scenario> actor_scenario(const ActorArgs& a) {
   if (!lab::load_scenario(a.scenario_path, s, load_error)) {
     return eosim::Status::error(load_error.to_string());
   }
-  return lab::with_overrides(std::move(s), std::nullopt, a.strategy, a.producer);
+  // The supervisor checked the names (lab::check_overrides) and sends no fault rule.
+  return lab::apply_overrides(std::move(s), {.strategy = a.strategy, .producer = a.producer});
 }
 
 // The process's trace goes to its own file in the run folder; a fault it fires is logged

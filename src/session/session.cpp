@@ -129,9 +129,7 @@ eosim::Status Session::open(const Scenario& base) {
   next.scenario_ = base;
   if (eosim::Status built = next.rebuild(); !built.ok()) return built;
   base_ = std::move(next.base_);
-  seed_.reset();
-  strategy_.clear();
-  producer_.clear();
+  configured_ = base_;
   hand_.clear();
   scenario_ = std::move(next.scenario_);
   world_ = std::move(next.world_);
@@ -150,16 +148,15 @@ eosim::Status Session::load(const std::string& path) {
   return open(scenario);
 }
 
-eosim::Status Session::configure(std::optional<std::uint64_t> seed, const std::string& strategy,
-                                 const std::string& producer) {
-  Scenario next = with_overrides(base_, seed, strategy, producer);
-  eosim::Result<std::unique_ptr<World>> world = World::create(next, WorldOptions{});
+eosim::Status Session::configure(const ScenarioOverrides& overrides) {
+  if (eosim::Status checked = check_overrides(overrides); !checked.ok()) return checked;
+  eosim::Result<Scenario> next = apply_overrides(base_, overrides);
+  if (!next.ok()) return next.status();
+  eosim::Result<std::unique_ptr<World>> world = World::create(next.value(), WorldOptions{});
   if (!world.ok()) return world.status();
-  seed_ = seed;
-  strategy_ = strategy;
-  producer_ = producer;
+  configured_ = next.value();
   hand_.clear();
-  scenario_ = std::move(next);
+  scenario_ = std::move(next.value());
   world_ = std::move(world.value());
   pending_.reset();
   target_ = 0;
@@ -278,7 +275,7 @@ void Session::inject(const HandFault& fault) {
   }
   hand_ = std::move(kept);
   hand_.push_back(rule);
-  scenario_ = with_overrides(base_, seed_, strategy_, producer_);
+  scenario_ = configured_;
   scenario_.script.insert(scenario_.script.end(), hand_.begin(), hand_.end());
   if (dropped) {
     // The live world holds the dropped rules: replay without them, then add the new one.
@@ -296,7 +293,7 @@ void Session::inject(const HandFault& fault) {
 void Session::remove_hand_rule(std::size_t index) {
   EOSIM_ASSERT(index < hand_.size());
   hand_.erase(hand_.begin() + static_cast<std::ptrdiff_t>(index));
-  scenario_ = with_overrides(base_, seed_, strategy_, producer_);
+  scenario_ = configured_;
   scenario_.script.insert(scenario_.script.end(), hand_.begin(), hand_.end());
   const std::uint64_t at = step();
   pending_.reset();

@@ -26,6 +26,7 @@
 #include "src/broker/views.h"
 #include "src/scenario/scenario.h"
 #include "src/store/warm.h"
+#include "src/world/overrides.h"
 #include "src/world/world.h"
 
 namespace lab {
@@ -91,9 +92,9 @@ class Session {
   eosim::Status open(const Scenario& base);
   eosim::Status load(const std::string& path);
   // Replaces the overrides (empty / nullopt = the file's value) and starts over at step 0.
-  // Hand faults belong to the old run and are dropped.
-  eosim::Status configure(std::optional<std::uint64_t> seed, const std::string& strategy,
-                          const std::string& producer);
+  // Hand faults belong to the old run and are dropped. An error when the overrides do not
+  // apply (lab::check_overrides, a fault rule) or the world cannot be built.
+  eosim::Status configure(const ScenarioOverrides& overrides);
   bool is_open() const { return world_ != nullptr; }
   // Changes whenever scenario() does (open, configure, a fault made or removed): views
   // derived from a trace can tell "the run grew" from "this is another run".
@@ -138,8 +139,7 @@ class Session {
   // earlier world of this thread parked. First, so it outlives every world below.
   std::shared_ptr<store::WarmScope> warm_ = store::shared_warm_scope();
   Scenario base_;
-  std::optional<std::uint64_t> seed_;
-  std::string strategy_, producer_;
+  Scenario configured_;  // base_ with the overrides applied, before the hand faults
   std::vector<sim::FaultRule> hand_;
   Scenario scenario_;
   std::unique_ptr<World> world_;

@@ -1,8 +1,8 @@
-// run_scenario, overrides and expectations: the thin layer the CLI, sweeps and tests share.
+// run_scenario and expectations: the thin layer the CLI, sweeps and tests share (the
+// overrides a front end applies are in overrides.cpp).
 #include <algorithm>
 
 #include "sim/assert.h"
-#include "src/catalog/choice_flags.h"
 #include "src/orders/order_key.h"
 #include "src/world/world.h"
 
@@ -22,68 +22,6 @@ eosim::Status run_scenario(const Scenario& scenario, const WorldOptions& options
   if (trace) *trace = world->kernel().trace.events();
   if (tables) *tables = world->tables();
   return eosim::Status::success();
-}
-
-Scenario with_overrides(Scenario scenario, std::optional<std::uint64_t> seed,
-                        const std::string& strategy, const std::string& producer) {
-  if (seed) scenario.seed = *seed;
-  // A preset named on the command line replaces the whole design, keys given beside the
-  // file's preset included.
-  if (!strategy.empty()) {
-    scenario.consumer.strategy = strategy;
-    scenario.consumer.clear_choices();
-  }
-  if (!producer.empty()) {
-    scenario.producer.pattern = producer;
-    scenario.producer.delivery.reset();
-    scenario.producer.confirms.reset();
-    scenario.producer.order.reset();
-  }
-  return scenario;
-}
-
-namespace {
-
-template <class E>
-eosim::Status check_flag(const char* flag, const std::string& value) {
-  if (value.empty() || sim::value_named<E>(value)) return eosim::Status::success();
-  return eosim::Status::error("unknown value `" + value + "` for " + flag +
-                              "; valid values: " + sim::names_list<E>());
-}
-
-template <class E>
-void apply_flag(const std::string& value, std::optional<E>& out) {
-  if (value.empty()) return;
-  out = sim::value_named<E>(value);
-  EOSIM_ASSERT(out.has_value());  // check_choice_flags ran first
-}
-
-}  // namespace
-
-eosim::Status check_choice_flags(const ChoiceFlags& f) {
-  eosim::Status status = check_flag<consumer::AckTiming>("--ack", f.ack);
-  if (status.ok()) status = check_flag<consumer::Dedup>("--dedup", f.dedup);
-  if (status.ok()) status = check_flag<consumer::ErrorPolicy>("--errors", f.errors);
-  if (status.ok()) status = check_flag<consumer::PoisonPolicy>("--poison", f.poison);
-  return status;
-}
-
-void apply_choice_flags(const ChoiceFlags& f, Scenario& scenario) {
-  apply_flag(f.ack, scenario.consumer.ack);
-  apply_flag(f.dedup, scenario.consumer.dedup);
-  apply_flag(f.errors, scenario.consumer.errors);
-  apply_flag(f.poison, scenario.consumer.poison);
-}
-
-std::string choice_flags_text(const ChoiceFlags& f) {
-  std::string out;
-  const std::pair<const char*, const std::string*> flags[] = {
-      {" --ack ", &f.ack}, {" --dedup ", &f.dedup}, {" --errors ", &f.errors},
-      {" --poison ", &f.poison}};
-  for (const auto& [flag, value] : flags) {
-    if (!value->empty()) out += flag + *value;
-  }
-  return out;
 }
 
 std::vector<std::string> diagram_lanes(const Scenario& scenario) {

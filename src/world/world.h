@@ -205,10 +205,6 @@ eosim::Status run_scenario(const Scenario& scenario, const WorldOptions& options
 // orders.db and ledger.db, and dedup.db only when its strategy keeps a separate dedup store.
 std::vector<std::string> database_files(const Scenario& scenario);
 
-// Applies command-line overrides; an empty string / nullopt keeps the file's value.
-Scenario with_overrides(Scenario scenario, std::optional<std::uint64_t> seed,
-                        const std::string& strategy, const std::string& producer);
-
 // The actors of a scenario's world in the order a sequence diagram should show them:
 // producer, orders DB, relay, broker, consumer1..N, the dedup store (a separate-store
 // only), ledger DB.

@@ -12,6 +12,7 @@
 #include "src/store/warm.h"
 #include "src/world/world.h"
 #include "tests/support/scenario_files.h"
+#include "tests/support/scenario_load.h"
 #include "tests/support/seed_budget.h"
 #include "tests/support/status_support.h"
 
@@ -42,7 +43,7 @@ TEST_CASE("warm vs cold: every scenario x strategy x 40 seeds, identical results
     REQUIRE(lab::load_scenario(file, base, load_error));
     for (const auto& strategy : lab::strategies()) {
       INFO(file << " with " << strategy.name);
-      const lab::Scenario s = lab::with_overrides(base, std::nullopt, std::string(strategy.name), "");
+      const lab::Scenario s = test_support::overridden(base, {.strategy = std::string(strategy.name)});
       lab::SweepOptions options;
       options.first_seed = 1;
       options.last_seed = test_support::last_seed(40);  // 10 under the sanitizers

@@ -23,6 +23,7 @@ using test_support::scenario_files;
 
 using run_support::run;
 using test_support::load_scenario_file;
+using test_support::overridden;
 
 // debits per order, counted straight from ledger.db with plain SQLite.
 std::map<std::int64_t, std::int64_t> count_debits(const fs::path& ledger) {
@@ -110,8 +111,8 @@ TEST_CASE("scenarios: the correct pattern survives the same faults", "[scenarios
   for (const auto& f : fixes) {
     SECTION(f.file) {
       const lab::Scenario s =
-          lab::with_overrides(load_scenario_file((dir / f.file).string()), std::nullopt,
-                              f.strategy, f.producer);
+          overridden(load_scenario_file((dir / f.file).string()),
+                     {.strategy = f.strategy, .producer = f.producer});
       const lab::RunSummary r = run(s);
       CHECK(r.report.verdict == lab::Verdict::kExactlyOnce);
       CHECK(r.report.balance_actual == r.report.balance_expected);

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "src/scenario/scenario.h"
+#include "src/world/overrides.h"
 
 namespace test_support {
 
@@ -24,6 +25,15 @@ inline lab::Scenario load_scenario_file(const std::string& path) {
 // scenarios/NAME of the source tree.
 inline lab::Scenario load_example(const std::string& name) {
   return load_scenario_file(std::string(EOSIM_SOURCE_DIR) + "/scenarios/" + name);
+}
+
+// `s` with `overrides` applied as a front end applies them; fails the test when they do
+// not apply.
+inline lab::Scenario overridden(const lab::Scenario& s, const lab::ScenarioOverrides& overrides) {
+  eosim::Result<lab::Scenario> applied = lab::apply_overrides(s, overrides);
+  INFO((applied.ok() ? std::string() : applied.message()));
+  REQUIRE(applied.ok());
+  return applied.value();
 }
 
 // The error for `text`, parsed as a file named "inline.toml"; fails the test when it loads.

@@ -232,8 +232,8 @@ TEST_CASE("the browser opens a scenario and the overrides start it over", "[ui]"
   REQUIRE(ui.click(app, "Apply and reset"));
   const auto* configure = last_command<ui::ConfigureCmd>(ui);
   REQUIRE(configure != nullptr);
-  CHECK(configure->strategy == "atomic");
-  CHECK(configure->seed == 9u);
+  CHECK(configure->overrides.strategy == "atomic");
+  CHECK(configure->overrides.seed == 9u);
   CHECK(app.session().scenario().consumer.strategy == "atomic");
   CHECK(app.session().scenario().seed == 9u);
   CHECK(app.session().end().report.verdict == lab::Verdict::kExactlyOnce);

@@ -79,7 +79,7 @@ TEST_CASE("a recording greys what would change a run and refuses its commands",
   CHECK(app.view().status_is_error);
   CHECK(app.view().status.find("read-only") == 0);
   CHECK(app.session().hand_rules().empty());
-  app.apply(ui::ConfigureCmd{std::uint64_t{9}, "atomic", ""});
+  app.apply(ui::ConfigureCmd{{.seed = 9, .strategy = "atomic"}});
   CHECK(app.view().status.find("read-only") == 0);
   CHECK(app.session().scenario().seed != 9);
   CHECK(app.recording().step() == 10);

@@ -115,8 +115,8 @@ TEST_CASE("matrix: a cell's command reproduces it, and the thread count changes 
     for (std::size_t d = 0; d < one.designs.size(); ++d) {
       const lab::MatrixCell& cell = one.cells[f][d];
       if (!cell.applies || cell.verdict == lab::Verdict::kExactlyOnce) continue;
-      lab::Scenario s = lab::with_overrides(file, std::nullopt, one.designs[d].strategy,
-                                            one.designs[d].producer);
+      lab::Scenario s = test_support::overridden(
+          file, {.strategy = one.designs[d].strategy, .producer = one.designs[d].producer});
       sim::FaultRule rule;
       REQUIRE(lab::parse_fault_rule(lab::fault_rule_text(cell.rule), s, rule).ok());
       CHECK(rule == cell.rule);

@@ -44,10 +44,10 @@ TEST_CASE("design: every consumer preset runs exactly as its four choices, on ev
     for (const consumer::Preset& preset : consumer::presets()) {
       INFO(file.name << " / " << preset.name);
       const lab::Scenario named =
-          lab::with_overrides(file, std::nullopt, std::string(preset.name), "");
+          test_support::overridden(file, {.strategy = std::string(preset.name)});
       // The same design spelled as choices on top of a preset that differs.
       const char* other = preset.name == "atomic" ? "no-dedup" : "atomic";
-      lab::Scenario spelled = lab::with_overrides(file, std::nullopt, other, "");
+      lab::Scenario spelled = test_support::overridden(file, {.strategy = other});
       spelled.consumer.ack = preset.choices.ack;
       spelled.consumer.dedup = preset.choices.dedup;
       spelled.consumer.errors = preset.choices.errors;
@@ -68,9 +68,9 @@ TEST_CASE("design: every producer pattern runs exactly as its choices, on every 
     for (const producer::PatternPreset& preset : producer::patterns()) {
       INFO(file.name << " / " << preset.name);
       const lab::Scenario named =
-          lab::with_overrides(file, std::nullopt, "", std::string(preset.name));
-      lab::Scenario spelled = lab::with_overrides(
-          file, std::nullopt, "", preset.name == "outbox" ? "dual-write" : "outbox");
+          test_support::overridden(file, {.producer = std::string(preset.name)});
+      lab::Scenario spelled = test_support::overridden(
+          file, {.producer = preset.name == "outbox" ? "dual-write" : "outbox"});
       spelled.producer.delivery = preset.choices.delivery;
       spelled.producer.confirms = preset.choices.confirms;
       spelled.producer.order = preset.choices.order;
@@ -101,7 +101,7 @@ TEST_CASE("design: a key beside a preset replaces its value and is reported", "[
   again.path = s.path;
   CHECK(again == s);
   // --strategy replaces the whole design: the keys given beside the file's preset go too.
-  const lab::Scenario replaced = lab::with_overrides(s, std::nullopt, "no-dedup", "outbox");
+  const lab::Scenario replaced = test_support::overridden(s, {.strategy = "no-dedup", .producer = "outbox"});
   CHECK(replaced.consumer.overrides().empty());
   CHECK(replaced.producer.overrides().empty());
   CHECK(replaced.consumer.choices() == consumer::find_preset("no-dedup")->choices);

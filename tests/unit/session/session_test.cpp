@@ -150,7 +150,7 @@ TEST_CASE("the live tables show the redelivered order deduplicated by the atomic
 
   lab::Session no_dedup;
   open(no_dedup, load_example("02-crash-between-commit-and-ack.toml"));
-  REQUIRE_OK(no_dedup.configure(std::nullopt, "no-dedup", ""));
+  REQUIRE_OK(no_dedup.configure({.strategy = "no-dedup"}));
   no_dedup.seek(no_dedup.end().steps);
   CHECK(no_dedup.view().summary.report.verdict == lab::Verdict::kDuplicated);
   CHECK(no_dedup.view().summary.report.balance_actual == 400);

@@ -96,7 +96,7 @@ TEST_CASE("a session's rewinds and re-runs use warm worlds that show what cold o
       CHECK(state_of(session.world()) == cold.at[i]);
     }
     // A re-run with the same choices: a new world at step 0, and a new whole-run end.
-    REQUIRE_OK(session.configure(s.seed, "", ""));
+    REQUIRE_OK(session.configure({.seed = s.seed}));
     CHECK(state_of(session.world()) == cold.at.back());
     CHECK(session.end().trace_hash == cold.end_hash);
     CHECK((session.end().report.verdict == cold.end_verdict));

@@ -18,6 +18,7 @@
 #include "src/scenario/scenario.h"
 #include "src/world/world.h"
 #include "tests/support/scenario_files.h"
+#include "tests/support/scenario_load.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/run_support.h"
 #include "tests/support/status_support.h"
@@ -84,7 +85,7 @@ TEST_CASE("storage: files and memory give the same run on every scenario x strat
       for (std::uint64_t seed : {base.seed, base.seed + 1, base.seed + 2}) {
         INFO(file << " with " << (strategy.empty() ? "its own design" : strategy)
                   << ", seed " << seed);
-        const lab::Scenario s = lab::with_overrides(base, seed, strategy, "");
+        const lab::Scenario s = test_support::overridden(base, {.seed = seed, .strategy = strategy});
         const StoredRun memory = run_in(s, lab::DbStorage::kMemory);
         const StoredRun files_run = run_in(s, lab::DbStorage::kTempFiles);
         CHECK(files_run.trace_hash == memory.trace_hash);
