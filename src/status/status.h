@@ -4,9 +4,10 @@
 // created, a command-line value out of range) says so: as a value the caller must look at.
 // Programmer errors assert instead (sim/assert.h).
 //
-// The SQLite layer and the live side keep their own status types (store::Status carries
-// the extended result code and its kind, live::Status an AMQP reply code); they follow the
-// same convention: [[nodiscard]], ok(), a message a user can act on.
+// The live side uses this type too (live::Status names it), with the AMQP reply code of a
+// broker's refusal in `reply_code`. The SQLite layer keeps its own (store::Status carries
+// the extended result code and its kind) and follows the same convention: [[nodiscard]],
+// ok(), a message a user can act on.
 //
 // Invariants:
 //   (1) Status: ok() <=> message is empty; Status::error() refuses an empty message.
@@ -32,18 +33,30 @@ struct [[nodiscard]] Status {
   // The machine's own trouble (a full disk, an unwritable folder, no memory), which the
   // user can fix: the command line exits 2 for it, never 3, and reports no verdict.
   bool machine = false;
+  // The AMQP reply code when a broker closed the channel or connection (403, 404, 406,
+  // 530, ...), else 0.
+  int reply_code = 0;
+  // The user's input is at fault where it is not parsed up front (their consumer command,
+  // their effects query): exit 2, never a verdict.
+  bool bad_input = false;
 
   bool ok() const { return message.empty(); }
   static Status success() { return {}; }
-  static Status error(std::string text) {
+  static Status error(std::string text, int code = 0) {
     EOSIM_ASSERT(!text.empty());
     Status status;
     status.message = std::move(text);
+    status.reply_code = code;
     return status;
   }
   static Status machine_error(std::string text) {
     Status s = error(std::move(text));
     s.machine = true;
+    return s;
+  }
+  static Status bad_input_error(std::string text) {
+    Status s = error(std::move(text));
+    s.bad_input = true;
     return s;
   }
   // The same error with `prefix` before its message (e.g. "seed 7: ").

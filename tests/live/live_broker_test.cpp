@@ -17,7 +17,6 @@
 namespace {
 
 using live_test::debits_of;
-using live_test::eosim;
 using live_test::kSource;
 using live_test::number_of;
 using live_test::Outcome;
@@ -61,7 +60,7 @@ TEST_CASE("live: broker.restart, broker.crash and consumer_timeout on the privat
   const std::string tmpdir = "TMPDIR=" + dir.path;
   // 30 ms a tick: scenario 21's consumer_timeout (105 ticks) must expire before order 3's
   // commit (about 120 ticks in), a margin that 10 ms ticks make thin on a loaded machine.
-  const Outcome o = eosim({"live", folder, "--tick-ms", "30", "--format", "json", "--keep-db",
+  const Outcome o = live_test::eosim({"live", folder, "--tick-ms", "30", "--format", "json", "--keep-db",
                            keep},
                           dir, {tmpdir}, 400000);
   INFO(o.out);
@@ -113,20 +112,20 @@ TEST_CASE("live: the broker's faults and settings are refused on a broker of the
   // The refusal comes before any connection: the URL need not lead anywhere.
   const std::string url = "amqp://guest:guest@127.0.0.1:1/";
   SECTION("broker.restart") {
-    const Outcome o = eosim({"live", scenario_file("15-"), "--broker", url}, dir);
+    const Outcome o = live_test::eosim({"live", scenario_file("15-"), "--broker", url}, dir);
     CHECK(o.exit_code == 2);
     CHECK(std::count(o.out.begin(), o.out.end(), '\n') == 1);
     CHECK(o.out.find("broker.restart") != std::string::npos);
     CHECK(o.out.find("--broker") != std::string::npos);
   }
   SECTION("broker.crash") {
-    const Outcome o = eosim({"live", scenario_file("23-"), "--broker", url}, dir);
+    const Outcome o = live_test::eosim({"live", scenario_file("23-"), "--broker", url}, dir);
     CHECK(o.exit_code == 2);
     CHECK(std::count(o.out.begin(), o.out.end(), '\n') == 1);
     CHECK(o.out.find("broker.crash") != std::string::npos);
   }
   SECTION("consumer_timeout") {
-    const Outcome o = eosim({"live", scenario_file("20-"), "--broker", url}, dir);
+    const Outcome o = live_test::eosim({"live", scenario_file("20-"), "--broker", url}, dir);
     CHECK(o.exit_code == 2);
     CHECK(std::count(o.out.begin(), o.out.end(), '\n') == 1);
     CHECK(o.out.find("consumer_timeout") != std::string::npos);
@@ -137,7 +136,7 @@ TEST_CASE("live: without rabbitmq-server, one line naming it, exit 2, nothing st
           "[live-refuse]") {
   TempDir dir;
   const std::string tmpdir = "TMPDIR=" + dir.path;
-  const Outcome o = eosim({"live", scenario_file("02-")}, dir,
+  const Outcome o = live_test::eosim({"live", scenario_file("02-")}, dir,
                           {"EOSIM_RABBITMQ_BIN=" + dir.path + "/no-rabbitmq", tmpdir});
   CHECK(o.exit_code == 2);
   CHECK(std::count(o.out.begin(), o.out.end(), '\n') == 1);

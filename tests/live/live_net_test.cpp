@@ -25,7 +25,7 @@ const std::string kScenario34 = kSource + "/scenarios/34-dedup-order-effect-firs
 
 nlohmann::json run_kept(const std::string& scenario, const std::string& keep,
                         const TempDir& dir, int expected_exit) {
-  const Outcome o = eosim({"live", scenario, "--broker", real_broker().url, "--format", "json",
+  const Outcome o = live_test::eosim({"live", scenario, "--broker", real_broker().url, "--format", "json",
                            "--keep-db", keep, "--tick-ms", kTickMs},
                           dir);
   INFO(o.out);
@@ -104,7 +104,7 @@ TEST_CASE("live --compare: the model and RabbitMQ agree on the network scenarios
           "[live-net]") {
   live_test::broker_endpoint();
   TempDir dir;
-  const Outcome o = eosim({"live", "--compare", kScenario04, kScenario34, kScenario24,
+  const Outcome o = live_test::eosim({"live", "--compare", kScenario04, kScenario34, kScenario24,
                            "--broker", real_broker().url, "--tick-ms", kTickMs},
                           dir);
   INFO(o.out);
@@ -132,7 +132,7 @@ TEST_CASE("live --compare: a lost publish, a lost confirm and a zombie nobody no
   // Every rule here matches on what the proxy reads in the frames: the publish's order
   // header (relay -> broker), the nth confirm (broker -> relay), a delivery's order and
   // attempt; with heartbeat = 0 the frozen connection holds order 1 to the end: stuck.
-  const Outcome o = eosim({"live", "--compare", kSource + "/tests/data/live/net", "--broker",
+  const Outcome o = live_test::eosim({"live", "--compare", kSource + "/tests/data/live/net", "--broker",
                            real_broker().url, "--tick-ms", kTickMs},
                           dir);
   INFO(o.out);

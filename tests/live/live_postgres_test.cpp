@@ -20,7 +20,6 @@
 
 namespace {
 
-using live_test::eosim;
 using live_test::kSource;
 using live_test::last_json_line;
 using live_test::processes_with_env;
@@ -98,9 +97,9 @@ TEST_CASE("live --store postgres: scenario 02 exactly-once, no-dedup debits twic
   const std::vector<std::string> env = {"TMPDIR=" + tmp};
 
   const std::string atomic = dir.path + "/atomic";
-  const auto a =
-      eosim({"live", "--store", "postgres", kScenario, "--format", "json", "--keep-db", atomic},
-            dir, env);
+  const auto a = live_test::eosim(
+      {"live", "--store", "postgres", kScenario, "--format", "json", "--keep-db", atomic}, dir,
+      env);
   INFO(a.out);
   REQUIRE(a.exit_code == 0);
   const nlohmann::json j = last_json_line(a.out);
@@ -120,7 +119,7 @@ TEST_CASE("live --store postgres: scenario 02 exactly-once, no-dedup debits twic
   CHECK(debits_in_kept_cluster(atomic + "/postgres", j["schema"].get<std::string>()) ==
         std::map<int, int>{{1, 1}, {2, 1}, {3, 1}});
 
-  const auto n = eosim(
+  const auto n = live_test::eosim(
       {"live", "--store", "postgres", kScenario, "--strategy", "no-dedup", "--format", "json"}, dir,
       env);
   INFO(n.out);

@@ -81,7 +81,7 @@ std::string file_text(const std::string& path) {
 TEST_CASE("live: a scripted rule that never fired fails the run's expectations, as in the "
           "model", "[live-truth]") {
   TempDir dir;
-  const Outcome o = eosim({"live", kTruth + "unmatchable-rule.toml", "--broker",
+  const Outcome o = live_test::eosim({"live", kTruth + "unmatchable-rule.toml", "--broker",
                            real_broker().url, "--format", "json"},
                           dir);
   INFO(o.out);
@@ -106,7 +106,7 @@ TEST_CASE("live: a rule on attempt 2 fires in 20 of 20 runs", "[live-truth]") {
   for (int i = 0; i < 20; ++i) args.push_back(kTruth + "attempt-2.toml");
   for (const char* a : {"--broker", "", "--format", "json"}) args.push_back(a);
   args[args.size() - 3] = real_broker().url;
-  const Outcome o = eosim(args, dir, {}, 600000);
+  const Outcome o = live_test::eosim(args, dir, {}, 600000);
   INFO(o.out);
   const std::vector<nlohmann::json> runs = json_lines(o.out);
   REQUIRE(runs.size() == 20);
@@ -128,7 +128,7 @@ TEST_CASE("live: the broker's own reason, exit 2, never the password", "[live-tr
   const std::string scenario = kSource + "/scenarios/01-happy-path.toml";
   const std::string at = "@" + broker.host + ":" + std::to_string(broker.port);
   SECTION("a wrong password") {
-    const Outcome o = eosim({"live", scenario, "--broker",
+    const Outcome o = live_test::eosim({"live", scenario, "--broker",
                              "amqp://" + broker.user + ":Wr0ngSecret" + at + "/"},
                             dir);
     INFO(o.out);
@@ -139,7 +139,7 @@ TEST_CASE("live: the broker's own reason, exit 2, never the password", "[live-tr
     CHECK(std::count(o.out.begin(), o.out.end(), '\n') == 1);
   }
   SECTION("a vhost the broker does not have") {
-    const Outcome o = eosim({"live", scenario, "--broker",
+    const Outcome o = live_test::eosim({"live", scenario, "--broker",
                              "amqp://" + broker.user + ":" + broker.password + at + "/no-such-vhost"},
                             dir);
     INFO(o.out);
@@ -173,7 +173,7 @@ TEST_CASE("live: a user without permission gets the broker's reason, never a ver
     REQUIRE(broker->add_user("eosim-reader", "pw-reader-7f3").ok());
     REQUIRE(broker->set_permissions("eosim-reader", "", ".*", ".*").ok());
     const Outcome o =
-        eosim({"live", scenario, "--broker", "amqp://eosim-reader:pw-reader-7f3" + at}, dir);
+        live_test::eosim({"live", scenario, "--broker", "amqp://eosim-reader:pw-reader-7f3" + at}, dir);
     INFO(o.out);
     CHECK(o.exit_code == 2);
     CHECK(o.out.find("403 ACCESS_REFUSED") != std::string::npos);
@@ -184,7 +184,7 @@ TEST_CASE("live: a user without permission gets the broker's reason, never a ver
   SECTION("a user with no access to the vhost: 530 NOT_ALLOWED") {
     REQUIRE(broker->add_user("eosim-nobody", "pw-nobody-7f3").ok());
     const Outcome o =
-        eosim({"live", scenario, "--broker", "amqp://eosim-nobody:pw-nobody-7f3" + at}, dir);
+        live_test::eosim({"live", scenario, "--broker", "amqp://eosim-nobody:pw-nobody-7f3" + at}, dir);
     INFO(o.out);
     CHECK(o.exit_code == 2);
     CHECK(o.out.find("530 NOT_ALLOWED") != std::string::npos);
@@ -244,7 +244,7 @@ TEST_CASE("live: a broker lost mid-run ends the run with an error, never a verdi
 TEST_CASE("live --compare over a folder: JSON per scenario, a tally, exit 2 for the refused",
           "[live-truth]") {
   TempDir dir;
-  const Outcome o = eosim({"live", "--compare", kTruth, "--broker", real_broker().url,
+  const Outcome o = live_test::eosim({"live", "--compare", kTruth, "--broker", real_broker().url,
                            "--format", "json"},
                           dir);
   INFO(o.out);
@@ -270,20 +270,20 @@ TEST_CASE("live --compare over a folder: JSON per scenario, a tally, exit 2 for 
 TEST_CASE("live: a key a live run cannot honour is refused, naming it", "[live-refuse]") {
   TempDir dir;
   SECTION("[network] latency") {
-    const Outcome o = eosim({"live", kTruth + "latency.toml"}, dir);
+    const Outcome o = live_test::eosim({"live", kTruth + "latency.toml"}, dir);
     CHECK(o.exit_code == 2);
     CHECK(o.out.find("latency_min") != std::string::npos);
     CHECK(std::count(o.out.begin(), o.out.end(), '\n') == 1);
   }
   SECTION("nth on an actor's own site") {
-    const Outcome o = eosim({"live", kTruth + "nth-on-crash-site.toml"}, dir);
+    const Outcome o = live_test::eosim({"live", kTruth + "nth-on-crash-site.toml"}, dir);
     CHECK(o.exit_code == 2);
     CHECK(o.out.find("faults.script[1].nth") != std::string::npos);
     CHECK(std::count(o.out.begin(), o.out.end(), '\n') == 1);
   }
   SECTION("a malformed URL is never echoed with its password") {
     const Outcome o =
-        eosim({"live", kTruth + "unmatchable-rule.toml", "--broker", "amqp://me:S3cret@host:99999/"},
+        live_test::eosim({"live", kTruth + "unmatchable-rule.toml", "--broker", "amqp://me:S3cret@host:99999/"},
               dir);
     CHECK(o.exit_code == 2);
     CHECK(o.out.find("S3cret") == std::string::npos);
@@ -301,7 +301,7 @@ TEST_CASE("live: a used --keep-db folder is refused before the broker starts",
   std::ofstream(keep + "/orders.db") << "a user's file";
   const std::string empty = dir.path + "/no-rabbitmq";
   std::filesystem::create_directories(empty);
-  const Outcome o = eosim({"live", kTruth + "unmatchable-rule.toml", "--keep-db", keep}, dir,
+  const Outcome o = live_test::eosim({"live", kTruth + "unmatchable-rule.toml", "--keep-db", keep}, dir,
                           {"EOSIM_RABBITMQ_BIN=" + empty});
   INFO(o.out);
   CHECK(o.exit_code == 2);
@@ -327,7 +327,7 @@ TEST_CASE("live: stale temporary folders of a killed eosim are removed, no other
   REQUIRE(::flock(fd, LOCK_EX) == 0);  // a running eosim's
   const std::string empty = dir.path + "/no-rabbitmq";
   std::filesystem::create_directories(empty);
-  const Outcome o = eosim({"live", kTruth + "unmatchable-rule.toml"}, dir,
+  const Outcome o = live_test::eosim({"live", kTruth + "unmatchable-rule.toml"}, dir,
                           {"TMPDIR=" + tmp, "EOSIM_RABBITMQ_BIN=" + empty});
   ::close(fd);
   INFO(o.out);
