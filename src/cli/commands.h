@@ -67,6 +67,7 @@ struct LiveCommandOptions {
   std::string broker;               // amqp://user:pass@host:port/vhost; "" = a private one
   std::string store = "sqlite";     // sqlite | postgres (a private one) | postgres://... (yours)
   lab::ScenarioOverrides overrides;  // --strategy, --producer
+  std::string dedup_store;          // "" = beside the other stores | redis (a private one)
   std::string keep_db;              // "" = a temporary run folder, removed afterwards
   std::string format = "text";      // text | json | jsonl
   int timeout_s = 60;               // each run gives up after this and reports what is stuck

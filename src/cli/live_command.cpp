@@ -74,6 +74,7 @@ std::string replay_of(const LiveCommandOptions& o, const std::string& file) {
   if (!o.consumer.empty()) line += " --consumer " + lab::shell_quoted(o.consumer);
   if (o.consumers > 0) line += " --consumers " + std::to_string(o.consumers);
   if (!o.effects_query.empty()) line += " --effects-query " + lab::shell_quoted(o.effects_query);
+  if (!o.dedup_store.empty()) line += " --dedup-store " + o.dedup_store;
   return line;
 }
 
@@ -210,6 +211,12 @@ nlohmann::ordered_json live_json(const LiveCommandOptions& o, const lab::RunReco
   if (!o.keep_db.empty()) j["run_dir"] = result.run_dir;
   j["store"] = result.schema.empty() ? "sqlite" : "postgres";
   if (!result.schema.empty()) j["schema"] = result.schema;
+  if (!result.dedup_prefix.empty()) {
+    j["dedup_store"] = "redis";
+    j["dedup_prefix"] = result.dedup_prefix;
+    j["dedup_ttl_ms"] = result.dedup_ttl_ms;
+    j["dedup_keys"] = result.dedup_keys;
+  }
   return j;
 }
 
@@ -219,6 +226,16 @@ void write_live_jsonl(std::ostream& out, const LiveCommandOptions& o,
   sim::write_jsonl(out, result.trace, orders::kKeyNames);
   const nlohmann::ordered_json line = {{"summary", live_json(o, record, result)}};
   out << line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+}
+
+// The separate dedup store on Redis: where the run's keys were, and how many were left.
+void print_dedup_store(const live::LiveResult& result, std::ostream& out) {
+  out << "live: the separate dedup store was a private Redis: keys " << result.dedup_prefix
+      << "seen:*, ";
+  if (result.dedup_ttl_ms > 0) {
+    out << "each expiring " << result.dedup_ttl_ms << " ms after it was set (dedup_retention), ";
+  }
+  out << result.dedup_keys << " left at the end\n";
 }
 
 void print_live(const LiveCommandOptions& o, const lab::RunRecord& record,
@@ -251,6 +268,7 @@ void print_live(const LiveCommandOptions& o, const lab::RunRecord& record,
   if (!result.schema.empty()) {
     out << "live: the stores were tables of PostgreSQL schema " << result.schema << '\n';
   }
+  if (!result.dedup_prefix.empty()) print_dedup_store(result, out);
   if (!result.loop.empty()) out << "live: " << result.loop << '\n';
   if (result.timed_out) {
     out << "TIMEOUT: the run did not settle within " << o.timeout_s
@@ -319,6 +337,7 @@ int live_one(const LiveCommandOptions& o, const Loaded& l, const live::Endpoint&
   live::LiveOptions lo;
   lo.store_url = store.url;
   lo.drop_schema = store.drop_schema;
+  lo.dedup_url = store.dedup_url;
   lo.keep_db = keep_dir_for(o, l.file, several);
   lo.timeout_s = o.timeout_s;
   lo.tick_ms = o.tick_ms;
@@ -367,7 +386,7 @@ int live_command(const LiveCommandOptions& o, std::ostream& out, std::ostream& e
     err << "eosim: " << lab::printable(checked.message) << '\n';
     return kExitBadInput;
   }
-  if (const std::string why = store_option_error(o.store); !why.empty()) {
+  if (const std::string why = store_option_error(o); !why.empty()) {
     err << "eosim: live: " << why << '\n';
     return kExitBadInput;
   }

@@ -140,6 +140,7 @@ nlohmann::ordered_json compare_json(const std::string& file, const lab::RunSumma
                     {"loop", real.loop}}},
           {"orders", std::move(orders)},
           {"reasons", reasons},
+          {"store", real.schema.empty() ? "sqlite" : "postgres"},
           {"model_s", t.model_s},
           {"live_s", t.live_s},
           {"broker_restart_ms", real.broker_restart_ms}};

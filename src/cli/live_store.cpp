@@ -7,6 +7,7 @@
 
 #include "src/live/endpoint.h"  // redacted_url
 #include "src/live/postgres_store.h"
+#include "src/live/redis_store.h"
 
 namespace cli {
 
@@ -35,22 +36,28 @@ int start_private(const LiveCommandOptions& o, LiveStore& store, std::ostream& e
   return kExitOk;
 }
 
-}  // namespace
-
-std::string store_option_error(const std::string& store) {
-  if (store == "sqlite" || store == "postgres" || is_postgres_url(store)) return "";
-  return "--store " + live::redacted_url(store) +
-         ": expected sqlite, postgres or postgres://user:pass@host:port/db";
+// --dedup-store redis: a private redis-server for the command.
+int start_redis(const LiveCommandOptions& o, LiveStore& store, std::ostream& err) {
+  if (o.progress) err << "live: starting a private Redis on loopback...\n";
+  live::RedisOptions options;
+  if (const char* path = std::getenv("EOSIM_REDIS_SERVER"); path != nullptr && *path != '\0') {
+    options.server = path;
+  }
+  if (live::Status st = live::PrivateRedis::start(options, store.redis); !st.ok()) {
+    err << "eosim: live: --dedup-store redis: " << st.message << '\n';
+    return kExitBadInput;
+  }
+  store.dedup_url = store.redis->url();
+  return kExitOk;
 }
 
-int open_store(const LiveCommandOptions& o, LiveStore& store, std::ostream& err) {
-  live::install_postgres_store();
+int open_main_store(const LiveCommandOptions& o, LiveStore& store, std::ostream& err) {
   if (o.store == "sqlite") {
     store.label = "SQLite";
     return kExitOk;
   }
   if (o.store == "postgres") return start_private(o, store, err);
-  if (const std::string why = store_option_error(o.store); !why.empty()) {
+  if (const std::string why = store_option_error(o); !why.empty()) {
     err << "eosim: live: " << why << '\n';
     return kExitBadInput;
   }
@@ -64,7 +71,29 @@ int open_store(const LiveCommandOptions& o, LiveStore& store, std::ostream& err)
   return kExitOk;
 }
 
+}  // namespace
+
+std::string store_option_error(const LiveCommandOptions& o) {
+  if (!o.dedup_store.empty() && o.dedup_store != "redis") {
+    return "--dedup-store " + live::redacted_url(o.dedup_store) +
+           ": expected redis (a private redis-server on loopback)";
+  }
+  if (o.store == "sqlite" || o.store == "postgres" || is_postgres_url(o.store)) return "";
+  return "--store " + live::redacted_url(o.store) +
+         ": expected sqlite, postgres or postgres://user:pass@host:port/db";
+}
+
+int open_store(const LiveCommandOptions& o, LiveStore& store, std::ostream& err) {
+  live::install_server_stores();
+  if (const int code = open_main_store(o, store, err); code != kExitOk) return code;
+  if (o.dedup_store != "redis") return kExitOk;
+  const int code = start_redis(o, store, err);
+  if (code != kExitOk && store.own) store.own->stop();  // nothing left running
+  return code;
+}
+
 void close_store(LiveStore& store, std::ostream& out) {
+  if (store.redis) store.redis->stop();
   if (!store.own) return;
   store.own->stop();
   if (!store.own->kept()) return;

@@ -6,6 +6,9 @@
 //                        it is left stopped and the command says how to start it again
 //   postgres://...       the user's server: each run makes a schema of its own there and
 //                        drops it afterwards (kept with --keep-db); nothing else is touched
+// `eosim live --dedup-store redis`: the separate dedup store (dedup = "separate-store") on a
+// private redis-server started for the command (redis_launcher.h); without it the `seen`
+// table is where --store puts the others.
 // Built only with the live side (EOSIM_HAVE_LIVE).
 
 #include <memory>
@@ -14,6 +17,7 @@
 
 #include "src/cli/commands.h"
 #include "src/live/postgres_launcher.h"
+#include "src/live/redis_launcher.h"
 
 namespace cli {
 
@@ -21,16 +25,20 @@ struct LiveStore {
   std::string url;  // passed to each run (LiveOptions::store_url); "" = SQLite
   bool drop_schema = false;
   std::unique_ptr<live::PrivatePostgres> own;
-  std::string label;  // "SQLite", "a private PostgreSQL", "your PostgreSQL"
+  std::string label;                          // "SQLite", "a private PostgreSQL", "your PostgreSQL"
+  std::unique_ptr<live::PrivateRedis> redis;  // --dedup-store redis
+  std::string dedup_url;  // passed to each run (LiveOptions::dedup_url); "" = beside the rest
 };
 
-// "" when --store is one of the three forms; else the one line saying what is expected.
-std::string store_option_error(const std::string& store);
+// "" when --store is one of the three forms and --dedup-store "" or redis; else the one
+// line saying what is expected.
+std::string store_option_error(const LiveCommandOptions& o);
 
-// Starts or probes the server --store names. kExitOk, or 2 with one line on `err`.
+// Starts or probes the server --store names, and the Redis --dedup-store asks for. kExitOk,
+// or 2 with one line on `err` (nothing left running).
 int open_store(const LiveCommandOptions& o, LiveStore& store, std::ostream& err);
 
-// Stops a private server; a kept one (--keep-db) is left stopped and `out` says how to
+// Stops the private servers; a kept one (--keep-db) is left stopped and `out` says how to
 // start it and open the runs' schemas with psql.
 void close_store(LiveStore& store, std::ostream& out);
 

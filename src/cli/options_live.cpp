@@ -80,6 +80,11 @@ CLI::App* live_options(CLI::App& app, LiveCommandOptions& o) {
                    "(your server: a new schema per run, nothing of yours touched)")
       ->type_name("S")
       ->capture_default_str();
+  live->add_option("--dedup-store", o.dedup_store,
+                   "redis: a design with a separate dedup store keeps its keys in a private "
+                   "redis-server on loopback (SET NX, dedup_retention as the keys' TTL) "
+                   "instead of a table beside the other stores")
+      ->type_name("redis");
   add_design_options(live, o.overrides, {.choices = false});
   live->add_option("--keep-db", o.keep_db,
                    "Keep the run folder in DIR: SQLite files, each actor's log and trace, and "

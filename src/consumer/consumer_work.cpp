@@ -110,6 +110,9 @@ bool Consumer::expire_dedup_keys() {
   return true;
 }
 
+// The separate store's statements (here, mark_seen and expire_dedup_keys) are also what
+// `eosim live --dedup-store redis` answers as Redis commands (src/live/redis_store.h):
+// change them together.
 bool Consumer::check_outside(const std::string& id, bool& seen) {
   const bool separate = options_.strategy.choices.dedup == Dedup::kSeparateStore;
   store::Db& db = separate ? dedup_ : ledger_;

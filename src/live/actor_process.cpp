@@ -19,7 +19,7 @@
 #include "src/catalog/fault_sites.h"
 #include "src/consumer/consumer.h"
 #include "src/live/amqp_transport.h"
-#include "src/live/postgres_store.h"
+#include "src/live/redis_store.h"
 #include "src/live/run_folder.h"
 #include "src/orders/order_key.h"
 #include "src/producer/producer.h"
@@ -358,7 +358,7 @@ int run_actor(const ActorArgs& a, std::ostream& err) {
   AmqpTransport net(transport_options(a, s, endpoint, k, deliveries), k.scheduler, clock);
   const transport::Env env{net, k.scheduler, k.faults, k.trace};
 
-  install_postgres_store();  // a run with --store postgres keeps its stores on a server
+  install_server_stores();  // --store postgres, --dedup-store redis: stores on a server
   const lab::DbUris uris{store_uri(a.run_dir, "orders.db"), store_uri(a.run_dir, "ledger.db"),
                          store_uri(a.run_dir, "dedup.db"), store_uri(a.run_dir, "effects.db")};
   producer::ProducerOptions popts;

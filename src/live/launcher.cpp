@@ -83,21 +83,16 @@ bool loopback_port_open(int port) {
   return ok;
 }
 
-namespace {
-
-// Mode 0600: rabbitmq.conf holds the broker's password (the folder is 0700 too).
-Status write_file(const fs::path& path, const std::string& text) {
+Status write_secret_file(const std::string& path, const std::string& text) {
   std::ofstream out(path);
   out << text;
   out.close();
   std::error_code ec;
   fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write, ec);
-  if (!out || ec) return Status::error("cannot write " + path.string());
+  if (!out || ec) return Status::error("cannot write " + path);
   return Status::success();
 }
 
-// `bytes` random bytes from the kernel as hex (std::random_device reads /dev/urandom or
-// uses RDRAND; either is unpredictable to another user of the machine).
 std::string random_hex(int bytes) {
   std::random_device random;
   static constexpr char kDigits[] = "0123456789abcdef";
@@ -109,8 +104,6 @@ std::string random_hex(int bytes) {
   }
   return out;
 }
-
-}  // namespace
 
 std::string missing_rabbitmq(const LaunchOptions& options) {
   const fs::path server = fs::path(options.rabbitmq_bin_dir) / "rabbitmq-server";
@@ -181,10 +174,10 @@ Status PrivateBroker::write_config() const {
     advanced = "[{rabbit, [{channel_tick_interval, " + std::to_string(options_.channel_tick_ms) +
                "}]}].\n";
   }
-  for (Status s : {write_file(dir / "rabbitmq.conf", conf.str()),
-                   write_file(dir / "advanced.config", advanced),
-                   write_file(dir / "enabled_plugins", "[].\n"),
-                   write_file(dir / "rabbitmq-env.conf", "")}) {
+  for (Status s : {write_secret_file(dir / "rabbitmq.conf", conf.str()),
+                   write_secret_file(dir / "advanced.config", advanced),
+                   write_secret_file(dir / "enabled_plugins", "[].\n"),
+                   write_secret_file(dir / "rabbitmq-env.conf", "")}) {
     if (!s.ok()) return s;
   }
   return Status::success();

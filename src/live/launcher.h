@@ -65,6 +65,14 @@ std::string last_lines(const std::string& path, std::size_t count);
 // True when something accepts a TCP connection on 127.0.0.1:port now.
 bool loopback_port_open(int port);
 
+// Writes `text` to `path`, mode 0600: a private server's configuration holds its password
+// (rabbitmq.conf, redis.conf).
+Status write_secret_file(const std::string& path, const std::string& text);
+
+// `bytes` random bytes from the kernel as hex (std::random_device reads /dev/urandom or
+// uses RDRAND; either is unpredictable to another user of the machine): passwords.
+std::string random_hex(int bytes);
+
 enum class RestartKind { kClean, kKill };
 
 class PrivateBroker {

@@ -7,6 +7,7 @@
 
 #include "src/live/amqp_transport.h"
 #include "src/live/postgres_store.h"
+#include "src/live/redis_store.h"
 #include "src/live/run_folder.h"
 #include "src/live/run_queues.h"
 #include "src/live/supervisor.h"
@@ -127,6 +128,17 @@ struct SchemaDrop {
   }
 };
 
+// The run's place on Redis and how many of its keys are there at the end (the TTL may have
+// expired some): what the report says of the separate store.
+Status read_dedup_keys(const std::string& url, LiveResult& out) {
+  if (url.empty()) return Status::success();
+  RedisUrl u;
+  if (Status st = parse_redis_url(url, u); !st.ok()) return st;
+  out.dedup_prefix = u.prefix;
+  out.dedup_ttl_ms = u.ttl_ms;
+  return count_run_keys(url, out.dedup_keys);
+}
+
 std::string joined(const std::string& error, const std::string& more) {
   return more.empty() ? error : error + "; " + more;
 }
@@ -139,10 +151,14 @@ Status run_live(const lab::Scenario& s, const Endpoint& endpoint, const LiveOpti
   store::Db::set_live_lock_wait_ms(10000);
   if (Status st = set_consumer_timeout(s, o); !st.ok()) return st;
   if (Status st = prepare_run_dir(s, o.keep_db, out.run_dir); !st.ok()) return st;
-  install_postgres_store();
+  install_server_stores();
   // On every way out, after the checker has read the tables (a return value is made before
   // the locals go): the run's schema on a server of the user's, unless kept.
   const SchemaDrop drop{o.drop_schema ? o.store_url : "", out.schema};
+  std::string dedup_url;
+  if (Status st = use_dedup_server(s, out.run_dir, o.dedup_url, o.tick_ms, dedup_url); !st.ok()) {
+    return st;
+  }
   if (Status st = create_databases(s, out.run_dir, o.store_url, out.schema); !st.ok()) {
     return st;
   }
@@ -177,6 +193,7 @@ Status run_live(const lab::Scenario& s, const Endpoint& endpoint, const LiveOpti
       return st;
     }
   }
+  if (Status st = read_dedup_keys(dedup_url, out); !st.ok()) return st;
   return summarize(sv, left, out);
 }
 

@@ -57,6 +57,10 @@ struct LiveOptions {
   // With the user's consumer ([consumer] command): the query that reads its effects from
   // its ledger (user_consumer.h); "" = kDefaultEffectsQuery.
   std::string effects_query;
+  // The Redis the separate dedup store goes to (--dedup-store redis: the private one's
+  // URL); "" = the `seen` table beside the other stores. Used only by a design with a
+  // separate store; each run's keys have a prefix of their own (LiveResult::dedup_prefix).
+  std::string dedup_url;
   // Called about every 250 ms while waiting, with a one-line state of the run.
   std::function<void(const std::string&)> progress;
 };
@@ -77,6 +81,11 @@ struct LiveResult {
   std::int64_t broker_restart_ms = 0;  // wall time those took (part of wall_ms)
   std::string run_dir;
   std::string schema;  // the run's schema on the database server ("" with SQLite)
+  // The separate dedup store on Redis: the run's key prefix ("" when not on Redis), the
+  // keys' TTL (0: none) and how many of the run's keys Redis held when the run ended.
+  std::string dedup_prefix;
+  std::int64_t dedup_ttl_ms = 0;
+  std::int64_t dedup_keys = -1;
   // The run's queue names start with it ("eosim-live-<pid>-<time>-"); set before the
   // actors start.
   std::string queue_prefix;

@@ -102,21 +102,6 @@ class PostgresConn final : public store::RemoteConn {
   PGconn* conn_;
 };
 
-store::Status open_postgres(const std::string& uri, std::unique_ptr<store::RemoteConn>& out) {
-  PGconn* conn = PQconnectdb(uri.c_str());
-  if (PQstatus(conn) != CONNECTION_OK) {
-    store::Status s = store::Status::from_sqlstate(
-        "08001", "PostgreSQL: cannot connect: " + one_line(PQerrorMessage(conn)));
-    PQfinish(conn);
-    return s;
-  }
-  // Notices (a schema that exists already, ...) would go to stderr: the logs stay clean.
-  PQsetNoticeProcessor(
-      conn, [](void*, const char*) {}, nullptr);
-  out = std::make_unique<PostgresConn>(conn);
-  return store::Status::success();
-}
-
 std::string with_param(const std::string& url, const std::string& param) {
   return url + (url.find('?') == std::string::npos ? "?" : "&") + param;
 }
@@ -131,7 +116,20 @@ std::string run_once(const std::string& url, const std::string& sql) {
 
 }  // namespace
 
-void install_postgres_store() { store::set_remote_opener(&open_postgres); }
+store::Status open_postgres(const std::string& uri, std::unique_ptr<store::RemoteConn>& out) {
+  PGconn* conn = PQconnectdb(uri.c_str());
+  if (PQstatus(conn) != CONNECTION_OK) {
+    store::Status s = store::Status::from_sqlstate(
+        "08001", "PostgreSQL: cannot connect: " + one_line(PQerrorMessage(conn)));
+    PQfinish(conn);
+    return s;
+  }
+  // Notices (a schema that exists already, ...) would go to stderr: the logs stay clean.
+  PQsetNoticeProcessor(
+      conn, [](void*, const char*) {}, nullptr);
+  out = std::make_unique<PostgresConn>(conn);
+  return store::Status::success();
+}
 
 std::string schema_url(const std::string& base, const std::string& schema) {
   std::string url = base;

@@ -14,15 +14,17 @@
 //    that fails the statement's error is connection-lost (08001).
 //  - sslmode=disable is added unless the URL sets sslmode: the servers are on loopback.
 
+#include <memory>
 #include <string>
 
 #include "src/live/status.h"
+#include "src/store/remote.h"
 
 namespace live {
 
-// Registers the opener with the store layer (idempotent). Every process of `eosim live`
-// that opens a run's databases calls it first.
-void install_postgres_store();
+// Opens a connection for the store layer (the opener for postgres:// URLs; the live side
+// registers it with install_server_stores(), redis_store.h).
+store::Status open_postgres(const std::string& uri, std::unique_ptr<store::RemoteConn>& out);
 
 // `base` (a postgres:// URL) with search_path set to `schema` and sslmode=disable unless
 // the URL sets one.

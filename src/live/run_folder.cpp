@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include "src/live/postgres_store.h"
+#include "src/live/redis_store.h"
 #include "src/live/temp_folders.h"
 #include "src/store/db.h"
 #include "src/world/schema.h"
@@ -50,18 +52,30 @@ Status check_keep_dir(const lab::Scenario& s, const std::string& keep_db) {
   return Status::success();
 }
 
-std::string store_uri(const std::string& dir, const std::string& name) {
-  std::ifstream in(dir + "/store.url");
+namespace {
+
+// The first line of `path`, or "".
+std::string url_in(const std::string& path) {
+  std::ifstream in(path);
   std::string url;
-  if (in && std::getline(in, url) && !url.empty()) return url;
+  if (in && std::getline(in, url)) return url;
+  return "";
+}
+
+}  // namespace
+
+std::string store_uri(const std::string& dir, const std::string& name) {
+  if (name == "dedup.db") {
+    if (std::string url = url_in(dir + "/dedup.url"); !url.empty()) return url;
+  }
+  if (std::string url = url_in(dir + "/store.url"); !url.empty()) return url;
   return dir + "/" + name;
 }
 
 namespace {
 
-// The run folder's store.url, readable by this user only.
-Status write_store_url(const std::string& dir, const std::string& url) {
-  const std::string path = dir + "/store.url";
+// A URL file of the run folder (store.url, dedup.url), readable by this user only.
+Status write_url_file(const std::string& path, const std::string& url) {
   std::ofstream out(path);
   ::chmod(path.c_str(), 0600);
   out << url << "\n";
@@ -92,7 +106,9 @@ Status create_databases(const lab::Scenario& s, const std::string& dir,
                         const std::string& store_url, std::string& schema) {
   if (!store_url.empty()) {
     if (Status st = create_run_schema(store_url, schema); !st.ok()) return st;
-    if (Status st = write_store_url(dir, schema_url(store_url, schema)); !st.ok()) return st;
+    if (Status st = write_url_file(dir + "/store.url", schema_url(store_url, schema)); !st.ok()) {
+      return st;
+    }
   }
   const bool server = !store_url.empty();
   const consumer::Strategy strategy = s.consumer.design();
@@ -115,7 +131,9 @@ Status create_databases(const lab::Scenario& s, const std::string& dir,
                     : lab::ready_ledger_db(db, s.workload.account, s.workload.initial_balance);
     });
   }
-  if (st.ok() && strategy.choices.dedup == consumer::Dedup::kSeparateStore) {
+  // A dedup store on Redis has no table to make: its keys are made as they are marked.
+  if (st.ok() && strategy.choices.dedup == consumer::Dedup::kSeparateStore &&
+      !is_redis_url(store_uri(dir, "dedup.db"))) {
     st = made("dedup.db", [&] { return lab::ready_dedup_db(db); });
   }
   if (st.ok() && strategy.side_effect != consumer::SideEffect::kNone) {
@@ -124,6 +142,20 @@ Status create_databases(const lab::Scenario& s, const std::string& dir,
   if (st.ok()) st = create_deliveries(dir);
   if (!st.ok()) return Status::error("cannot create the run's databases: " + st.to_string());
   return Status::success();
+}
+
+Status use_dedup_server(const lab::Scenario& s, const std::string& dir, const std::string& base,
+                        std::int64_t tick_ms, std::string& url) {
+  url.clear();
+  const consumer::Strategy strategy = s.consumer.design();
+  if (base.empty() || strategy.choices.dedup != consumer::Dedup::kSeparateStore) {
+    return Status::success();
+  }
+  if (strategy.dedup_retention > std::numeric_limits<std::int64_t>::max() / tick_ms) {
+    return Status::error("[consumer] dedup_retention is too long for a Redis TTL in milliseconds");
+  }
+  url = run_dedup_url(base, new_run_prefix(), strategy.dedup_retention * tick_ms);
+  return write_url_file(dir + "/dedup.url", url);
 }
 
 std::int64_t read_number(const std::string& path, const char* sql) {

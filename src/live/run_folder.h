@@ -34,8 +34,16 @@ Status check_keep_dir(const lab::Scenario& s, const std::string& keep_db);
 Status create_databases(const lab::Scenario& s, const std::string& dir,
                         const std::string& store_url, std::string& schema);
 
+// With `base` (a redis:// URL, --dedup-store redis) and a design with a separate dedup
+// store: `url` is the run's own place there (a key prefix of its own, and dedup_retention
+// as the keys' TTL, ticks x tick_ms), kept in `dir`/dedup.url (0600) for every process of
+// the run; create_databases then makes no dedup.db. Else `url` is "" and nothing is written.
+Status use_dedup_server(const lab::Scenario& s, const std::string& dir, const std::string& base,
+                        std::int64_t tick_ms, std::string& url);
+
 // Where the run's database `name` ("orders.db", "ledger.db", "dedup.db", "effects.db")
-// lives: the file in `dir`, or the server's URL from `dir`/store.url. Every process of a
+// lives: the file in `dir`, or the server's URL from `dir`/dedup.url (dedup.db only) or
+// `dir`/store.url. Every process of a
 // run (supervisor, actors, checker) finds its stores through this.
 std::string store_uri(const std::string& dir, const std::string& name);
 

@@ -24,7 +24,7 @@ std::map<std::string, int>& held() {
 
 bool is_ours_by_name(const std::string& name) {
   return name.rfind("eosim-live-", 0) == 0 || name.rfind("eosim-rabbit-", 0) == 0 ||
-         name.rfind("eosim-pg-", 0) == 0;
+         name.rfind("eosim-pg-", 0) == 0 || name.rfind("eosim-redis-", 0) == 0;
 }
 
 // Whether `dir` holds an eosim.lock that nobody holds: its owner died. The probe's own

@@ -1,6 +1,7 @@
 #pragma once
 // The temporary folders of `eosim live` (run folders eosim-live-*, private brokers'
-// eosim-rabbit-*, private PostgreSQL clusters' eosim-pg-*) after an eosim killed with
+// eosim-rabbit-*, private PostgreSQL clusters' eosim-pg-*, private Redis servers'
+// eosim-redis-*) after an eosim killed with
 // SIGKILL: nothing of that process could remove them, so the next `eosim live` does -
 // only folders it can prove are an eosim's that has died, never another user's or a
 // running one's.
@@ -26,8 +27,9 @@ Status claim_folder(const std::string& dir);
 // Lets go of the lock (before the folder is removed).
 void release_folder(const std::string& dir);
 
-// Removes every folder eosim-live-*, eosim-rabbit-* or eosim-pg-* directly in `temp_dir`
-// that belongs to this user and holds an eosim.lock nobody holds; returns the folders removed.
+// Removes every folder eosim-live-*, eosim-rabbit-*, eosim-pg-* or eosim-redis-* directly in
+// `temp_dir` that belongs to this user and holds an eosim.lock nobody holds; returns the folders
+// removed.
 std::vector<std::string> remove_stale_folders(const std::string& temp_dir);
 
 }  // namespace live

@@ -95,7 +95,7 @@ void Db::record_open() {
 Status Db::exec(std::string_view sql) {
   EOSIM_ASSERT(is_open());
   if (conn_->remote != nullptr) {
-    const std::string script = postgres_sql(sql);
+    const std::string script = conn_->remote->dialect(sql);
     return script.empty() ? Status::success() : conn_->remote->run_script(script);
   }
   // sqlite3_exec needs a terminated string.

@@ -41,7 +41,12 @@ void set_remote_opener(RemoteOpener opener) { g_opener.store(opener); }
 RemoteOpener remote_opener() { return g_opener.load(); }
 
 bool is_remote_uri(std::string_view uri) {
-  return uri.starts_with("postgres://") || uri.starts_with("postgresql://");
+  return uri.starts_with("postgres://") || uri.starts_with("postgresql://") ||
+         uri.starts_with("redis://");
+}
+
+std::string RemoteConn::dialect(std::string_view sqlite_sql) const {
+  return postgres_sql(sqlite_sql);
 }
 
 std::string postgres_sql(std::string_view sqlite_sql) {

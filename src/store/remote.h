@@ -50,6 +50,11 @@ class RemoteConn {
   virtual Status run_script(const std::string& sql) = 0;
   // Inside a transaction the server still holds for this connection.
   virtual bool in_transaction() const = 0;
+  // The statement as this server spells it ("" = nothing to run there, as a PRAGMA): by
+  // default PostgreSQL's (postgres_sql). A server that is no SQL database (the Redis dedup
+  // store, src/live/redis_store.h) reads SQLite's text and answers only the statements it
+  // knows.
+  virtual std::string dialect(std::string_view sqlite_sql) const;
 };
 
 // Opens the server `uri` names.
@@ -58,7 +63,7 @@ using RemoteOpener = Status (*)(const std::string& uri, std::unique_ptr<RemoteCo
 void set_remote_opener(RemoteOpener opener);
 RemoteOpener remote_opener();
 
-// postgres:// and postgresql:// URLs name a server; anything else is SQLite's.
+// postgres://, postgresql:// and redis:// URLs name a server; anything else is SQLite's.
 bool is_remote_uri(std::string_view uri);
 
 // SQLite's SQL as PostgreSQL spells it (see the header comment); "" for a statement with no

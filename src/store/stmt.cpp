@@ -39,7 +39,7 @@ void Stmt::record(Recorder::Kind kind, int index, int result, int64_t value) con
 
 void Stmt::prepare() {
   if (remote_ != nullptr) {  // the server parses it when it runs; only the dialect differs
-    remote_sql_ = postgres_sql(sql_);
+    remote_sql_ = remote_->dialect(sql_);
     prepare_status_ = Status::success();
     return;
   }

@@ -16,6 +16,7 @@
 
 #include "src/live/postgres_launcher.h"
 #include "src/live/process.h"
+#include "tests/live/owner_killed.h"
 
 namespace {
 
@@ -36,15 +37,7 @@ std::string value_of(const std::string& conninfo, const std::string& sql) {
   return value;
 }
 
-bool gone(pid_t pid) {
-  for (int waited = 0; waited < 15000; waited += 50) {
-    while (::waitpid(-1, nullptr, WNOHANG) > 0) {
-    }
-    if (::kill(pid, 0) != 0) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return false;
-}
+bool gone(pid_t pid) { return live_test::process_gone(pid); }
 
 }  // namespace
 
@@ -103,37 +96,13 @@ TEST_CASE("private PostgreSQL: keep() leaves a stopped cluster that starts again
 }
 
 TEST_CASE("private PostgreSQL: its owner SIGKILLed, the server goes too", "[live-postgres]") {
-  int fds[2];
-  REQUIRE(::pipe(fds) == 0);
-  const pid_t child = ::fork();
-  REQUIRE(child >= 0);
-  if (child == 0) {
-    ::close(fds[0]);
-    std::unique_ptr<live::PrivatePostgres> pg;
-    pid_t pid = 0;
-    char dir[256] = {};
-    if (live::PrivatePostgres::start({}, pg).ok()) {
-      pid = pg->pid();
-      pg->dir().copy(dir, sizeof dir - 1);
-    }
-    (void)!::write(fds[1], &pid, sizeof pid);
-    (void)!::write(fds[1], dir, sizeof dir);
-    ::pause();
-    ::_exit(0);
-  }
-  ::close(fds[1]);
-  pid_t pid = 0;
-  char dir[256] = {};
-  REQUIRE(::read(fds[0], &pid, sizeof pid) == sizeof pid);
-  REQUIRE(::read(fds[0], dir, sizeof dir) == sizeof dir);
-  ::close(fds[0]);
-  ::kill(child, SIGKILL);
-  ::waitpid(child, nullptr, 0);
-  std::error_code ec;
-  REQUIRE(pid > 0);
-  const bool server_gone = gone(pid);
-  fs::remove_all(dir, ec);  // SIGKILL ran no code: the folder is left for the next run
-  CHECK(server_gone);
+  // The child's server object is never destroyed: the child dies by SIGKILL.
+  static std::unique_ptr<live::PrivatePostgres> pg;
+  CHECK(live_test::server_dies_with_owner([](pid_t& pid, char* dir) {
+    if (!live::PrivatePostgres::start({}, pg).ok()) return;
+    pid = pg->pid();
+    pg->dir().copy(dir, 255);
+  }));
 }
 
 TEST_CASE("private PostgreSQL: without the package, one line saying what to install",

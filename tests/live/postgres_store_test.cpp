@@ -12,6 +12,7 @@
 
 #include "src/live/postgres_launcher.h"
 #include "src/live/postgres_store.h"
+#include "src/live/redis_store.h"
 #include "src/store/db.h"
 #include "src/store/txn.h"
 
@@ -25,7 +26,7 @@ struct Server {
   std::unique_ptr<live::PrivatePostgres> pg;
   std::string url;  // the run's schema
   Server() {
-    live::install_postgres_store();
+    live::install_server_stores();
     const live::Status st = live::PrivatePostgres::start({}, pg);
     INFO(st.message);
     REQUIRE(st.ok());

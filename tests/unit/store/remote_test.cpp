@@ -81,6 +81,8 @@ TEST_CASE("a server URL without a server side linked is an error, not a file", "
   CHECK_FALSE(s.ok());
   CHECK_FALSE(db.is_open());
   CHECK(store::is_remote_uri("postgres://u@h/d"));
+  CHECK(store::is_remote_uri("redis://127.0.0.1:6379/0"));  // the Redis dedup store
+  CHECK_FALSE(store::Db::open("redis://127.0.0.1:1/0?prefix=x:", db).ok());
   CHECK_FALSE(store::is_remote_uri("/tmp/x/ledger.db"));
   CHECK_FALSE(store::is_remote_uri("file:/x?vfs=memdb"));
 }
