@@ -23,8 +23,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A separate store marked first, a crash after the commit: the key must outlive the
-// redelivery (which waits for the consumer's restart, 20 ticks) to stop a second debit.
+// Scenario 38 with a retention that outlives the redelivery (its fixed twin): a separate
+// store marked first, a crash after the commit; the redelivery waits for the consumer's
+// restart (20 ticks), and a key still there stops a second debit.
 std::string redis_expiring_scenario(int retention, const char* verdict) {
   return std::string("name = \"separate store, dedup_retention ") + std::to_string(retention) +
          "\"\nseed = 38\n[workload]\norders = 3\namount = 150\ninitial_balance = 1000\n"
@@ -63,7 +64,6 @@ TEST_CASE(
   const std::string tmp = dir.path + "/tmp";
   fs::create_directories(tmp);
   const std::vector<std::string> env = {"TMPDIR=" + tmp};
-  std::ofstream(dir.path + "/expires.toml") << redis_expiring_scenario(5, "duplicated");
   std::ofstream(dir.path + "/outlives.toml") << redis_expiring_scenario(100000, "exactly-once");
   const std::string kept = dir.path + "/kept";
 
@@ -71,7 +71,8 @@ TEST_CASE(
       live_test::eosim({"live", "--dedup-store", "redis", "--format", "json", "--keep-db", kept,
                         live_test::kSource + "/scenarios/07-separate-dedup-store.toml",
                         live_test::kSource + "/scenarios/33-separate-store-mark-after-commit.toml",
-                        dir.path + "/expires.toml", dir.path + "/outlives.toml"},
+                        live_test::kSource + "/scenarios/38-separate-store-key-expired.toml",
+                        dir.path + "/outlives.toml"},
                        dir, env);
   INFO(r.out);
   CHECK(r.exit_code == 0);  // every file's [expect] met
@@ -95,7 +96,7 @@ TEST_CASE(
   CHECK(redis_debits(after).at(2) == 2);
   CHECK(after["dedup_keys"] == 3);
 
-  const nlohmann::json& expires = runs["expires"];
+  const nlohmann::json& expires = runs["38-separate-store-key-expired"];
   CHECK(expires["verdict"] == "duplicated");
   CHECK(redis_debits(expires).at(2) == 2);
   CHECK(expires["dedup_ttl_ms"] == 5 * expires["tick_ms"].get<int>());
