@@ -27,6 +27,21 @@ float y_of(double rate) {
   return kTop + plot * (1.0f - static_cast<float>(std::clamp(rate, 0.0, 1.0)));
 }
 
+// A series drawn before k others with the same rates at every point would be hidden under
+// them (three designs at 0 % make one line on the axis): it is drawn k steps wider, so each
+// shows as a band around the ones above it.
+int identical_after(const Chart& chart, std::size_t s) {
+  int k = 0;
+  for (std::size_t t = s + 1; t < chart.series.size(); ++t) {
+    if (chart.series[t].rates == chart.series[s].rates) ++k;
+  }
+  return k;
+}
+
+bool zero_throughout(const Series& series) {
+  return std::all_of(series.rates.begin(), series.rates.end(), [](double r) { return r <= 0; });
+}
+
 void axes(std::ostream& out, const Chart& chart) {
   for (int pct = 0; pct <= 100; pct += 25) {
     const float y = y_of(pct / 100.0);
@@ -67,7 +82,9 @@ std::string chart_svg(const Chart& chart) {
     const Series& series = chart.series[s];
     const char* colour = kColours[s % (sizeof kColours / sizeof kColours[0])];
     const std::size_t n = std::min(series.rates.size(), chart.x_ticks.size());
-    out << "<polyline fill=\"none\" stroke=\"" << colour << "\" stroke-width=\"2\" points=\"";
+    const int under = identical_after(chart, s);
+    out << "<polyline fill=\"none\" stroke=\"" << colour << "\" stroke-width=\""
+        << 2 + 3 * under << "\" points=\"";
     for (std::size_t i = 0; i < n; ++i) {
       out << (i ? " " : "") << num(x_of(i, chart.x_ticks.size())) << ','
           << num(y_of(series.rates[i]));
@@ -75,13 +92,16 @@ std::string chart_svg(const Chart& chart) {
     out << "\"/>\n";
     for (std::size_t i = 0; i < n; ++i) {
       out << "<circle cx=\"" << num(x_of(i, chart.x_ticks.size())) << "\" cy=\""
-          << num(y_of(series.rates[i])) << "\" r=\"3.5\" fill=\"" << colour << "\"/>\n";
+          << num(y_of(series.rates[i])) << "\" r=\"" << num(3.5f + 1.5f * static_cast<float>(under))
+          << "\" fill=\"" << colour << "\"/>\n";
     }
     const float y = kTop + 8 + 20 * static_cast<float>(s);
     out << "<line x1=\"" << num(kWidth - kRight + 16) << "\" y1=\"" << num(y - 4) << "\" x2=\""
         << num(kWidth - kRight + 40) << "\" y2=\"" << num(y - 4) << "\" stroke=\"" << colour
         << "\" stroke-width=\"3\"/>\n<text class=\"legend\" x=\"" << num(kWidth - kRight + 46)
-        << "\" y=\"" << num(y) << "\">" << lab::xml_escape(series.name) << "</text>\n";
+        << "\" y=\"" << num(y) << "\">" << lab::xml_escape(series.name)
+        << (zero_throughout(series) && !series.rates.empty() ? " (0 %)" : "")
+        << "</text>\n";
   }
   out << "<text x=\"" << num(kLeft) << "\" y=\"" << num(kHeight - 10)
       << "\" fill=\"#6b7280\" font-size=\"11\">" << lab::xml_escape(chart.caption) << "</text>\n";

@@ -89,6 +89,9 @@ class Relay {
   void kick();  // new rows may be waiting
   void crash(const std::string& why);
   std::size_t in_flight() const { return in_flight_.size(); }
+  // Publishes of a row the relay had published before (after a lost confirm, a lost
+  // connection or its own crash): the source of a duplicate no redelivery explains.
+  std::int64_t republished() const;
   void add_state(sim::StateHash& hash) const;  // explore's state merging: every field
 
  private:

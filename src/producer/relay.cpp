@@ -238,6 +238,12 @@ void Relay::crash(const std::string& why) {
 }
 
 
+std::int64_t Relay::republished() const {
+  std::int64_t again = 0;
+  for (const auto& [order, count] : publishes_) again += count - 1;
+  return again;
+}
+
 void Relay::add_state(sim::StateHash& hash) const {
   hash.add(db_.is_open());
   publisher_.add_state(hash);

@@ -260,6 +260,11 @@ void write_lists(std::ostream& out, const RunSummary& run) {
   if (report.balance_negative) out << "  <- NEGATIVE";
   out << "\n" << padded("", 15) << " (" << kBalanceRule << ")\n";
   out << padded("redeliveries:", 15) << " " << run.redeliveries << "\n";
+  // Only when it happened: a duplicate with no redelivery then names its cause.
+  if (run.republished.value_or(0) > 0) {
+    out << padded("republished:", 15) << " " << *run.republished
+        << " (the relay published a row again)\n";
+  }
   out << padded("steps:", 15) << " " << run.steps << " (virtual time " << run.time
       << " ticks)";
   if (run.step_bound_hit) out << "  <- hit the step bound before quiescence";
@@ -464,6 +469,7 @@ nlohmann::ordered_json report_json(const RunRecord& record) {
   j["balance_actual"] = report.balance_actual;
   j["balance_negative"] = report.balance_negative;
   j["redeliveries"] = run.redeliveries;
+  if (run.republished) j["republished"] = *run.republished;
   j["faults_fired"] = std::move(faults);
   nlohmann::ordered_json unfired = nlohmann::ordered_json::array();
   for (const UnfiredRule& u : run.unfired) {

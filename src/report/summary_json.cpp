@@ -36,6 +36,12 @@ class Reader {
     out = it->template get<T>();
   }
 
+  // A key later versions added: a recording made before it has none, and keeps `out`.
+  template <class T>
+  void get_if_present(const char* key, T& out) {
+    if (error_.empty() && j_.contains(key)) get(key, out);
+  }
+
   // A name of the checker's vocabulary, turned into its enum by `parse` (verdict.h).
   template <class T, class Parse>
   void name(const char* key, T& out, Parse parse) {
@@ -128,6 +134,9 @@ eosim::Status summary_from_json(const nlohmann::json& j, RunSummary& out) {
   r.get("balance_actual", report.balance_actual);
   r.get("balance_negative", report.balance_negative);
   r.get("redeliveries", s.redeliveries);
+  std::int64_t republished = -1;
+  r.get_if_present("republished", republished);
+  if (republished >= 0) s.republished = republished;
   r.list("faults_fired", [&](Reader& f) {
     sim::FiredFault fault;
     f.get("step", fault.step);

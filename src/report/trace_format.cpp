@@ -5,6 +5,8 @@
 #include <map>
 #include <ostream>
 
+#include "src/diagram/sequence.h"
+
 namespace lab {
 
 std::string format_trace_line(const sim::TraceEvent& e, const sim::KeyNames& names) {
@@ -55,6 +57,44 @@ std::string mermaid_label(const sim::TraceEvent& e, const sim::KeyNames& names, 
   return label.empty() ? kind : label;
 }
 
+// Where each frame is drawn: in the row it was sent in, as the sequence diagram draws it
+// (diagram::SequenceLayout matches each send with its "recv" or "lost"). Drawn where it
+// arrived, a publish would come after the crash of the relay that had sent it.
+struct FrameRows {
+  std::vector<const diagram::Arrow*> sent_in;  // per event: the frame sent in it, or null
+  std::vector<bool> ends_frame;                // per event: a recv/lost drawn at its send
+};
+
+FrameRows frame_rows(const std::vector<sim::TraceEvent>& events,
+                     const std::vector<std::string>& lanes, diagram::SequenceLayout& layout) {
+  layout.reset(lanes);
+  layout.update(events, 1);
+  FrameRows rows{std::vector<const diagram::Arrow*>(events.size(), nullptr),
+                 std::vector<bool>(events.size(), false)};
+  for (const diagram::Arrow& a : layout.arrows()) {
+    if (events[a.from_row].kind != sim::EventKind::kSend) continue;
+    rows.sent_in[a.from_row] = &a;
+    if (a.kind != diagram::ArrowKind::kInFlight) rows.ends_frame[a.to_row] = true;
+  }
+  return rows;
+}
+
+void write_frame(std::ostream& out, const std::vector<sim::TraceEvent>& events,
+                 const diagram::Arrow& a, const sim::KeyNames& names) {
+  const sim::TraceEvent& sent = events[a.from_row];
+  const std::string from = mermaid_id(sent.actor), to = mermaid_id(sent.target);
+  if (a.kind == diagram::ArrowKind::kDelivered) {
+    out << "  " << from << "->>" << to << ": " << mermaid_label(sent, names, false) << '\n';
+  } else if (a.kind == diagram::ArrowKind::kLost) {
+    // The lost event's detail says why ("... (dropped by rule 1)").
+    out << "  " << from << "-x" << to << ": " << mermaid_label(events[a.to_row], names, false)
+        << '\n';
+  } else {
+    out << "  " << from << "-)" << to << ": " << mermaid_label(sent, names, false)
+        << " (still in flight)\n";
+  }
+}
+
 }  // namespace
 
 void write_trace_mermaid(std::ostream& out, const std::vector<sim::TraceEvent>& events,
@@ -79,11 +119,16 @@ void write_trace_mermaid(std::ostream& out, const std::vector<sim::TraceEvent>& 
     declare(e.actor);
     declare(e.target);
   }
-  // A frame is drawn when it arrives (an arrow from sender to receiver) or when it is
-  // lost (a crossed arrow); "send" events would draw it twice.
-  for (const auto& e : events) {
+  diagram::SequenceLayout layout;
+  const FrameRows frames = frame_rows(events, lanes, layout);
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const sim::TraceEvent& e = events[i];
     const std::string self = mermaid_id(e.actor);
-    if (e.kind == sim::EventKind::kSend) continue;
+    if (frames.sent_in[i]) {
+      write_frame(out, events, *frames.sent_in[i], names);
+      continue;
+    }
+    if (frames.ends_frame[i] || e.kind == sim::EventKind::kSend) continue;
     if (e.kind == sim::EventKind::kRecv) {
       out << "  " << mermaid_id(e.target) << "->>" << self << ": " << mermaid_label(e, names, false)
           << '\n';

@@ -136,7 +136,9 @@ void write_header(std::ostream& out, const lab::RunRecord& record, const RunPart
   out << "<p>balance: initial " << report.balance_initial << ", expected "
       << report.balance_expected << ", actual <span class=\""
       << (report.balance_expected == report.balance_actual ? "good" : "bad") << "\">"
-      << report.balance_actual << "</span> &middot; redeliveries " << run.redeliveries << "</p>\n";
+      << report.balance_actual << "</span> &middot; redeliveries " << run.redeliveries;
+  if (run.republished.value_or(0) > 0) out << " &middot; republished " << *run.republished;
+  out << "</p>\n";
   for (const std::string& unmet : record.unmet) {
     out << "<p class=\"bad\">expectation failed: " << xml_escape(unmet) << "</p>\n";
   }

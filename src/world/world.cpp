@@ -350,6 +350,8 @@ RunSummary World::summary() {
     }
   }
   r.redeliveries = static_cast<std::int64_t>(w.broker_->model().counters().redelivered);
+  r.republished = 0;
+  if (auto* relay = w.producer_->relay()) r.republished = relay->republished();
   r.steps = w.kernel_.scheduler.steps();
   r.time = w.kernel_.scheduler.now();
   r.step_bound_hit = !w.kernel_.scheduler.idle();

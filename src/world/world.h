@@ -89,6 +89,9 @@ struct RunSummary {
   std::vector<sim::FiredFault> faults;
   std::vector<UnfiredRule> unfired;  // scripted rules that could have fired and did not
   std::int64_t redeliveries = 0;  // deliveries with redelivered=true
+  // Relay publishes of a row it had published before; unknown (nullopt) in a live run,
+  // whose relay is a process of its own.
+  std::optional<std::int64_t> republished;
   std::uint64_t steps = 0;
   sim::Tick time = 0;
   bool step_bound_hit = false;    // the run did not reach quiescence within step_bound

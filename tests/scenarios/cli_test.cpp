@@ -489,3 +489,18 @@ TEST_CASE("cli: --strategy that never passes a scripted site is bad input", "[cl
   CHECK(out.exit_code == 2);
   CHECK(contains(out.text, "key `faults.script[1].at`: relay.after_publish is never passed"));
 }
+
+TEST_CASE("cli: a duplicate publish by the relay is named as a republish, not a redelivery",
+          "[cli]") {
+  const std::string file = quoted(source_path("scenarios/14-relay-crash-duplicate-publish.toml"));
+  const Output text = eosim("run " + file);
+  CHECK(contains(text.text, "redeliveries:   0"));
+  CHECK(contains(text.text, "republished:    1 (the relay published a row again)"));
+  const nlohmann::json j = nlohmann::json::parse(eosim_stdout("run " + file + " --format json").text);
+  CHECK(j["redeliveries"] == 0);
+  CHECK(j["republished"] == 1);
+  // A run with no republish says nothing of it in text, and 0 in JSON.
+  const std::string happy = quoted(source_path("scenarios/01-happy-path.toml"));
+  CHECK_FALSE(contains(eosim("run " + happy).text, "republished"));
+  CHECK(nlohmann::json::parse(eosim_stdout("run " + happy + " --format json").text)["republished"] == 0);
+}
