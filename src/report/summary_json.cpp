@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <type_traits>
 
 #include <nlohmann/json.hpp>
@@ -36,10 +37,12 @@ class Reader {
     out = it->template get<T>();
   }
 
-  // A key later versions added: a recording made before it has none, and keeps `out`.
-  template <class T>
-  void get_if_present(const char* key, T& out) {
-    if (error_.empty() && j_.contains(key)) get(key, out);
+  // A number later versions added: a recording made before it has none (nullopt).
+  void get_if_present(const char* key, std::optional<std::int64_t>& out) {
+    if (!error_.empty() || !j_.contains(key)) return;
+    std::int64_t value = 0;
+    get(key, value);
+    if (error_.empty()) out = value;
   }
 
   // A name of the checker's vocabulary, turned into its enum by `parse` (verdict.h).
@@ -134,9 +137,7 @@ eosim::Status summary_from_json(const nlohmann::json& j, RunSummary& out) {
   r.get("balance_actual", report.balance_actual);
   r.get("balance_negative", report.balance_negative);
   r.get("redeliveries", s.redeliveries);
-  std::int64_t republished = -1;
-  r.get_if_present("republished", republished);
-  if (republished >= 0) s.republished = republished;
+  r.get_if_present("republished", s.republished);
   r.list("faults_fired", [&](Reader& f) {
     sim::FiredFault fault;
     f.get("step", fault.step);
