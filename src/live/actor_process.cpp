@@ -308,8 +308,10 @@ struct OwnActor {
   std::unique_ptr<producer::Relay> relay;
 };
 
+// `popts` is the caller's: the order service and the relay keep a reference to it, so it
+// must outlive them (a copy taken here by value left the relay reading a dead object).
 OwnActor make_actor(const ActorArgs& a, const lab::Scenario& s, const transport::Env& env,
-                    const lab::DbUris& uris, producer::ProducerOptions popts) {
+                    const lab::DbUris& uris, producer::ProducerOptions& popts) {
   OwnActor actor;
   if (a.role == "consumer") {
     actor.consumer = std::make_unique<consumer::Consumer>(
