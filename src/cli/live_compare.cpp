@@ -159,7 +159,13 @@ bool compare_one(const std::string& file, const lab::RunSummary& model,
   const bool agree = m.verdict == l.verdict && reasons.empty() &&
                      std::all_of(rows.begin(), rows.end(), [](const OrderRow& r) { return r.same; });
   const bool compared = real.summary.cut_short.empty();
-  if (compared && !agree && reasons.empty()) {
+  if (compared && !agree && reasons.empty() && real.user_consumer) {
+    // The model ran eosim's own consumer, the live run the user's program.
+    reasons.push_back("the same scripted faults fired on both sides: the model ran eosim's " +
+                      model.strategy +
+                      " consumer, the live run yours; where they differ, your consumer does not "
+                      "do what that design does (docs/your-consumer.md)");
+  } else if (compared && !agree && reasons.empty()) {
     // The same rules fired on both sides: what is left is timing (docs/live.md).
     reasons.push_back("the same scripted faults fired on both sides: wall time closed a margin of "
                       "a few ticks that the model keeps (docs/live.md, \"Which scenarios depend "

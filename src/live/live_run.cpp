@@ -163,6 +163,7 @@ Status run_live(const lab::Scenario& s, const Endpoint& endpoint, const LiveOpti
     return st;
   }
   Supervision sv{s, o, endpoint};
+  out.user_consumer = !s.consumer.command.empty();
   if (!s.consumer.command.empty()) {
     sv.effects_query = o.effects_query.empty() ? kDefaultEffectsQuery : o.effects_query;
   }

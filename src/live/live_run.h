@@ -77,6 +77,7 @@ struct LiveResult {
   // Of those, the user's consumer ended on its own (not killed by a failpoint) and was
   // started again like a crashed one.
   int consumer_ends = 0;
+  bool user_consumer = false;  // the run ran the user's consumer ([consumer] command)
   int broker_restarts = 0;   // the private broker stopped and started again
   std::int64_t broker_restart_ms = 0;  // wall time those took (part of wall_ms)
   std::string run_dir;

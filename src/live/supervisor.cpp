@@ -281,7 +281,9 @@ void supervise(Supervision& sv, const ActorArgs& base, LiveResult& out) {
   const std::int64_t quiet_ms = std::max<std::int64_t>(1500, 100 * sv.o.tick_ms);
   const std::string queue = sv.prefix + "orders";
   const bool silence_ends = !s.network.heartbeat || *s.network.heartbeat > 0;
-  SettleWatch watch(base.origin_ms, quiet_ms);
+  // Quiet since now, not since tick 0: the wait for the user's consumers to subscribe can
+  // outlast three quiet periods, and nothing was published before it ended.
+  SettleWatch watch(WallClock::monotonic_ms(), quiet_ms);
   for (;;) {
     ::usleep(100 * 1000);
     if (interrupted() != 0) {  // Ctrl-C: run_live stops everything, the caller cleans up

@@ -68,23 +68,26 @@ Status read_orders(sqlite3* db, const std::string& query, std::vector<std::int64
 }
 
 // Each committed order's amount, from the run's orders.db.
-std::map<std::int64_t, std::int64_t> order_amounts(const std::string& dir) {
-  std::map<std::int64_t, std::int64_t> amounts;
+store::Status order_amounts(const std::string& dir, std::map<std::int64_t, std::int64_t>& amounts) {
   store::Db db;
-  if (!store::Db::open(store_uri(dir, "orders.db"), db).ok()) return amounts;
+  store::Status status = store::Db::open(store_uri(dir, "orders.db"), db);
+  if (!status.ok()) return status;
   store::Stmt& st = db.statement("SELECT id, amount FROM orders");
-  bool row = false;
-  while (st.step(row).ok() && row) amounts[st.column_int64(0)] = st.column_int64(1);
+  for (bool row = true; status.ok() && row;) {
+    status = st.step(row);
+    if (status.ok() && row) amounts[st.column_int64(0)] = st.column_int64(1);
+  }
   st.reset();
-  return amounts;
+  return status;
 }
 
 // Invariant (2): the debits and the balance they leave, in one transaction.
 store::Status write_debits(const lab::Scenario& s, const std::string& dir,
                            const std::vector<std::int64_t>& orders) {
-  const std::map<std::int64_t, std::int64_t> amounts = order_amounts(dir);
+  std::map<std::int64_t, std::int64_t> amounts;
+  store::Status st = order_amounts(dir, amounts);
   store::Db ledger;
-  store::Status st = store::Db::open(store_uri(dir, "ledger.db"), ledger);
+  if (st.ok()) st = store::Db::open(store_uri(dir, "ledger.db"), ledger);
   if (st.ok()) st = ledger.exec("BEGIN IMMEDIATE");
   std::int64_t total = 0;
   for (std::size_t i = 0; st.ok() && i < orders.size(); ++i) {
