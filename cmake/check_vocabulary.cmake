@@ -27,6 +27,7 @@ set(BOUNDARY
   "^src/report/scenario_doc\\.cpp$"     # docs/scenario-format.md from the key table
   "^src/session/recording\\.cpp$"  # JSON Lines of a recorded run
   "^src/live/endpoint\\.cpp$"     # broker URLs
+  "^src/live/redis_store\\.cpp$"  # redis:// URL parameters and Redis replies off the wire
   "^src/prose/"                    # text for people (lists in Markdown)
 )
 set(KNOWN
@@ -34,6 +35,8 @@ set(KNOWN
   "src/live/net_faults.cpp|basic.deliver" "src/live/net_faults.cpp|basic.publish"
   # Files by extension.
   "src/scenario/scenario.cpp|.toml" "src/live/run_folder.cpp|.jsonl" "ui/app.cpp|.jsonl"
+  # A run folder's file names (the separate dedup store's file, absent when Redis holds it).
+  "src/live/run_folder.cpp|dedup.db"
   # Actor (node) names and roles: the network's node ids are text (sim/named.h).
   "src/diagram/sequence.cpp|orders" "src/diagram/sequence.cpp|ledger"
   "src/diagram/sequence.cpp|dedup" "src/diagram/sequence.cpp|mail"

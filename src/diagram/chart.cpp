@@ -100,7 +100,7 @@ std::string chart_svg(const Chart& chart) {
         << num(kWidth - kRight + 40) << "\" y2=\"" << num(y - 4) << "\" stroke=\"" << colour
         << "\" stroke-width=\"3\"/>\n<text class=\"legend\" x=\"" << num(kWidth - kRight + 46)
         << "\" y=\"" << num(y) << "\">" << lab::xml_escape(series.name)
-        << (zero_throughout(series) && !series.rates.empty() ? " (0 %)" : "")
+        << (zero_throughout(series) && !series.rates.empty() ? "<tspan> (0 %)</tspan>" : "")
         << "</text>\n";
   }
   out << "<text x=\"" << num(kLeft) << "\" y=\"" << num(kHeight - 10)

@@ -39,6 +39,6 @@ TEST_CASE("chart: series with the same rates are drawn as nested bands, widest f
 
 TEST_CASE("chart: a series at 0 % everywhere says so in its legend", "[chart]") {
   const std::string svg = diagram::chart_svg(three_at_zero());
-  CHECK(count(svg, " (0 %)</text>") == 3);
+  CHECK(count(svg, "<tspan> (0 %)</tspan></text>") == 3);
   CHECK(svg.find(">no-dedup</text>") != std::string::npos);
 }
