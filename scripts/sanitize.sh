@@ -3,7 +3,10 @@
 # program: halt_on_error) in ./build-asan and runs the tests there. The GUI is left out
 # (its tests need a display and add nothing the CLI tests do not), and so are tests that
 # start a real RabbitMQ or PostgreSQL (labels live, conformance: not even built,
-# EOSIM_BROKER_TESTS=OFF) and the benchmark.
+# EOSIM_BROKER_TESTS=OFF), the benchmark, and the checks of the source tree's text (label
+# tree: the layout, layering, vocabulary, determinism and function-length rules, which
+# read files, not the program, and run in the Release ctest).
+#   --build-only  configure and build, run nothing (.ci/run builds early, at low priority)
 #   SANITIZE    address (default: ASan + UBSan) or thread (TSan, in ./build-tsan)
 #   EOSIM_TEST_SEED_DIVISOR  the heaviest property tests walk 1/N of their seeds (default
 #               4; 1 walks them all): this pass looks for memory and undefined-behaviour
@@ -11,6 +14,12 @@
 #               ctest's, on every seed (tests/support/seed_budget.h)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+build_only=0
+case "${1:-}" in
+  "") ;;
+  --build-only) build_only=1 ;;
+  *) echo "sanitize: unknown argument '$1' (the only one is --build-only)" >&2; exit 2 ;;
+esac
 kind=${SANITIZE:-address}
 case "$kind" in
   address) build_dir=build-asan option=-DEOSIM_ASAN=ON ;;
@@ -27,7 +36,15 @@ export EOSIM_TEST_SEED_DIVISOR=${EOSIM_TEST_SEED_DIVISOR:-4}
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$option" -DEOSIM_GUI=OFF \
   -DEOSIM_BROKER_TESTS=OFF -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" >/dev/null
 echo "sanitize: building in $build_dir ($kind; seeds of the heaviest tests / $EOSIM_TEST_SEED_DIVISOR)"
-cmake --build "$build_dir" -j "$(nproc)" 2>&1 | grep -E "error|warning" || true
-test -x "$build_dir/eosim"
+build_log=$(mktemp)
+if ! cmake --build "$build_dir" -j "$(nproc)" >"$build_log" 2>&1; then
+  grep -E "error|warning" "$build_log" || tail -40 "$build_log"
+  rm -f "$build_log"
+  echo "sanitize: the build in $build_dir failed" >&2
+  exit 1
+fi
+grep -E "warning" "$build_log" || true
+rm -f "$build_log"
+[ "$build_only" = 0 ] || exit 0
 cd "$build_dir"
-ctest --output-on-failure -j "$(nproc)" -LE 'live|conformance'
+ctest --output-on-failure -j "$(nproc)" -LE 'live|conformance|tree'

@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
 # Installs what eosim needs from Debian 12's packages (only what is missing), then
 # configures and builds it in ./build. Safe to run again: it does only what is left.
+#   --packages-only  install the missing packages and stop (.ci/run, before it starts the
+#                    sanitizer and fuzz builds beside the README's test command)
 #   BUILD_DIR   where to build (default: build)
 #   BUILD_TYPE  CMake build type (default: Release)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+packages_only=0
+case "${1:-}" in
+  "") ;;
+  --packages-only) packages_only=1 ;;
+  *) echo "setup: unknown argument '$1' (the only one is --packages-only)" >&2; exit 2 ;;
+esac
 
 packages=(build-essential cmake pkg-config libboost-dev libsqlite3-dev catch2 libcli11-dev
   libimgui-dev libglfw3-dev libgl-dev libtomlplusplus-dev nlohmann-json3-dev
@@ -59,6 +67,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   restore_policy
   trap - EXIT
 fi
+
+[ "$packages_only" = 0 ] || exit 0
 
 build_dir=${BUILD_DIR:-build}
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" >/dev/null
