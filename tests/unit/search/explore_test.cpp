@@ -333,6 +333,12 @@ TEST_CASE("explore: state merging reaches the same outcome classes, every kind a
     }
   }
   compare_merging(explore_scenario(3, "atomic"), 2, 1, {});
+}
+
+// The same with keyed draws; a case of its own so that .ci/run's two processes share the
+// minutes evenly.
+TEST_CASE("explore: keyed state merging reaches the same outcome classes, every kind and D=1",
+          "[.merge]") {
   for (const lab::Scenario& s : merge_scenarios()) {
     compare_merging(keyed(s), 1, 1, {});
     compare_merging(keyed(s), 2, 1, {sim::FaultAction::kCrash});
