@@ -119,8 +119,18 @@ Status after_user_reap(Supervision& sv, Actor& a, std::size_t i, int ends_before
       (last.empty() ? "" : "; the last line of its log: " + last));
 }
 
+// The user's consumer `a` (the i-th actor) runs but has not subscribed since it was
+// started: it is still starting up (an interpreter and its imports can take seconds on a
+// busy machine), and the orders waiting in the queue are not stuck yet. One that never
+// subscribes keeps the run going until its time bound: incomplete, not a verdict.
+bool starting_up(const Supervision& sv, const Actor& a, std::size_t i) {
+  return !a.command.empty() && a.pid != 0 &&
+         sv.net_faults->consumes_from(static_cast<int>(i)) <= a.consumes_at_start;
+}
+
 // Reaps and restarts actors; false (sv.failure set) when one ended on its own. `pending`:
-// an actor is waiting for its restart.
+// an actor is waiting for its restart, or a restarted consumer of the user's has not
+// subscribed yet.
 bool tend_actors(Supervision& sv, std::int64_t now, bool& pending, LiveResult& out) {
   const std::int64_t restart_ms = 20 * sv.o.tick_ms;  // the actors' restart_ticks
   pending = false;
@@ -140,7 +150,7 @@ bool tend_actors(Supervision& sv, std::int64_t now, bool& pending, LiveResult& o
       if (Status started = start_one(sv, a, i); !started.ok()) return fail(sv, started);
       ++out.restarts;
     }
-    pending = pending || a.restart_at_ms >= 0;
+    pending = pending || a.restart_at_ms >= 0 || starting_up(sv, a, i);
   }
   return true;
 }
