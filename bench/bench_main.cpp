@@ -265,12 +265,12 @@ int throughput(int argc, char** argv) {
   const unsigned jobs = static_cast<unsigned>(
       std::strtoul(arg(argc, argv, "--jobs", std::to_string(cores).c_str()), nullptr, 10));
   const int rounds = std::max(1, std::atoi(arg(argc, argv, "--rounds", "5")));
-  lab::Scenario s;
-  lab::LoadError error;
-  if (!lab::load_scenario(file, s, error)) {
-    std::fprintf(stderr, "%s\n", error.to_string().c_str());
+  const eosim::Result<lab::Scenario> loaded = lab::load_scenario(file);
+  if (!loaded.ok()) {
+    std::fprintf(stderr, "%s\n", loaded.message().c_str());
     return 2;
   }
+  const lab::Scenario& s = loaded.value();
   std::printf("machine: %u x %s; load average %s; %u job(s); %llu runs per measurement, "
               "%d rounds\n", cores, cpu_model().c_str(), load_average().c_str(),
               jobs, static_cast<unsigned long long>(runs), rounds);

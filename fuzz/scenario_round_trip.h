@@ -14,22 +14,21 @@ namespace fuzz {
 // True when `text` is refused cleanly, or accepted and round-trips. Otherwise false with
 // what broke in `why`.
 inline bool scenario_round_trip(std::string_view text, std::string& why) {
-  lab::Scenario first;
-  lab::LoadError error;
-  if (!lab::parse_scenario(text, "fuzz.toml", first, error)) {
-    if (error.message.empty()) {
+  const eosim::Result<lab::Scenario> parsed = lab::parse_scenario(text, "fuzz.toml");
+  if (!parsed.ok()) {
+    if (parsed.message().empty()) {
       why = "refused without a message";
       return false;
     }
     return true;
   }
-  const std::string written = lab::to_toml(first);
-  lab::Scenario second;
-  if (!lab::parse_scenario(written, "fuzz.toml", second, error)) {
-    why = "to_toml wrote a file the loader refuses: " + error.to_string() + "\n" + written;
+  const std::string written = lab::to_toml(parsed.value());
+  const eosim::Result<lab::Scenario> second = lab::parse_scenario(written, "fuzz.toml");
+  if (!second.ok()) {
+    why = "to_toml wrote a file the loader refuses: " + second.message() + "\n" + written;
     return false;
   }
-  if (!(second == first)) {
+  if (!(second.value() == parsed.value())) {
     why = "to_toml -> load changed the scenario:\n" + written;
     return false;
   }

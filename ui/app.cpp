@@ -53,13 +53,11 @@ void App::load_scenario_list(const std::string& dir) {
     ScenarioEntry e;
     e.path = path;
     e.file = fs::path(path).filename().string();
-    lab::Scenario s;
-    lab::LoadError error;
-    if (lab::load_scenario(path, s, error)) {
-      e.name = s.name;
-      e.about = s.about;
+    if (const eosim::Result<lab::Scenario> s = lab::load_scenario(path); s.ok()) {
+      e.name = s.value().name;
+      e.about = s.value().about;
     } else {
-      e.error = error.to_string();
+      e.error = s.message();
     }
     scenarios_.push_back(std::move(e));
   }
@@ -105,11 +103,9 @@ eosim::Status App::init_scenario(const AppOptions& options) {
   if (file.empty()) {
     return eosim::Status::error("no scenario file given and none loads in " + scenarios_dir_);
   }
-  lab::Scenario scenario;
-  lab::LoadError load_error;
-  if (!lab::load_scenario(file, scenario, load_error)) {
-    return eosim::Status::error(load_error.to_string());
-  }
+  eosim::Result<lab::Scenario> loaded = lab::load_scenario(file);
+  if (!loaded.ok()) return loaded.status();
+  lab::Scenario& scenario = loaded.value();
   if (options.max_steps) scenario.max_steps = *options.max_steps;
   if (eosim::Status opened = main_.open(scenario); !opened.ok()) return opened;
   if (options.seed || !options.strategy.empty()) {

@@ -19,8 +19,12 @@ void LessonsMode::load(const std::string& dir) {
   for (const std::string& path : files) {
     LessonEntry e;
     e.path = path;
-    lab::LoadError error;
-    if (!lab::load_lesson(path, e.lesson, error)) e.error = error.to_string();
+    eosim::Result<lab::Lesson> lesson = lab::load_lesson(path);
+    if (lesson.ok()) {
+      e.lesson = std::move(lesson.value());
+    } else {
+      e.error = lesson.message();
+    }
     lessons_.push_back(std::move(e));
   }
 }

@@ -31,15 +31,16 @@ struct Side {
 
 // Loads and runs `side.file` with `side.overrides`. An exit code: 0, 2 (bad input) or 3.
 int load_and_run(Side& side, std::ostream& err) {
-  lab::LoadError load_error;
-  if (!lab::load_scenario(side.file, side.scenario, load_error)) {
-    err << load_error.to_string() << '\n';
+  eosim::Result<lab::Scenario> loaded = lab::load_scenario(side.file);
+  if (!loaded.ok()) {
+    err << loaded.message() << '\n';
     return kExitBadInput;
   }
   // No fault rule to read: the overrides here cannot fail.
-  side.scenario = std::move(lab::apply_overrides(std::move(side.scenario), side.overrides).value());
-  if (!lab::check_script(side.scenario, load_error)) {
-    err << load_error.to_string() << '\n';
+  side.scenario =
+      std::move(lab::apply_overrides(std::move(loaded.value()), side.overrides).value());
+  if (eosim::Status checked = lab::check_script(side.scenario); !checked.ok()) {
+    err << checked.message << '\n';
     return kExitBadInput;
   }
   lab::WorldOptions world;

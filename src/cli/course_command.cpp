@@ -121,13 +121,14 @@ eosim::Status write_lesson(std::ostream& out, const lab::Lesson& lesson, std::si
 
 int course_command(const LessonCommandOptions& options, const std::vector<std::string>& files,
                    std::ostream& out, std::ostream& err) {
-  std::vector<lab::Lesson> lessons(files.size());
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    lab::LoadError error;
-    if (!lab::load_lesson(files[i], lessons[i], error)) {
-      err << error.to_string() << '\n';
+  std::vector<lab::Lesson> lessons;
+  for (const std::string& file : files) {
+    eosim::Result<lab::Lesson> lesson = lab::load_lesson(file);
+    if (!lesson.ok()) {
+      err << lesson.message() << '\n';
       return kExitBadInput;
     }
+    lessons.push_back(std::move(lesson.value()));
   }
   std::error_code ec;
   if (!options.pictures.empty()) fs::create_directories(options.pictures, ec);

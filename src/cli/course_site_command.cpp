@@ -34,13 +34,14 @@ int course_site_command(const CourseSiteOptions& options, std::ostream& out, std
     err << "eosim: " << lab::printable(listed.message) << '\n';
     return kExitBadInput;
   }
-  std::vector<lab::Lesson> lessons(files.size());
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    lab::LoadError error;
-    if (!lab::load_lesson(files[i], lessons[i], error)) {
-      err << error.to_string() << '\n';
+  std::vector<lab::Lesson> lessons;
+  for (const std::string& file : files) {
+    eosim::Result<lab::Lesson> lesson = lab::load_lesson(file);
+    if (!lesson.ok()) {
+      err << lesson.message() << '\n';
       return kExitBadInput;
     }
+    lessons.push_back(std::move(lesson.value()));
   }
   std::error_code ec;
   fs::create_directories(options.html, ec);

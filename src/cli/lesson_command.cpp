@@ -24,14 +24,13 @@ bool all_digits(const std::string& text) {
 int list_lessons(const std::vector<std::string>& files, std::ostream& out, std::ostream& err) {
   int code = kExitOk;
   for (std::size_t i = 0; i < files.size(); ++i) {
-    lab::Lesson lesson;
-    lab::LoadError error;
-    if (!lab::load_lesson(files[i], lesson, error)) {
-      err << error.to_string() << '\n';
+    const eosim::Result<lab::Lesson> lesson = lab::load_lesson(files[i]);
+    if (!lesson.ok()) {
+      err << lesson.message() << '\n';
       code = kExitBadInput;
       continue;
     }
-    out << (i + 1 < 10 ? " " : "") << i + 1 << "  " << lesson.title << '\n';
+    out << (i + 1 < 10 ? " " : "") << i + 1 << "  " << lesson.value().title << '\n';
   }
   out << "\nRun one with `eosim lesson N` (add --answer K to answer without a prompt).\n";
   return code;
@@ -103,12 +102,12 @@ int lesson_command(const LessonCommandOptions& options, std::istream& in, std::o
     }
     file = files[number - 1];
   }
-  lab::Lesson lesson;
-  lab::LoadError load_error;
-  if (!lab::load_lesson(file, lesson, load_error)) {
-    err << load_error.to_string() << '\n';
+  eosim::Result<lab::Lesson> loaded = lab::load_lesson(file);
+  if (!loaded.ok()) {
+    err << loaded.message() << '\n';
     return kExitBadInput;
   }
+  const lab::Lesson& lesson = loaded.value();
   if (options.answer && (*options.answer < 1 ||
                          *options.answer > static_cast<std::int64_t>(lesson.answers.size()))) {
     err << "eosim: --answer must be 1-" << lesson.answers.size() << '\n';

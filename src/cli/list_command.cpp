@@ -156,14 +156,14 @@ int list_scenarios(const std::string& dir, std::ostream& out, std::ostream& err)
   }
   for (const auto& file : files) {
     const std::string name = padded(std::filesystem::path(file).filename().string(), width);
-    lab::Scenario scenario;
-    lab::LoadError load_error;
-    if (!lab::load_scenario(file, scenario, load_error)) {
+    const eosim::Result<lab::Scenario> loaded = lab::load_scenario(file);
+    if (!loaded.ok()) {
       out << "  " << name << "  (cannot be loaded: see the error)\n";
-      err << load_error.to_string() << '\n';
+      err << loaded.message() << '\n';
       exit_code = kExitBadInput;
       continue;
     }
+    const lab::Scenario& scenario = loaded.value();
     out << "  " << lab::printable(name) << "  " << lab::printable(scenario.name)
         << (scenario.fixed.empty() ? "" : "  [fixed twin: run --fixed]") << '\n';
     const std::string about = first_sentence(scenario.about);

@@ -109,15 +109,15 @@ int load_all(const LiveCommandOptions& o, const std::vector<std::string>& files,
              bool& stop, std::ostream& err) {
   int exit_code = kExitOk;
   for (const auto& file : files) {
-    Loaded l{file, {}};
-    lab::LoadError load_error;
-    if (!lab::load_scenario(file, l.scenario, load_error)) {
-      err << load_error.to_string() << '\n';
+    eosim::Result<lab::Scenario> scenario = lab::load_scenario(file);
+    if (!scenario.ok()) {
+      err << scenario.message() << '\n';
       exit_code = worse(exit_code, kExitBadInput);
       continue;
     }
     // No fault rule to read: the overrides here cannot fail.
-    l.scenario = std::move(lab::apply_overrides(std::move(l.scenario), o.overrides).value());
+    Loaded l{file,
+             std::move(lab::apply_overrides(std::move(scenario.value()), o.overrides).value())};
     std::string refusal = with_user_consumer(o, l.scenario);
     if (refusal.empty()) refusal = live::live_refusal(l.scenario);
     if (refusal.empty() && !o.broker.empty()) refusal = live::broker_refusal(l.scenario);

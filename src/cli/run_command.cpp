@@ -117,12 +117,12 @@ void print_record(const RunOptions& options, const lab::RunRecord& record,
 int run_fixed_twin(const RunOptions& options, const std::string& file,
                    const lab::RunRecord& written, std::vector<lab::SuiteRow>& rows,
                    std::ostream& out, std::ostream& err) {
-  lab::Scenario twin;
-  lab::LoadError load_error;
-  if (!lab::fixed_twin(written.scenario, twin, load_error)) {
-    err << load_error.to_string() << '\n';
+  eosim::Result<lab::Scenario> built = lab::fixed_twin(written.scenario);
+  if (!built.ok()) {
+    err << built.message() << '\n';
     return kExitBadInput;
   }
+  lab::Scenario& twin = built.value();
   twin.seed = written.run.seed;
   lab::RunSummary run;
   if (const eosim::Status ran = lab::run_scenario(twin, lab::WorldOptions{}, run, nullptr);
@@ -167,14 +167,14 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
   bool first = true;
   int twins = 0;
   for (const auto& file : files) {
-    lab::Scenario scenario;
-    lab::LoadError load_error;
-    if (!lab::load_scenario(file, scenario, load_error)) {
-      err << load_error.to_string() << '\n';
+    eosim::Result<lab::Scenario> loaded = lab::load_scenario(file);
+    if (!loaded.ok()) {
+      err << loaded.message() << '\n';
       exit_code = worse(exit_code, kExitBadInput);
       rows.push_back({file, lab::Verdict::kExactlyOnce, false, false});
       continue;
     }
+    lab::Scenario scenario = std::move(loaded.value());
     eosim::Result<lab::Scenario> applied = lab::apply_overrides(scenario, options.overrides);
     if (!applied.ok()) {
       err << "eosim: " << file << ": " << applied.message() << '\n';
@@ -183,8 +183,8 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
       continue;
     }
     scenario = std::move(applied.value());
-    if (!lab::check_script(scenario, load_error)) {
-      err << load_error.to_string() << '\n';
+    if (eosim::Status checked = lab::check_script(scenario); !checked.ok()) {
+      err << checked.message << '\n';
       exit_code = worse(exit_code, kExitBadInput);
       rows.push_back({scenario.name, lab::Verdict::kExactlyOnce, false, false});
       continue;

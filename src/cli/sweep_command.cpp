@@ -94,15 +94,15 @@ bool load_for_seeds(const std::string& file, const lab::ScenarioOverrides& overr
     }
     sweep.ratios = std::move(ratios);
   }
-  lab::LoadError load_error;
-  if (!lab::load_scenario(file, scenario, load_error)) {
-    err << load_error.to_string() << '\n';
+  eosim::Result<lab::Scenario> loaded = lab::load_scenario(file);
+  if (!loaded.ok()) {
+    err << loaded.message() << '\n';
     return false;
   }
   // No fault rule to read: the overrides here cannot fail.
-  scenario = std::move(lab::apply_overrides(std::move(scenario), overrides).value());
-  if (!lab::check_script(scenario, load_error)) {
-    err << load_error.to_string() << '\n';
+  scenario = std::move(lab::apply_overrides(std::move(loaded.value()), overrides).value());
+  if (eosim::Status checked = lab::check_script(scenario); !checked.ok()) {
+    err << checked.message << '\n';
     return false;
   }
   return true;

@@ -42,10 +42,9 @@ bool read_run(const TableReader& t, const std::string& folder, LessonRun& run) {
   }
   const std::string path =
       (std::filesystem::path(folder) / run.file).lexically_normal().string();
-  LoadError scenario_error;
-  if (!load_scenario(path, run.scenario, scenario_error)) {
-    return t.fail_at("scenario", "cannot load it: " + scenario_error.to_string());
-  }
+  eosim::Result<Scenario> scenario = load_scenario(path);
+  if (!scenario.ok()) return t.fail_at("scenario", "cannot load it: " + scenario.message());
+  run.scenario = std::move(scenario.value());
   std::optional<std::int64_t> seed;
   if (!t.read_int("seed", seed, 0, toml_io::kIntMax)) return false;
   // A shorter step bound keeps a looping run (a poison message) small enough to draw.
@@ -162,25 +161,23 @@ bool read_lesson(const toml::table& root, Lesson& lesson, LoadError& error) {
 
 }  // namespace
 
-bool parse_lesson(std::string_view toml_text, const std::string& path, Lesson& out,
-                  LoadError& error) {
+eosim::Result<Lesson> parse_lesson(std::string_view toml_text, const std::string& path) {
   toml::table root;
-  if (!toml_io::parse_toml(toml_text, path, root, error)) return false;
+  LoadError error;
+  if (!toml_io::parse_toml(toml_text, path, root, error)) return error.status();
   Lesson lesson;
   lesson.path = path;
-  if (!read_lesson(root, lesson, error)) return false;
-  out = std::move(lesson);
-  return true;
+  if (!read_lesson(root, lesson, error)) return error.status();
+  return lesson;
 }
 
-bool load_lesson(const std::string& path, Lesson& out, LoadError& error) {
+eosim::Result<Lesson> load_lesson(const std::string& path) {
   std::string text;
   // The same checks as for a scenario file.
   if (eosim::Status read = read_scenario_file(path, text); !read.ok()) {
-    error = LoadError{path, 0, "", std::move(read.message)};
-    return false;
+    return LoadError{path, 0, "", std::move(read.message)}.status();
   }
-  return parse_lesson(text, path, out, error);
+  return parse_lesson(text, path);
 }
 
 eosim::Status run_lesson(const Lesson& lesson, std::vector<LessonRunResult>& out) {

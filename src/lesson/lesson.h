@@ -72,9 +72,9 @@ struct Lesson {
 };
 
 // Strict: an unknown key, a wrong type, a bad value names the file, line and key.
-bool load_lesson(const std::string& path, Lesson& out, LoadError& error);
-bool parse_lesson(std::string_view toml_text, const std::string& path, Lesson& out,
-                  LoadError& error);
+// The error's one line is LoadError::to_string, as for a scenario.
+eosim::Result<Lesson> load_lesson(const std::string& path);
+eosim::Result<Lesson> parse_lesson(std::string_view toml_text, const std::string& path);
 
 struct LessonRunResult {
   RunSummary summary;

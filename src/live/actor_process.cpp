@@ -250,13 +250,11 @@ namespace {
 
 // The scenario as the supervisor runs it: the file with the run's overrides.
 eosim::Result<lab::Scenario> actor_scenario(const ActorArgs& a) {
-  lab::Scenario s;
-  lab::LoadError load_error;
-  if (!lab::load_scenario(a.scenario_path, s, load_error)) {
-    return eosim::Status::error(load_error.to_string());
-  }
+  eosim::Result<lab::Scenario> s = lab::load_scenario(a.scenario_path);
+  if (!s.ok()) return s.status();
   // The supervisor checked the names (lab::check_overrides) and sends no fault rule.
-  return lab::apply_overrides(std::move(s), {.strategy = a.strategy, .producer = a.producer});
+  return lab::apply_overrides(std::move(s.value()),
+                              {.strategy = a.strategy, .producer = a.producer});
 }
 
 // The process's trace goes to its own file in the run folder; a fault it fires is logged

@@ -241,13 +241,12 @@ std::int64_t step_bound(const Scenario& scenario) {
   return scenario.max_steps != 0 ? scenario.max_steps : 200'000 + 100 * scenario.workload.orders;
 }
 
-bool load_scenario(const std::string& path, Scenario& out, LoadError& error) {
+eosim::Result<Scenario> load_scenario(const std::string& path) {
   std::string text;
   if (eosim::Status read = read_scenario_file(path, text); !read.ok()) {
-    error = LoadError{path, 0, "", std::move(read.message)};
-    return false;
+    return LoadError{path, 0, "", std::move(read.message)}.status();
   }
-  return parse_scenario(text, path, out, error);
+  return parse_scenario(text, path);
 }
 
 eosim::Status scenario_files_in(const std::string& dir, std::vector<std::string>& files) {
@@ -289,17 +288,17 @@ std::string rule_never_passed(const Scenario& s, const sim::FaultRule& rule) {
                       s.consumer.label());
 }
 
-bool check_script(const Scenario& s, LoadError& error) {
+eosim::Status check_script(const Scenario& s) {
   for (std::size_t i = 0; i < s.script.size(); ++i) {
     const std::string never = rule_never_passed(s, s.script[i]);
     if (never.empty()) continue;
-    error = LoadError{s.path, 0,
-                      "faults.script[" + std::to_string(i + 1) + "]." +
-                          (s.script[i].frame ? "frame" : "at"),
-                      never + " (after the command line's design options)"};
-    return false;
+    return LoadError{
+        s.path, 0,
+        "faults.script[" + std::to_string(i + 1) + "]." + (s.script[i].frame ? "frame" : "at"),
+        never + " (after the command line's design options)"}
+        .status();
   }
-  return true;
+  return eosim::Status::success();
 }
 
 eosim::Status parse_fault_spec(const std::string& spec, std::map<std::string, sim::Ratio>& out) {

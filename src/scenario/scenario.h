@@ -183,13 +183,15 @@ struct LoadError {
   std::string message;
   // "FILE:LINE: key `K`: MESSAGE"; the line and key parts are left out when unknown.
   std::string to_string() const;
+  // The error as every operation reports one: to_string() is its message.
+  eosim::Status status() const { return eosim::Status::error(to_string()); }
 };
 
-// Both return true on success and leave `out` untouched on failure. Strict: every
-// problem is a LoadError naming file, line and key.
-bool load_scenario(const std::string& path, Scenario& out, LoadError& error);
-bool parse_scenario(std::string_view toml_text, const std::string& source_name, Scenario& out,
-                    LoadError& error);
+// The scenario in the file at `path`, or in `toml_text` (named `source_name` in errors).
+// Strict: every problem is an error whose one line names file, line and key
+// (LoadError::to_string).
+eosim::Result<Scenario> load_scenario(const std::string& path);
+eosim::Result<Scenario> parse_scenario(std::string_view toml_text, const std::string& source_name);
 
 // The bytes of a scenario file, refused (the error says why) when it cannot be
 // opened (the OS's reason: missing, no permission, a symlink loop), is not a regular file
@@ -205,15 +207,15 @@ eosim::Status scenario_files_in(const std::string& dir, std::vector<std::string>
 // The fixed twin of a scenario with a `fixed` key: the same file with those assignments
 // applied (a new consumer.strategy or producer.pattern drops the keys given beside the old
 // preset, as --strategy does), named "NAME (fixed)", expecting exactly-once unless the
-// assignments set [expect] themselves. False, with `error` on key `fixed`, when the
-// assignments are not TOML or do not make a valid scenario.
+// assignments set [expect] themselves. An error on key `fixed` when the assignments are
+// not TOML or do not make a valid scenario.
 // REQUIRES: !scenario.fixed.empty().
-bool fixed_twin(const Scenario& scenario, Scenario& out, LoadError& error);
+eosim::Result<Scenario> fixed_twin(const Scenario& scenario);
 // Checks every scripted rule against the scenario's producer pattern and consumer strategy
 // again, for after the command line changed them (--strategy, --producer): a rule at a
 // site the new pattern or strategy never passes is an error naming the rule's key (the
 // file's line is not known any more). load_scenario already checked the file's own.
-bool check_script(const Scenario& scenario, LoadError& error);
+eosim::Status check_script(const Scenario& scenario);
 // Why `rule` can never fire under the scenario's producer and consumer design, or "".
 // REQUIRES: rule.site (and rule.frame, if set) are in the fault-site catalog.
 std::string rule_never_passed(const Scenario& scenario, const sim::FaultRule& rule);

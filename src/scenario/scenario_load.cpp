@@ -499,22 +499,16 @@ void drop_choices_replaced(toml::table& root, const toml::table& change) {
   }
 }
 
-}  // namespace
-
-bool fixed_twin(const Scenario& scenario, Scenario& out, LoadError& error) {
+// fixed_twin, with the error for parse_scenario to place on the file's line.
+bool make_twin(const Scenario& scenario, Scenario& out, LoadError& error) {
   const auto fail = [&](std::string message) {
     error = LoadError{scenario.path, 0, "fixed", std::move(message)};
     return false;
   };
   toml::table change;
-  std::int64_t bad_line = 0;  // the text is a string of the file: its line says little
-  if (eosim::Status safe = check_toml_text(scenario.fixed, bad_line); !safe.ok()) {
-    return fail("not TOML assignments: " + safe.message);
-  }
-  try {
-    change = toml::parse(scenario.fixed, scenario.path);
-  } catch (const toml::parse_error& e) {
-    return fail("not TOML assignments: " + std::string(e.description()));
+  // The text is a string of the file: its own line says little, so only the message is kept.
+  if (LoadError not_toml; !toml_io::parse_toml(scenario.fixed, scenario.path, change, not_toml)) {
+    return fail("not TOML assignments: " + not_toml.message);
   }
   toml::table root = toml::parse(to_toml(scenario), scenario.path);  // invariant (4)
   root.erase("fixed");
@@ -534,30 +528,37 @@ bool fixed_twin(const Scenario& scenario, Scenario& out, LoadError& error) {
   return true;
 }
 
-bool parse_scenario(std::string_view toml_text, const std::string& source_name, Scenario& out,
-                    LoadError& error) {
+}  // namespace
+
+eosim::Result<Scenario> fixed_twin(const Scenario& scenario) {
+  Scenario twin;
+  if (LoadError error; !make_twin(scenario, twin, error)) return error.status();
+  return twin;
+}
+
+eosim::Result<Scenario> parse_scenario(std::string_view toml_text, const std::string& source_name) {
   toml::table root;
-  if (!toml_io::parse_toml(toml_text, source_name, root, error)) return false;
+  LoadError error;
+  if (!toml_io::parse_toml(toml_text, source_name, root, error)) return error.status();
   const toml::node* question = root.get("question");
   if (question != nullptr && root.contains("runs")) {
     // A lesson asks a question about runs of scenarios: "unknown key" would not say what to do.
-    error = LoadError{source_name, line_of(*question), "",
-                      "this is a lesson, not a scenario: eosim lesson " + source_name};
-    return false;
+    return LoadError{source_name, line_of(*question), "",
+                     "this is a lesson, not a scenario: eosim lesson " + source_name}
+        .status();
   }
   Scenario scenario;
   scenario.path = source_name;
-  if (!read_document(root, source_name, scenario, error)) return false;
+  if (!read_document(root, source_name, scenario, error)) return error.status();
   if (!scenario.fixed.empty()) {
     // A twin that cannot be built is an error of this file, found when it loads.
     Scenario twin;
-    if (!fixed_twin(scenario, twin, error)) {
+    if (!make_twin(scenario, twin, error)) {
       error.line = line_of(*root.get("fixed"));
-      return false;
+      return error.status();
     }
   }
-  out = std::move(scenario);
-  return true;
+  return scenario;
 }
 
 }  // namespace lab

@@ -362,12 +362,12 @@ eosim::Result<ShrinkStatus> shrink(const Scenario& scenario, const ShrinkOptions
   out.toml = to_toml(minimal);
 
   // The file, not the struct, is the deliverable: read it back and run it once more.
-  Scenario parsed;
-  LoadError load_error;
-  if (!parse_scenario(out.toml, "shrunk scenario", parsed, load_error)) {
+  eosim::Result<Scenario> reparsed = parse_scenario(out.toml, "shrunk scenario");
+  if (!reparsed.ok()) {
     return eosim::Status::error("internal: the shrunk scenario does not parse back: " +
-                                load_error.to_string());
+                                reparsed.message());
   }
+  const Scenario& parsed = reparsed.value();
   RunSummary check;
   if (!oracle.run(parsed, check)) return oracle.error();
   out.runs = oracle.runs() + 1;

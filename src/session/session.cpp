@@ -140,12 +140,9 @@ eosim::Status Session::open(const Scenario& base) {
 }
 
 eosim::Status Session::load(const std::string& path) {
-  Scenario scenario;
-  LoadError load_error;
-  if (!load_scenario(path, scenario, load_error)) {
-    return eosim::Status::error(load_error.to_string());
-  }
-  return open(scenario);
+  const eosim::Result<Scenario> scenario = load_scenario(path);
+  if (!scenario.ok()) return scenario.status();
+  return open(scenario.value());
 }
 
 eosim::Status Session::configure(const ScenarioOverrides& overrides) {

@@ -132,9 +132,9 @@ eosim::Status fixed_page(const lab::Lesson& lesson, std::size_t n, std::size_t c
   page.clear();
   const lab::Scenario& scenario = lesson.runs.front().scenario;
   if (scenario.fixed.empty()) return eosim::Status::success();
-  lab::Scenario twin;
-  lab::LoadError error;
-  if (!lab::fixed_twin(scenario, twin, error)) return eosim::Status::error(error.to_string());
+  eosim::Result<lab::Scenario> built = lab::fixed_twin(scenario);
+  if (!built.ok()) return built.status();
+  lab::Scenario& twin = built.value();
   twin.seed = broken.seed;
   lab::RunSummary run;
   if (eosim::Status ran = lab::run_scenario(twin, lab::WorldOptions{}, run, nullptr); !ran.ok()) return ran;

@@ -16,6 +16,7 @@
 #include "src/live/process.h"
 #include "src/scenario/scenario.h"
 #include "tests/live/live_cli.h"
+#include "tests/support/scenario_load.h"
 
 namespace {
 
@@ -23,9 +24,7 @@ lab::Scenario scenario_killing_order_2(const live_test::TempDir& dir) {
   const std::string path = dir.path + "/kill.toml";
   std::ofstream(path) << "name = \"kill at order 2\"\n[[faults.script]]\n"
                          "at = \"consumer.after_commit\"\norder = 2\ndo = \"crash\"\n";
-  lab::Scenario s;
-  lab::LoadError error;
-  REQUIRE(lab::load_scenario(path, s, error));
+  lab::Scenario s = test_support::loaded(lab::load_scenario(path));
   return s;
 }
 

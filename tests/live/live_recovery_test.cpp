@@ -16,6 +16,7 @@
 #include "src/live/run_queues.h"
 #include "src/orders/order_key.h"
 #include "tests/live/live_cli.h"
+#include "tests/support/scenario_load.h"
 
 namespace {
 
@@ -44,10 +45,8 @@ TEST_CASE("live: a durable queue missing after broker.crash ends the run with an
   const live::Status started = live::PrivateBroker::start({}, broker);
   INFO(started.message);
   REQUIRE(started.ok());
-  lab::Scenario s;
-  lab::LoadError error;
-  REQUIRE(lab::load_scenario(kSource + "/scenarios/23-broker-crash-redelivered-lies.toml", s,
-                             error));
+  lab::Scenario s = test_support::loaded(
+      lab::load_scenario(kSource + "/scenarios/23-broker-crash-redelivered-lies.toml"));
 
   live::LiveOptions o;
   o.keep_db = dir.path + "/run";

@@ -10,6 +10,7 @@
 #include "src/orders/order_key.h"
 #include "src/scenario/scenario.h"
 #include "tests/live/live_cli.h"
+#include "tests/support/scenario_load.h"
 
 namespace {
 
@@ -18,10 +19,7 @@ using live::ProxyAction;
 using live::SeenFrame;
 
 lab::Scenario scenario_from(const std::string& toml) {
-  lab::Scenario s;
-  lab::LoadError error;
-  INFO(error.to_string());
-  REQUIRE(lab::parse_scenario(toml, "test.toml", s, error));
+  lab::Scenario s = test_support::loaded(lab::parse_scenario(toml, "test.toml"));
   return s;
 }
 

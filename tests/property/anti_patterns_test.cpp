@@ -9,6 +9,7 @@
 #include "src/scenario/patterns.h"
 #include "src/search/shrink.h"
 #include "src/world/world.h"
+#include "tests/support/scenario_load.h"
 #include "tests/support/status_support.h"
 
 TEST_CASE("anti-patterns: the list covers every strategy and producer but the right ones",
@@ -59,9 +60,7 @@ TEST_CASE("anti-patterns: a sweep finds the violation and shrink keeps at most t
       CHECK(shrunk.minimal.size() <= shrunk.candidates.size());
       CHECK(shrunk.reproduced.report.verdict == p.verdict);
       // The written file alone reproduces it.
-      lab::Scenario parsed;
-      lab::LoadError load_error;
-      REQUIRE(lab::parse_scenario(shrunk.toml, "shrunk.toml", parsed, load_error));
+      lab::Scenario parsed = test_support::loaded(lab::parse_scenario(shrunk.toml, "shrunk.toml"));
       CHECK(parsed.random.ratios.empty());
       CHECK(parsed.script.size() == shrunk.minimal.size());
       lab::RunSummary replay;

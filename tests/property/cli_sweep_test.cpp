@@ -8,6 +8,7 @@
 
 #include "src/scenario/scenario.h"
 #include "tests/support/cli_runner.h"
+#include "tests/support/scenario_load.h"
 #include "tests/support/temp_dir.h"
 
 namespace {
@@ -88,9 +89,7 @@ TEST_CASE("cli shrink: writes a minimal scenario that eosim run reproduces", "[c
   INFO(shrunk.text);
   REQUIRE(shrunk.exit_code == 0);
   CHECK(contains(shrunk.text, "minimal: "));
-  lab::Scenario minimal;
-  lab::LoadError error;
-  REQUIRE(lab::load_scenario(out.string(), minimal, error));
+  lab::Scenario minimal = test_support::loaded(lab::load_scenario(out.string()));
   CHECK(minimal.script.size() <= 2);
   CHECK(minimal.random.ratios.empty());
   CHECK(minimal.expect.verdict == lab::Verdict::kDuplicated);
@@ -149,11 +148,8 @@ TEST_CASE("cli shrink --as-run: shrinks the scripted run eosim run makes", "[cli
   // Scenario 03 double-debits order 2 after one scripted crash: nothing random to remove.
   const std::string file = std::string("'") + EOSIM_SOURCE_DIR +
                            "/scenarios/03-crash-between-commit-and-ack-no-dedup.toml'";
-  lab::Scenario s;
-  lab::LoadError error;
-  REQUIRE(lab::load_scenario(std::string(EOSIM_SOURCE_DIR) +
-                                 "/scenarios/03-crash-between-commit-and-ack-no-dedup.toml",
-                             s, error));
+  lab::Scenario s = test_support::loaded(lab::load_scenario(
+      std::string(EOSIM_SOURCE_DIR) + "/scenarios/03-crash-between-commit-and-ack-no-dedup.toml"));
   const Output shrunk =
       run_cli("shrink " + file + " --seed " + std::to_string(s.seed) + " --as-run", "2>&1");
   INFO(shrunk.text);

@@ -38,9 +38,7 @@ TEST_CASE("warm vs cold: every scenario x strategy x 40 seeds, identical results
   REQUIRE(files.size() >= 10);
   std::uint64_t compared = 0;
   for (const auto& file : files) {
-    lab::Scenario base;
-    lab::LoadError load_error;
-    REQUIRE(lab::load_scenario(file, base, load_error));
+    lab::Scenario base = test_support::loaded(lab::load_scenario(file));
     for (const auto& strategy : lab::strategies()) {
       INFO(file << " with " << strategy.name);
       const lab::Scenario s = test_support::overridden(base, {.strategy = std::string(strategy.name)});

@@ -11,6 +11,7 @@
 #include "src/scenario/scenario.h"
 #include "src/world/world.h"
 #include "tests/support/scenario_files.h"
+#include "tests/support/scenario_load.h"
 #include "tests/support/seed_budget.h"
 #include "tests/support/status_support.h"
 
@@ -39,10 +40,7 @@ TEST_CASE("fixed twins: every broken scenario has one, exactly-once on seeds 1..
       continue;
     }
     REQUIRE_FALSE(s.fixed.empty());
-    lab::Scenario twin;
-    lab::LoadError error;
-    INFO(error.to_string());
-    REQUIRE(lab::fixed_twin(s, twin, error));
+    const lab::Scenario twin = test_support::loaded(lab::fixed_twin(s));
     ++twins;
     // 1..50 under the sanitizers (tests/support/seed_budget.h).
     for (std::uint64_t seed = 1; seed <= test_support::last_seed(200); ++seed) {

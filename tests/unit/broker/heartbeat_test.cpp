@@ -8,6 +8,7 @@
 
 #include "src/broker/heartbeat.h"
 #include "src/world/world.h"
+#include "tests/support/scenario_load.h"
 #include "tests/support/status_support.h"
 
 namespace {
@@ -31,10 +32,7 @@ struct Run {
 };
 
 Run run(const std::string& toml) {
-  lab::Scenario s;
-  lab::LoadError load_error;
-  INFO(load_error.to_string());
-  REQUIRE(lab::parse_scenario(toml, "inline.toml", s, load_error));
+  lab::Scenario s = test_support::loaded(lab::parse_scenario(toml, "inline.toml"));
   Run r;
   REQUIRE_OK(lab::run_scenario(s, {}, r.summary, &r.trace));
   return r;

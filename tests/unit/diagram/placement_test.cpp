@@ -11,6 +11,7 @@
 #include <string>
 
 #include "src/world/world.h"
+#include "tests/support/scenario_load.h"
 #include "tests/support/status_support.h"
 
 namespace {
@@ -26,9 +27,7 @@ std::vector<std::string> scenario_files() {
 }
 
 diagram::SequenceLayout layout_of(const std::string& path) {
-  lab::Scenario s;
-  lab::LoadError load_error;
-  REQUIRE(lab::load_scenario(path, s, load_error));
+  lab::Scenario s = test_support::loaded(lab::load_scenario(path));
   lab::RunSummary summary;
   std::vector<sim::TraceEvent> trace;
   REQUIRE_OK(lab::run_scenario(s, lab::WorldOptions{}, summary, &trace));
@@ -189,9 +188,7 @@ TEST_CASE("placing row by row gives what placing at once gives", "[diagram][plac
   const diagram::Metrics m = diagram::monospace_metrics(12);
   at_once.update(whole, 900, m);
   // The GUI grows its layout step by step; the placement follows without re-placing.
-  lab::Scenario s;
-  lab::LoadError load_error;
-  REQUIRE(lab::load_scenario(files[1], s, load_error));
+  lab::Scenario s = test_support::loaded(lab::load_scenario(files[1]));
   lab::RunSummary summary;
   std::vector<sim::TraceEvent> trace, prefix;
   REQUIRE_OK(lab::run_scenario(s, lab::WorldOptions{}, summary, &trace));

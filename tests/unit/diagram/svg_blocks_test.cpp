@@ -7,14 +7,14 @@
 
 #include "src/diagram/svg.h"
 #include "src/world/world.h"
+#include "tests/support/scenario_load.h"
 #include "tests/support/status_support.h"
 
 namespace {
 
 diagram::SequenceLayout run_layout(const std::string& name) {
-  lab::Scenario s;
-  lab::LoadError load_error;
-  REQUIRE(lab::load_scenario(std::string(EOSIM_SOURCE_DIR) + "/scenarios/" + name, s, load_error));
+  lab::Scenario s = test_support::loaded(
+      lab::load_scenario(std::string(EOSIM_SOURCE_DIR) + "/scenarios/" + name));
   lab::RunSummary summary;
   std::vector<sim::TraceEvent> trace;
   REQUIRE_OK(lab::run_scenario(s, lab::WorldOptions{}, summary, &trace));

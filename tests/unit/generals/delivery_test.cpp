@@ -8,14 +8,14 @@
 #include <string>
 
 #include "src/world/world.h"
+#include "tests/support/scenario_load.h"
 #include "tests/support/status_support.h"
 
 namespace {
 
 std::vector<sim::TraceEvent> trace_of(const std::string& file) {
-  lab::Scenario s;
-  lab::LoadError load_error;
-  REQUIRE(lab::load_scenario(std::string(EOSIM_SOURCE_DIR) + "/scenarios/" + file, s, load_error));
+  lab::Scenario s = test_support::loaded(
+      lab::load_scenario(std::string(EOSIM_SOURCE_DIR) + "/scenarios/" + file));
   lab::RunSummary summary;
   std::vector<sim::TraceEvent> trace;
   REQUIRE_OK(lab::run_scenario(s, lab::WorldOptions{}, summary, &trace));

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "src/catalog/catalog.h"
+#include "tests/support/scenario_load.h"
 #include "tests/support/status_support.h"
 
 namespace {
@@ -21,8 +22,13 @@ std::vector<std::string> lesson_files() {
 }
 
 // Parses a lesson as if it were a file in scenarios/lessons (its runs resolve there).
-bool parse(const std::string& text, lab::Lesson& out, lab::LoadError& error) {
-  return lab::parse_lesson(text, kLessons + "/test.toml", out, error);
+eosim::Result<lab::Lesson> parse(const std::string& text) {
+  return lab::parse_lesson(text, kLessons + "/test.toml");
+}
+
+// The parts of the error for a lesson `text` that must not load.
+lab::LoadError parse_bad(const std::string& text) {
+  return test_support::error_parts(test_support::refused(parse(text)), kLessons + "/test.toml");
 }
 
 const std::string kGood = R"(title = "t"
@@ -55,10 +61,7 @@ TEST_CASE("lessons: every lesson's right answer is the one its run shows", "[les
   std::set<std::string> scenarios;
   for (const std::string& file : files) {
     INFO(file);
-    lab::Lesson lesson;
-    lab::LoadError error;
-    INFO(error.to_string());
-    REQUIRE(lab::load_lesson(file, lesson, error));
+    const lab::Lesson lesson = test_support::loaded(lab::load_lesson(file));
     std::vector<lab::LessonRunResult> runs;
     REQUIRE_OK(lab::run_lesson(lesson, runs));
     // The statements are checked against the runs: exactly one holds, and it is the one
@@ -70,9 +73,7 @@ TEST_CASE("lessons: every lesson's right answer is the one its run shows", "[les
 }
 
 TEST_CASE("lessons: a statement about a run can be false", "[lesson]") {
-  lab::Lesson lesson;
-  lab::LoadError error;
-  REQUIRE(parse(kGood, lesson, error));
+  const lab::Lesson lesson = test_support::loaded(parse(kGood));
   std::vector<lab::LessonRunResult> runs;
   REQUIRE_OK(lab::run_lesson(lesson, runs));
   CHECK(lab::answers_shown(lesson, runs) == std::vector<std::int64_t>{2});
@@ -111,21 +112,16 @@ TEST_CASE("lessons: the loader is strict and names file, line and key", "[lesson
     REQUIRE(at != std::string::npos);
     text.replace(at, c.from.size(), c.to);
     INFO(text);
-    lab::Lesson lesson;
-    lab::LoadError error;
-    CHECK_FALSE(parse(text, lesson, error));
+    const lab::LoadError error = parse_bad(text);
     CHECK(error.key == c.key);
     CHECK(error.line == c.line);
     CHECK(error.file == kLessons + "/test.toml");
-    CHECK(lesson.title.empty());  // untouched on failure
   }
   // A bad --fault spec in a run names the run's key.
   std::string text = kGood;
   text.replace(text.find("strategy = \"no-dedup\""), 21,
                "faults = [\"consumer.after_commit:order=9\"]");
-  lab::Lesson lesson;
-  lab::LoadError error;
-  CHECK_FALSE(parse(text, lesson, error));
+  const lab::LoadError error = parse_bad(text);
   CHECK(error.key == "runs[1].faults");
   CHECK(error.message.find("order") != std::string::npos);
 }
@@ -135,9 +131,7 @@ TEST_CASE("lessons: the question screen gives away neither the claim nor the out
   std::size_t number = 0;
   for (const std::string& file : lesson_files()) {
     ++number;
-    lab::Lesson lesson;
-    lab::LoadError error;
-    REQUIRE(lab::load_lesson(file, lesson, error));
+    const lab::Lesson lesson = test_support::loaded(lab::load_lesson(file));
     INFO(file);
     const std::string screen = lab::question_text(lesson, number, 88);
     CHECK(screen.find(lesson.question.substr(0, 20)) != std::string::npos);

@@ -11,6 +11,7 @@
 #include "src/live/endpoint.h"
 #include "src/live/run_rules.h"
 #include "src/orders/order_key.h"
+#include "tests/support/scenario_load.h"
 
 namespace {
 
@@ -19,10 +20,7 @@ bool mentions(const std::string& text, const std::string& part) {
 }
 
 lab::Scenario scenario(const std::string& toml) {
-  lab::Scenario s;
-  lab::LoadError error;
-  INFO(error.to_string());
-  REQUIRE(lab::parse_scenario("name = \"t\"\n" + toml, "t.toml", s, error));
+  lab::Scenario s = test_support::loaded(lab::parse_scenario("name = \"t\"\n" + toml, "t.toml"));
   return s;
 }
 

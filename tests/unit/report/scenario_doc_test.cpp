@@ -8,11 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "src/scenario/scenario.h"
 #include "src/report/scenario_doc.h"
+#include "src/scenario/scenario.h"
 #include "src/scenario/scenario_keys.h"
 #include "src/world/world.h"
 #include "tests/support/run_support.h"
+#include "tests/support/scenario_load.h"
 
 namespace {
 
@@ -59,10 +60,7 @@ TEST_CASE("docs: every worked example loads and meets its expectations", "[docs]
   REQUIRE(blocks.size() == 3);
   for (const std::string& text : blocks) {
     INFO(text);
-    lab::Scenario s;
-    lab::LoadError error;
-    INFO(error.to_string());
-    REQUIRE(lab::parse_scenario(text, "example.toml", s, error));
+    lab::Scenario s = test_support::loaded(lab::parse_scenario(text, "example.toml"));
     const lab::RunSummary run = run_support::run(s);
     CHECK(lab::unmet_expectations(s, run).empty());
   }

@@ -27,10 +27,7 @@ std::vector<lab::Scenario> every_scenario() {
 using run_support::run;
 
 lab::Scenario parse(const std::string& text) {
-  lab::Scenario s;
-  lab::LoadError error;
-  INFO(error.to_string());
-  REQUIRE(lab::parse_scenario(text, "inline.toml", s, error));
+  lab::Scenario s = test_support::loaded(lab::parse_scenario(text, "inline.toml"));
   return s;
 }
 
@@ -95,9 +92,7 @@ TEST_CASE("design: a key beside a preset replaces its value and is reported", "[
             "dedup = 'none'\n");
   CHECK(custom.consumer.label() == "atomic + ack=before-commit + dedup=none");
   // Written back and read again: the same scenario.
-  lab::Scenario again;
-  lab::LoadError error;
-  REQUIRE(lab::parse_scenario(lab::to_toml(s), "again.toml", again, error));
+  lab::Scenario again = test_support::loaded(lab::parse_scenario(lab::to_toml(s), "again.toml"));
   again.path = s.path;
   CHECK(again == s);
   // --strategy replaces the whole design: the keys given beside the file's preset go too.
@@ -151,9 +146,7 @@ TEST_CASE("design: the variation keys load, round-trip, and refuse what would do
   CHECK(s.consumer.idempotency_key);
   CHECK(s.consumer.dedup_retention == 40);
   CHECK(s.producer.message_id == producer::MessageIdSource::kAtPublish);
-  lab::Scenario again;
-  lab::LoadError error;
-  REQUIRE(lab::parse_scenario(lab::to_toml(s), "again.toml", again, error));
+  lab::Scenario again = test_support::loaded(lab::parse_scenario(lab::to_toml(s), "again.toml"));
   again.path = s.path;
   CHECK(again == s);
 
@@ -173,9 +166,7 @@ TEST_CASE("design: a fixed twin applies its assignments to the same scenario", "
       "name = 'x'\nseed = 9\nfixed = \"consumer.strategy = 'atomic'\"\n[consumer]\n"
       "strategy = 'separate-dedup-store'\nmark = 'after-commit'\n[expect]\nverdict = "
       "'duplicated'\n");
-  lab::Scenario twin;
-  lab::LoadError error;
-  REQUIRE(lab::fixed_twin(s, twin, error));
+  const lab::Scenario twin = test_support::loaded(lab::fixed_twin(s));
   CHECK(twin.name == "x (fixed)");
   CHECK(twin.seed == 9);
   CHECK(twin.fixed.empty());
@@ -193,10 +184,9 @@ TEST_CASE("design: a fixed twin applies its assignments to the same scenario", "
 }
 
 TEST_CASE("design: the checker counts emails apart from debits, and dedup rows", "[design]") {
-  lab::Scenario s;
-  lab::LoadError error;
   const std::string dir = std::string(EOSIM_SOURCE_DIR) + "/scenarios/";
-  REQUIRE(lab::load_scenario(dir + "31-side-effect-before-commit.toml", s, error));
+  lab::Scenario s =
+      test_support::loaded(lab::load_scenario(dir + "31-side-effect-before-commit.toml"));
   lab::RunSummary r = run(s);
   CHECK(r.report.effects_checked);
   CHECK(r.report.ledger_verdict == lab::Verdict::kExactlyOnce);
@@ -208,13 +198,14 @@ TEST_CASE("design: the checker counts emails apart from debits, and dedup rows",
     CHECK(o.dedup_rows == 1);
     CHECK(o.effects == (o.order == 2 ? 2 : 1));
   }
-  REQUIRE(lab::load_scenario(dir + "32-side-effect-after-commit-no-key.toml", s, error));
+  s = test_support::loaded(lab::load_scenario(dir + "32-side-effect-after-commit-no-key.toml"));
   r = run(s);
   CHECK(r.report.ledger_verdict == lab::Verdict::kExactlyOnce);
   CHECK(r.report.verdict == lab::Verdict::kLost);
   CHECK(r.report.effect_lost == std::vector<std::int64_t>{2});
   // Without a side effect nothing is counted and the verdict is the ledger's.
-  REQUIRE(lab::load_scenario(dir + "03-crash-between-commit-and-ack-no-dedup.toml", s, error));
+  s = test_support::loaded(
+      lab::load_scenario(dir + "03-crash-between-commit-and-ack-no-dedup.toml"));
   r = run(s);
   CHECK_FALSE(r.report.effects_checked);
   CHECK(r.report.ledger_verdict == r.report.verdict);

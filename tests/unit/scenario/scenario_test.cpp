@@ -156,29 +156,23 @@ TEST_CASE("each bad fixture file names its file, line and key", "[scenario]") {
       {"bad/bad_action.toml", 6, "faults.script[1].do", "not allowed at consumer.after_commit"},
       {"bad/missing_name.toml", 0, "name", "required"},
   }));
-  lab::Scenario scenario;
-  scenario.name = "untouched";
-  lab::LoadError error;
   const std::string path = data_path(c.input);
-  REQUIRE_FALSE(lab::load_scenario(path, scenario, error));
-  check_refusal(error, path, c);
-  CHECK_FALSE(error.message.empty());
-  CHECK(scenario.name == "untouched");  // a failed load leaves the output alone
+  const std::string error = test_support::refused(lab::load_scenario(path));
+  check_refusal(test_support::error_parts(error, path), path, c);
 }
 
 TEST_CASE("a missing file is a 'cannot open' error without line or key", "[scenario]") {
-  lab::Scenario scenario;
-  lab::LoadError error;
   const std::string path = data_path("no/such/file.toml");
-  REQUIRE_FALSE(lab::load_scenario(path, scenario, error));
+  const std::string text = test_support::refused(lab::load_scenario(path));
+  const lab::LoadError error = test_support::error_parts(text, path);
   CHECK(error.file == path);
   CHECK(error.line == 0);
   CHECK(error.key.empty());
   CHECK(error.message == "cannot open the file: No such file or directory");
-  CHECK(error.to_string() == path + ": " + error.message);
+  CHECK(text == path + ": " + error.message);
   // A directory is no scenario file either.
-  REQUIRE_FALSE(lab::load_scenario(data_path("good"), scenario, error));
-  CHECK(error.message.find("is a folder") != std::string::npos);
+  CHECK(test_support::refused(lab::load_scenario(data_path("good"))).find("is a folder") !=
+        std::string::npos);
 }
 
 TEST_CASE("LoadError::to_string reads FILE:LINE: key `K`: MESSAGE", "[scenario]") {
@@ -284,13 +278,11 @@ TEST_CASE("every kind of bad value is an error naming its key and line", "[scena
 
 TEST_CASE("order numbers are checked against orders wherever [workload] appears", "[scenario]") {
   // [expect] before [workload] in the file: the range still comes from workload.orders.
-  lab::Scenario s;
-  lab::LoadError error;
-  REQUIRE(lab::parse_scenario("name = 'x'\n[expect]\nlost = [5]\n[workload]\norders = 5\n",
-                              "inline.toml", s, error));
+  lab::Scenario s = test_support::loaded(lab::parse_scenario(
+      "name = 'x'\n[expect]\nlost = [5]\n[workload]\norders = 5\n", "inline.toml"));
   CHECK(s.expect.lost == std::optional<Orders>(Orders{5}));
-  CHECK_FALSE(lab::parse_scenario(
-      "name = 'x'\n[expect]\nlost = [6]\n[workload]\norders = 5\n", "inline.toml", s, error));
+  const lab::LoadError error =
+      test_support::parse_bad("name = 'x'\n[expect]\nlost = [6]\n[workload]\norders = 5\n");
   CHECK(error.key == "expect.lost");
   CHECK(error.line == 3);
 }
@@ -340,12 +332,8 @@ TEST_CASE("to_toml writes a file that loads back to the same scenario", "[scenar
     original.script.push_back(freeze);
   }
   const std::string text = lab::to_toml(original);
-  lab::Scenario reread;
-  lab::LoadError error;
-  const bool ok = lab::parse_scenario(text, "written.toml", reread, error);
   INFO(text);
-  INFO(error.to_string());
-  REQUIRE(ok);
+  lab::Scenario reread = test_support::loaded(lab::parse_scenario(text, "written.toml"));
   reread.path = original.path;
   CHECK(reread == original);
   // Writing is deterministic: the same scenario always gives the same text.
@@ -488,28 +476,27 @@ TEST_CASE("a rule that can never fire is refused with its key, line and who pass
 
 TEST_CASE("check_script refuses a rule the command line's strategy never passes",
           "[scenario][fault_sites]") {
-  lab::Scenario s;
-  lab::LoadError error;
-  REQUIRE(lab::parse_scenario("name = 'x'\n[[faults.script]]\n"
-                              "at = 'consumer.after_dedup_insert'\ndo = 'crash'\n",
-                              "f.toml", s, error));
-  CHECK(lab::check_script(s, error));
+  lab::Scenario s =
+      test_support::loaded(lab::parse_scenario("name = 'x'\n[[faults.script]]\n"
+                                               "at = 'consumer.after_dedup_insert'\ndo = 'crash'\n",
+                                               "f.toml"));
+  CHECK(lab::check_script(s).ok());
   s.consumer.strategy = "check-then-act";
-  REQUIRE_FALSE(lab::check_script(s, error));
+  const eosim::Status checked = lab::check_script(s);
+  REQUIRE_FALSE(checked.ok());
+  const lab::LoadError error = test_support::error_parts(checked.message, "f.toml");
   CHECK(error.file == "f.toml");
   CHECK(error.key == "faults.script[1].at");
   CHECK(error.message.find("consumer check-then-act") != std::string::npos);
 }
 
 TEST_CASE("optional = true loads, and to_toml writes it back", "[scenario]") {
-  lab::Scenario s;
-  lab::LoadError error;
-  REQUIRE(lab::parse_scenario("name = 'x'\n[[faults.script]]\nat = 'consumer.after_commit'\n"
-                              "nth = 9\noptional = true\ndo = 'crash'\n",
-                              "f.toml", s, error));
+  lab::Scenario s = test_support::loaded(
+      lab::parse_scenario("name = 'x'\n[[faults.script]]\nat = 'consumer.after_commit'\n"
+                          "nth = 9\noptional = true\ndo = 'crash'\n",
+                          "f.toml"));
   REQUIRE(s.script.size() == 1);
   CHECK(s.script[0].optional);
-  lab::Scenario back;
-  REQUIRE(lab::parse_scenario(lab::to_toml(s), "f.toml", back, error));
+  const lab::Scenario back = test_support::loaded(lab::parse_scenario(lab::to_toml(s), "f.toml"));
   CHECK(back.script == s.script);
 }

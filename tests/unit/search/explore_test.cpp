@@ -9,6 +9,7 @@
 
 #include "src/catalog/fault_sites.h"
 #include "src/scenario/patterns.h"
+#include "tests/support/scenario_load.h"
 
 namespace {
 
@@ -305,9 +306,8 @@ TEST_CASE("explore: a keyed counterexample file says so and replays its violatio
   REQUIRE(status.ok());
   REQUIRE(status.value() == lab::ShrinkStatus::kShrunk);
   CHECK(file.toml.find("draws = \"keyed\"") != std::string::npos);
-  lab::Scenario reread;
-  lab::LoadError load_error;
-  REQUIRE(lab::parse_scenario(file.toml, "counterexample.toml", reread, load_error));
+  lab::Scenario reread =
+      test_support::loaded(lab::parse_scenario(file.toml, "counterexample.toml"));
   CHECK(reread.draws == sim::Draws::kKeyed);
   lab::RunSummary replay;
   REQUIRE(lab::run_scenario(reread, {}, replay, nullptr).ok());

@@ -1,5 +1,6 @@
 #include "src/search/shrink.h"
 #include "src/orders/order_key.h"
+#include "tests/support/scenario_load.h"
 #include "tests/support/status_support.h"
 
 #include <catch2/catch.hpp>
@@ -98,9 +99,7 @@ TEST_CASE("shrink: keeps only the fault the violation needs", "[shrink]") {
         std::string::npos);
   CHECK(r.runs < 20);
   // The TOML is the scenario, and running it meets its own [expect].
-  lab::Scenario parsed;
-  lab::LoadError load_error;
-  REQUIRE(lab::parse_scenario(r.toml, "shrunk", parsed, load_error));
+  lab::Scenario parsed = test_support::loaded(lab::parse_scenario(r.toml, "shrunk"));
   parsed.path.clear();  // where it was read from: not part of its content
   CHECK(parsed == r.minimal_scenario);
   lab::RunSummary replay;

@@ -16,6 +16,7 @@
 #include "src/report/report_format.h"
 #include "src/scenario/scenario.h"
 #include "src/world/world.h"
+#include "tests/support/scenario_load.h"
 #include "tests/support/status_support.h"
 
 namespace {
@@ -119,11 +120,8 @@ TEST_CASE("a recorded live run steps forward and back through its events", "[rec
 }
 
 TEST_CASE("a simulated run's JSON Lines trace steps exactly as its session does", "[recording]") {
-  lab::Scenario s;
-  lab::LoadError load_error;
-  REQUIRE(lab::load_scenario(std::string(EOSIM_SOURCE_DIR) +
-                                 "/scenarios/03-crash-between-commit-and-ack-no-dedup.toml",
-                             s, load_error));
+  lab::Scenario s = test_support::loaded(lab::load_scenario(
+      std::string(EOSIM_SOURCE_DIR) + "/scenarios/03-crash-between-commit-and-ack-no-dedup.toml"));
   lab::RunSummary run;
   std::vector<sim::TraceEvent> trace;
   REQUIRE_OK(lab::run_scenario(s, lab::WorldOptions{}, run, &trace));

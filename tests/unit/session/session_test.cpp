@@ -194,12 +194,8 @@ TEST_CASE("a fault made by hand is exported as a file that replays to the same t
 
   // Export, load back (the strict loader), run as `eosim run` would.
   const std::string text = session.export_toml();
-  lab::Scenario replay;
-  lab::LoadError load_error;
-  const bool parsed = lab::parse_scenario(text, "exported.toml", replay, load_error);
   INFO(text);
-  INFO(load_error.to_string());
-  REQUIRE(parsed);
+  lab::Scenario replay = test_support::loaded(lab::parse_scenario(text, "exported.toml"));
   lab::RunSummary run;
   REQUIRE_OK(lab::run_scenario(replay, lab::WorldOptions{}, run, nullptr));
   CHECK(run.trace_hash == live.trace_hash);
@@ -243,9 +239,7 @@ TEST_CASE("a fault made at an earlier step drops the hand faults of the abandone
   CHECK(session.step() == 12);
   // The state equals a fresh run of the exported scenario at step 12.
   const std::string text = session.export_toml();
-  lab::Scenario replay;
-  lab::LoadError load_error;
-  REQUIRE(lab::parse_scenario(text, "x.toml", replay, load_error));
+  lab::Scenario replay = test_support::loaded(lab::parse_scenario(text, "x.toml"));
   auto world = run_support::world(replay, lab::WorldOptions{});
   REQUIRE(world);
   for (int i = 0; i < 12; ++i) world->step();
@@ -261,27 +255,25 @@ TEST_CASE("a fault made at an earlier step drops the hand faults of the abandone
 
 TEST_CASE("step triggers load, write back and are checked strictly", "[session][scenario]") {
   const std::string head = "name = \"x\"\n[consumer]\ninstances = 2\n";
-  lab::Scenario s;
-  lab::LoadError error;
-  REQUIRE(lab::parse_scenario(head + "[[faults.script]]\nat = \"consumer.process\"\ndo = "
-                                     "\"crash\"\nstep = 12\ninstance = 2\n"
-                                     "[[faults.script]]\nat = \"net.consumer->broker\"\ndo = "
-                                     "\"drop\"\nframe = \"basic.ack\"\nafter_step = 40\n",
-                              "ok.toml", s, error));
+  lab::Scenario s = test_support::loaded(
+      lab::parse_scenario(head + "[[faults.script]]\nat = \"consumer.process\"\ndo = "
+                                 "\"crash\"\nstep = 12\ninstance = 2\n"
+                                 "[[faults.script]]\nat = \"net.consumer->broker\"\ndo = "
+                                 "\"drop\"\nframe = \"basic.ack\"\nafter_step = 40\n",
+                          "ok.toml"));
   REQUIRE(s.script.size() == 2);
   CHECK(s.script[0].step == 12);
   CHECK(s.script[0].key[orders::kInstance] == 2);
   CHECK(s.script[1].after_step == 40);
-  lab::Scenario again;
-  REQUIRE(lab::parse_scenario(lab::to_toml(s), "again.toml", again, error));
+  lab::Scenario again = test_support::loaded(lab::parse_scenario(lab::to_toml(s), "again.toml"));
   again.path = s.path;
   CHECK(again == s);
 
   const auto bad = [&](const std::string& rule, const std::string& key) {
-    lab::Scenario out;
-    lab::LoadError e;
     INFO(rule);
-    REQUIRE_FALSE(lab::parse_scenario(head + "[[faults.script]]\n" + rule, "bad.toml", out, e));
+    const lab::LoadError e = test_support::error_parts(
+        test_support::refused(lab::parse_scenario(head + "[[faults.script]]\n" + rule, "bad.toml")),
+        "bad.toml");
     CHECK(e.key == "faults.script[1]." + key);
   };
   bad("at = \"consumer.process\"\ndo = \"crash\"\n", "at");                   // needs a moment

@@ -14,6 +14,7 @@
 #include "src/store/warm.h"
 #include "src/world/world.h"
 #include "tests/support/run_support.h"
+#include "tests/support/scenario_load.h"
 #include "tests/support/status_support.h"
 
 namespace {
@@ -76,9 +77,7 @@ TEST_CASE("a session's rewinds and re-runs use warm worlds that show what cold o
   REQUIRE(lab::scenario_files_in(std::string(EOSIM_SOURCE_DIR) + "/scenarios", files).ok());
   REQUIRE(files.size() > 10);
   for (const std::string& file : files) {
-    lab::Scenario s;
-    lab::LoadError load_error;
-    REQUIRE(lab::load_scenario(file, s, load_error));
+    lab::Scenario s = test_support::loaded(lab::load_scenario(file));
     INFO(file);
     lab::Session session;
     REQUIRE_OK(session.open(s));

@@ -13,6 +13,7 @@
 #include "src/store/txn.h"
 #include "src/store/warm.h"
 #include "tests/support/db_query.h"
+#include "tests/support/scenario_load.h"
 
 namespace {
 
@@ -100,10 +101,8 @@ TEST_CASE("replay: a step that returns another code is counted", "[store][record
 
 TEST_CASE("replay: a sweep with faults replays step for step, results unchanged",
           "[store][recorder]") {
-  lab::Scenario s;
-  lab::LoadError load_error;
-  REQUIRE(lab::load_scenario(std::string(EOSIM_SOURCE_DIR) + "/bench/ten-orders.toml", s,
-                             load_error));
+  lab::Scenario s = test_support::loaded(
+      lab::load_scenario(std::string(EOSIM_SOURCE_DIR) + "/bench/ten-orders.toml"));
   lab::SweepOptions options;
   options.first_seed = 1;
   options.last_seed = 30;

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "src/scenario/scenario.h"
+#include "tests/support/scenario_load.h"
 
 namespace {
 
@@ -44,10 +45,8 @@ TEST_CASE("toml guard: the two toml++ 3.3.0 reproducers are refused with their l
   CHECK(two.message.find("U+001B") != std::string::npos);
   // Through the loader: exit-2 errors naming the line, never the parser's bugs.
   for (const auto& [text, line] : {std::pair{unreachable, 1}, std::pair{assertion, 2}}) {
-    lab::Scenario s;
-    lab::LoadError error;
-    CHECK_FALSE(lab::parse_scenario(text, "fuzz.toml", s, error));
-    CHECK(error.line == line);
+    const std::string error = test_support::refused(lab::parse_scenario(text, "fuzz.toml"));
+    CHECK(test_support::error_parts(error, "fuzz.toml").line == line);
   }
 }
 
@@ -127,9 +126,7 @@ TEST_CASE("toml guard: what toml++ parses recursively is bounded", "[toml-guard]
     const Verdict v = guard(c.text);
     CHECK_FALSE(v.ok);
     CHECK(v.message.find(c.says) != std::string::npos);
-    lab::Scenario s;
-    lab::LoadError error;
-    CHECK_FALSE(lab::parse_scenario(c.text, "bounds.toml", s, error));
+    CHECK_FALSE(lab::parse_scenario(c.text, "bounds.toml").ok());
   }
   // Right at the limits, and what looks alike but is no key.
   const std::string passes[] = {
@@ -151,9 +148,9 @@ TEST_CASE("toml guard: a scenario's `fixed` text goes through the guard too", "[
   std::string key = "consumer";
   for (int i = 0; i < 20000; ++i) key += ".a";  // 40 KB: under the string limit
   const std::string text = "name = \"x\"\nfixed = \"" + key + " = 1\"\n";
-  lab::Scenario s;
-  lab::LoadError error;
-  CHECK_FALSE(lab::parse_scenario(text, "fixed.toml", s, error));  // the loader builds the twin
+  // The loader builds the twin.
+  const lab::LoadError error = test_support::error_parts(
+      test_support::refused(lab::parse_scenario(text, "fixed.toml")), "fixed.toml");
   CHECK(error.key == "fixed");
   CHECK(error.message.find("more than 16 parts") != std::string::npos);
 }

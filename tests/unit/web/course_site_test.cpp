@@ -12,6 +12,7 @@
 
 #include "src/prose/printable.h"
 #include "src/scenario/scenario.h"
+#include "tests/support/scenario_load.h"
 #include "tests/support/status_support.h"
 
 namespace {
@@ -19,12 +20,9 @@ namespace {
 std::vector<lab::Lesson> all_lessons() {
   std::vector<std::string> files;
   REQUIRE_OK(lab::scenario_files_in(std::string(EOSIM_SOURCE_DIR) + "/scenarios/lessons", files));
-  std::vector<lab::Lesson> lessons(files.size());
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    lab::LoadError error;
-    INFO(error.to_string());
-    REQUIRE(lab::load_lesson(files[i], lessons[i], error));
-  }
+  std::vector<lab::Lesson> lessons;
+  for (const std::string& file : files)
+    lessons.push_back(test_support::loaded(lab::load_lesson(file)));
   return lessons;
 }
 

@@ -74,19 +74,18 @@ TEST_CASE("restart_after: the order service stays down as long as the file says"
 
 TEST_CASE("restart_after: the keys load, are range-checked and are written back",
           "[world][restart_after]") {
-  lab::Scenario s;
-  lab::LoadError error;
-  REQUIRE(lab::parse_scenario("name = \"x\"\n[producer]\nrestart_after = 7\n"
-                              "relay_restart_after = 60\n[consumer]\nrestart_after = 90\n",
-                              "x.toml", s, error));
+  lab::Scenario s = test_support::loaded(
+      lab::parse_scenario("name = \"x\"\n[producer]\nrestart_after = 7\n"
+                          "relay_restart_after = 60\n[consumer]\nrestart_after = 90\n",
+                          "x.toml"));
   CHECK(s.producer.restart_after == 7);
   CHECK(s.producer.relay_restart_after == 60);
   CHECK(s.consumer.restart_after == 90);
-  lab::Scenario back;
-  REQUIRE(lab::parse_scenario(lab::to_toml(s), "back.toml", back, error));
+  const lab::Scenario back =
+      test_support::loaded(lab::parse_scenario(lab::to_toml(s), "back.toml"));
   CHECK(back.producer == s.producer);
   CHECK(back.consumer == s.consumer);
-  CHECK_FALSE(lab::parse_scenario("name = \"x\"\n[consumer]\nrestart_after = 0\n", "bad.toml",
-                                  s, error));
+  const lab::LoadError error =
+      test_support::parse_bad("name = \"x\"\n[consumer]\nrestart_after = 0\n");
   CHECK(error.key == "consumer.restart_after");
 }

@@ -10,6 +10,7 @@
 #include "src/search/sweep.h"
 #include "src/world/world.h"
 #include "tests/support/run_support.h"
+#include "tests/support/scenario_load.h"
 #include "tests/support/status_support.h"
 
 namespace {
@@ -78,9 +79,7 @@ TEST_CASE("step bound: an unset max_steps stays unset through a file", "[step-bo
   const lab::Scenario s = workload(4);
   const std::string text = lab::to_toml(s);
   CHECK(text.find("max_steps") == std::string::npos);
-  lab::Scenario back;
-  lab::LoadError error;
-  REQUIRE(lab::parse_scenario(text, "round trip", back, error));
+  lab::Scenario back = test_support::loaded(lab::parse_scenario(text, "round trip"));
   CHECK(back.max_steps == 0);
 }
 

@@ -76,9 +76,7 @@ TEST_CASE("storage: files and memory give the same run on every scenario x strat
   REQUIRE(files.size() >= 10);
   std::size_t compared = 0, violations = 0;
   for (const auto& file : files) {
-    lab::Scenario base;
-    lab::LoadError load_error;
-    REQUIRE(lab::load_scenario(file, base, load_error));
+    lab::Scenario base = test_support::loaded(lab::load_scenario(file));
     std::vector<std::string> strategies = {""};  // the file's own design first
     for (const auto& strategy : lab::strategies()) strategies.emplace_back(strategy.name);
     for (const auto& strategy : strategies) {
