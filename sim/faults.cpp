@@ -84,7 +84,7 @@ std::optional<FaultAction> FaultPlan::check(const FaultPoint& point) {
   // Occurrences are counted per (site, frame) whether or not anything fires, so that a
   // fired fault can be written back as an exact `nth` rule.
   const std::int64_t nth = next_occurrence(point);
-  if (log_opportunities_) {
+  if (log_opportunities_ && !point.scripted_only) {
     FiredFault& o = opportunities_.emplace_back();
     o.step = scheduler_.steps();
     o.time = scheduler_.now();
@@ -101,7 +101,8 @@ std::optional<FaultAction> FaultPlan::check(const FaultPoint& point) {
     ++rule_fired_[i];
     return log(point, rules_[i].action, nth, true).action;
   }
-  if (random_fired_ >= random_.budget || scheduler_.now() >= random_.horizon) {
+  if (point.scripted_only || random_fired_ >= random_.budget ||
+      scheduler_.now() >= random_.horizon) {
     return std::nullopt;
   }
   const std::optional<Ratio>& ratio = ratio_of_[static_cast<std::size_t>(point.kind)];

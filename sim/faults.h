@@ -24,6 +24,8 @@
 //      fired by the world through record_rule.
 //  (7) Occurrences are counted per (site, frame kind) id pair; a fired fault carries the
 //      names of both, so what leaves the plan reads as text.
+//  (8) A point with scripted_only draws no random fault and is not logged as an
+//      opportunity (invariant 5): only a rule fires there. Its occurrences are counted.
 
 #include <array>
 #include <cstdint>
@@ -49,6 +51,8 @@ struct FaultPoint {
   FaultAction kind;          // random fault kind of this opportunity: kCrash, kDrop, ...
   Key key;                   // what the opportunity is about (sim/key.h)
   FrameKind frame = 0;       // FaultPlan::frames(): a network frame's kind, 0 = none
+  // Only a rule matches here (invariant 8): no random draw, no entry in opportunities().
+  bool scripted_only = false;
 };
 
 // A scripted fault: fires whenever its match holds (up to `times`).

@@ -127,6 +127,14 @@ constexpr std::array<FaultSite, kSiteCount> kSites = {{
     {S::kDbCommit, orders::site_name(S::kDbCommit), A::kFail,
      "a consumer's commit fails with a transient error and the transaction rolls back",
      kConsumerKeys, kDeliveryAttempt},
+    {S::kDbCommitReply, orders::site_name(S::kDbCommitReply), A::kDrop,
+     "the debit's COMMIT takes effect but its reply is lost and the database connection "
+     "breaks: the consumer cannot tell whether it committed (scripted only)",
+     kConsumerKeys, kDeliveryAttempt},
+    {S::kDbRestart, orders::site_name(S::kDbRestart), A::kRestart,
+     "the database restarts while the debit's transaction is open: the transaction rolls "
+     "back and the consumer's connection breaks (scripted only)",
+     kConsumerKeys, kDeliveryAttempt},
     {S::kBrokerRestart, orders::site_name(S::kBrokerRestart), A::kRestart,
      "the broker restarts (with `order`: as that order's message is enqueued): connections "
      "drop, non-durable queues and transient messages are lost",

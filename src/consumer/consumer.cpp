@@ -38,18 +38,35 @@ void Consumer::start() {
 void Consumer::open_databases() {
   // The world created these databases: failing to reopen one is the machine's trouble
   // (store/failure.h), which ends the run.
-  if (store::machine_failed(store::Db::open(options_.ledger_uri, ledger_))) return stop();
-  // The plan decides whether this commit fails with a transient I/O error (site db.commit).
-  ledger_.set_fault_hook([this](store::HookOp op) -> int {
-    if (op != store::HookOp::kCommit || !current_) return 0;
-    return fault(Site::kDbCommit, sim::FaultAction::kFail) ? SQLITE_IOERR_WRITE : 0;
-  });
+  if (!open_ledger()) return;
   if (options_.strategy.choices.dedup == Dedup::kSeparateStore) {
     if (store::machine_failed(store::Db::open(options_.dedup_uri, dedup_))) return stop();
   }
   if (options_.strategy.side_effect != SideEffect::kNone) {
     if (store::machine_failed(store::Db::open(options_.effects_uri, effects_))) return stop();
   }
+}
+
+bool Consumer::open_ledger() {
+  if (store::machine_failed(store::Db::open(options_.ledger_uri, ledger_))) {
+    stop();
+    return false;
+  }
+  // The plan decides whether this commit fails with a transient I/O error (site db.commit).
+  ledger_.set_fault_hook([this](store::HookOp op) -> int {
+    if (op != store::HookOp::kCommit || !current_) return 0;
+    return fault(Site::kDbCommit, sim::FaultAction::kFail) ? SQLITE_IOERR_WRITE : 0;
+  });
+  return true;
+}
+
+void Consumer::lose_ledger_connection(const store::Status& status) {
+  // A broken connection is gone with whatever it held: a fresh one takes its place, as a
+  // client's pool reconnects. (SQLite keeps no state per connection that matters here;
+  // a server's session does.)
+  ledger_.close();
+  if (!open_ledger()) return;
+  on_db_error(status);
 }
 
 void Consumer::connect() {
@@ -116,9 +133,10 @@ void Consumer::next() {
 
 bool Consumer::fault(Site site, sim::FaultAction kind) {
   const auto& d = current_->deliver;
-  const auto action =
-      k_.faults.check({orders::site_id(site), kind,
-                       orders::order_key(d.delivery.message.order, d.attempt, options_.instance)});
+  const auto action = k_.faults.check(
+      {orders::site_id(site), kind,
+       orders::order_key(d.delivery.message.order, d.attempt, options_.instance), 0,
+       orders::scripted_only(site)});
   if (!action) return false;
   if (*action == sim::FaultAction::kCrash)
     crash("fault at " + std::string(orders::site_name(site)));
@@ -185,6 +203,14 @@ void Consumer::on_db_error(const store::Status& status) {
     ++stats_.duplicates;
     trace(sim::EventKind::kMisclassified, status.to_string() + " -> treated as a duplicate, acked");
     settle(Settle::kAck);
+  } else if (status.kind == store::ErrorKind::kConnectionLost) {
+    // Committed or not, the consumer cannot tell: only a dedup key can tell the
+    // redelivery that the work is already done.
+    trace(sim::EventKind::kDbError,
+          status.to_string() + (acked_ ? " (already acked: if it did not commit, the effect "
+                                         "is lost)"
+                                       : " -> outcome unknown, nack requeue"));
+    settle(Settle::kNack, true);
   } else if (acked_) {
     trace(sim::EventKind::kDbError, status.to_string() + " (already acked: the effect is lost)");
   } else {

@@ -8,8 +8,8 @@
 // Handling a delivery takes a few steps of virtual time (receive, then the transaction,
 // then the ack), so other actors - and faults - can act between them. Fault sites, in
 // order: consumer.on_deliver, consumer.after_dedup_insert, consumer.after_side_effect
-// (side_effect = before-commit), consumer.before_commit, db.commit (fail),
-// consumer.after_commit (with mark = after-commit: before the mark),
+// (side_effect = before-commit), consumer.before_commit, db.restart, db.commit (fail),
+// db.commit_reply, consumer.after_commit (with mark = after-commit: before the mark),
 // consumer.after_side_effect (side_effect = after-commit), consumer.after_ack.
 // The work itself (receive, transact and their parts) is in consumer_work.cpp.
 //
@@ -92,6 +92,9 @@ class Consumer {
                 const std::string& summary);
   void on_disconnect(transport::ConnId conn);
   void open_databases();
+  bool open_ledger();  // false when it failed: the run is over (stop())
+  // Sites db.restart and db.commit_reply: the ledger's connection broke with `status`.
+  void lose_ledger_connection(const store::Status& status);
   void next();
   void receive();      // step 1: on_deliver, early ack, dedup outside the transaction
   void transact();     // step 2: the business transaction, then what follows the commit

@@ -8,6 +8,7 @@
 
 #include "sim/assert.h"
 #include "src/store/failure.h"
+#include "src/store/remote.h"
 #include "src/consumer/consumer.h"
 #include "src/orders/order_message.h"
 
@@ -233,9 +234,22 @@ bool Consumer::debit(store::Txn& txn, const orders::OrderMessage& body, const st
   return false;
 }
 
-// The commit (site db.commit can fail it), then what follows it.
+// The commit (site db.commit can fail it, db.restart comes before it, db.commit_reply
+// loses its answer), then what follows it. The two connection faults answer with the
+// SQLSTATEs PostgreSQL gives, so the model reads as a live run with --store postgres does.
 void Consumer::commit(store::Txn& txn, const orders::OrderMessage& body, const std::string& id) {
   if (fault(Site::kConsumerBeforeCommit)) return;
+  // A database server is restarted by whoever runs it (a live run's supervisor, before
+  // the fault returns here): the COMMIT below meets the broken connection and the server's
+  // own answer. SQLite's "server" is this process's connection: it is dropped, and the
+  // journal rolls the transaction back, as a server's recovery would.
+  if (fault(Site::kDbRestart, sim::FaultAction::kRestart) &&
+      !store::is_remote_uri(options_.ledger_uri)) {
+    txn.abandon();
+    return lose_ledger_connection(store::Status::from_sqlstate(
+        "57P01", "the database restarted: terminating connection due to immediate shutdown "
+                 "command"));
+  }
   const store::Status st = txn.commit();
   if (!st.ok()) {
     txn.abandon();
@@ -245,6 +259,10 @@ void Consumer::commit(store::Txn& txn, const orders::OrderMessage& body, const s
   ++stats_.applied;
   k_.trace.record(name_, sim::EventKind::kCommit, "ledger", body.order,
                   {"debit ", body.amount, " ", id});
+  if (fault(Site::kDbCommitReply, sim::FaultAction::kDrop)) {
+    return lose_ledger_connection(store::Status::from_sqlstate(
+        "08006", "the connection broke before the reply to COMMIT came: did it commit?"));
+  }
   after_commit(body.order, id);
 }
 

@@ -37,6 +37,8 @@ enum class Site : std::uint8_t {
   kProducerAfterCommit,
   kProducerAfterPublish,
   kDbCommit,
+  kDbCommitReply,
+  kDbRestart,
   kBrokerRestart,
   kBrokerCrash,
   kBrokerReorder,
@@ -46,7 +48,7 @@ enum class Site : std::uint8_t {
   kNetBrokerToConsumer,
   kNetConsumerToBroker,
 };
-inline constexpr std::size_t kSiteCount = 20;
+inline constexpr std::size_t kSiteCount = 22;
 
 struct SiteRow {
   Site id;
@@ -69,6 +71,8 @@ inline constexpr std::array<SiteRow, kSiteCount> kSiteRows = {{
     {Site::kProducerAfterCommit,      "producer.after_commit",       "producer", ""},
     {Site::kProducerAfterPublish,     "producer.after_publish",      "producer", ""},
     {Site::kDbCommit,                 "db.commit",                   "consumer", ""},  // the consumer's commits
+    {Site::kDbCommitReply,            "db.commit_reply",             "consumer", ""},
+    {Site::kDbRestart,                "db.restart",                  "consumer", ""},
     {Site::kBrokerRestart,            "broker.restart",              "broker",   ""},
     {Site::kBrokerCrash,              "broker.crash",                "broker",   ""},
     {Site::kBrokerReorder,            "broker.reorder",              "broker",   ""},
@@ -100,6 +104,13 @@ constexpr std::string_view site_name(Site site) { return site_row(site).name; }
 // Its id in a fault plan handed kSiteNames (transport::name_lab_ids).
 constexpr sim::SiteId site_id(Site site) { return static_cast<sim::SiteId>(site); }
 constexpr bool is_network(Site site) { return !site_row(site).peer.empty(); }
+// Sites a fault reaches only when a rule names it: random faults never draw there and
+// explore does not try them (sim::FaultPoint::scripted_only). They came after the
+// random draws of every existing scenario and sweep were pinned, and drawing at them
+// would move every one of those draws.
+constexpr bool scripted_only(Site site) {
+  return site == Site::kDbCommitReply || site == Site::kDbRestart;
+}
 
 // nullopt for a name no site has.
 constexpr std::optional<Site> site_named(std::string_view name) {

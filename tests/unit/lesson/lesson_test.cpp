@@ -160,5 +160,5 @@ TEST_CASE("lessons: the question screen gives away neither the claim nor the out
       CHECK(after.find(lesson.answers[i].feedback.substr(0, 30)) != std::string::npos);
     }
   }
-  CHECK(number == 12);
+  CHECK(number == 13);
 }
