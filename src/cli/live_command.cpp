@@ -121,6 +121,10 @@ int load_all(const LiveCommandOptions& o, const std::vector<std::string>& files,
     std::string refusal = with_user_consumer(o, l.scenario);
     if (refusal.empty()) refusal = live::live_refusal(l.scenario);
     if (refusal.empty() && !o.broker.empty()) refusal = live::broker_refusal(l.scenario);
+    if (refusal.empty()) {
+      const bool users_server = o.store != "sqlite" && o.store != "postgres";
+      refusal = live::database_refusal(l.scenario, users_server);
+    }
     if (!refusal.empty()) {
       err << "eosim: live: " << file << ": " << refusal << '\n';
       stop = files.size() == 1;
@@ -346,6 +350,7 @@ int live_one(const LiveCommandOptions& o, const Loaded& l, const live::Endpoint&
   lo.effects_query = o.effects_query;
   lo.self_exe = self_exe();
   lo.broker = own;
+  lo.database = store.own.get();
   if (o.progress) {
     lo.progress = [&err](const std::string& line) { err << '\r' << line << "\x1b[K" << std::flush; };
   }

@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -21,6 +22,7 @@
 #include "src/live/amqp_transport.h"
 #include "src/live/redis_store.h"
 #include "src/live/run_folder.h"
+#include "src/live/run_rules.h"
 #include "src/orders/order_key.h"
 #include "src/producer/producer.h"
 #include "src/store/db.h"
@@ -225,6 +227,25 @@ std::vector<std::int64_t> times_fired(const std::vector<sim::FaultRule>& rules,
   return times;
 }
 
+std::string database_restarts_path(const std::string& run_dir) {
+  return run_dir + "/db-restarts.log";
+}
+
+bool wait_for_database_restart(const std::string& run_dir, std::int64_t bound_ms) {
+  const std::string path = database_restarts_path(run_dir);
+  if (!std::filesystem::exists(path)) return true;  // SQLite: the consumer does it all
+  std::size_t asked = 0;
+  for (const sim::FiredFault& f : read_fired(run_dir)) asked += is_database_restart(f.site);
+  for (std::int64_t waited = 0; waited < bound_ms; waited += 20) {
+    std::ifstream in(path);
+    std::size_t done = 0;
+    for (std::string line; std::getline(in, line);) ++done;
+    if (done >= asked) return true;
+    ::usleep(20 * 1000);
+  }
+  return false;
+}
+
 std::vector<sim::FiredFault> read_fired(const std::string& run_dir) {
   std::vector<sim::FiredFault> out;
   std::ifstream in(run_dir + "/faults.log");
@@ -275,6 +296,13 @@ void wire_trace_and_faults(sim::Kernel& k, const ActorArgs& a, const lab::Scenar
                    f.site + " -> " + std::string(sim::fault_action_name(f.action)));
     if (f.action == lab::Action::kCrash) {
       ::kill(::getpid(), SIGKILL);  // exactly here, as a crash is
+    }
+    // On the private PostgreSQL the supervisor crashes the server now, with this
+    // consumer's transaction open; the consumer then goes on as in the model, its
+    // connection gone.
+    if (is_database_restart(f.site) && !wait_for_database_restart(run_dir, 60000)) {
+      k.trace.record(node, sim::EventKind::kFault, "", f.key[orders::kOrder],
+                     "db.restart: the supervisor did not restart the database within 60 s");
     }
   });
 }

@@ -67,6 +67,16 @@ int heartbeat_seconds(std::optional<std::int64_t> heartbeat_ticks, std::int64_t 
 void append_fired(const std::string& run_dir, const sim::FiredFault& fault);
 std::vector<sim::FiredFault> read_fired(const std::string& run_dir);
 
+// db-restarts.log: made by the supervisor of a run on the private PostgreSQL before the
+// actors start, one line appended per db.restart it carried out. A consumer that fired
+// db.restart waits for its line (wait_for_database_restart); without the file (SQLite, or
+// no server eosim may restart) nothing is waited for.
+std::string database_restarts_path(const std::string& run_dir);
+// Waits until the supervisor has restarted the database for every db.restart in
+// faults.log (at most `bound_ms`); false when it did not in time. True at once without
+// the file.
+bool wait_for_database_restart(const std::string& run_dir, std::int64_t bound_ms);
+
 // Whether the fired fault `f` is one of `rule`'s: same site, action and frame, its key
 // matched, and its nth when the rule has one.
 bool fired_by(const sim::FaultRule& rule, const sim::FiredFault& f);

@@ -3,8 +3,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <fstream>
 #include <limits>
 
+#include "src/live/actor_process.h"
 #include "src/live/amqp_transport.h"
 #include "src/live/postgres_store.h"
 #include "src/live/redis_store.h"
@@ -55,6 +57,10 @@ Status set_up(Supervision& sv, LiveResult& out, ActorArgs& base) {
   base.origin_ms = WallClock::monotonic_ms();
   base.tick_ms = sv.o.tick_ms;
   sv.actors = actors_of(s, base);
+  // A consumer that fires db.restart waits for the supervisor's restart of the server.
+  if (sv.o.database != nullptr) {
+    std::ofstream made(database_restarts_path(out.run_dir));
+  }
   // Every actor reaches the broker through the fault proxy, on a port of its own.
   if (Status st = start_proxy(sv); !st.ok()) {
     (void)delete_queues(s, *sv.admin, sv.prefix);

@@ -38,6 +38,8 @@
 
 namespace live {
 
+class PrivatePostgres;
+
 struct LiveOptions {
   std::string keep_db;     // "" = a temporary folder, removed afterwards
   int timeout_s = 60;      // the whole run, from the first actor's start
@@ -52,6 +54,9 @@ struct LiveOptions {
   // --store postgres://...: the user's); "" = SQLite files in the run folder. Each run
   // gets a schema of its own there (LiveResult::schema).
   std::string store_url;
+  // The private PostgreSQL this run may restart (db.restart); null with SQLite or a
+  // server of the user's, where database_refusal() keeps that rule out.
+  PrivatePostgres* database = nullptr;
   // Drop the run's schema at the end (a server of the user's, without --keep-db).
   bool drop_schema = false;
   // With the user's consumer ([consumer] command): the query that reads its effects from

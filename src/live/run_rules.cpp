@@ -19,9 +19,9 @@ bool at_site(const std::string& name, lab::Site id) {
 // started again.
 bool live_site(const std::string& name) {
   const lab::FaultSite* site = lab::find_fault_site(name);
-  // The database link's faults are the model's alone so far: a live run would need the
-  // fault proxy on the database's wire protocol and a restart of the database server.
-  if (site != nullptr && orders::scripted_only(site->id)) return false;
+  // The database link's faults: the consumer process carries them out on its own
+  // connection, and the supervisor restarts a private PostgreSQL (database_refusal).
+  if (site != nullptr && orders::scripted_only(site->id)) return true;
   return site != nullptr &&
          (site->is_network() || site->action == lab::Action::kCrash ||
           site->action == lab::Action::kFail || site->action == lab::Action::kRestart ||
@@ -35,6 +35,8 @@ bool is_broker_stop(const std::string& site) {
 }
 
 bool is_broker_kill(const std::string& site) { return at_site(site, lab::Site::kBrokerCrash); }
+
+bool is_database_restart(const std::string& site) { return at_site(site, lab::Site::kDbRestart); }
 
 bool kills_broker(const lab::Scenario& s) {
   return std::any_of(s.script.begin(), s.script.end(),
@@ -76,8 +78,8 @@ std::string rule_refusal(const sim::FaultRule& rule, std::size_t number) {
   }
   if (!live_site(rule.site)) {
     return key + ": fault at " + rule.site + " (" + std::string(lab::action_name(rule.action)) +
-           ") cannot run live yet: live runs take crash sites, db.commit, network rules, "
-           "broker.restart and broker.crash";
+           ") cannot run live yet: live runs take crash sites, db.commit, db.commit_reply, "
+           "db.restart, network rules, broker.restart and broker.crash";
   }
   const lab::FaultSite* site = lab::find_fault_site(rule.site);
   if (rule.nth && !site->is_network()) {
@@ -102,6 +104,19 @@ std::string live_refusal(const lab::Scenario& s) {
     if (std::string why = rule_refusal(s.script[i], i + 1); !why.empty()) return why;
   }
   return key_refusal(s);
+}
+
+std::string database_refusal(const lab::Scenario& s, bool users_server) {
+  if (!users_server) return "";
+  for (std::size_t i = 0; i < s.script.size(); ++i) {
+    if (is_database_restart(s.script[i].site)) {
+      return "faults.script[" + std::to_string(i + 1) + "]: fault at " + s.script[i].site +
+             " restarts the database: only the private PostgreSQL eosim starts (--store "
+             "postgres) or SQLite is restarted, never a server given with --store "
+             "postgres://...";
+    }
+  }
+  return "";
 }
 
 std::string broker_refusal(const lab::Scenario& s) {

@@ -5,7 +5,13 @@
 // time would decide a tick or step trigger and a random ratio, and a live run must end the
 // same way every time. Of the sites, it has the crash sites (a process kills itself),
 // db.commit, the network rules the fault proxy applies, and broker.restart / broker.crash,
-// which stop the private broker eosim started - never a broker of the user's.
+// which stop the private broker eosim started - never a broker of the user's. The
+// database link's sites: db.commit_reply is carried out by the consumer process on its
+// own connection (the COMMIT reaches the server, then the consumer drops the connection
+// unanswered, as the model does); db.restart restarts the private PostgreSQL (`-m
+// immediate`) while the consumer waits with its transaction open (on SQLite, whose
+// "server" is the process's own connection, the consumer drops that connection).
+// Neither is on the database's wire yet: the fault proxy frames AMQP only.
 
 #include <string>
 
@@ -21,6 +27,14 @@ std::string live_refusal(const lab::Scenario& scenario);
 // or killing the broker, and node settings (consumer_timeout), need the private broker
 // eosim starts. Asked on top of live_refusal.
 std::string broker_refusal(const lab::Scenario& scenario);
+
+// Why `scenario` cannot run on the database server given (--store postgres://...: the
+// user's, `users_server`), or "": db.restart restarts the server, which only a private
+// one may be.
+std::string database_refusal(const lab::Scenario& scenario, bool users_server);
+
+// Whether `site` is db.restart: the supervisor restarts a private PostgreSQL there.
+bool is_database_restart(const std::string& site);
 
 // Whether `site` is broker.restart or broker.crash: the supervisor stops the broker there.
 bool is_broker_stop(const std::string& site);

@@ -3,8 +3,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <fstream>
 
 #include "src/live/amqp_transport.h"
+#include "src/live/postgres_launcher.h"
 #include "src/live/process.h"
 #include "src/live/run_queues.h"
 #include "src/live/run_rules.h"
@@ -69,16 +71,47 @@ Status restart_broker(Supervision& sv, const ActorArgs& base, const sim::FiredFa
   return Status::success();
 }
 
-// Carries out the broker faults logged since the last call; false (sv.failure set) when
-// one could not be. Whether any was carried out goes to `restarted`.
+// Carries out a db.restart a consumer logged: the private PostgreSQL crashes and starts
+// again on its folder and port (`-m immediate`: what was not committed is gone) while the
+// consumer waits with its transaction open; a line in db-restarts.log lets it go on.
+Status restart_database(Supervision& sv, const ActorArgs& base, const sim::FiredFault& f) {
+  const std::int64_t began = WallClock::monotonic_ms();
+  sv.events.push_back({0, tick_at(base, began), "database", sim::EventKind::kRestart, "",
+                       f.key[orders::kOrder],
+                       "supervisor crashes the private PostgreSQL (-m immediate) at " + f.site +
+                           " and starts it again"});
+  if (sv.o.progress) sv.o.progress("live: restarting the private PostgreSQL (" + f.site + ")...");
+  if (Status st = sv.o.database->restart_immediate(); !st.ok()) {
+    return Status::error("the private PostgreSQL did not come back after " + f.site + ": " +
+                         st.message);
+  }
+  std::ofstream(database_restarts_path(base.run_dir), std::ios::app) << f.site << '\n';
+  const std::int64_t up = WallClock::monotonic_ms();
+  sv.events.push_back({0, tick_at(base, up), "database", sim::EventKind::kUp, "", 0,
+                       "accepting connections again after " + std::to_string(up - began) +
+                           " ms"});
+  return Status::success();
+}
+
+// Carries out the broker and database faults logged since the last call; false
+// (sv.failure set) when one could not be. Whether any was carried out goes to `restarted`.
 bool carry_out_broker_faults(Supervision& sv, const ActorArgs& base, LiveResult& out,
                              bool& restarted) {
   restarted = false;
   const std::vector<sim::FiredFault> fired = read_fired(out.run_dir);
-  for (std::size_t i = 0, seen = 0; i < fired.size(); ++i) {
-    if (!is_broker_stop(fired[i].site) || seen++ < sv.broker_faults_done) continue;
-    ++sv.broker_faults_done;
-    if (Status st = restart_broker(sv, base, fired[i], out); !st.ok()) {
+  for (std::size_t i = 0, brokers = 0, databases = 0; i < fired.size(); ++i) {
+    Status st = Status::success();
+    if (is_broker_stop(fired[i].site) && brokers++ >= sv.broker_faults_done) {
+      ++sv.broker_faults_done;
+      st = restart_broker(sv, base, fired[i], out);
+    } else if (is_database_restart(fired[i].site) && sv.o.database != nullptr &&
+               databases++ >= sv.database_faults_done) {
+      ++sv.database_faults_done;
+      st = restart_database(sv, base, fired[i]);
+    } else {
+      continue;
+    }
+    if (!st.ok()) {
       sv.failure = st.message;
       return false;
     }

@@ -49,6 +49,7 @@ struct Supervision {
   std::unique_ptr<FailpointServer> failpoints;  // the user's consumer only
   std::string effects_query;            // the user's consumer only: how effects are read
   std::size_t broker_faults_done = 0;   // broker faults of faults.log carried out
+  std::size_t database_faults_done = 0;  // db.restart faults of faults.log carried out
   std::int64_t no_settle_before_ms = 0;  // after a broker restart (kAfterBrokerRestartMs)
   // Since when the broker could not be read (-1: it can), and why: a run does not settle
   // meanwhile, and ends with an error when it stays so for the run's bound.

@@ -1,0 +1,110 @@
+// The database link's faults live (issue 25, item 4 in part). db.restart on the private
+// PostgreSQL: the supervisor crashes the server (`-m immediate`) while order 2's
+// transaction is open; under the separate dedup store on a private Redis the key set
+// before the transaction survives the restart and the redelivery is skipped (order 2
+// lost), under the atomic design the key rolls back with the debit (exactly-once).
+// db.commit_reply on SQLite: the COMMIT takes effect, the consumer drops its connection
+// unanswered, no-dedup debits order 2 twice and the atomic design once. Outcomes only; no
+// process and no folder is left behind.
+#include <sys/stat.h>
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "tests/live/live_cli.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::map<int, int> debits_of(const nlohmann::json& summary) {
+  std::map<int, int> out;
+  for (const auto& o : summary["orders"]) out[o["order"].get<int>()] = o["debits"].get<int>();
+  return out;
+}
+
+// The JSON report of every run, by scenario name.
+std::map<std::string, nlohmann::json> reports_by_scenario(const std::string& out) {
+  std::map<std::string, nlohmann::json> by_name;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty() || line.front() != '{') continue;
+    const nlohmann::json j = nlohmann::json::parse(line);
+    by_name[j["scenario"].get<std::string>()] = j;
+  }
+  return by_name;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "live --store postgres: db.restart loses order 2 under a separate store in Redis, "
+    "not under the atomic design",
+    "[live-db-restart]") {
+  live_test::TempDir dir;
+  ::chmod(dir.path.c_str(), 0711);  // the private PostgreSQL runs as user postgres
+  const std::string tmp = dir.path + "/tmp";
+  fs::create_directories(tmp);
+  const std::vector<std::string> env = {"TMPDIR=" + tmp};
+  // One command, one broker and one server for both designs.
+  const auto r =
+      live_test::eosim({"live", "--store", "postgres", "--dedup-store", "redis", "--format", "json",
+                        live_test::kSource + "/scenarios/41-database-restart-separate-store.toml",
+                        live_test::kSource + "/scenarios/42-database-restart-atomic.toml"},
+                       dir, env);
+  INFO(r.out);
+  CHECK(r.exit_code == 0);  // both files' [expect] met
+  auto runs = reports_by_scenario(r.out);
+  REQUIRE(runs.size() == 2);
+  const nlohmann::json& separate = runs["database restart under a separate dedup store"];
+  CHECK(separate["verdict"] == "lost");
+  CHECK(debits_of(separate) == std::map<int, int>{{1, 1}, {2, 0}, {3, 1}});
+  CHECK(separate["dedup_keys"] == 3);  // order 2's key outlived the restart
+  const nlohmann::json& atomic = runs["database restart (atomic)"];
+  CHECK(atomic["verdict"] == "exactly-once");
+  CHECK(debits_of(atomic) == std::map<int, int>{{1, 1}, {2, 1}, {3, 1}});
+  CHECK(atomic["redeliveries"].get<int>() >= 1);  // order 2 came back after the restart
+
+  CHECK(live_test::processes_with_env("TMPDIR=" + tmp) == 0);
+  std::error_code ec;
+  CHECK(fs::is_empty(tmp, ec));
+}
+
+TEST_CASE("live: db.commit_reply debits twice without a key, once with one", "[live-db-reply]") {
+  live_test::TempDir dir;
+  const std::string tmp = dir.path + "/tmp";
+  fs::create_directories(tmp);
+  const std::vector<std::string> env = {"TMPDIR=" + tmp};
+  const auto r =
+      live_test::eosim({"live", "--format", "json",
+                        live_test::kSource + "/scenarios/39-commit-reply-lost-no-dedup.toml",
+                        live_test::kSource + "/scenarios/40-commit-reply-lost-atomic.toml"},
+                       dir, env);
+  INFO(r.out);
+  CHECK(r.exit_code == 0);  // both files' [expect] met
+  auto runs = reports_by_scenario(r.out);
+  REQUIRE(runs.size() == 2);
+  const nlohmann::json& naive = runs["commit reply lost (no dedup)"];
+  CHECK(naive["verdict"] == "duplicated");
+  CHECK(debits_of(naive).at(2) == 2);
+  const nlohmann::json& atomic = runs["commit reply lost (atomic)"];
+  CHECK(atomic["verdict"] == "exactly-once");
+  CHECK(debits_of(atomic) == std::map<int, int>{{1, 1}, {2, 1}, {3, 1}});
+
+  CHECK(live_test::processes_with_env("TMPDIR=" + tmp) == 0);
+}
+
+TEST_CASE("live: db.restart is refused on a server of the user's", "[live-db-refuse]") {
+  live_test::TempDir dir;
+  const auto r =
+      live_test::eosim({"live", "--store", "postgres://nobody:x@127.0.0.1:1/none",
+                        live_test::kSource + "/scenarios/42-database-restart-atomic.toml"},
+                       dir);
+  INFO(r.out);
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.find("restarts the database: only the private PostgreSQL") != std::string::npos);
+}
