@@ -196,8 +196,7 @@ struct LessonCommandOptions {
   std::optional<std::int64_t> answer;  // --answer K: no prompt
   bool colour = false;                 // ANSI colours (main decides: stdout is a TTY)
   bool course = false;                 // --course: every lesson as one Markdown page
-  std::string pictures;                // --pictures DIR: the course's SVGs go there
-  bool force = false;                  // --pictures may replace different files
+  std::string pictures;                // --pictures DIR: the course's SVGs are there
 };
 // Exit codes: 0 the answer was right (or the list was printed), 1 it was not, 2 bad input
 // (a lesson file, an answer out of range, no answer on stdin), 3 internal error.
@@ -211,7 +210,8 @@ int course_command(const LessonCommandOptions& options, const std::vector<std::s
 struct CourseSiteOptions {
   std::string html;                       // the site's folder
   std::string lessons = "scenarios/lessons";
-  bool force = false;                     // replace pages that differ
+  std::string pictures;                   // --pictures DIR: each run's diagram as SVG
+  bool force = false;                     // replace pages and pictures that differ
 };
 // Exit codes: 0 written, 2 bad input (a lesson file, a folder or file that cannot be
 // written or would be replaced without --force), 3 internal error.

@@ -36,9 +36,13 @@ int load_and_run(Side& side, std::ostream& err) {
     err << loaded.message() << '\n';
     return kExitBadInput;
   }
+  const std::string file_strategy = loaded.value().consumer.strategy;
   // No fault rule to read: the overrides here cannot fail.
   side.scenario =
       std::move(lab::apply_overrides(std::move(loaded.value()), side.overrides).value());
+  // A run under another strategy is not headed by the file's ("... (atomic)" run no-dedup).
+  side.scenario.name =
+      web::run_name(side.scenario.name, file_strategy, side.scenario.consumer.strategy);
   if (eosim::Status checked = lab::check_script(side.scenario); !checked.ok()) {
     err << checked.message << '\n';
     return kExitBadInput;

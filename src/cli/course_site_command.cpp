@@ -1,5 +1,6 @@
-// `eosim course --html DIR`: the course as a static site (src/web/course_site.h), written
-// into DIR. Every page is made before anything is written, and a file already in DIR that
+// `eosim course --html DIR [--pictures PDIR]`: the course as a static site
+// (src/web/course_site.h), written into DIR, and each lesson run's picture into PDIR. Every
+// page and picture is made before anything is written, and a file already in DIR that
 // would change is replaced only with --force, so a failed run leaves DIR as it was and a
 // user's own file is never lost.
 
@@ -26,6 +27,35 @@ bool holds(const fs::path& path, const std::string& text) {
   return in.good() || in.eof() ? old.str() == text : false;
 }
 
+// A file to write: where, and what.
+struct Planned {
+  fs::path path;
+  const std::string* text;
+};
+
+// The files of `made` in `dir` that differ from what is there (all of them in a new
+// folder); an error when one would be replaced without --force, naming it.
+eosim::Status plan(const std::string& dir, const std::vector<web::SitePage>& made,
+                   const std::vector<std::string>& inputs, bool force,
+                   std::vector<Planned>& changed) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir)) {
+    return eosim::Status::error("cannot make the folder " + dir + ": " + ec.message());
+  }
+  for (const web::SitePage& file : made) {
+    const fs::path path = fs::path(dir) / file.name;
+    if (fs::exists(path, ec) && holds(path, file.html)) continue;
+    // A file that differs: the rules of every output file (src/files/output_file.h).
+    if (const eosim::Status checked = check_output_file(path.string(), inputs, force);
+        !checked.ok()) {
+      return checked;
+    }
+    changed.push_back({path, &file.html});
+  }
+  return eosim::Status::success();
+}
+
 }  // namespace
 
 int course_site_command(const CourseSiteOptions& options, std::ostream& out, std::ostream& err) {
@@ -43,40 +73,36 @@ int course_site_command(const CourseSiteOptions& options, std::ostream& out, std
     }
     lessons.push_back(std::move(lesson.value()));
   }
-  std::error_code ec;
-  fs::create_directories(options.html, ec);
-  if (ec || !fs::is_directory(options.html)) {
-    err << "eosim: cannot make the folder " << options.html << ": " << ec.message() << '\n';
-    return kExitBadInput;
-  }
-  std::vector<web::SitePage> pages;
-  if (const eosim::Status made = web::course_site(lessons, pages); !made.ok()) {
+  std::vector<web::SitePage> pages, pictures;
+  if (const eosim::Status made = web::course_site(lessons, pages, &pictures); !made.ok()) {
     err << "eosim: internal error: " << lab::printable(made.message) << '\n';
     return kExitInternal;
   }
-  std::vector<const web::SitePage*> changed;
-  for (const web::SitePage& page : pages) {
-    const fs::path path = fs::path(options.html) / page.name;
-    if (fs::exists(path, ec) && holds(path, page.html)) continue;
-    // A page that differs: the rules of every output file (src/files/output_file.h).
-    if (const eosim::Status checked = check_output_file(path.string(), files, options.force);
-        !checked.ok()) {
-      err << "eosim: " << lab::printable(checked.message) << '\n';
-      return kExitBadInput;
-    }
-    changed.push_back(&page);
+  // Everything is made and checked before anything is written.
+  std::vector<Planned> changed;
+  eosim::Status planned = plan(options.html, pages, files, options.force, changed);
+  const std::size_t changed_pages = changed.size();
+  if (planned.ok() && !options.pictures.empty()) {
+    planned = plan(options.pictures, pictures, files, options.force, changed);
   }
-  for (const web::SitePage* page : changed) {
-    const std::string path = (fs::path(options.html) / page->name).string();
-    if (const eosim::Status written = write_output_file(path, page->html, options.force);
+  if (!planned.ok()) {
+    err << "eosim: " << lab::printable(planned.message) << '\n';
+    return kExitBadInput;
+  }
+  for (const Planned& file : changed) {
+    if (const eosim::Status written = write_output_file(file.path.string(), *file.text, options.force);
         !written.ok()) {
       err << "eosim: " << lab::printable(written.message) << '\n';
       return kExitBadInput;
     }
   }
-  out << "wrote " << changed.size() << " of " << pages.size() << " pages of " << lessons.size()
+  out << "wrote " << changed_pages << " of " << pages.size() << " pages of " << lessons.size()
       << " lessons in " << options.html << " (open " << (fs::path(options.html) / "index.html").string()
       << ")\n";
+  if (!options.pictures.empty()) {
+    out << "wrote " << changed.size() - changed_pages << " of " << pictures.size()
+        << " pictures in " << options.pictures << '\n';
+  }
   return kExitOk;
 }
 

@@ -19,7 +19,8 @@ constexpr const char* kLessonFooter =
     "  eosim lesson\n"
     "  eosim lesson 2\n"
     "  eosim lesson 2 --answer 1\n"
-    "  eosim lesson --course --pictures docs/course > docs/course.md   (scripts/course.sh)\n"
+    "  eosim lesson --course --pictures docs/course > docs/course.md   (scripts/course.sh,\n"
+    "    after eosim course --html docs/course-site --pictures docs/course draws them)\n"
     "\n"
     "Exit codes: 0 right (or the list), 1 not what the run shows, 2 bad input, 3 internal "
     "error.";
@@ -30,8 +31,12 @@ constexpr const char* kCourseFooter =
     "--format html`) and links the next lesson and the fixed design. Plain files: open\n"
     "DIR/index.html from disk or publish DIR on any static host.\n"
     "\n"
-    "Example:\n"
+    "With --pictures DIR it also writes each lesson run's sequence diagram, the picture its\n"
+    "page shows, to DIR/NN-runK.svg (docs/course/, which eosim lesson --course shows).\n"
+    "\n"
+    "Examples:\n"
     "  eosim course --html site/\n"
+    "  eosim course --html docs/course-site --pictures docs/course   (scripts/course.sh)\n"
     "\n"
     "Exit codes: 0 written, 2 bad input, 3 internal error.";
 
@@ -45,9 +50,11 @@ CLI::App* lesson_options(CLI::App& app, LessonCommandOptions& o) {
       ->capture_default_str();
   add_optional(lesson, "--answer", o.answer, "Answer K without a prompt")->type_name("K");
   lesson->add_flag("--course", o.course, "Print every lesson as one Markdown page");
-  lesson->add_option("--pictures", o.pictures, "--course: write each run's SVG diagram to DIR")
+  lesson
+      ->add_option("--pictures", o.pictures,
+                   "--course: show each run's SVG diagram from DIR (eosim course --html "
+                   "--pictures DIR draws them)")
       ->type_name("DIR");
-  lesson->add_flag("--force", o.force, "--pictures may replace files that differ");
   lesson->footer(kLessonFooter);
   return lesson;
 }
@@ -61,7 +68,9 @@ CLI::App* course_options(CLI::App& app, CourseSiteOptions& o) {
   course->add_option("--dir", o.lessons, "Where the lessons are")
       ->type_name("DIR")
       ->capture_default_str();
-  course->add_flag("--force", o.force, "Replace pages in DIR that differ");
+  course->add_option("--pictures", o.pictures, "Also write each run's diagram to DIR as SVG")
+      ->type_name("DIR");
+  course->add_flag("--force", o.force, "Replace pages (and pictures) that differ");
   course->footer(kCourseFooter);
   return course;
 }

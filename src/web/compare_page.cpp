@@ -15,9 +15,23 @@ namespace {
 
 using lab::xml_escape;
 
-// "scenario name, consumer no-dedup": what tells the two runs apart at a glance.
+// "scenario name, consumer no-dedup" (or the name alone when it names the strategy
+// already, as run_name's do): what tells the two runs apart at a glance.
 std::string side_label(const lab::RunRecord& record) {
-  return record.scenario.name + ", consumer " + record.run.strategy;
+  const std::string& name = record.scenario.name;
+  const auto ends_with = [&name](const std::string& tail) {
+    return name.size() >= tail.size() &&
+           name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  const std::string& strategy = record.run.strategy;
+  if (ends_with("(" + strategy + ")") || ends_with(", consumer " + strategy)) return name;
+  return name + ", consumer " + strategy;
+}
+
+// `text` with '-' as ' ': a strategy as a name spells it ("no-dedup" as "no dedup").
+std::string spaced(std::string text) {
+  std::replace(text.begin(), text.end(), '-', ' ');
+  return text;
 }
 
 void write_parting(std::ostream& out, const lab::Divergence& d,
@@ -36,6 +50,17 @@ void write_parting(std::ostream& out, const lab::Divergence& d,
 }
 
 }  // namespace
+
+std::string run_name(const std::string& name, const std::string& file_strategy,
+                     const std::string& strategy) {
+  if (strategy == file_strategy) return name;
+  const std::size_t open = name.rfind(" (");
+  const bool names_file =
+      open != std::string::npos && name.back() == ')' &&
+      spaced(name.substr(open + 2, name.size() - open - 3)) == spaced(file_strategy);
+  return names_file ? name.substr(0, open) + " (" + strategy + ")"
+                    : name + ", consumer " + strategy;
+}
 
 std::string parting_text(const lab::Divergence& d) {
   if (!d.diverged) return "identical: the two runs are the same, step for step";

@@ -24,8 +24,9 @@
 
 namespace web {
 
-// The width each run's diagram is drawn for: half of what a 1280 px window leaves.
-inline constexpr float kCompareDiagramWidth = 600;
+// The width each run's diagram is drawn for: half of what a 1280 px window leaves, less
+// the window's and the diagram's own scrollbars (592 px), with room to spare.
+inline constexpr float kCompareDiagramWidth = 580;
 
 struct CompareSide {
   const lab::RunRecord& record;
@@ -38,6 +39,14 @@ std::string parting_text(const lab::Divergence& divergence);
 // The event of `trace` where the runs part, as text ("" when it has none there).
 std::string parting_event(const lab::Divergence& divergence,
                           const std::vector<sim::TraceEvent>& trace);
+
+// The name of a run of scenario `name` under consumer `strategy` when its file chose
+// `file_strategy`: the name as it is when the two are the same; else a trailing
+// "(file strategy)" in the name ("crash between commit and ack (atomic)", spaced or
+// hyphenated) becomes "(strategy)", and any other name gains ", consumer strategy", so a
+// heading never names a design the run did not have.
+std::string run_name(const std::string& name, const std::string& file_strategy,
+                     const std::string& strategy);
 
 std::string compare_page(const CompareSide& left, const CompareSide& right,
                          const diagram::SvgOptions& svg);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <sstream>
+#include <utility>
 
 #include "src/prose/printable.h"
 #include "src/report/report_format.h"
@@ -85,14 +86,17 @@ eosim::Status run_all(const lab::Lesson& lesson, LessonRuns& out) {
   return eosim::Status::success();
 }
 
-// A run's report and stepper (run_page.h) for a run of a lesson.
+// A run's report and stepper (run_page.h) for a run of a lesson; with `picture`, also
+// its diagram as the picture the page's blocks are cut from.
 std::string run_part(const lab::Scenario& scenario, const lab::RunSummary& summary,
-                     const StepStates& steps, const std::string& replay) {
+                     const StepStates& steps, const std::string& replay,
+                     std::string* picture = nullptr) {
   const std::vector<std::string> unmet = lab::unmet_expectations(scenario, summary);
   const lab::RunRecord record{scenario, summary, unmet, replay};
   diagram::SvgOptions svg;
   svg.title = scenario.name;
   svg.width = kDiagramWidth;
+  if (picture != nullptr) *picture = run_picture(record, steps, svg);
   return run_sections(record, steps, svg);
 }
 
@@ -149,7 +153,10 @@ eosim::Status fixed_page(const lab::Lesson& lesson, std::size_t n, std::size_t c
 }
 
 eosim::Status lesson_pages(const lab::Lesson& lesson, std::size_t n, std::size_t count,
-                           std::vector<SitePage>& out) {
+                           std::vector<SitePage>& out, std::vector<SitePage>& pictures) {
+  pictures.resize(pictures.size() + lesson.runs.size());
+  SitePage* picture = &pictures[pictures.size() - lesson.runs.size()];
+  for (std::size_t i = 0; i < lesson.runs.size(); ++i) picture[i].name = picture_name(n, i + 1);
   LessonRuns runs;
   if (eosim::Status ran = run_all(lesson, runs); !ran.ok()) return ran;
   std::string fixed;
@@ -172,7 +179,7 @@ eosim::Status lesson_pages(const lab::Lesson& lesson, std::size_t n, std::size_t
          << i + 1 << ".html\">its page</a></p>\n";
   }
   page << run_part(lesson.runs[0].scenario, runs.results[0].summary, runs.steps[0],
-                   lab::lesson_replay(lesson, 0))
+                   lab::lesson_replay(lesson, 0), &picture[0].html)
        << "</details>\n" << nav(n, count) << page_tail();
   out.push_back({lesson_page(n), page.str()});
   for (std::size_t i = 1; i < lesson.runs.size(); ++i) {
@@ -181,7 +188,7 @@ eosim::Status lesson_pages(const lab::Lesson& lesson, std::size_t n, std::size_t
                              " - eosim course") +
                        nav(n, count) +
                        run_part(lesson.runs[i].scenario, runs.results[i].summary, runs.steps[i],
-                                lab::lesson_replay(lesson, i)) +
+                                lab::lesson_replay(lesson, i), &picture[i].html) +
                        page_tail()});
   }
   if (!fixed.empty()) out.push_back({"lesson-" + two_digits(n) + "-fixed.html", fixed});
@@ -210,14 +217,22 @@ std::string answer_feedback(const lab::LessonAnswer& a, bool right,
   return parts.empty() ? "The run shows otherwise." : sentence(parts, true);
 }
 
-eosim::Status course_site(const std::vector<lab::Lesson>& lessons, std::vector<SitePage>& out) {
+std::string picture_name(std::size_t lesson, std::size_t run) {
+  return two_digits(lesson) + "-run" + std::to_string(run) + ".svg";
+}
+
+eosim::Status course_site(const std::vector<lab::Lesson>& lessons, std::vector<SitePage>& out,
+                          std::vector<SitePage>* pictures) {
   out.clear();
   out.push_back({"index.html", index_page(lessons)});
+  std::vector<SitePage> drawn;
   for (std::size_t i = 0; i < lessons.size(); ++i) {
-    if (eosim::Status made = lesson_pages(lessons[i], i + 1, lessons.size(), out); !made.ok()) {
+    if (eosim::Status made = lesson_pages(lessons[i], i + 1, lessons.size(), out, drawn);
+        !made.ok()) {
       return made;
     }
   }
+  if (pictures != nullptr) *pictures = std::move(drawn);
   return eosim::Status::success();
 }
 

@@ -12,6 +12,10 @@
 //   lesson-NN-fixed.html    the first run's fixed twin (its scenario's `fixed` file) on the
 //                           same seed, when it has one
 //
+// and, when asked, the pictures: NN-runK.svg, the sequence diagram of lesson NN's run K
+// as its page draws it (run_picture), which `eosim course --html DIR --pictures PDIR`
+// writes to PDIR (docs/course/, shown by docs/course.md).
+//
 // Invariants:
 //  (1) Every page is self-contained (run_page.h's policy and escaping) and links only to
 //      pages of the same site, by relative name.
@@ -28,13 +32,18 @@
 namespace web {
 
 struct SitePage {
-  std::string name;  // "lesson-01.html"
-  std::string html;
+  std::string name;  // "lesson-01.html", or a picture's "01-run1.svg"
+  std::string html;  // the file's text (a picture's is SVG)
 };
 
-// Every page of the site, index first. An error when a run's world cannot be built or a
-// fixed twin cannot be loaded (naming the file).
-eosim::Status course_site(const std::vector<lab::Lesson>& lessons, std::vector<SitePage>& out);
+// Every page of the site, index first, and with `pictures` every lesson run's picture in
+// lesson order. An error when a run's world cannot be built or a fixed twin cannot be
+// loaded (naming the file).
+eosim::Status course_site(const std::vector<lab::Lesson>& lessons, std::vector<SitePage>& out,
+                          std::vector<SitePage>* pictures = nullptr);
+
+// The name of lesson `lesson`'s run `run` (both from 1) picture: "01-run1.svg".
+std::string picture_name(std::size_t lesson, std::size_t run);
 
 // One line about answer `a` of a lesson whose runs ended as `runs`: for a wrong answer
 // what the run shows instead, for the right one that the run shows it.

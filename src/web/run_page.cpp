@@ -187,6 +187,14 @@ void write_diagram(std::ostream& out, const diagram::SequenceLayout& layout,
   out << "</div>\n";
 }
 
+// The diagram's layout of the whole run: the page's blocks and the picture share it.
+diagram::SequenceLayout run_layout(const lab::RunRecord& record, const StepStates& steps) {
+  diagram::SequenceLayout layout;
+  layout.reset(lab::diagram_lanes(record.scenario));
+  layout.update(steps.trace, 1);
+  return layout;
+}
+
 }  // namespace
 
 std::string script_json(const nlohmann::json& value) {
@@ -239,17 +247,19 @@ std::string page_tail() {
   return std::string("<script>\n") + kPageScript + "</script>\n</body></html>\n";
 }
 
+std::string run_picture(const lab::RunRecord& record, const StepStates& steps,
+                        const diagram::SvgOptions& svg) {
+  return diagram::sequence_svg(run_layout(record, steps), svg);
+}
+
 std::string run_sections(const lab::RunRecord& record, const StepStates& steps,
                          const diagram::SvgOptions& svg, const RunPart& part) {
   const lab::RunSummary& run = record.run;
-  const std::vector<std::string> lanes = lab::diagram_lanes(record.scenario);
   const std::string& id = part.prefix;
   std::ostringstream out;
   write_header(out, record, part);
   if (part.player) out << player_nav(steps.steps, true);
-  diagram::SequenceLayout layout;
-  layout.reset(lanes);
-  layout.update(steps.trace, 1);
+  const diagram::SequenceLayout layout = run_layout(record, steps);
   out << "<div class=\"run\" id=\"" << id << "run\">\n<section class=\"pane diagram-pane\">\n"
       << "<h2>Sequence diagram</h2>\n";
   if (!part.player) out << "<ol id=\"" << id << "events\" class=\"events\"></ol>\n";

@@ -33,8 +33,10 @@
 namespace web {
 
 // The width the page's diagram is drawn for: what the diagram pane has beside the state
-// pane in a 1280 px window (page.css), so a laptop shows every lane of a two-consumer run.
-inline constexpr float kDiagramWidth = 780;
+// pane in a 1280 px window (page.css) once the window's and the pane's own scrollbars
+// (15 px each in a desktop browser) are taken off - 760 px - with room to spare, so a
+// laptop shows every lane of a two-consumer run without scrolling sideways.
+inline constexpr float kDiagramWidth = 750;
 
 // <!DOCTYPE html> to <body>: the security policy, the viewport and the style.
 std::string page_head(const std::string& title);
@@ -59,6 +61,12 @@ struct RunPart {
 };
 std::string run_sections(const lab::RunRecord& record, const StepStates& steps,
                          const diagram::SvgOptions& svg, const RunPart& part);
+
+// The run's sequence diagram as one standalone SVG: the picture run_sections() cuts into
+// the page's blocks (one block, a short run's, is this picture without the line breaks
+// between its elements). The course's pictures (docs/course/) are these.
+std::string run_picture(const lab::RunRecord& record, const StepStates& steps,
+                        const diagram::SvgOptions& svg);
 
 // The whole page of one run.
 std::string run_page(const lab::RunRecord& record, const StepStates& steps,

@@ -85,7 +85,9 @@ std::string Browser::start(const std::string& executable, const std::string& pro
     const char* args[] = {executable.c_str(), "--headless", "--no-sandbox", "--disable-gpu",
                           "--disable-quic", "--no-first-run", "--disable-background-networking",
                           "--disable-component-update", "--disable-sync",
-                          "--disable-extensions", "--hide-scrollbars", "--mute-audio",
+                          // No --hide-scrollbars: a laptop's browser shows classic
+                          // scrollbars, which take room a page must leave for them.
+                          "--disable-extensions", "--mute-audio",
                           profile.c_str(), "--remote-debugging-pipe", "about:blank", nullptr};
     execvp(args[0], const_cast<char* const*>(args));
     _exit(127);

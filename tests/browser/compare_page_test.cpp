@@ -4,8 +4,10 @@
 // the two runs' traces (`eosim run --format jsonl`), "next" and the arrow keys must move
 // both runs' highlighted steps together, the two runs must show the same events and state
 // just before N and different events at N, the step N link and marks must point at N, the
-// verdicts at the end must be the two runs' own; screenshots at 1280x800 and 390x844 must
-// show nothing wider than the viewport. The text format is checked on the same pair and on
+// verdicts at the end must be the two runs' own, each run headed by its own consumer
+// strategy; screenshots at 1280x800 and 390x844 must
+// show nothing wider than the viewport (at 1280 nothing cut in its box either, no lane
+// title cut by its picture). The text format is checked on the same pair and on
 // a file compared with itself.
 //
 // Where Chromium is missing it exits 77 (ctest: skipped); under CI that is a failure.
@@ -106,6 +108,24 @@ void check_parting(cdp::Browser& b, long expected) {
         "one step before, both runs show the same events, broker, verdict so far and orders");
 }
 
+// Each run is headed by its own design: the right run is scenario 02 under no-dedup, and
+// the file's name says "(atomic)", its own strategy.
+void check_headings(cdp::Browser& b) {
+  const json h = b.evaluate(R"JS(({
+    L: document.getElementById('L-scenario-name').textContent,
+    R: document.getElementById('R-scenario-name').textContent,
+    title: document.getElementById('compare-title').textContent }))JS");
+  check(h.value("L", "").find("(atomic)") != std::string::npos &&
+            h.value("R", "").find("atomic") == std::string::npos &&
+            h.value("R", "").find("no-dedup") != std::string::npos,
+        "each run's heading names its own consumer, the no-dedup run's not atomic (" + h.dump() +
+            ")");
+  const std::string title = h.value("title", "");
+  check(title.find(" vs ") != std::string::npos &&
+            title.substr(title.find(" vs ")).find("atomic") == std::string::npos,
+        "the page's title does not call the no-dedup run atomic");
+}
+
 void check_ends(cdp::Browser& b) {
   click(b, "#last");
   const json end = state(b);
@@ -159,6 +179,7 @@ int main(int argc, char** argv) {
   if (!started.empty()) return 1;
   b.resize(1280, 800, false);
   check(b.open(url_of(page)), "the comparison loads from disk");
+  check_headings(b);
   check_stepping(b);
   check_parting(b, expected);
   check_ends(b);

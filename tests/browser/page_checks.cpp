@@ -57,18 +57,49 @@ void click(cdp::Browser& b, const std::string& selector) {
 void check_fits(cdp::Browser& b, const fs::path& png, const std::string& what) {
   const json fit = b.evaluate(R"JS((() => {
     const width = document.documentElement.clientWidth;
+    const laptop = innerWidth >= 1000;  // page.css: side by side from 1000px
+    const name = e => e.tagName + (e.id ? '#' + e.id : '') + (e.className && typeof e.className === 'string' ? '.' + e.className.split(' ')[0] : '');
     const inScroller = e => { for (let p = e.parentElement; p; p = p.parentElement) {
       const o = getComputedStyle(p).overflowX; if (o === 'auto' || o === 'scroll') return true; }
       return false; };
-    const out = [...document.body.querySelectorAll('*')].filter(e => {
+    const all = [...document.body.querySelectorAll('*')];
+    const out = all.filter(e => {
       const r = e.getBoundingClientRect();
       return r.width > 0 && (r.right > width + 0.5 || r.left < -0.5) && !inScroller(e);
-    }).map(e => e.tagName + (e.id ? '#' + e.id : '') + ' ' + Math.round(e.getBoundingClientRect().right));
-    return { scrollWidth: document.documentElement.scrollWidth, width, out: out.slice(0, 5) };
+    }).map(e => name(e) + ' ' + Math.round(e.getBoundingClientRect().right));
+    // A box whose content is wider than the box: cut, or only seen by scrolling sideways.
+    // On a laptop nothing may be; on a phone a diagram or a table may scroll in its box.
+    const cut = laptop ? all.filter(e => {
+      const o = getComputedStyle(e).overflowX;
+      return o !== 'visible' && e.checkVisibility() && e.scrollWidth > e.clientWidth + 1;
+    }).map(e => name(e) + ' ' + e.scrollWidth + '>' + e.clientWidth + ' "' +
+                e.innerText.slice(0, 30).replace(/\s+/g, ' ') + '"') : [];
+    // Text an SVG picture cuts off at its own edge (a lane title wider than its picture).
+    const clipped = [];
+    document.querySelectorAll('svg').forEach(svg => {
+      if (svg.ownerSVGElement || !svg.checkVisibility()) return;
+      const box = svg.viewBox.baseVal && svg.viewBox.baseVal.width ? svg.viewBox.baseVal
+                : { x: 0, width: svg.width.baseVal.value };
+      svg.querySelectorAll('text').forEach(t => {
+        const r = t.getBBox();
+        if (r.width > 0 && (r.x < box.x - 0.5 || r.x + r.width > box.x + box.width + 0.5)) {
+          clipped.push(t.textContent.slice(0, 20) + ' ' + Math.round(r.x + r.width) + '>' + Math.round(box.x + box.width));
+        }
+      });
+    });
+    return { scrollWidth: document.documentElement.scrollWidth, width, laptop,
+             out: out.slice(0, 5), cut: cut.slice(0, 5), clipped: clipped.slice(0, 5) };
   })())JS");
   check(fit.value("scrollWidth", 1 << 20) <= fit.value("width", 0) &&
             fit.value("out", json::array()).empty(),
         what + ": nothing overflows the viewport (" + fit.dump() + ")");
+  check(fit.value("cut", json::array({1})).empty(),
+        what + ": no box is cut or needs sideways scrolling" +
+            (fit.value("laptop", false) ? "" : " (on a phone a diagram or table may)") + " (" +
+            fit.value("cut", json::array()).dump() + ")");
+  check(
+      fit.value("clipped", json::array({1})).empty(),
+      what + ": no picture cuts its own text (" + fit.value("clipped", json::array()).dump() + ")");
   const std::string bytes = b.screenshot_png();
   std::ofstream(png, std::ios::binary) << bytes;
   int w = 0, h = 0, channels = 0;

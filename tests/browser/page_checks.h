@@ -31,8 +31,10 @@ std::string url_of(const fs::path& page);
 void click(cdp::Browser& b, const std::string& selector);
 
 // Nothing is wider than the viewport: the page does not scroll sideways, and every element
-// outside a box that scrolls by itself lies inside the viewport. Saves a screenshot in
-// `png` and checks it is drawn.
+// outside a box that scrolls by itself lies inside the viewport. From 1000 px wide (where
+// the page sets its panes side by side) no box may be cut either: a table or a diagram
+// wider than its pane, seen only by scrolling it sideways. No SVG picture cuts its own
+// text at its edge. Saves a screenshot in `png` and checks it is drawn.
 void check_fits(cdp::Browser& b, const fs::path& png, const std::string& what);
 
 }  // namespace browser_test

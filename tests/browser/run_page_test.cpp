@@ -9,8 +9,10 @@
 // under CI (the CI variable set) that is a failure instead, since .ci/run installs it.
 //
 // usage: eosim_browser_test EOSIM SOURCE_DIR OUT_DIR
-//        eosim_browser_test --open-time PAGE   (a benchmark, bench/page.sh: how long the
-//        page takes to load and to show its first, last and middle steps; not a test)
+//        eosim_browser_test --open-time PAGE   (a benchmark: how long the page takes to
+//        load and to show its first, last and middle steps, its JS heap; not a test)
+//        eosim_browser_test --fits PAGE OUT_DIR   (the viewport checks on any page, with
+//        screenshots at 1280x800 and 390x844; not a test)
 
 #include <chrono>
 #include <cstdint>
@@ -262,9 +264,13 @@ int open_time(const std::string& browser, const fs::path& page) {
   const double cpu_open = cpu() - cpu_before;
   const json t = b.evaluate(R"JS((() => {
     const nav = performance.getEntriesByType('navigation')[0];
+    const elements = document.getElementsByTagName('*').length;
+    const waiting = document.querySelectorAll('.block.deferred').length;
+    const blocks = document.querySelectorAll('.diagram .block').length;
     const last = Number(document.getElementById('slider').max);
     const time = k => { const t0 = performance.now(); eosimStep(k); return performance.now() - t0; };
-    return { load: nav.loadEventEnd, interactive: nav.domInteractive, steps: last,
+    return { load: nav.loadEventEnd, interactive: nav.domInteractive, steps: last, elements,
+             waiting, blocks,
              last: time(last), middle: time(Math.floor(last / 2)), first: time(0),
              next: time(1) };
   })())JS");
@@ -273,6 +279,9 @@ int open_time(const std::string& browser, const fs::path& page) {
   std::printf("navigation to load event: %.0f ms (page's own clock: dom interactive %.0f ms, "
               "load %.0f ms); CPU of the browser's processes meanwhile: %.2f s\n", wall,
               t.value("interactive", 0.0), t.value("load", 0.0), cpu_open);
+  std::printf("on load: %s elements; diagram blocks %s, %s of them not drawn yet\n",
+              t.value("elements", json()).dump().c_str(), t.value("blocks", json()).dump().c_str(),
+              t.value("waiting", json()).dump().c_str());
   std::printf("showing a step: last %.1f ms, middle %.1f ms, first %.1f ms, next %.1f ms\n",
               t.value("last", 0.0), t.value("middle", 0.0), t.value("first", 0.0), t.value("next", 0.0));
   // The renderer's own account of its main thread (seconds of tasks, layout, script).
@@ -290,6 +299,25 @@ int open_time(const std::string& browser, const fs::path& page) {
   return 0;
 }
 
+// A look at any page, not a test: at 1280x800 and 390x844, stepped to its last step, the
+// viewport checks and a screenshot of each in OUT_DIR.
+int fits(const std::string& browser, const fs::path& page, const fs::path& dir) {
+  cdp::Browser b;
+  fs::create_directories(dir);
+  if (const std::string started = b.start(browser, (dir / "profile").string()); !started.empty()) {
+    std::printf("cannot start Chromium: %s\n", started.c_str());
+    return 1;
+  }
+  for (const auto& [w, h] : {std::pair{1280, 800}, std::pair{390, 844}}) {
+    const std::string size = std::to_string(w) + "x" + std::to_string(h);
+    b.resize(w, h, w < 1000);
+    check(b.open(url_of(page)), page.filename().string() + " loads at " + size);
+    b.evaluate("window.eosimStep && eosimStep(1e9)");
+    check_fits(b, dir / (page.stem().string() + "-" + size + ".png"), size);
+  }
+  return failures() == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -297,6 +325,11 @@ int main(int argc, char** argv) {
     const std::string browser = find_browser();
     if (browser.empty()) return kSkipped;
     return open_time(browser, argv[2]);
+  }
+  if (argc == 4 && std::string(argv[1]) == "--fits") {
+    const std::string browser = find_browser();
+    if (browser.empty()) return kSkipped;
+    return fits(browser, argv[2], argv[3]);
   }
   if (argc != 4) {
     std::fprintf(stderr, "usage: eosim_browser_test EOSIM SOURCE_DIR OUT_DIR\n");

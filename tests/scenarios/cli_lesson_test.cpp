@@ -102,45 +102,79 @@ TEST_CASE("eosim lesson: answers from stdin, bad input exits 2", "[cli][lesson]"
   CHECK(contains(out.text, "no lesson 99"));
 }
 
-TEST_CASE("docs/course.md and its pictures are what eosim lesson --course makes now",
+// The course's pictures come from the course site: `eosim course --html SITE --pictures
+// DIR` draws each lesson run's diagram as its page does, and `eosim lesson --course
+// --pictures DIR` only shows them.
+TEST_CASE("docs/course/ holds the course site's pictures and docs/course.md shows them",
           "[cli][lesson]") {
   namespace fs = std::filesystem;
   const fs::path source(EOSIM_SOURCE_DIR);
   const test_support::TempDir tmp("course");
-  const fs::path pictures = tmp.path / "course";
+  const fs::path pictures = tmp.path / "course", site = tmp.path / "site";
+  const auto slurp = [](const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  };
   // Run from the source folder, so the page names files as scripts/course.sh does.
   const fs::path here = fs::current_path();
   fs::current_path(source);
+  const auto missing = cli_runner::run(
+      "lesson --course --dir scenarios/lessons --pictures " + quoted(pictures.string()), "2>&1");
+  const auto drawn = cli_runner::run("course --html " + quoted(site.string()) + " --pictures " +
+                                         quoted(pictures.string()) + " --dir scenarios/lessons",
+                                     "2>&1");
   const auto out = cli_runner::run(
-      "lesson --course --dir scenarios/lessons --pictures " + quoted(pictures.string()),
-      "2>&1");
+      "lesson --course --dir scenarios/lessons --pictures " + quoted(pictures.string()), "2>&1");
   fs::current_path(here);
+  CHECK(missing.exit_code == 2);  // no pictures yet: an error that says who draws them
+  CHECK(contains(missing.text, "eosim course --html SITE --pictures"));
+  REQUIRE(drawn.exit_code == 0);
   REQUIRE(out.exit_code == 0);
-  std::ifstream in(source / "docs/course.md");
-  std::stringstream page;
-  page << in.rdbuf();
   INFO("regenerate with: bash scripts/course.sh");
-  CHECK(out.text == page.str());
+  CHECK(out.text == slurp(source / "docs/course.md"));
   std::size_t pictures_seen = 0;
   for (const auto& entry : fs::directory_iterator(pictures)) {
-    std::ifstream made(entry.path()), kept(source / "docs/course" / entry.path().filename());
-    std::stringstream a, b;
-    a << made.rdbuf();
-    b << kept.rdbuf();
-    CHECK(a.str() == b.str());
-    CHECK(contains(a.str(), "<svg"));
+    const std::string name = entry.path().filename().string();
+    INFO(name);
+    const std::string made = slurp(entry.path());
+    CHECK(made == slurp(source / "docs/course" / name));
+    CHECK(contains(made, "<svg"));
+    CHECK(contains(out.text, "(course/" + name + ")"));
+    // The picture is the diagram of its lesson's page: a short run's one block is the
+    // picture without the line breaks between its elements; a longer run's blocks hold
+    // each of its texts (lane titles, labels) as the picture draws it.
+    const std::string run = name.substr(6, name.size() - 6 - 4);  // "NN-runK.svg"
+    const std::string page =
+        slurp(site / ("lesson-" + name.substr(0, 2) + (run == "1" ? "" : "-run" + run) + ".html"));
+    std::string compact;
+    for (std::size_t i = 0; i < made.size(); ++i) {
+      if (made[i] == '\n' && i > 0 && made[i - 1] == '>' && i + 1 < made.size() && made[i + 1] == '<') continue;
+      compact += made[i];
+    }
+    if (!contains(page, compact)) {
+      std::size_t texts = 0;
+      for (std::size_t at = made.find("<text "); at != std::string::npos; at = made.find("<text ", at + 1)) {
+        const std::string text = made.substr(at, made.find("</text>", at) + 7 - at);
+        if (!contains(page, text)) FAIL_CHECK("the page lacks the picture's " << text);
+        ++texts;
+      }
+      CHECK(texts > 10);
+    }
     ++pictures_seen;
   }
-  CHECK(pictures_seen >= 10);
+  CHECK(pictures_seen >= 12);
   // Pictures that differ are not replaced without --force.
   std::ofstream(pictures / "01-run1.svg") << "mine";
   fs::current_path(source);
-  const auto again = cli_runner::run(
-      "lesson --course --dir scenarios/lessons --pictures " + quoted(pictures.string()),
-      "2>&1");
+  const auto again = cli_runner::run("course --html " + quoted(site.string()) + " --pictures " +
+                                         quoted(pictures.string()) + " --dir scenarios/lessons",
+                                     "2>&1");
   fs::current_path(here);
   CHECK(again.exit_code == 2);
   CHECK(contains(again.text, "--force"));
+  CHECK(slurp(pictures / "01-run1.svg") == "mine");
 }
 
 TEST_CASE("docs/course-site/ is what eosim course --html makes now, and no page is replaced "
