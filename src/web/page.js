@@ -333,6 +333,29 @@
     // y of the picture is a y in the diagram's box; the band and the shade lie over them.
     var view = $('diagram'), svg = view ? view.querySelector('svg') : null;
     var band = el('div', null, 'band'), shade = el('div', null, 'future');
+    // The blocks after the first wait as text in a <noscript> (run_page.cpp) until they
+    // come near the view or hold the step shown; each block's top, in picture coordinates.
+    var deferred = view ? Array.prototype.slice.call(view.querySelectorAll('.block.deferred')) : [];
+    var deferredTop = deferred.map(function (b) { return Number(b.getAttribute('data-top')); });
+    function draw(block) {
+      var waiting = block.querySelector('noscript');
+      if (!waiting) return;
+      block.innerHTML = waiting.textContent;
+      block.classList.remove('deferred');
+    }
+    if (deferred.length && 'IntersectionObserver' in window) {
+      var near = new IntersectionObserver(function (entries) {
+        entries.forEach(function (e) { if (e.isIntersecting) { draw(e.target); near.unobserve(e.target); } });
+      }, { root: view, rootMargin: '600px 0px' });
+      deferred.forEach(function (b) { near.observe(b); });
+    }
+    // Draws the blocks that hold picture rows y0..y1.
+    function drawBetween(y0, y1) {
+      for (var i = 0; i < deferred.length; i++) {
+        var next = i + 1 < deferred.length ? deferredTop[i + 1] : Infinity;
+        if (deferredTop[i] <= y1 && next > y0) draw(deferred[i]);
+      }
+    }
     if (svg) {
       [band, shade].forEach(function (d) { d.style.width = svg.getAttribute('width') + 'px'; view.appendChild(d); });
       stickLaneTitles();
@@ -376,6 +399,7 @@
       band.style.top = (b > a ? y0 : y0 - 2) + 'px';
       band.style.height = (b > a ? y1 - y0 : 4) + 'px';
       band.setAttribute('data-step', String(k));
+      drawBetween(y0, y1);
       shade.style.top = y1 + 'px';
       shade.style.height = Math.max(0, g.height - y1) + 'px';
       if (y0 < view.scrollTop + g.header + 10 || y1 > view.scrollTop + view.clientHeight - 10) {
@@ -394,14 +418,21 @@
         view.scrollLeft = Math.max(0, left - g.gutter);
       }
     }
-    // The row labels (text.label, in row order, so by y) whose baseline is in [y0, y1).
-    var labels = view ? Array.prototype.slice.call(view.querySelectorAll('svg.sequence text.label')) : [];
-    var labelY = labels.map(function (t) { return Number(t.getAttribute('y')); });
+    // The row labels (text.label) whose baseline is in [y0, y1), from the blocks that
+    // hold those rows (showDiagram has drawn them). An arrow's label that crosses blocks
+    // is in each, so it may come twice; the extent is the same.
+    var blocks = view ? Array.prototype.slice.call(view.querySelectorAll('.block')) : [];
+    var blockTop = blocks.map(function (b) { return Number(b.getAttribute('data-top') || 0); });
     function labelsBetween(y0, y1) {
-      var lo = 0, hi = labelY.length;
-      while (lo < hi) { var mid = (lo + hi) >> 1; if (labelY[mid] < y0) lo = mid + 1; else hi = mid; }
       var out = [];
-      for (var i = lo; i < labelY.length && labelY[i] < y1; i++) out.push(labels[i]);
+      blocks.forEach(function (block, i) {
+        var next = i + 1 < blocks.length ? blockTop[i + 1] : Infinity;
+        if (blockTop[i] > y1 || next <= y0) return;
+        block.querySelectorAll('svg.sequence text.label').forEach(function (t) {
+          var y = Number(t.getAttribute('y'));
+          if (y >= y0 && y < y1) out.push(t);
+        });
+      });
       return out;
     }
 

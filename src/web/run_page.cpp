@@ -40,9 +40,14 @@ void effect_cell(std::ostream& out, std::int64_t count) {
       << (count >= 2 ? " <b class=\"dup\">DUP</b>" : "") << "</td>";
 }
 
+// The report's static tables (the orders here, the database's in write_tables) are what
+// the page shows without script, so they sit in a <noscript>: with script the page builds
+// its own tables for each step, and a long run's static rows took seconds to build and lay
+// out only to be thrown away. The script replaces the empty table with the id.
 void write_orders(std::ostream& out, const lab::Report& report, const std::string& id) {
   out << "<h2 id=\"" << id << "orders-title\">Orders and their effects at the end of the run</h2>\n"
-         "<div class=\"scroll\"><table id=\"" << id << "orders\"><thead><tr><th>order</th><th>amount</th>"
+         "<div class=\"scroll\"><table id=\"" << id << "orders\" hidden></table><noscript>"
+         "<table class=\"orders\"><thead><tr><th>order</th><th>amount</th>"
          "<th>committed</th><th>debits</th>"
       << (report.effects_checked ? "<th>emails</th>" : "")
       << "<th>rejections</th><th>dead letters</th><th>outcome</th></tr></thead><tbody>\n";
@@ -54,7 +59,7 @@ void write_orders(std::ostream& out, const lab::Report& report, const std::strin
     out << "<td>" << o.rejections << "</td><td>" << o.dead_letters << "</td><td class=\""
         << outcome_class(o.outcome) << "\">" << o.outcome << "</td></tr>\n";
   }
-  out << "</tbody></table></div>\n";
+  out << "</tbody></table></noscript></div>\n";
 }
 
 void write_faults(std::ostream& out, const lab::RunSummary& run) {
@@ -80,7 +85,7 @@ constexpr std::size_t kStaticRows = 500;
 void write_tables(std::ostream& out, const std::vector<lab::DbTable>& tables,
                   const std::string& replay, const std::string& id) {
   out << "<h2 id=\"" << id << "tables-title\">Database tables at the end of the run</h2>\n<div id=\""
-      << id << "tables\">\n";
+      << id << "tables\"><noscript>\n";
   for (const lab::DbTable& t : tables) {
     out << "<h3>" << xml_escape(t.database) << " <code>" << xml_escape(t.name) << "</code> ("
         << t.rows.size() << (t.rows.size() == 1 ? " row" : " rows") << ")</h3>\n";
@@ -100,7 +105,7 @@ void write_tables(std::ostream& out, const std::vector<lab::DbTable>& tables,
           << "; <code>" << xml_escape(replay) << " --keep-db DIR</code> keeps every row</p>\n";
     }
   }
-  out << "</div>\n";
+  out << "</noscript></div>\n";
 }
 
 // Markup without the line breaks between elements: each would be a text node of its own,
@@ -165,9 +170,13 @@ nlohmann::json diagram_rows(const diagram::SequenceLayout& layout, std::uint64_t
 }
 
 // The diagram in blocks of kBlockRows rows (svg.h): a browser lays out and paints only the
-// blocks near the view (content-visibility), so a run of 10,000 steps opens as fast as
-// its text can be read in. Each block says how tall it is, so the scroll height is right
-// before it is laid out.
+// blocks near the view (content-visibility). Each block says how tall it is, so the
+// scroll height is right before it is drawn. Every block after the first is kept out of
+// the document until it is needed: its SVG sits in a <noscript>, which a browser running
+// scripts reads as one piece of text instead of thousands of elements, and the page's
+// script makes it a picture when it comes near the view (page.js); without script the
+// browser shows it as it is. Building those elements was most of what opening a long
+// run's page cost (docs/performance.md).
 constexpr std::size_t kBlockRows = 150;
 
 void write_diagram(std::ostream& out, const diagram::SequenceLayout& layout,
@@ -179,10 +188,18 @@ void write_diagram(std::ostream& out, const diagram::SequenceLayout& layout,
   placement.update(layout, svg.width, diagram::monospace_metrics(svg.font_px));
   const std::string width = diagram::num(placement.canvas().width) + "px";
   out << "<div class=\"diagram\" id=\"" << id << "diagram\">\n";
+  bool first = true;
   for (const diagram::SvgBlock& block : diagram::sequence_svg_blocks(layout, svg, kBlockRows)) {
-    out << "<div class=\"block\" style=\"width:" << width << ";contain-intrinsic-size:auto "
-        << width << " auto " << diagram::num(block.height) << "px\">" << compact(block.svg)
-        << "</div>\n";
+    const std::string height = diagram::num(block.height) + "px";
+    if (first) {
+      out << "<div class=\"block\" style=\"width:" << width << ";contain-intrinsic-size:auto "
+          << width << " auto " << height << "\">" << compact(block.svg) << "</div>\n";
+    } else {
+      out << "<div class=\"block deferred\" data-top=\"" << diagram::num(block.top)
+          << "\" style=\"width:" << width << ";height:" << height << "\"><noscript>"
+          << compact(block.svg) << "</noscript></div>\n";
+    }
+    first = false;
   }
   out << "</div>\n";
 }

@@ -65,11 +65,14 @@ void check_stepping(cdp::Browser& b) {
                        " -> " + after.dump() + ")");
       return;
     }
-    if (after.value("tables", "") != before.value("tables", "")) changed_at = after.value("step", -1);
+    if (after.value("tables", "") != before.value("tables", ""))
+      changed_at = after.value("step", -1);
     before = after;
   }
-  check(changed_at > 0, "pressing next reaches a step whose tables differ from the step before "
-                        "(step " + std::to_string(changed_at) + ")");
+  check(changed_at > 0,
+        "pressing next reaches a step whose tables differ from the step before "
+        "(step " +
+            std::to_string(changed_at) + ")");
   b.press("ArrowRight", 39);
   const json key = page_state(b);
   check(key.value("step", -1) == changed_at + 1 && key.value("band", -1) == changed_at + 1,
@@ -86,11 +89,15 @@ void check_second_debit(cdp::Browser& b) {
   for (int i = 0; i < 200 && dup_step < 0; ++i) {
     const json s = page_state(b);
     if (s.value("duplicateRows", 0) > 0) dup_step = s.value("step", -1);
-    if (s.value("step", 0) == std::stoi(s.value("where", "step 0 of 0").substr(s.value("where", "").find(" of ") + 4))) break;
+    if (s.value("step", 0) ==
+        std::stoi(s.value("where", "step 0 of 0").substr(s.value("where", "").find(" of ") + 4)))
+      break;
     if (dup_step < 0) click(b, "#next");
   }
-  check(dup_step > 0, "stepping forward reaches a step where the debits table marks a duplicate "
-                      "(step " + std::to_string(dup_step) + ")");
+  check(dup_step > 0,
+        "stepping forward reaches a step where the debits table marks a duplicate "
+        "(step " +
+            std::to_string(dup_step) + ")");
   const json at = b.evaluate(R"JS((() => {
     const band = document.querySelector('#diagram .band');
     const y0 = parseFloat(band.style.top), y1 = y0 + parseFloat(band.style.height);
@@ -109,7 +116,8 @@ void check_second_debit(cdp::Browser& b) {
   for (const json& l : at.value("labels", json::array())) labels += l.get<std::string>() + " | ";
   check(labels.find("AGAIN") != std::string::npos,
         "at that step the highlighted diagram rows hold the second debit (" + labels + ")");
-  check(at.value("visible", false), "the highlighted step is scrolled into the diagram's view and the window's");
+  check(at.value("visible", false),
+        "the highlighted step is scrolled into the diagram's view and the window's");
   check(at.value("dupMarks", 0) >= 2 && at.value("ordersDup", 0) >= 1,
         "the tables mark both debit rows DUP and the orders table marks order 1's debits DUP");
   check(at.value("verdict", "").find("duplicated (already)") != std::string::npos,
@@ -172,7 +180,8 @@ void check_escaping(cdp::Browser& b, const std::string& binary, const fs::path& 
              player: !document.getElementById('player').hidden,
              fetched, violation: await violation };
   })())JS");
-  check(seen.value("h1", "") == name, "the name shows as text in the heading (" + seen.dump() + ")");
+  check(seen.value("h1", "") == name,
+        "the name shows as text in the heading (" + seen.dump() + ")");
   check(seen.value("title", "") == name + " - eosim", "the name shows as text in the title");
   check(seen.value("about", "").find("<img src=x") != std::string::npos,
         "the about text shows as text");
@@ -182,7 +191,8 @@ void check_escaping(cdp::Browser& b, const std::string& binary, const fs::path& 
   check(seen.value("fetched", "") == "refused" && seen.value("violation", "") == "connect-src",
         "the page's policy refuses a fetch");
   bool dialog = false;
-  for (const json& e : b.events()) dialog = dialog || e.value("method", "") == "Page.javascriptDialogOpening";
+  for (const json& e : b.events())
+    dialog = dialog || e.value("method", "") == "Page.javascriptDialogOpening";
   check(!dialog, "no alert was opened");
 }
 
@@ -192,8 +202,9 @@ void check_escaping(cdp::Browser& b, const std::string& binary, const fs::path& 
 void check_course(cdp::Browser& b, const std::string& binary, const fs::path& source,
                   const fs::path& dir) {
   const fs::path site = dir / "site";
-  check(eosim(binary, "course --html '" + site.string() + "' --dir '" +
-                          (source / "scenarios" / "lessons").string() + "'",
+  check(eosim(binary,
+              "course --html '" + site.string() + "' --dir '" +
+                  (source / "scenarios" / "lessons").string() + "'",
               dir / "course.out"),
         "eosim course --html");
   check(fs::exists(site / "index.html") && fs::exists(site / "lesson-12.html"),
@@ -218,13 +229,15 @@ void check_course(cdp::Browser& b, const std::string& binary, const fs::path& so
   check(before.value("next", "") == "next lesson" && fs::exists(site / "lesson-03.html"),
         "the lesson links the next lesson");
   const std::string fixed = before.value("fixed", "");
-  check(!fixed.empty() && fs::exists(site / fixed), "the lesson links its fixed design (" + fixed + ")");
+  check(!fixed.empty() && fs::exists(site / fixed),
+        "the lesson links its fixed design (" + fixed + ")");
   click(b, "ol.options li:nth-child(" + std::to_string(before.value("wrong", 0) + 1) + ") button");
   const json after = b.evaluate(state);
   check(after.value("answerShown", false) && after.value("stepper", false) &&
             after.value("text", "").find("Answer 2:") != std::string::npos,
         "choosing an option shows the answer and the run's stepper");
-  check(after.value("feedback", "").rfind("Not quite. ", 0) == 0 && after.value("feedback", "").size() > 20,
+  check(after.value("feedback", "").rfind("Not quite. ", 0) == 0 &&
+            after.value("feedback", "").size() > 20,
         "a wrong option gets its line of feedback (" + after.value("feedback", "") + ")");
   check_fits(b, dir / "lesson-02-1280x800.png", "lesson 2 at 1280x800");
   b.resize(390, 844, true);
@@ -233,8 +246,71 @@ void check_course(cdp::Browser& b, const std::string& binary, const fs::path& so
   check_fits(b, dir / "lesson-02-390x844.png", "lesson 2 at 390x844");
   check(b.open(url_of(site / fixed)), "the fixed design's page loads");
   const json verdict = b.evaluate("document.querySelector('.verdict').textContent");
-  check(verdict == "verdict: exactly-once", "the fixed design is exactly-once (" + verdict.dump() + ")");
+  check(verdict == "verdict: exactly-once",
+        "the fixed design is exactly-once (" + verdict.dump() + ")");
   b.resize(1280, 800, false);
+}
+
+// The renderer's own account of its main thread so far (seconds of tasks, layout, style,
+// script), its JS heap (bytes) and DOM nodes.
+void print_metrics(cdp::Browser& b, const std::string& label) {
+  const json metrics = b.call("Performance.getMetrics");
+  std::string line;
+  for (const json& m : metrics.value("metrics", json::array())) {
+    const std::string name = m.value("name", "");
+    if (name == "TaskDuration" || name == "ScriptDuration" || name == "LayoutDuration" ||
+        name == "RecalcStyleDuration" || name == "JSHeapUsedSize" || name == "JSHeapTotalSize" ||
+        name == "Nodes") {
+      line += " " + name + "=" + m["value"].dump();
+    }
+  }
+  std::printf("%s:%s\n", label.c_str(), line.c_str());
+}
+
+// A long run (scenario 10, a poison message requeued for thousands of steps): its
+// diagram's later blocks wait undrawn until needed; stepping to the end or to any step
+// draws the block that holds it, highlighted labels and all; without script every block
+// is a picture.
+void check_long_run(cdp::Browser& b, const std::string& binary, const fs::path& source,
+                    const fs::path& dir) {
+  const fs::path page = dir / "10.html";
+  check(eosim(binary,
+              "run '" + (source / "scenarios" / "10-poison-requeue-forever.toml").string() +
+                  "' --format html",
+              page),
+        "eosim run scenario 10 --format html");
+  check(b.open(url_of(page)), "the page of scenario 10 loads");
+  const std::string state = R"JS((() => {
+    const band = document.querySelector('#diagram .band');
+    const y0 = parseFloat(band.style.top), y1 = y0 + parseFloat(band.style.height);
+    const labels = [...document.querySelectorAll('#diagram svg text.label')]
+      .filter(t => Number(t.getAttribute('y')) >= y0 && Number(t.getAttribute('y')) <= y1).length;
+    return { blocks: document.querySelectorAll('#diagram .block').length,
+             waiting: document.querySelectorAll('#diagram .block.deferred').length,
+             pictures: document.querySelectorAll('#diagram svg.sequence').length,
+             step: Number(band.getAttribute('data-step')), labels };
+  })())JS";
+  const json open = b.evaluate(state);
+  check(open.value("blocks", 0) > 10 && open.value("waiting", 0) >= open.value("blocks", 0) - 2,
+        "on opening, the long diagram's later blocks are not drawn yet (" + open.dump() + ")");
+  click(b, "#last");
+  const json last = b.evaluate(state);
+  check(last.value("labels", 0) > 0 && last.value("waiting", 0) < open.value("waiting", 0),
+        "at the last step its block is drawn and the highlight holds its labels (" + last.dump() +
+            ")");
+  b.evaluate("eosimStep(Math.floor(Number(document.getElementById('slider').max) / 2))");
+  const json middle = b.evaluate(state);
+  check(middle.value("labels", 0) > 0, "a step in the middle is drawn too (" + middle.dump() + ")");
+  check_fits(b, dir / "10-1280x800.png", "scenario 10 at 1280x800");
+  b.call("Emulation.setScriptExecutionDisabled", {{"value", true}});
+  check(b.open(url_of(page)), "the page of scenario 10 loads with JavaScript off");
+  b.call("Emulation.setScriptExecutionDisabled", {{"value", false}});
+  const json off =
+      b.evaluate(state.substr(0, state.find("const band")) +
+                 "return { blocks: document.querySelectorAll('#diagram .block').length, "
+                 "pictures: document.querySelectorAll('#diagram svg.sequence').length }; })()");
+  check(off.value("pictures", 0) == off.value("blocks", -1),
+        "without script every block of the diagram is a picture (" + off.dump() + ")");
 }
 
 // The benchmark: load `page` at 1280x800 and report the times the page itself measured.
@@ -252,7 +328,8 @@ int open_time(const std::string& browser, const fs::path& page) {
   // CPU seconds of the browser's processes: on a busy machine they say more than the clock.
   const auto cpu = [&b] {
     double total = 0;
-    for (const json& p : b.call("SystemInfo.getProcessInfo", json::object(), false).value("processInfo", json::array())) {
+    for (const json& p : b.call("SystemInfo.getProcessInfo", json::object(), false)
+                             .value("processInfo", json::array())) {
       total += p.value("cpuTime", 0.0);
     }
     return total;
@@ -260,8 +337,10 @@ int open_time(const std::string& browser, const fs::path& page) {
   const double cpu_before = cpu();
   const auto begin = std::chrono::steady_clock::now();
   if (!b.open(url_of(page))) return 1;
-  const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
+  const double wall =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
   const double cpu_open = cpu() - cpu_before;
+  print_metrics(b, "renderer on load");
   const json t = b.evaluate(R"JS((() => {
     const nav = performance.getEntriesByType('navigation')[0];
     const elements = document.getElementsByTagName('*').length;
@@ -275,26 +354,19 @@ int open_time(const std::string& browser, const fs::path& page) {
              next: time(1) };
   })())JS");
   std::printf("%s: %ju bytes, %s steps\n", page.string().c_str(),
-              static_cast<std::uintmax_t>(fs::file_size(page)), t.value("steps", json()).dump().c_str());
-  std::printf("navigation to load event: %.0f ms (page's own clock: dom interactive %.0f ms, "
-              "load %.0f ms); CPU of the browser's processes meanwhile: %.2f s\n", wall,
-              t.value("interactive", 0.0), t.value("load", 0.0), cpu_open);
+              static_cast<std::uintmax_t>(fs::file_size(page)),
+              t.value("steps", json()).dump().c_str());
+  std::printf(
+      "navigation to load event: %.0f ms (page's own clock: dom interactive %.0f ms, "
+      "load %.0f ms); CPU of the browser's processes meanwhile: %.2f s\n",
+      wall, t.value("interactive", 0.0), t.value("load", 0.0), cpu_open);
   std::printf("on load: %s elements; diagram blocks %s, %s of them not drawn yet\n",
               t.value("elements", json()).dump().c_str(), t.value("blocks", json()).dump().c_str(),
               t.value("waiting", json()).dump().c_str());
   std::printf("showing a step: last %.1f ms, middle %.1f ms, first %.1f ms, next %.1f ms\n",
-              t.value("last", 0.0), t.value("middle", 0.0), t.value("first", 0.0), t.value("next", 0.0));
-  // The renderer's own account of its main thread (seconds of tasks, layout, script).
-  const json metrics = b.call("Performance.getMetrics");
-  std::string line;
-  for (const json& m : metrics.value("metrics", json::array())) {
-    const std::string name = m.value("name", "");
-    if (name == "TaskDuration" || name == "ScriptDuration" || name == "LayoutDuration" ||
-        name == "RecalcStyleDuration" || name == "JSHeapUsedSize" || name == "Nodes") {
-      line += " " + name + "=" + m["value"].dump();
-    }
-  }
-  std::printf("renderer:%s\n", line.c_str());
+              t.value("last", 0.0), t.value("middle", 0.0), t.value("first", 0.0),
+              t.value("next", 0.0));
+  print_metrics(b, "renderer after the steps above");
   fs::remove_all(profile, ec);
   return 0;
 }
@@ -339,16 +411,20 @@ int main(int argc, char** argv) {
   const fs::path source = argv[2], dir = argv[3];
   const std::string browser = find_browser();
   if (browser.empty()) {
-    std::printf("Chromium is not installed, so the pages cannot be checked in a browser: "
-                "apt-get install chromium (scripts/setup.sh installs it)\n");
+    std::printf(
+        "Chromium is not installed, so the pages cannot be checked in a browser: "
+        "apt-get install chromium (scripts/setup.sh installs it)\n");
     return std::getenv("CI") != nullptr ? 1 : kSkipped;
   }
   std::error_code ec;
   fs::remove_all(dir, ec);
   fs::create_directories(dir);
   const fs::path page = dir / "16.html";
-  check(eosim(binary, "run '" + (source / "scenarios" / "16-competing-consumers-check-then-act.toml").string() +
-                          "' --format html", page),
+  check(eosim(binary,
+              "run '" +
+                  (source / "scenarios" / "16-competing-consumers-check-then-act.toml").string() +
+                  "' --format html",
+              page),
         "eosim run scenario 16 --format html");
   cdp::Browser b;
   const std::string started = b.start(browser, (dir / "profile").string());
@@ -365,6 +441,7 @@ int main(int argc, char** argv) {
   check_fits(b, dir / "16-390x844.png", "390x844");
   b.resize(1280, 800, false);
   check_without_script(b, page, dir / "16-no-script.png");
+  check_long_run(b, binary, source, dir);
   check_escaping(b, binary, source, dir);
   check_course(b, binary, source, dir);
   std::printf("%s\n", failures() == 0 ? "the run page checks out" : "the run page FAILED");
