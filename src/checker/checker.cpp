@@ -148,7 +148,7 @@ store::Status read_balance(store::Db& db, const std::string& account, int64_t& b
 class Merge {
  public:
   Merge(store::Db& orders_db, store::Db& ledger_db, store::Db* effects_db,
-        const BrokerLeftovers& leftovers)
+        store::Db* dedup_store_db, const BrokerLeftovers& leftovers)
       : orders_(orders_db, "SELECT id, amount FROM orders ORDER BY id"),
         unsent_(orders_db,
                 "SELECT DISTINCT order_id FROM outbox WHERE sent = 0 ORDER BY order_id"),
@@ -171,6 +171,10 @@ class Merge {
     if (effects_db != nullptr) {
       emails_.emplace(*effects_db,
                       "SELECT order_id, count(*) FROM emails GROUP BY order_id ORDER BY order_id");
+    }
+    if (dedup_store_db != nullptr) {
+      seen_.emplace(*dedup_store_db,
+                    "SELECT order_id, count(*) FROM seen GROUP BY order_id ORDER BY order_id");
     }
   }
 
@@ -215,11 +219,8 @@ class Merge {
     }
     f.leftovers = leftovers_.take(order);
     f.dead_letters = dead_letters_.take(order);
-    while (s.ok() && dedup_.order() < order) s = dedup_.next();
-    if (s.ok() && dedup_.order() == order) {
-      f.dedup_rows = dedup_.value(1);
-      s = dedup_.next();
-    }
+    if (s.ok()) s = add_dedup_rows(dedup_, order, f.dedup_rows);
+    if (s.ok() && seen_) s = add_dedup_rows(*seen_, order, f.dedup_rows);
     if (s.ok() && emails_ && emails_->order() == order) {
       f.emails = emails_->value(1);
       s = emails_->next();
@@ -230,6 +231,17 @@ class Merge {
   }
 
  private:
+  // Adds the dedup record's count for `order` to `n` and moves past it; the rows of order
+  // numbers nothing else mentions are passed over.
+  static store::Status add_dedup_rows(Rows& rows, int64_t order, int64_t& n) {
+    store::Status s = store::Status::success();
+    while (s.ok() && rows.order() < order) s = rows.next();
+    if (s.ok() && rows.order() == order) {
+      n += rows.value(1);
+      s = rows.next();
+    }
+    return s;
+  }
   static std::vector<int64_t> both(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
     std::vector<int64_t> out = a;
     out.insert(out.end(), b.begin(), b.end());
@@ -238,11 +250,12 @@ class Merge {
   std::vector<Rows*> streams() {
     std::vector<Rows*> out = {&orders_, &unsent_, &debits_, &rejections_, &dedup_};
     if (emails_) out.push_back(&*emails_);
+    if (seen_) out.push_back(&*seen_);
     return out;
   }
 
   Rows orders_, unsent_, debits_, rejections_, dedup_;
-  std::optional<Rows> emails_;
+  std::optional<Rows> emails_, seen_;
   Counts leftovers_, dead_letters_;
 };
 
@@ -303,17 +316,18 @@ class Filing {
 
 store::Status check(store::Db& orders_db, store::Db& ledger_db, const BrokerLeftovers& leftovers,
                     const std::string& account, int64_t initial_balance, Report& out,
-                    store::Db* effects_db) {
+                    store::Db* effects_db, store::Db* dedup_store_db) {
   out = Report{};
   out.balance_initial = initial_balance;
   out.effects_checked = effects_db != nullptr;
+  out.dedup_store_read = dedup_store_db != nullptr;
   store::Status s = read_balance(ledger_db, account, out.balance_actual);
   if (!s.ok()) return s;
 
   int64_t intended = initial_balance;  // the business rule over the committed orders
   {
     Filing filing(out);
-    Merge merge(orders_db, ledger_db, effects_db, leftovers);
+    Merge merge(orders_db, ledger_db, effects_db, dedup_store_db, leftovers);
     s = merge.start();
     // Order numbers come out ascending, so every list below is sorted and unique.
     for (int64_t order = merge.next_order(); s.ok() && order != kNone;

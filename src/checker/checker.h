@@ -79,7 +79,8 @@ struct OrderOutcome {
   int64_t debits = 0;
   int64_t rejections = 0;
   int64_t dead_letters = 0;
-  int64_t dedup_rows = 0;  // ledger.processed_messages rows for the order
+  int64_t dedup_rows = 0;  // ledger.processed_messages rows for the order, plus the keys
+                           // of the separate dedup store (dedup.db seen) when it is read
   int64_t effects = 0;     // emails in the mail server's log (when checked)
   bool stuck = false;
   Outcome outcome = Outcome::kLost;
@@ -114,16 +115,20 @@ struct Report : Violations {
   // effects_checked stays false for a design without side effect.
   bool effects_checked = false;
   std::vector<int64_t> effect_lost, effect_phantom;
+  // Whether check() read the separate dedup store (dedup.db `seen`), whose keys then count
+  // in each order's dedup_rows; false for a design without one, or a store not read.
+  bool dedup_store_read = false;
   Verdict ledger_verdict = Verdict::kExactlyOnce;  // the verdict of the ledger alone
   Verdict effect_verdict = Verdict::kExactlyOnce;  // of the external effects alone (when checked)
 };
 
 // Fills `out` (replacing what it held). `effects_db` is the mail server's log (table
-// `emails`) of a design with a side effect, or nullptr. Fails, as a value, on an SQLite
-// error or when `account` is missing from ledger.accounts; `out` is then incomplete.
+// `emails`) of a design with a side effect, or nullptr; `dedup_store_db` the separate
+// dedup store (table `seen`) of a design that keeps one, or nullptr. Fails, as a value, on an
+// SQLite error or when `account` is missing from ledger.accounts; `out` is then incomplete.
 store::Status check(store::Db& orders_db, store::Db& ledger_db, const BrokerLeftovers& leftovers,
                     const std::string& account, int64_t initial_balance, Report& out,
-                    store::Db* effects_db = nullptr);
+                    store::Db* effects_db = nullptr, store::Db* dedup_store_db = nullptr);
 
 // A run stopped before it settled (a live run at its timeout): an order with no outcome
 // yet may still be on its way, so it is unsettled, not lost (lost, effect_lost and the

@@ -221,14 +221,19 @@ std::vector<sim::TraceEvent> merged_trace(const std::string& dir,
 
 Status judge(const lab::Scenario& s, const std::string& dir, const lab::BrokerLeftovers& left,
              lab::Report& report) {
-  store::Db orders, ledger, effects;
+  store::Db orders, ledger, effects, dedup_store;
   store::Status st = store::Db::open(store_uri(dir, "orders.db"), orders);
   if (st.ok()) st = store::Db::open(store_uri(dir, "ledger.db"), ledger);
   const bool has_effects = s.consumer.side_effect != consumer::SideEffect::kNone;
   if (st.ok() && has_effects) st = store::Db::open(store_uri(dir, "effects.db"), effects);
+  // The separate store's keys count as dedup rows; a Redis store has no table to read
+  // (the report then says its keys were not counted).
+  const bool reads_store = s.consumer.choices().dedup == consumer::Dedup::kSeparateStore &&
+                           !is_redis_url(store_uri(dir, "dedup.db"));
+  if (st.ok() && reads_store) st = store::Db::open(store_uri(dir, "dedup.db"), dedup_store);
   if (st.ok()) {
     st = lab::check(orders, ledger, left, s.workload.account, s.workload.initial_balance, report,
-                    has_effects ? &effects : nullptr);
+                    has_effects ? &effects : nullptr, reads_store ? &dedup_store : nullptr);
   }
   if (!st.ok()) return Status::error("checker: " + st.to_string());
   return Status::success();

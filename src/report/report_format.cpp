@@ -231,6 +231,17 @@ void write_orders(std::ostream& out, const Report& report) {
   }
 }
 
+// What the dedup rows column counts for a design that keeps a separate dedup store (the
+// ledger's processed_messages stays empty there, so a column of zeros would mislead).
+void write_dedup_store_note(std::ostream& out, const RunRecord& record) {
+  if (record.scenario.consumer.choices().dedup != consumer::Dedup::kSeparateStore) return;
+  out << (record.run.report.dedup_store_read
+              ? "  (dedup rows: the message's key in the separate dedup store, dedup.db table\n"
+                "   seen; a key deleted after dedup_retention is no longer counted)\n"
+              : "  (dedup rows: the separate dedup store was not read - a Redis store has no\n"
+                "   table - so its keys are not counted)\n");
+}
+
 void write_lists(std::ostream& out, const RunSummary& run) {
   const Report& report = run.report;
   out << "\n";
@@ -322,6 +333,7 @@ std::string format_report_text(const RunRecord& record, const TextStyle& style) 
   write_header(out, record, style);
   write_faults(out, record.run);
   write_orders(out, record.run.report);
+  write_dedup_store_note(out, record);
   write_lists(out, record.run);
   const bool good = record.run.report.verdict == Verdict::kExactlyOnce;
   out << "\nverdict: " << painted(verdict_text(record.run), good ? kGreen : kRed, style)

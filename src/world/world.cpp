@@ -335,10 +335,11 @@ RunSummary World::summary() {
   r.strategy = w.scenario_.consumer.label();
   r.producer = w.scenario_.producer.label();
   store::Db* effects = w.effects_anchor_.is_open() ? &w.effects_anchor_ : nullptr;
+  store::Db* dedup_store = w.dedup_anchor_.is_open() ? &w.dedup_anchor_ : nullptr;
   const store::Status st =
       check(w.orders_anchor_, w.ledger_anchor_, w.broker_->leftovers(),
             w.scenario_.workload.account, w.scenario_.workload.initial_balance, r.report,
-            effects);
+            effects, dedup_store);
   // Between steps no transaction is open: reading cannot be busy (and the mail server's
   // log is written in autocommit only). Only the machine can fail it (failure()).
   static_cast<void>(store::machine_failed(st));

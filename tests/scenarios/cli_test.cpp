@@ -504,3 +504,21 @@ TEST_CASE("cli: a duplicate publish by the relay is named as a republish, not a 
   CHECK_FALSE(contains(eosim("run " + happy).text, "republished"));
   CHECK(nlohmann::json::parse(eosim_stdout("run " + happy + " --format json").text)["republished"] == 0);
 }
+
+TEST_CASE("cli: a design with a separate dedup store counts the store's keys as dedup rows",
+          "[cli]") {
+  // Scenario 07: orders 1 and 3 debited, order 2 marked in the store and its debit lost.
+  const auto json = nlohmann::json::parse(
+      eosim_stdout("run " + cli_runner::scenario_arg("07-separate-dedup-store.toml") +
+                   " --format json")
+          .text);
+  for (const auto& order : json.at("orders")) {
+    INFO("order " << order.at("order"));
+    CHECK(order.at("dedup_rows").get<int>() == 1);
+  }
+  const Output text = eosim("run " + cli_runner::scenario_arg("07-separate-dedup-store.toml"));
+  CHECK(contains(text.text, "(dedup rows: the message's key in the separate dedup store"));
+  // A design that keeps its keys in the ledger has no such note.
+  const Output atomic = eosim("run " + cli_runner::scenario_arg("02-crash-between-commit-and-ack.toml"));
+  CHECK_FALSE(contains(atomic.text, "separate dedup store"));
+}

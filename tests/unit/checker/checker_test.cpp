@@ -2,6 +2,7 @@
 // one violation kind at a time, then their precedence.
 #include "tests/unit/checker/checker_lab.h"
 
+using checker_lab::kAccount;
 using checker_lab::kInitial;
 using checker_lab::Lab;
 using checker_lab::numbers_of;
@@ -370,4 +371,38 @@ TEST_CASE("checker: a run cut short leaves no order lost and is never exactly-on
     CHECK(r.duplicated == Orders{1});
     CHECK(r.unsettled == Orders{2});
   }
+}
+
+TEST_CASE("checker: the separate dedup store's keys count as the order's dedup rows",
+          "[checker]") {
+  Lab lab("dedup_store");
+  lab.commit_orders(100, {1, 2, 3});
+  lab.debit_orders(100, {1, 2, 3});
+  store::Db seen;
+  REQUIRE(store::Db::open("file:/eosim_checker_dedup_" + std::to_string(getpid()) + "?vfs=memdb",
+                          seen)
+              .ok());
+  REQUIRE(lab::ready_dedup_db(seen).ok());
+  // Order 1 marked once, order 2 under two ids (a fresh id per publish), order 3 not at
+  // all (its key deleted after the retention); order 9's key alone adds no order.
+  for (const char* row : {"('msg-1', 1, 5)", "('msg-2', 2, 5)", "('msg-2/p2', 2, 9)",
+                          "('msg-9', 9, 9)"}) {
+    REQUIRE(seen.exec(std::string("INSERT INTO seen(message_id, order_id, tick) VALUES ") + row)
+                .ok());
+  }
+  lab::Report report;
+  REQUIRE(lab::check(lab.orders_db(), lab.ledger_db(), lab.leftovers, kAccount, kInitial, report,
+                     nullptr, &seen)
+              .ok());
+  CHECK(report.dedup_store_read);
+  CHECK(numbers_of(report) == Orders{1, 2, 3});
+  CHECK(outcome_of(report, 1).dedup_rows == 1);
+  CHECK(outcome_of(report, 2).dedup_rows == 2);
+  CHECK(outcome_of(report, 3).dedup_rows == 0);
+  CHECK(report.verdict == lab::Verdict::kExactlyOnce);
+
+  // Without the store the checker reads the ledger's processed_messages only.
+  const lab::Report ledger_only = lab.check();
+  CHECK_FALSE(ledger_only.dedup_store_read);
+  CHECK(outcome_of(ledger_only, 2).dedup_rows == 0);
 }
