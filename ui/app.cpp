@@ -10,6 +10,7 @@
 #include "src/generals/generals.h"
 #include "src/generals/report.h"
 #include "src/catalog/catalog.h"
+#include "src/files/data_dir.h"
 #include "src/files/output_file.h"
 #include "src/scenario/scenario.h"
 #include "ui/panels.h"
@@ -19,16 +20,27 @@ namespace ui {
 
 namespace {
 
-// Where the scenario files are when no directory was given.
+// Where the scenario files are when no directory was given: the file's folder, else
+// eosim's own scenarios found from here (src/files/data_dir.h: ./scenarios, beside the
+// program, under the install prefix).
 std::string default_scenarios_dir(const std::string& file) {
   namespace fs = std::filesystem;
-  std::error_code ec;
   if (!file.empty()) {
     const fs::path parent = fs::path(file).parent_path();
     return parent.empty() ? "." : parent.string();
   }
-  if (fs::is_directory("scenarios", ec)) return "scenarios";
-  return std::string(EOSIM_SOURCE_DIR) + "/scenarios";
+  const std::string found = files::find_scenarios_dir();
+  return found.empty() ? "scenarios" : found;
+}
+
+// The lessons beside the browser's scenarios, else eosim's own found from here (a
+// scenario opened from the user's folder still has the course behind it).
+std::string lessons_dir(const std::string& scenarios_dir) {
+  std::error_code ec;
+  const std::string beside = scenarios_dir + "/lessons";
+  if (std::filesystem::is_directory(beside, ec)) return beside;
+  const std::string found = files::find_scenarios_dir("lessons");
+  return found.empty() ? beside : found;
 }
 
 int index_of(const std::vector<lab::CatalogEntry>& entries, const std::string& name) {
@@ -69,7 +81,7 @@ eosim::Status App::init(const AppOptions& options) {
   scenarios_dir_ =
       options.scenarios_dir.empty() ? default_scenarios_dir(options.file) : options.scenarios_dir;
   load_scenario_list(scenarios_dir_);
-  lessons_.load(scenarios_dir_ + "/lessons");
+  lessons_.load(lessons_dir(scenarios_dir_));
   if (!options.lesson.empty()) {
     // The explore view behind the lesson opens the folder's first scenario.
     if (eosim::Status opened = lessons_.open(options.lesson, view_); !opened.ok()) return opened;

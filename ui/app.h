@@ -34,7 +34,7 @@ namespace ui {
 struct AppOptions {
   std::string file;           // scenario to open; "" = the first one in the directory
   std::string trace;          // a recorded run's JSON Lines trace to show, read-only ("" = none)
-  std::string scenarios_dir;  // "" = the file's directory, else ./scenarios, else the source tree's
+  std::string scenarios_dir;  // "" = the file's directory, else eosim's own (files/data_dir.h)
   std::uint64_t step = 0;     // start at this step
   Mode mode = Mode::kExplore;
   std::optional<std::uint64_t> seed;  // overrides, as on the command line

@@ -37,7 +37,9 @@ constexpr const char* kUsage =
     "  --strategy S        replace the consumer strategy (eosim list strategies)\n"
     "  --max-steps N       replace the file's step bound (e.g. a 10,000-step poison loop)\n"
     "  --compare A,B       the two strategies of compare mode (default atomic,no-dedup)\n"
-    "  --scenarios DIR     the scenario browser's folder (default: FILE's folder)\n"
+    "  --dir DIR           the scenario browser's folder, its lessons in DIR/lessons\n"
+    "                      (default: FILE's folder, else ./scenarios, else eosim's own\n"
+    "                      beside the program or under PREFIX/share/eosim; also --scenarios)\n"
     "  --size WxH          window size in pixels (default 1600x960)\n"
     "  --font PATH|none    a TrueType font (default DejaVu Sans when installed)\n"
     "  --screenshot PNG    draw until settled, save the frame as PNG, exit\n"
@@ -102,7 +104,7 @@ bool app_option(const std::string& arg, const NextValue& value, ui::AppOptions& 
     }
   } else if (arg == "--trace") {
     ok = value(app.trace) && !app.trace.empty();
-  } else if (arg == "--scenarios") {
+  } else if (arg == "--dir" || arg == "--scenarios") {
     ok = value(app.scenarios_dir);
   } else if (arg == "--lesson") {
     ok = value(app.lesson) && !app.lesson.empty();

@@ -88,7 +88,7 @@ int live_actor_main(int argc, char** argv);
 const std::vector<std::string>& list_topics();
 struct ListOptions {
   std::string topic;               // one of list_topics()
-  std::string dir = "scenarios";  // where `list scenarios` looks
+  std::string dir;    // where `list scenarios` looks; "" = eosim's own (src/files/data_dir.h)
 };
 int list_command(const ListOptions& options, std::ostream& out, std::ostream& err);
 
@@ -192,7 +192,7 @@ int matrix_command(const MatrixCommandOptions& options, std::ostream& out, std::
 // --- eosim lesson ---------------------------------------------------------------------
 struct LessonCommandOptions {
   std::string lesson;                  // "" = list them; a number, or a lesson file
-  std::string dir = "scenarios/lessons";
+  std::string dir;                     // "" = eosim's own lessons (src/files/data_dir.h)
   std::optional<std::int64_t> answer;  // --answer K: no prompt
   bool colour = false;                 // ANSI colours (main decides: stdout is a TTY)
   bool course = false;                 // --course: every lesson as one Markdown page
@@ -209,7 +209,7 @@ int course_command(const LessonCommandOptions& options, const std::vector<std::s
 // `eosim course --html DIR`: the course as a static site (course_site_command.cpp).
 struct CourseSiteOptions {
   std::string html;                       // the site's folder
-  std::string lessons = "scenarios/lessons";
+  std::string lessons;                    // "" = eosim's own (src/files/data_dir.h)
   std::string pictures;                   // --pictures DIR: each run's diagram as SVG
   bool force = false;                     // replace pages and pictures that differ
 };
@@ -236,6 +236,14 @@ int compare_command(const CompareOptions& options, std::ostream& out, std::ostre
 // directory cannot be read or holds no *.toml file.
 eosim::Status expand_inputs(const std::vector<std::string>& inputs,
                             std::vector<std::string>& files);
+
+// The program as the user invoked it (argv[0]: "eosim" found through $PATH, or a path
+// such as ./build/eosim), set once by main; "eosim" until then.
+void set_invoked_as(const std::string& program);
+// A command line the report offers ("eosim run FILE --seed N") with its first word
+// replaced by the program as invoked, so the line printed to the terminal runs when
+// pasted back. Pages, JSON and the course keep "eosim": they are read elsewhere.
+std::string as_invoked(const std::string& command);
 
 // "A..B" or "N" into an inclusive range. An error on anything else or A > B.
 eosim::Status parse_seed_range(const std::string& text, std::uint64_t& first, std::uint64_t& last);

@@ -72,7 +72,7 @@ void print_text(const Side& left, const Side& right, std::ostream& out) {
     out << "  left:  " << web::parting_event(d, left.trace) << '\n'
         << "  right: " << web::parting_event(d, right.trace) << '\n';
   }
-  out << "replay: " << left.replay << "\n        " << right.replay << '\n';
+  out << "replay: " << as_invoked(left.replay) << "\n        " << as_invoked(right.replay) << '\n';
 }
 
 // The page, from the runs walked step by step through the session the GUI uses; each walk

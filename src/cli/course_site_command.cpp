@@ -60,7 +60,9 @@ eosim::Status plan(const std::string& dir, const std::vector<web::SitePage>& mad
 
 int course_site_command(const CourseSiteOptions& options, std::ostream& out, std::ostream& err) {
   std::vector<std::string> files;
-  if (const eosim::Status listed = lab::scenario_files_in(options.lessons, files); !listed.ok()) {
+  std::string dir;
+  if (const eosim::Status listed = data_files(options.lessons, "lessons", dir, files);
+      !listed.ok()) {
     err << "eosim: " << lab::printable(listed.message) << '\n';
     return kExitBadInput;
   }

@@ -149,7 +149,7 @@ void write_text(const ExploreCommandOptions& o, const lab::Scenario& s,
           << "): "
           << (o.output.empty() ? "run with -o FILE to write it"
                                : "written to " + o.output + "; replay it with: " +
-                                     lab::replay_command(o.output, ce.file.seed, "", ""))
+                                     as_invoked(lab::replay_command(o.output, ce.file.seed, "", "")))
           << "\n";
     } else {
       out << "  not expressible as a scenario file: " << ce.why << "\n";

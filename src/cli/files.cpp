@@ -13,6 +13,9 @@
 #include <filesystem>
 #include <system_error>
 
+#include "src/files/data_dir.h"
+#include "src/scenario/scenario.h"
+
 namespace cli {
 namespace {
 
@@ -67,6 +70,14 @@ eosim::Status prepare_keep_db_dir(const std::string& dir, const std::vector<std:
     ::close(fd);
   }
   return eosim::Status::success();
+}
+
+eosim::Status data_files(const std::string& given, const std::string& sub, std::string& dir,
+                         std::vector<std::string>& files) {
+  eosim::Result<std::string> found = ::files::scenarios_dir_or_found(given, sub);
+  if (!found.ok()) return found.status();
+  dir = found.value();
+  return lab::scenario_files_in(dir, files);
 }
 
 }  // namespace cli

@@ -29,4 +29,10 @@ using files::write_output_file;
 eosim::Status prepare_keep_db_dir(const std::string& dir, const std::vector<std::string>& names,
                                   bool force);
 
+// The *.toml files of the folder the user named (`given`, from --dir), or else of eosim's
+// own scenarios ("") or lessons ("lessons") wherever they are found from this folder
+// (src/files/data_dir.h): `dir` says which folder was read, for the messages.
+eosim::Status data_files(const std::string& given, const std::string& sub, std::string& dir,
+                         std::vector<std::string>& files);
+
 }  // namespace cli

@@ -35,7 +35,13 @@ int generals_command(const GeneralsCommandOptions& options, std::ostream& out,
   } else if (options.format == "mermaid") {
     out << generals::format_mermaid(model);
   } else {
-    out << generals::format_text(model);
+    // The last line replays the run: with the program as invoked, as every text report.
+    std::string text = generals::format_text(model);
+    const std::string::size_type replay = text.rfind("replay: ");
+    if (replay != std::string::npos) {
+      text.replace(replay + 8, std::string::npos, as_invoked(text.substr(replay + 8)));
+    }
+    out << text;
   }
   out.flush();
   return kExitOk;

@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "src/cli/commands.h"
+#include "src/report/report_format.h"
 #include "src/scenario/scenario.h"
 
 namespace cli {
@@ -28,6 +29,26 @@ eosim::Status expand_inputs(const std::vector<std::string>& inputs,
     }
   }
   return eosim::Status::success();
+}
+
+namespace {
+
+// Written once by main before any command runs, read by the commands' text output.
+std::string& invoked_program() {
+  static std::string program = "eosim";
+  return program;
+}
+
+}  // namespace
+
+void set_invoked_as(const std::string& program) {
+  if (!program.empty()) invoked_program() = program;
+}
+
+std::string as_invoked(const std::string& command) {
+  constexpr std::string_view kProgram = "eosim ";
+  if (command.compare(0, kProgram.size(), kProgram) != 0) return command;
+  return lab::shell_quoted(invoked_program()) + command.substr(kProgram.size() - 1);
 }
 
 int report_failure(std::ostream& err, const eosim::Status& status) {

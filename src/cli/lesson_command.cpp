@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "src/cli/commands.h"
+#include "src/cli/files.h"
 #include "src/diagram/sequence.h"
 #include "src/diagram/text.h"
 #include "src/lesson/lesson.h"
@@ -66,7 +67,7 @@ void print_runs(const lab::Lesson& lesson, const std::vector<lab::LessonRunResul
     const lab::LessonRun& run = lesson.runs[i];
     const std::vector<std::string> unmet = lab::unmet_expectations(run.scenario, results[i].summary);
     const lab::RunRecord record{run.scenario, results[i].summary, unmet,
-                                lab::lesson_replay(lesson, i)};
+                                as_invoked(lab::lesson_replay(lesson, i))};
     out << "\n" << std::string(kWidth, '-') << "\nThe run" << (results.size() > 1 ? " " + std::to_string(i + 1) : "")
         << ":\n\n";
     diagram::SequenceLayout layout;
@@ -85,7 +86,8 @@ void print_runs(const lab::Lesson& lesson, const std::vector<lab::LessonRunResul
 int lesson_command(const LessonCommandOptions& options, std::istream& in, std::ostream& out,
                    std::ostream& err) {
   std::vector<std::string> files;
-  if (const eosim::Status listed = lab::scenario_files_in(options.dir, files); !listed.ok()) {
+  std::string dir;
+  if (const eosim::Status listed = data_files(options.dir, "lessons", dir, files); !listed.ok()) {
     err << "eosim: " << listed.message << '\n';
     return kExitBadInput;
   }
@@ -96,7 +98,7 @@ int lesson_command(const LessonCommandOptions& options, std::istream& in, std::o
   if (all_digits(options.lesson)) {
     number = static_cast<std::size_t>(std::stoul(options.lesson));
     if (number < 1 || number > files.size()) {
-      err << "eosim: no lesson " << options.lesson << " in " << options.dir << " (1-"
+      err << "eosim: no lesson " << options.lesson << " in " << dir << " (1-"
           << files.size() << "; `eosim lesson` lists them)\n";
       return kExitBadInput;
     }
@@ -132,7 +134,7 @@ int lesson_command(const LessonCommandOptions& options, std::istream& in, std::o
   out << "\nWhy:\n" << lab::wrap_text(lesson.explanation, kWidth, "  ") << "\nTry next:\n"
       << lab::wrap_text(lesson.try_next, kWidth, "  ");
   if (const std::string fixed = lab::fixed_replay(lesson); !fixed.empty()) {
-    out << "  The corrected design beside this one:\n    " << fixed << '\n';
+    out << "  The corrected design beside this one:\n    " << as_invoked(fixed) << '\n';
   }
   return right ? kExitOk : kExitExpectFailed;
 }

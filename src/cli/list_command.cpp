@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "src/cli/commands.h"
+#include "src/cli/files.h"
 #include "src/consumer/strategy.h"
 #include "src/producer/design.h"
 #include "src/catalog/catalog.h"
@@ -141,9 +142,10 @@ std::string first_sentence(const std::string& about) {
   return text;
 }
 
-int list_scenarios(const std::string& dir, std::ostream& out, std::ostream& err) {
+int list_scenarios(const std::string& given, std::ostream& out, std::ostream& err) {
   std::vector<std::string> files;
-  if (const eosim::Status listed = lab::scenario_files_in(dir, files); !listed.ok()) {
+  std::string dir;
+  if (const eosim::Status listed = data_files(given, "", dir, files); !listed.ok()) {
     err << "eosim: " << listed.message << '\n';
     return kExitBadInput;
   }

@@ -44,6 +44,7 @@ constexpr const char* kMainFooter =
     "in docs/glossary.md.";
 
 int main_with_args(int argc, char** argv) {
+  if (argc > 0) cli::set_invoked_as(argv[0]);  // replay lines name the program as invoked
   // CLI11 2.1 does not wrap descriptions, so the paragraph is filled here (its final
   // newline leaves a blank line before the usage).
   CLI::App app(lab::wrap_text(kDescription, 88, ""), "eosim");

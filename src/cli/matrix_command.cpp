@@ -3,6 +3,7 @@
 // (matrix/matrix.h), printed as text, Markdown, JSON or HTML.
 
 #include <iostream>
+#include <utility>
 #include <nlohmann/json.hpp>
 
 #include "src/cli/commands.h"
@@ -12,6 +13,21 @@
 #include "src/search/sweep.h"
 
 namespace cli {
+
+namespace {
+
+// The matrix with each reproducing command naming the program as invoked (text only: a
+// page or Markdown is read elsewhere).
+lab::Matrix terminal_commands(lab::Matrix matrix) {
+  for (auto& row : matrix.cells) {
+    for (lab::MatrixCell& cell : row) cell.command = as_invoked(cell.command);
+  }
+  for (lab::MatrixCell& cell : matrix.baseline) cell.command = as_invoked(cell.command);
+  for (lab::MatrixRandom& random : matrix.random) random.command = as_invoked(random.command);
+  return matrix;
+}
+
+}  // namespace
 
 int matrix_command(const MatrixCommandOptions& options, std::ostream& out, std::ostream& err) {
   lab::MatrixOptions matrix;
@@ -49,7 +65,7 @@ int matrix_command(const MatrixCommandOptions& options, std::ostream& out, std::
   } else if (options.format == "html") {
     out << lab::format_matrix_html(result);
   } else {
-    out << lab::format_matrix_text(result);
+    out << lab::format_matrix_text(terminal_commands(std::move(result)));
   }
   out.flush();
   return kExitOk;

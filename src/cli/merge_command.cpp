@@ -125,7 +125,11 @@ int merge_command(const MergeCommandOptions& options, std::ostream& out, std::os
   for (const auto& shard : shards) parts.push_back(shard.summary);
   SweepReport merged = shards.front();
   merged.shard.reset();
-  for (const auto& shard : shards) merged.shrink_lines.insert(shard.shrink_lines.begin(), shard.shrink_lines.end());
+  for (const auto& shard : shards) {  // on the terminal, as sweep prints them: as invoked
+    for (const auto& [seed, line] : shard.shrink_lines) {
+      merged.shrink_lines[seed] = options.format == "json" ? line : as_invoked(line);
+    }
+  }
   if (const eosim::Status merged_ok =
           lab::merge_sweeps(std::move(parts), options.show_failures, merged.summary);
       !merged_ok.ok()) {

@@ -9,6 +9,10 @@ namespace cli {
 
 namespace {
 
+constexpr const char* kLessonsDirHelp =
+    "Where the lessons are (default: ./scenarios/lessons, else eosim's own beside the "
+    "program or under PREFIX/share/eosim)";
+
 constexpr const char* kLessonFooter =
     "Each lesson states a claim about exactly-once processing, tells what its run does\n"
     "(not how it ends) and asks a question. Answer by number; then eosim runs the\n"
@@ -45,9 +49,7 @@ CLI::App* lesson_options(CLI::App& app, LessonCommandOptions& o) {
       "lesson", "The course: a question, your answer, then the run that settles it");
   lesson->add_option("lesson", o.lesson, "Lesson number (or file); none = list them")
       ->type_name("N");
-  lesson->add_option("--dir", o.dir, "Where the lessons are")
-      ->type_name("DIR")
-      ->capture_default_str();
+  lesson->add_option("--dir", o.dir, kLessonsDirHelp)->type_name("DIR");
   add_optional(lesson, "--answer", o.answer, "Answer K without a prompt")->type_name("K");
   lesson->add_flag("--course", o.course, "Print every lesson as one Markdown page");
   lesson
@@ -65,12 +67,10 @@ CLI::App* course_options(CLI::App& app, CourseSiteOptions& o) {
   course->add_option("--html", o.html, "Write the site into DIR (index.html first)")
       ->required()
       ->type_name("DIR");
-  course->add_option("--dir", o.lessons, "Where the lessons are")
-      ->type_name("DIR")
-      ->capture_default_str();
+  course->add_option("--dir", o.lessons, kLessonsDirHelp)->type_name("DIR");
   course->add_option("--pictures", o.pictures, "Also write each run's diagram to DIR as SVG")
       ->type_name("DIR");
-  course->add_flag("--force", o.force, "Replace pages (and pictures) that differ");
+  course->add_flag("--force", o.force, "Replace pages (and pictures) in DIR that differ");
   course->footer(kCourseFooter);
   return course;
 }

@@ -167,9 +167,10 @@ CLI::App* list_options(CLI::App& app, ListOptions& o) {
       ->required()
       ->check(CLI::IsMember(cli::list_topics()))
       ->type_name("TOPIC");
-  list->add_option("--dir", o.dir, "Where `list scenarios` looks")
-      ->type_name("DIR")
-      ->capture_default_str();
+  list->add_option("--dir", o.dir,
+                   "Where `list scenarios` looks (default: ./scenarios, else eosim's own "
+                   "beside the program or under PREFIX/share/eosim)")
+      ->type_name("DIR");
   list->footer(kListFooter);
   return list;
 }

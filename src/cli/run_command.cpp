@@ -112,6 +112,15 @@ void print_record(const RunOptions& options, const lab::RunRecord& record,
   out.flush();
 }
 
+// The command that replays a run of `file`: on the terminal with the program as the user
+// invoked it, in a page or JSON as `eosim` (they are read elsewhere).
+std::string replay_line(const RunOptions& options, const std::string& file, std::uint64_t seed) {
+  const std::string replay =
+      lab::replay_command(file, seed, options.overrides.strategy, options.overrides.producer,
+                          options.overrides.choices, lab::fault_option_args(options.overrides));
+  return options.format == "text" ? as_invoked(replay) : replay;
+}
+
 // --fixed: runs the scenario's fixed twin on the same seed and prints the two side by
 // side (JSON: the twin's summary as one more line). Returns the exit code it adds.
 int run_fixed_twin(const RunOptions& options, const std::string& file,
@@ -219,10 +228,7 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     }
 
     const std::vector<std::string> unmet = lab::unmet_expectations(scenario, run);
-    const lab::RunRecord record{
-        scenario, run, unmet,
-        lab::replay_command(file, run.seed, options.overrides.strategy, options.overrides.producer,
-                            options.overrides.choices, lab::fault_option_args(options.overrides))};
+    const lab::RunRecord record{scenario, run, unmet, replay_line(options, file, run.seed)};
     // Quiet text with several files: the suite table alone says it, one line per file.
     const bool table_only = options.quiet && options.format == "text" && files.size() > 1;
     if (options.format == "html") {

@@ -90,7 +90,7 @@ int shrink_command(const ShrinkCommandOptions& options, std::ostream& out, std::
     return kExitBadInput;
   }
   report << "wrote " << options.output << "; replay it with: "
-         << lab::replay_command(options.output, result.seed, "", "") << "\n";
+         << as_invoked(lab::replay_command(options.output, result.seed, "", "")) << "\n";
   report.flush();
   return kExitOk;
 }

@@ -43,13 +43,14 @@ std::string content_hash(const std::string& path) {
   return hex;
 }
 
-// `eosim shrink 'FILE' --seed N ...` with the same overrides as the sweep.
+// `eosim shrink 'FILE' --seed N ...` with the same overrides as the sweep (the program as
+// invoked on the terminal).
 std::string shrink_command_line(const SweepCommandOptions& o, std::uint64_t seed) {
   std::string line = lab::replay_command(o.file, seed, o.overrides.strategy, o.overrides.producer,
                                          o.overrides.choices);
   line.replace(0, std::string("eosim run").size(), "eosim shrink");
   if (!o.faults.empty()) line += " --faults " + o.faults;
-  return line;
+  return o.format == "json" ? line : as_invoked(line);  // JSON is merged and read elsewhere
 }
 
 // A one-line bar on a terminal's stderr, redrawn in place and wiped at the end.

@@ -216,3 +216,51 @@ TEST_CASE("docs/course-site/ is what eosim course --html makes now, and no page 
   kept << mine.rdbuf();
   CHECK(kept.str() == "mine");
 }
+
+TEST_CASE("eosim lesson and list scenarios work from any folder, and replay lines name the "
+          "program and the file as the user gave them",
+          "[cli][lesson]") {
+  namespace fs = std::filesystem;
+  const test_support::TempDir tmp("elsewhere");
+  const fs::path program(EOSIM_BINARY);
+  const std::string here = "cd " + quoted(tmp.path.string()) + " && ";
+
+  // No scenarios here: eosim finds its own beside the program (build/../scenarios).
+  auto out = cli_runner::run("list scenarios", "2>&1", here);
+  CHECK(out.exit_code == 0);
+  CHECK(contains(out.text, "scenario files in "));
+  CHECK(contains(out.text, "02-crash-between-commit-and-ack.toml"));
+  out = cli_runner::run("lesson", "2>&1", here);
+  CHECK(out.exit_code == 0);
+  CHECK(contains(out.text, " 1  Two Generals"));
+  CHECK(contains(out.text, "12  "));
+
+  // Invoked through a relative path, from the program's folder: the replay line says so,
+  // and names the lesson's scenario as the lesson file's folder leads to it.
+  const std::string from_build = "cd " + quoted(program.parent_path().string()) + " && ";
+  out = cli_runner::run_shell(from_build + "./" + program.filename().string() +
+                              " lesson 1 --answer 2 2>&1");
+  CHECK(out.exit_code == 0);
+  const std::string source = fs::path(EOSIM_SOURCE_DIR).lexically_normal().string();
+  INFO(out.text);
+  CHECK(contains(out.text, "replay: ./" + program.filename().string() + " run "));
+  CHECK(contains(out.text, "/04-ack-lost-on-the-wire.toml --seed "));
+  CHECK_FALSE(contains(out.text, "lessons/../"));
+
+  // `eosim run` keeps the path the user typed, and names the program as invoked.
+  const std::string file =
+      fs::relative(fs::path(source) / "scenarios/01-happy-path.toml", program.parent_path())
+          .string();
+  out = cli_runner::run_shell(from_build + "./" + program.filename().string() + " run " +
+                              quoted(file) + " --seed 3 2>&1");
+  CHECK(out.exit_code == 0);
+  CHECK(contains(out.text, "replay: ./" + program.filename().string() + " run " + file +
+                               " --seed 3"));
+
+  // --dir chooses, relative to where eosim runs.
+  fs::create_directories(tmp.path / "mine");
+  fs::copy_file(fs::path(source) / "scenarios/01-happy-path.toml", tmp.path / "mine/a.toml");
+  out = cli_runner::run("list scenarios --dir mine", "2>&1", here);
+  CHECK(out.exit_code == 0);
+  CHECK(contains(out.text, "1 scenario file in mine:"));
+}

@@ -23,12 +23,8 @@ inline std::string quoted(const std::string& text) {
   return out + "'";
 }
 
-// Runs `PREFIX eosim ARGS STREAMS`; `streams` is the shell redirection of stderr ("2>&1":
-// both streams, "2>/dev/null": stdout only, "": stderr to the terminal); `prefix` is shell
-// text before the command (e.g. "(ulimit -v N; " with streams "2>&1)").
-inline Output run(const std::string& args, const std::string& streams,
-                  const std::string& prefix = "") {
-  const std::string command = prefix + quoted(EOSIM_BINARY) + " " + args + " " + streams;
+// Runs the shell command line `command` and captures its standard output.
+inline Output run_shell(const std::string& command) {
   FILE* pipe = popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
   Output out;
@@ -38,6 +34,14 @@ inline Output run(const std::string& args, const std::string& streams,
   const int status = pclose(pipe);
   out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return out;
+}
+
+// Runs `PREFIX eosim ARGS STREAMS`; `streams` is the shell redirection of stderr ("2>&1":
+// both streams, "2>/dev/null": stdout only, "": stderr to the terminal); `prefix` is shell
+// text before the command (e.g. "(ulimit -v N; " with streams "2>&1)").
+inline Output run(const std::string& args, const std::string& streams,
+                  const std::string& prefix = "") {
+  return run_shell(prefix + quoted(EOSIM_BINARY) + " " + args + " " + streams);
 }
 
 inline bool contains(const std::string& text, const std::string& part) {
