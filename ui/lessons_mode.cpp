@@ -122,11 +122,9 @@ void LessonsMode::draw_list(float width, float height) {
   ImGui::BeginChild("lesson list", ImVec2(width, height), false);
   for (std::size_t i = 0; i < lessons_.size(); ++i) {
     const LessonEntry& e = lessons_[i];
-    // The topic only (a title's words before its colon): the rest states the lesson's
-    // claim, which is the answer.
-    const std::string topic = e.lesson.title.substr(0, e.lesson.title.find(':'));
+    // The topic only: the rest of the title states the lesson's claim, the answer.
     const std::string label = std::to_string(i + 1) + ". " +
-                              (e.error.empty() ? topic
+                              (e.error.empty() ? lab::lesson_topic(e.lesson)
                                                : e.path + " (does not load)");
     // A title wider than the list is cut with "..." and shown whole on hover.
     const std::string shown = fit_text(label, ImGui::GetContentRegionAvail().x);

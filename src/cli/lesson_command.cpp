@@ -31,7 +31,8 @@ int list_lessons(const std::vector<std::string>& files, std::ostream& out, std::
       code = kExitBadInput;
       continue;
     }
-    out << (i + 1 < 10 ? " " : "") << i + 1 << "  " << lesson.value().title << '\n';
+    // The topic only: the rest of a title is the lesson's claim, the answer to its question.
+    out << (i + 1 < 10 ? " " : "") << i + 1 << "  " << lab::lesson_topic(lesson.value()) << '\n';
   }
   out << "\nRun one with `eosim lesson N` (add --answer K to answer without a prompt).\n";
   return code;

@@ -213,6 +213,10 @@ std::vector<std::int64_t> answers_shown(const Lesson& lesson,
   return shown;
 }
 
+std::string lesson_topic(const Lesson& lesson) {
+  return lesson.title.substr(0, lesson.title.find(':'));
+}
+
 std::string fixed_replay(const Lesson& lesson) {
   if (lesson.runs.empty() || lesson.runs.front().scenario.fixed.empty()) return "";
   return lesson_replay(lesson, 0) + " --fixed";

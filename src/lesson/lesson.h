@@ -96,6 +96,10 @@ std::string lesson_replay(const Lesson& lesson, std::size_t index);
 // twin (`fixed`), else "".
 std::string fixed_replay(const Lesson& lesson);
 
+// The lesson's topic for a list to choose from: its title's words before the colon. The
+// rest of a title states the lesson's claim, which is the answer to its question.
+std::string lesson_topic(const Lesson& lesson);
+
 // The screen a learner answers from, `width` columns wide: the lesson's number, what
 // happens (its setup), the question and the answers. Never the title, the claim or the
 // explanation: each of those states what the run will show, so they come after the answer

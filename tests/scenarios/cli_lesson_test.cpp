@@ -27,6 +27,10 @@ TEST_CASE("eosim lesson: lists the lessons, asks first, tells after", "[cli][les
   CHECK(out.exit_code == 0);
   CHECK(contains(out.text, " 1  Two Generals"));
   CHECK(contains(out.text, "10  "));
+  // The list names each lesson's topic, never the claim its question asks about.
+  CHECK(contains(out.text, " 3  The commit/ack window\n"));
+  CHECK_FALSE(contains(out.text, "ack first and a crash loses the work"));
+  CHECK_FALSE(contains(out.text, "the last message is never confirmed"));
 
   out = cli_runner::run("lesson 2 --answer 2" + dir(), "2>&1");
   CHECK(out.exit_code == 0);
