@@ -70,6 +70,19 @@ bool Relay::fault(Site site, std::int64_t order, std::int64_t attempt) {
 void Relay::pump() {
   if (!up_) return;
   const transport::ConnId before = publisher_.conn();
+  if (before != 0 && !k_.net.is_open(before)) {
+    // The connection died and nothing has told this end yet (the broker's frame was lost,
+    // so the broker noticed first): the relay finds out as it goes to publish, as a client
+    // whose socket write fails. Traced, or the new connection and the republish that
+    // follow would have no cause in the trace.
+    const std::string again =
+        in_flight_.empty() ? ""
+                           : "; its " + std::to_string(in_flight_.size()) +
+                                 " unconfirmed publish(es) go out again";
+    k_.trace.record("relay", sim::EventKind::kDisconnected, "broker", 0,
+                    "connection " + std::to_string(before) + ", found dead when publishing" +
+                        again);
+  }
   if (!publisher_.ensure_connected()) {
     ++refused_in_a_row_;
     schedule_reconnect();
