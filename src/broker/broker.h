@@ -5,7 +5,7 @@
 //
 // Only the default exchange is modelled: the routing key of a publish is the queue name.
 //
-// Invariants (hold after every public method returns):
+// Invariants (hold after every public method returns; check_invariants() checks them):
 //  - No queue has a ready message while one of its consumers has free capacity: every state
 //    change ends with a dispatch (round-robin, registration order, item 7).
 //  - A message is in exactly one place: a queue's ready list, one channel's unacked map, or
@@ -110,6 +110,10 @@ class Broker {
   // to `now` (the simulation's clock; the broker's own may lag it). The counters are
   // statistics nothing decides by, and are left out.
   void add_state(sim::StateHash& hash, uint64_t now) const;
+  // The invariants above that can be seen from outside (broker_invariants.cpp): the first
+  // one that does not hold, in words, or "" when all do. The last (no clock) is not
+  // observable. The unit tests call it after every method.
+  std::string check_invariants() const;
 
  private:
   Channel* find_channel(ChannelRef ref);

@@ -1,6 +1,8 @@
 #pragma once
 // Shared by the broker tests: an Output that records everything, and a fixture with one
-// broker, one publisher channel (conn 100) and small helpers.
+// broker, checked after every call, one publisher channel (conn 100) and small helpers.
+
+#include <catch2/catch.hpp>
 
 #include <string>
 #include <vector>
@@ -87,30 +89,56 @@ inline QueueOptions quorum(const std::string& name, int64_t limit, const std::st
   return o;
 }
 
+// The broker under test, checked after every method: `f.broker->ack(...)` calls it, and
+// when the statement's full expression ends the invariants of broker.h must hold
+// (Broker::check_invariants; a failure names the first one broken).
+class CheckedBroker {
+ public:
+  explicit CheckedBroker(broker::Output& out) : broker_(out) {}
+
+  class Call {
+   public:
+    explicit Call(Broker& broker) : broker_(broker) {}
+    Call(const Call&) = delete;
+    Call& operator=(const Call&) = delete;
+    ~Call() { CHECK(broker_.check_invariants() == ""); }
+    Broker* operator->() const { return &broker_; }
+
+   private:
+    Broker& broker_;
+  };
+
+  Call operator->() { return Call(broker_); }
+  const Broker* operator->() const { return &broker_; }  // a const view changes nothing
+
+ private:
+  Broker broker_;
+};
+
 // One broker, one publisher channel (conn 100) and helpers.
 struct Fixture {
   Recorder out;
-  Broker broker{out};
+  CheckedBroker broker{out};
   ChannelRef pub{100, 1};
-  Fixture() { broker.open_channel(pub); }
+  Fixture() { broker->open_channel(pub); }
 
   // A quorum queue delivers only committed messages (conformance row 11): publishing to
   // one commits (syncs) right after, as the lab's broker node does a moment later.
   void publish(const std::vector<std::string>& ids, const std::string& queue = "q") {
-    for (const auto& id : ids) broker.publish(pub, queue, msg(id), false);
-    if (broker.has_queue(queue) && broker.queue(queue).options.type == QueueType::kQuorum) {
-      broker.sync();
+    for (const auto& id : ids) broker->publish(pub, queue, msg(id), false);
+    if (broker->has_queue(queue) && broker->queue(queue).options.type == QueueType::kQuorum) {
+      broker->sync();
     }
   }
   void consumer(ChannelRef ch, const std::string& tag, uint32_t prefetch,
                 const std::string& queue = "q", bool auto_ack = false) {
-    if (!broker.channel_open(ch)) broker.open_channel(ch);
-    broker.basic_qos(ch, prefetch);
-    broker.basic_consume(ch, queue, tag, auto_ack);
+    if (!broker->channel_open(ch)) broker->open_channel(ch);
+    broker->basic_qos(ch, prefetch);
+    broker->basic_consume(ch, queue, tag, auto_ack);
   }
   std::vector<std::string> ready_ids(const std::string& queue = "q") const {
     std::vector<std::string> ids;
-    for (const auto& r : broker.ready(queue)) ids.push_back(r.message.message_id);
+    for (const auto& r : broker->ready(queue)) ids.push_back(r.message.message_id);
     return ids;
   }
   std::vector<std::string> delivered_ids(std::size_t from = 0) const {
