@@ -1,7 +1,8 @@
 # Fails when code inside the program compares a value against a string literal
 # (`x == "crash"`, `kind != "basic.ack"`) outside the files where text crosses the edge.
 # Inside, verdicts, outcomes, trace event kinds, fault sites and actions are enums
-# (src/checker/verdict.h, sim/event_kind.h, src/catalog/fault_sites.h, sim/fault_action.h,
+# (src/checker/verdict.h, sim/event_kind.h with src/orders/event_kinds.h,
+# src/catalog/fault_sites.h, sim/fault_action.h,
 # the store's HookOp in src/store/stmt.h); a string compare
 # there is how a misspelt name slips through the compiler. Run by ctest:
 #   cmake -DROOT=<source tree> -P check_vocabulary.cmake

@@ -1,7 +1,7 @@
 #pragma once
 // Assertions for programmer errors. They stay on in every build type: a broken
 // invariant in a simulator silently produces wrong verdicts, which is worse than a crash.
-// Operating errors (bad input, SQLite errors, injected faults) travel as values instead.
+// Operating errors (bad input, a store's errors, injected faults) travel as values instead.
 
 #include <cstdio>
 #include <cstdlib>

@@ -22,13 +22,13 @@
 namespace sim {
 
 enum class FaultAction : std::uint8_t {
-  kDrop,     // a network frame (or a datagram) is lost
-  kCrash,    // an actor crashes at a crash site
-  kFail,     // a database commit fails with a transient error
-  kReorder,  // a server reorders what it holds ready
-  kRestart,  // a server restarts
-  kKill,     // a server is killed (an unclean crash)
-  kFreeze,   // a connection goes silent both ways
+  kDrop,       // a network frame (or a datagram) is lost
+  kCrash,      // an actor crashes at a crash site
+  kFail,       // the operation at the site fails with a transient error
+  kReorder,    // a server reorders what it holds ready
+  kRestart,    // a server restarts
+  kKill,       // a server is killed (an unclean crash)
+  kFreeze,     // a connection goes silent both ways
   kDuplicate,  // a datagram arrives twice (the datagram channel only)
 };
 

@@ -27,8 +27,13 @@ using FrameKind = NameId;  // a network frame's kind; 0 is "no frame" (sim/netwo
 
 class NameTable {
  public:
-  // Invariant (2). REQUIRES: the table holds a prefix of `names`.
+  // Invariant (2). REQUIRES: the table holds a prefix of `names`, and the texts `names`
+  // views do not change while the table lives (a layer's constant table).
   void name_all(std::span<const std::string_view> names) {
+    // Every actor of a world asks for its layer's names again (transport::sim_env); the
+    // same table handed in again is named already.
+    if (names.data() == named_from_ && names.size() <= names_.size()) return;
+    named_from_ = names.data();
     for (std::size_t i = 0; i < names.size(); ++i) {
       if (i < names_.size()) {
         EOSIM_ASSERT(names_[i] == names[i]);
@@ -57,7 +62,8 @@ class NameTable {
   std::size_t size() const { return names_.size(); }
 
  private:
-  std::deque<std::string> names_;  // a deque: its elements never move (invariant 3)
+  std::deque<std::string> names_;                 // a deque: its elements never move (invariant 3)
+  const std::string_view* named_from_ = nullptr;  // the last table name_all was handed
 };
 
 }  // namespace sim

@@ -47,11 +47,11 @@ namespace {
 // The canonical encoding of an event up to its detail (which the caller folds in, whole or
 // in pieces, before kEventSep).
 std::uint64_t hash_head(std::uint64_t hash, std::uint64_t step, Tick time, std::string_view actor,
-                        EventKind kind, std::string_view target, std::int64_t subject) {
+                        std::string_view kind, std::string_view target, std::int64_t subject) {
   hash = fold_number(hash, static_cast<std::int64_t>(step));
   hash = fold(hash, kFieldSep);
   hash = fold_number(hash, static_cast<std::int64_t>(time));
-  for (const std::string_view field : {actor, event_kind_name(kind), target}) {
+  for (const std::string_view field : {actor, kind, target}) {
     hash = fold(hash, kFieldSep);
     hash = fold(hash, field);
   }
@@ -62,8 +62,8 @@ std::uint64_t hash_head(std::uint64_t hash, std::uint64_t step, Tick time, std::
 
 }  // namespace
 
-std::uint64_t hash_event(std::uint64_t hash, const TraceEvent& e) {
-  hash = hash_head(hash, e.step, e.time, e.actor, e.kind, e.target, e.subject);
+std::uint64_t hash_event(std::uint64_t hash, const TraceEvent& e, const EventKindNames& kinds) {
+  hash = hash_head(hash, e.step, e.time, e.actor, kinds.name(e.kind), e.target, e.subject);
   hash = fold(hash, e.detail);
   return fold(hash, kEventSep);
 }
@@ -88,7 +88,7 @@ void Trace::record(std::string_view actor, EventKind kind, std::string_view targ
                    std::int64_t subject, std::initializer_list<DetailPart> detail) {
   const std::uint64_t step = scheduler_.steps();
   const Tick time = scheduler_.now();
-  std::uint64_t hash = hash_head(hash_, step, time, actor, kind, target, subject);
+  std::uint64_t hash = hash_head(hash_, step, time, actor, kinds_.name(kind), target, subject);
   char buffer[24];
   for (const DetailPart& part : detail) hash = fold(hash, part_text(part, buffer));
   hash_ = fold(hash, kEventSep);
@@ -123,21 +123,22 @@ std::string json_escape(const std::string& text) {
   return out;
 }
 
-std::string format_jsonl(const TraceEvent& e, const KeyNames& names) {
-  std::string line = "{\"step\":" + std::to_string(e.step) + ",\"time\":" +
-                     std::to_string(e.time) + ",\"actor\":\"" + json_escape(e.actor) +
-                     "\",\"kind\":\"" + std::string(event_kind_name(e.kind)) + "\"";
+std::string format_jsonl(const TraceEvent& e, const TraceNames& names) {
+  std::string line = "{\"step\":" + std::to_string(e.step) + ",\"time\":" + std::to_string(e.time) +
+                     ",\"actor\":\"" + json_escape(e.actor) + "\",\"kind\":\"" +
+                     std::string(names.kinds.name(e.kind)) + "\"";
   if (!e.target.empty()) line += ",\"target\":\"" + json_escape(e.target) + "\"";
   if (e.subject != 0) {
     line += ",\"";
-    line += names.subject();
+    line += names.key.subject();
     line += "\":" + std::to_string(e.subject);
   }
   line += ",\"detail\":\"" + json_escape(e.detail) + "\"}";
   return line;
 }
 
-void write_jsonl(std::ostream& out, const std::vector<TraceEvent>& events, const KeyNames& names) {
+void write_jsonl(std::ostream& out, const std::vector<TraceEvent>& events,
+                 const TraceNames& names) {
   for (const auto& e : events) out << format_jsonl(e, names) << '\n';
 }
 

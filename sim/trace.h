@@ -27,7 +27,7 @@ struct TraceEvent {
   std::uint64_t step = 0;
   Tick time = 0;
   std::string actor;   // the node it happened at: "server", "client1", ...
-  EventKind kind = EventKind::kSend;  // hashed and written as event_kind_name(kind)
+  EventKind kind = EventKind::kSend;  // hashed and written as its name (EventKindNames)
   std::string target;  // the other actor of a message ("" when none)
   std::int64_t subject = 0;  // the subject of its key (sim/key.h), 0 = none
   std::string detail;  // human-readable, part of the hash
@@ -57,9 +57,20 @@ struct DetailPart {
 // travels with the frame and is traced when it is sent and when it arrives).
 std::string concat(std::initializer_list<DetailPart> parts);
 
+// The names a trace is hashed and written with, handed in by the layer that gives its key
+// parts and its event kinds above the kernel's their meaning.
+struct TraceNames {
+  KeyNames key;
+  EventKindNames kinds;
+};
+
 class Trace {
  public:
   explicit Trace(const Scheduler& scheduler) : scheduler_(scheduler) {}
+
+  // The names of the kinds above the kernel's that this trace records (none until named).
+  // REQUIRES: called before the first event of such a kind.
+  void name_kinds(EventKindNames names) { kinds_ = names; }
 
   // Records one event stamped with the scheduler's step and time. `subject` is part 0
   // of the key of what it is about (0 = none); `detail` is the concatenation of its parts.
@@ -81,6 +92,7 @@ class Trace {
 
  private:
   const Scheduler& scheduler_;
+  EventKindNames kinds_;
   bool keep_ = true;
   std::vector<TraceEvent> events_;
   std::vector<std::function<void(const TraceEvent&)>> sinks_;
@@ -89,14 +101,14 @@ class Trace {
 };
 
 // FNV-1a 64 of one event folded into `hash` (exposed for tests and replays).
-std::uint64_t hash_event(std::uint64_t hash, const TraceEvent& event);
+std::uint64_t hash_event(std::uint64_t hash, const TraceEvent& event, const EventKindNames& kinds);
 std::string hash_hex(std::uint64_t hash);
 
-// The recording format, JSON Lines: one object per event, a subject under
-// `names.subject()` (the layer above names the key's parts). Views of a trace for people
+// The recording format, JSON Lines: one object per event, its kind by name and a subject
+// under `names.key.subject()` (the layer above names both). Views of a trace for people
 // (aligned text, Mermaid) are the report layer's (src/report/trace_format.h).
-std::string format_jsonl(const TraceEvent& event, const KeyNames& names);
+std::string format_jsonl(const TraceEvent& event, const TraceNames& names);
 std::string json_escape(const std::string& text);
-void write_jsonl(std::ostream& out, const std::vector<TraceEvent>& events, const KeyNames& names);
+void write_jsonl(std::ostream& out, const std::vector<TraceEvent>& events, const TraceNames& names);
 
 }  // namespace sim

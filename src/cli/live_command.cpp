@@ -36,6 +36,7 @@
 #include "src/live/run_folder.h"
 #include "src/live/temp_folders.h"
 #include "src/live/user_consumer.h"
+#include "src/orders/event_kinds.h"
 #include "src/orders/order_key.h"
 #endif
 
@@ -227,7 +228,7 @@ nlohmann::ordered_json live_json(const LiveCommandOptions& o, const lab::RunReco
 // The merged trace, then {"summary": live_json}: what `eosim-gui --trace` opens.
 void write_live_jsonl(std::ostream& out, const LiveCommandOptions& o,
                       const lab::RunRecord& record, const live::LiveResult& result) {
-  sim::write_jsonl(out, result.trace, orders::kKeyNames);
+  sim::write_jsonl(out, result.trace, orders::kTraceNames);
   const nlohmann::ordered_json line = {{"summary", live_json(o, record, result)}};
   out << line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }

@@ -5,8 +5,9 @@
 #include <utility>
 
 #include "sim/assert.h"
-#include "src/store/failure.h"
+#include "src/orders/event_kinds.h"
 #include "src/orders/order_key.h"
+#include "src/store/failure.h"
 
 namespace consumer {
 
@@ -98,7 +99,7 @@ void Consumer::on_frame(transport::ConnId conn, const broker::BrokerMethod& meth
                  [&](const broker::ChannelClosed&) {
                    // A channel error: the client library closes the connection and we
                    // start over.
-                   trace(sim::EventKind::kChannelError, summary);
+                   trace(orders::event::kChannelError, summary);
                    k_.net.close(conn);
                    on_disconnect(conn);
                  },
@@ -186,7 +187,7 @@ void Consumer::settle(Settle how, bool requeue) {
   }
   const std::string_view kind = broker::frame_kind_name(broker::kind_of(frame.method));
   if (!k_.net.send(current_->conn, std::move(frame))) {
-    trace(sim::EventKind::kAckFailed, std::string(kind) + " " + tag + ": its connection is closed");
+    trace(orders::event::kAckFailed, std::string(kind) + " " + tag + ": its connection is closed");
   }
 }
 
@@ -201,20 +202,20 @@ void Consumer::on_db_error(const store::Status& status) {
   if (options_.strategy.choices.errors == ErrorPolicy::kAllDuplicate) {
     // A duplicate check that says yes to every error: the transient one is acked too.
     ++stats_.duplicates;
-    trace(sim::EventKind::kMisclassified, status.to_string() + " -> treated as a duplicate, acked");
+    trace(orders::event::kMisclassified, status.to_string() + " -> treated as a duplicate, acked");
     settle(Settle::kAck);
   } else if (status.kind == store::ErrorKind::kConnectionLost) {
     // Committed or not, the consumer cannot tell: only a dedup key can tell the
     // redelivery that the work is already done.
-    trace(sim::EventKind::kDbError,
+    trace(orders::event::kDbError,
           status.to_string() + (acked_ ? " (already acked: if it did not commit, the effect "
                                          "is lost)"
                                        : " -> outcome unknown, nack requeue"));
     settle(Settle::kNack, true);
   } else if (acked_) {
-    trace(sim::EventKind::kDbError, status.to_string() + " (already acked: the effect is lost)");
+    trace(orders::event::kDbError, status.to_string() + " (already acked: the effect is lost)");
   } else {
-    trace(sim::EventKind::kDbError, status.to_string() + " -> rolled back, nack requeue");
+    trace(orders::event::kDbError, status.to_string() + " -> rolled back, nack requeue");
     settle(Settle::kNack, true);
   }
   finish();

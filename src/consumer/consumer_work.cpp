@@ -7,10 +7,11 @@
 #include <string>
 
 #include "sim/assert.h"
+#include "src/consumer/consumer.h"
+#include "src/orders/event_kinds.h"
+#include "src/orders/order_message.h"
 #include "src/store/failure.h"
 #include "src/store/remote.h"
-#include "src/consumer/consumer.h"
-#include "src/orders/order_message.h"
 
 namespace consumer {
 
@@ -33,7 +34,7 @@ bool Consumer::key_last() const {
 void Consumer::receive() {
   const broker::Delivery& d = current_->deliver.delivery;
   // In parts: a sweep, which keeps no events, hashes them without building the text.
-  trace(sim::EventKind::kHandle,
+  trace(orders::event::kHandle,
         {"tag=", d.delivery_tag, d.redelivered ? " redelivered " : " ",
          d.message.message_id.empty() ? std::string_view("(no message_id)")
                                       : std::string_view(d.message.message_id)});
@@ -54,7 +55,8 @@ void Consumer::receive() {
     if (seen) return on_duplicate(id + " already seen: ack without effect");
     if (c.dedup == Dedup::kCheckThenAct) {
       // The look that races: nothing found now says nothing about a moment from now.
-      trace(sim::EventKind::kChecked, id + " not in processed_messages: will act in a later transaction");
+      trace(orders::event::kChecked,
+            id + " not in processed_messages: will act in a later transaction");
     }
     if (c.dedup == Dedup::kSeparateStore && options_.strategy.mark == Mark::kBeforeCommit) {
       // Written first and on its own: if the business transaction fails now, the key
@@ -82,7 +84,7 @@ void Consumer::reject_unidentified(bool readable) {
           .exec();
   if (!st.ok()) return on_db_error(st);
   settle(Settle::kReject, false);
-  trace(sim::EventKind::kRejected, "no message_id: rejected without requeue");
+  trace(orders::event::kRejected, "no message_id: rejected without requeue");
   finish();
 }
 
@@ -105,8 +107,8 @@ bool Consumer::expire_dedup_keys() {
     return false;
   }
   if (db.changes() > 0) {
-    trace(sim::EventKind::kDedupExpired, std::to_string(db.changes()) + " dedup key(s) older than " +
-                               std::to_string(retention) + " ticks deleted");
+    trace(orders::event::kDedupExpired, std::to_string(db.changes()) + " dedup key(s) older than " +
+                                            std::to_string(retention) + " ticks deleted");
   }
   return true;
 }
@@ -138,9 +140,10 @@ bool Consumer::mark_seen(const std::string& id, std::int64_t order) {
     on_db_error(st);
     return false;
   }
-  trace(sim::EventKind::kDedupStore, id + (options_.strategy.mark == Mark::kBeforeCommit
-                                 ? " marked seen in the separate store"
-                                 : " marked seen in the separate store, after the commit"));
+  trace(orders::event::kDedupStore,
+        id + (options_.strategy.mark == Mark::kBeforeCommit
+                  ? " marked seen in the separate store"
+                  : " marked seen in the separate store, after the commit"));
   return true;
 }
 
@@ -257,7 +260,7 @@ void Consumer::commit(store::Txn& txn, const orders::OrderMessage& body, const s
   }
   EOSIM_ASSERT(!txn.active() && !ledger_.in_transaction());
   ++stats_.applied;
-  k_.trace.record(name_, sim::EventKind::kCommit, "ledger", body.order,
+  k_.trace.record(name_, orders::event::kCommit, "ledger", body.order,
                   {"debit ", body.amount, " ", id});
   if (fault(Site::kDbCommitReply, sim::FaultAction::kDrop)) {
     return lose_ledger_connection(store::Status::from_sqlstate(
@@ -337,10 +340,10 @@ bool Consumer::send_effect(std::int64_t order, const std::string& id) {
     return false;
   }
   if (effects_.changes() == 0) {
-    k_.trace.record(name_, sim::EventKind::kEffect, "mail", order,
+    k_.trace.record(name_, orders::event::kEffect, "mail", order,
                     "email for " + id + " ignored: the mail server has seen its key");
   } else {
-    k_.trace.record(name_, sim::EventKind::kEffect, "mail", order,
+    k_.trace.record(name_, orders::event::kEffect, "mail", order,
                     "email sent for " + id + (keyed ? " (idempotency key)" : ""));
   }
   return true;
@@ -360,15 +363,16 @@ void Consumer::on_skipped(const std::string& id) {
   // The store says "done" but the ledger has no debit for it: not a duplicate caught, an
   // effect skipped (the anti-pattern's loss, made visible).
   ++stats_.skipped;
-  trace(sim::EventKind::kSkipped, id + " marked seen in the separate store but never applied: ack without "
-                        "effect");
+  trace(orders::event::kSkipped,
+        id + " marked seen in the separate store but never applied: ack without "
+             "effect");
   settle(Settle::kAck);
   finish();
 }
 
 void Consumer::on_duplicate(const std::string& why) {
   ++stats_.duplicates;
-  trace(sim::EventKind::kDuplicate, why);
+  trace(orders::event::kDuplicate, why);
   const Strategy& s = options_.strategy;
   // A commit followed by a crash before the email: the ledger says "done", so only a
   // resend (harmless with a key) can still deliver the email.

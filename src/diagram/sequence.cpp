@@ -1,5 +1,6 @@
 // Trace events -> rows, lanes, arrows and notes (see sequence.h for the invariants).
 #include "src/diagram/sequence.h"
+#include "src/orders/event_kinds.h"
 
 #include <algorithm>
 
@@ -30,20 +31,20 @@ struct KindOfNote {
 };
 constexpr KindOfNote kNoteKinds[] = {{sim::EventKind::kCrash, NoteKind::kCrash},
                                      {sim::EventKind::kFault, NoteKind::kFault},
-                                     {sim::EventKind::kDuplicate, NoteKind::kDuplicate},
-                                     {sim::EventKind::kSkipped, NoteKind::kSkipped},
+                                     {orders::event::kDuplicate, NoteKind::kDuplicate},
+                                     {orders::event::kSkipped, NoteKind::kSkipped},
                                      {sim::EventKind::kRestart, NoteKind::kRestart},
                                      {sim::EventKind::kUp, NoteKind::kRestart},
-                                     {sim::EventKind::kEnqueue, NoteKind::kEnqueue},
-                                     {sim::EventKind::kCommit, NoteKind::kCommit},
+                                     {orders::event::kEnqueue, NoteKind::kEnqueue},
+                                     {orders::event::kCommit, NoteKind::kCommit},
                                      {sim::EventKind::kRefused, NoteKind::kWarn},
-                                     {sim::EventKind::kRejected, NoteKind::kWarn},
-                                     {sim::EventKind::kDbError, NoteKind::kWarn},
-                                     {sim::EventKind::kMisclassified, NoteKind::kWarn},
-                                     {sim::EventKind::kAckFailed, NoteKind::kWarn},
-                                     {sim::EventKind::kChannelError, NoteKind::kWarn},
-                                     {sim::EventKind::kDeadLetter, NoteKind::kWarn},
-                                     {sim::EventKind::kDiscard, NoteKind::kWarn},
+                                     {orders::event::kRejected, NoteKind::kWarn},
+                                     {orders::event::kDbError, NoteKind::kWarn},
+                                     {orders::event::kMisclassified, NoteKind::kWarn},
+                                     {orders::event::kAckFailed, NoteKind::kWarn},
+                                     {orders::event::kChannelError, NoteKind::kWarn},
+                                     {orders::event::kDeadLetter, NoteKind::kWarn},
+                                     {orders::event::kDiscard, NoteKind::kWarn},
                                      {sim::EventKind::kDisconnected, NoteKind::kWarn},
                                      {sim::EventKind::kFrozen, NoteKind::kWarn},
                                      {sim::EventKind::kSilentPeer, NoteKind::kWarn},
@@ -57,7 +58,7 @@ NoteKind note_kind(sim::EventKind kind) {
 }
 
 std::string note_text(const sim::TraceEvent& e) {
-  std::string label(sim::event_kind_name(e.kind));
+  std::string label(orders::event_kind_name(e.kind));
   switch (note_kind(e.kind)) {
     case NoteKind::kCrash:
     case NoteKind::kFault:
@@ -203,7 +204,7 @@ void SequenceLayout::add_arrow(const sim::TraceEvent& e, ArrowKind kind, const s
   a.again =
       kind == ArrowKind::kCommit && target == "ledger" && e.subject > 0 && debits_[e.subject]++ > 0;
   // A second email the mail server kept for one order: the duplicate a ledger cannot see.
-  const bool dup = e.kind == sim::EventKind::kEffect && e.subject > 0 &&
+  const bool dup = e.kind == orders::event::kEffect && e.subject > 0 &&
                    e.detail.rfind("email sent", 0) == 0 && emails_[e.subject]++ > 0;
   a.again = a.again || dup;
   RowLabel& label_of_row = rows_.back().label;
@@ -250,14 +251,14 @@ void SequenceLayout::add(const sim::TraceEvent& e) {
     // Dropped as it was sent: no send event came before it.
     if (e.kind == sim::EventKind::kLost) return add_arrow(e, ArrowKind::kLost, e.target, e.detail);
   }
-  if (e.kind == sim::EventKind::kCommit && !e.target.empty()) {
+  if (e.kind == orders::event::kCommit && !e.target.empty()) {
     return add_arrow(e, ArrowKind::kCommit, e.target, "commit: " + e.detail);
   }
-  if (e.kind == sim::EventKind::kEffect && !e.target.empty()) {
+  if (e.kind == orders::event::kEffect && !e.target.empty()) {
     // An email is an effect outside every transaction: an arrow into the mail server.
     return add_arrow(e, ArrowKind::kCommit, e.target, e.detail);
   }
-  if (e.kind == sim::EventKind::kDedupStore) {
+  if (e.kind == orders::event::kDedupStore) {
     // The separate store is a lane of its own, so the write that outlives a rollback shows.
     const std::string what = e.subject > 0 ? "order-" + std::to_string(e.subject) : e.detail;
     return add_arrow(e, ArrowKind::kCommit, "dedup", "mark seen: " + what);

@@ -1,5 +1,6 @@
 // One delivery of a run as the Two Generals' couriers (see delivery.h).
 #include "src/generals/delivery.h"
+#include "src/orders/event_kinds.h"
 
 namespace generals {
 
@@ -11,7 +12,8 @@ bool is_delivery(const sim::TraceEvent& e) {
 }
 
 bool is_trouble(const sim::TraceEvent& e) {
-  return e.kind == sim::EventKind::kFault || e.kind == sim::EventKind::kCrash || e.kind == sim::EventKind::kLost || e.kind == sim::EventKind::kDbError;
+  return e.kind == sim::EventKind::kFault || e.kind == sim::EventKind::kCrash ||
+         e.kind == sim::EventKind::kLost || e.kind == orders::event::kDbError;
 }
 
 // Where the story of delivery `from` ends (exclusive): at the order's next delivery, or
@@ -46,7 +48,7 @@ std::string knows(const sim::TraceEvent& e) {
                : "courier 1 sent: the broker does not know whether it arrives";
   }
   if (e.kind == sim::EventKind::kRecv && deliver) return "the consumer has it; the broker does not know that";
-  if (e.kind == sim::EventKind::kCommit) return "the effect is done; the broker still does not know";
+  if (e.kind == orders::event::kCommit) return "the effect is done; the broker still does not know";
   if (e.kind == sim::EventKind::kCrash) return "the consumer forgets what it did not commit; no ack will come";
   if (e.kind == sim::EventKind::kSend && ack) return "courier 2 sent: the consumer will never learn if it arrives";
   if (e.kind == sim::EventKind::kRecv && ack) return "the broker knows; the consumer never learns that it does";
@@ -54,7 +56,8 @@ std::string knows(const sim::TraceEvent& e) {
   if (e.kind == sim::EventKind::kDisconnected) {
     return "the broker requeues: it cannot tell a crash before the work from one after it";
   }
-  if (e.kind == sim::EventKind::kDuplicate) return "the consumer recognises the repeat: no second effect";
+  if (e.kind == orders::event::kDuplicate)
+    return "the consumer recognises the repeat: no second effect";
   return "";
 }
 
@@ -77,7 +80,7 @@ std::vector<Delivery> deliveries(const std::vector<sim::TraceEvent>& events) {
     const std::size_t end = lifetime_end(events, i);
     for (std::size_t j = i + 1; j < end && d.trouble.empty(); ++j) {
       if (is_trouble(events[j]) && belongs(events[j], d)) {
-        d.trouble = std::string(sim::event_kind_name(events[j].kind)) + ": " + events[j].detail;
+        d.trouble = std::string(orders::event_kind_name(events[j].kind)) + ": " + events[j].detail;
       }
     }
     out.push_back(std::move(d));
@@ -111,9 +114,10 @@ std::vector<DeliveryStep> delivery_ladder(const std::vector<sim::TraceEvent>& ev
   for (std::size_t i = d.event; i <= last; ++i) {
     const sim::TraceEvent& e = events[i];
     if (!belongs(e, d)) continue;
-    rungs.push_back({e.step, e.actor,
-                     std::string(sim::event_kind_name(e.kind)) + (e.detail.empty() ? "" : ": " + e.detail),
-                     knows(e), is_trouble(e)});
+    rungs.push_back(
+        {e.step, e.actor,
+         std::string(orders::event_kind_name(e.kind)) + (e.detail.empty() ? "" : ": " + e.detail),
+         knows(e), is_trouble(e)});
   }
   return rungs;
 }

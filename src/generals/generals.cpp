@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "sim/assert.h"
+#include "src/orders/event_kinds.h"
 #include "src/orders/order_key.h"
 
 namespace generals {
@@ -80,6 +81,7 @@ TwoGenerals::TwoGenerals(GeneralsOptions options)
       couriers_(static_cast<std::size_t>(options_.couriers)),
       rungs_(static_cast<std::size_t>(options_.couriers) + 1) {
   EOSIM_ASSERT(validate(options_).ok());
+  kernel_.trace.name_kinds(orders::kTraceNames.kinds);
   if (!options_.loss.is_never()) {
     sim::RandomFaultOptions random;
     random.ratios[std::string(sim::fault_action_name(sim::FaultAction::kDrop))] = options_.loss;
@@ -108,7 +110,8 @@ TwoGenerals::TwoGenerals(GeneralsOptions options)
   // A proposes in an event of its own, so that a stepper sees the state before courier 1
   // and can capture it by hand.
   kernel_.scheduler.at(0, "generals.propose", [this] {
-    kernel_.trace.record(node_of(General::kA), sim::EventKind::kLearn, "", 0, "level 0: " + fact_text(0));
+    kernel_.trace.record(node_of(General::kA), orders::event::kLearn, "", 0,
+                         "level 0: " + fact_text(0));
     dispatch(1);
     refresh_ladder();
   });
@@ -199,7 +202,7 @@ void TwoGenerals::on_courier(General receiver, const sim::Frame& frame) {
   int& level = receiver == General::kA ? level_a_ : level_b_;
   EOSIM_ASSERT(number > level);
   level = number;
-  kernel_.trace.record(node_of(receiver), sim::EventKind::kLearn, "", number,
+  kernel_.trace.record(node_of(receiver), orders::event::kLearn, "", number,
                        "level " + std::to_string(number) + ": " + fact_text(number));
   if (number < options_.couriers) dispatch(number + 1);
   refresh_ladder();

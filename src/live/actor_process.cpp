@@ -23,6 +23,7 @@
 #include "src/live/redis_store.h"
 #include "src/live/run_folder.h"
 #include "src/live/run_rules.h"
+#include "src/orders/event_kinds.h"
 #include "src/orders/order_key.h"
 #include "src/producer/producer.h"
 #include "src/store/db.h"
@@ -285,10 +286,10 @@ void wire_trace_and_faults(sim::Kernel& k, const ActorArgs& a, const lab::Scenar
   auto trace_out = std::make_shared<std::ofstream>(a.run_dir + "/trace-" + a.node() + ".jsonl",
                                                    std::ios::app);
   k.trace.add_sink([trace_out](const sim::TraceEvent& e) {
-    *trace_out << sim::format_jsonl(e, orders::kKeyNames) << '\n';
+    *trace_out << sim::format_jsonl(e, orders::kTraceNames) << '\n';
     trace_out->flush();
   });
-  transport::name_lab_ids(k.faults);  // the actors name sites and frames by id
+  transport::name_lab_ids(k);  // the actors name sites, frames and event kinds by id
   k.faults.set_rules(rules_left(s.script, read_fired(a.run_dir)));
   k.faults.set_on_fire([&k, run_dir = a.run_dir, node = a.node()](const sim::FiredFault& f) {
     append_fired(run_dir, f);

@@ -20,6 +20,7 @@
 #include "src/catalog/fault_sites.h"
 #include "src/live/actor_process.h"
 #include "src/live/amqp_transport.h"
+#include "src/orders/event_kinds.h"
 #include "src/orders/order_key.h"
 #include "src/store/db.h"
 #include "src/transport/transport.h"
@@ -103,7 +104,7 @@ struct FailpointServer::Impl {
     e.kind = sim::EventKind::kFault;
     e.subject = fault.key[orders::kOrder];
     e.detail = fault.site + " -> crash (failpoint: the process group is sent SIGKILL)";
-    trace << sim::format_jsonl(e, orders::kKeyNames) << '\n';
+    trace << sim::format_jsonl(e, orders::kTraceNames) << '\n';
     trace.flush();
   }
 

@@ -14,6 +14,7 @@
 #include "src/live/run_queues.h"
 #include "src/live/supervisor.h"
 #include "src/live/user_consumer.h"
+#include "src/orders/event_kinds.h"
 #include "src/store/db.h"
 
 namespace live {
@@ -92,7 +93,9 @@ Status summarize(Supervision& sv, const lab::BrokerLeftovers& left, LiveResult& 
   r.time = static_cast<sim::Tick>(out.wall_ms / sv.o.tick_ms);
   out.trace = merged_trace(out.run_dir, std::move(sv.events));
   r.trace_hash = 0xcbf29ce484222325ULL;  // FNV-1a's offset basis, as sim::Trace starts
-  for (const sim::TraceEvent& e : out.trace) r.trace_hash = sim::hash_event(r.trace_hash, e);
+  for (const sim::TraceEvent& e : out.trace) {
+    r.trace_hash = sim::hash_event(r.trace_hash, e, orders::kTraceNames.kinds);
+  }
   r.trace_events = out.trace.size();
   r.steps = out.trace.size();
   if (Status st = judge(s, out.run_dir, left, r.report); !st.ok()) return st;

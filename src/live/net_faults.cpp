@@ -5,6 +5,7 @@
 #include "src/catalog/fault_sites.h"
 #include "src/live/actor_process.h"
 #include "src/live/amqp_transport.h"
+#include "src/orders/event_kinds.h"
 #include "src/orders/order_key.h"
 
 namespace live {
@@ -175,13 +176,13 @@ void NetFaults::on_fired(sim::FiredFault fault, const SeenFrame& f) {
              fault.frame + " #" +
              std::to_string(fault.nth) + " (fault proxy, connection " +
              std::to_string(f.connection) + ")";
-  trace_ << sim::format_jsonl(e, orders::kKeyNames) << '\n';
+  trace_ << sim::format_jsonl(e, orders::kTraceNames) << '\n';
   const bool freeze = fault.action == lab::Action::kFreeze;
   e.kind = freeze ? sim::EventKind::kFrozen : sim::EventKind::kLost;
   e.detail = freeze
                  ? "the connection carries nothing more either way"
                  : fault.frame + " dropped: the connection breaks, its sender is reset at once";
-  trace_ << sim::format_jsonl(e, orders::kKeyNames) << '\n';
+  trace_ << sim::format_jsonl(e, orders::kTraceNames) << '\n';
   trace_.flush();
 }
 

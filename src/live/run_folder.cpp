@@ -11,6 +11,7 @@
 #include "src/live/postgres_store.h"
 #include "src/live/redis_store.h"
 #include "src/live/temp_folders.h"
+#include "src/orders/event_kinds.h"
 #include "src/store/db.h"
 #include "src/world/schema.h"
 #include "src/world/world.h"
@@ -191,7 +192,7 @@ void read_trace_file(const fs::path& file, std::vector<sim::TraceEvent>& all) {
   while (std::getline(in, line)) {
     const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
     if (j.is_discarded() || !j.is_object()) continue;  // a line cut by a SIGKILL
-    const auto kind = sim::parse_event_kind(j.value("kind", std::string()));
+    const auto kind = orders::parse_event_kind(j.value("kind", std::string()));
     if (!kind) continue;  // cut inside its kind by a SIGKILL
     sim::TraceEvent e;
     e.step = j.value("step", std::uint64_t{0});

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/assert.h"
+#include "src/orders/event_kinds.h"
 #include "src/orders/order_key.h"
 #include "src/orders/order_message.h"
 #include "src/store/failure.h"
@@ -112,7 +113,7 @@ void OrderService::create(std::int64_t order) {
     if (fault(Site::kProducerAfterPublish, order)) return;
   }
   if (!write_order(order, amount, now, outbox)) return stop();
-  k_.trace.record("producer", sim::EventKind::kCommit, "orders", order,
+  k_.trace.record("producer", orders::event::kCommit, "orders", order,
                   outbox ? "order + outbox row" : "order row");
   if (fault(Site::kProducerAfterCommit, order)) return;
   if (outbox) {

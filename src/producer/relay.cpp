@@ -4,8 +4,9 @@
 #include <type_traits>
 
 #include "sim/assert.h"
-#include "src/store/failure.h"
+#include "src/orders/event_kinds.h"
 #include "src/orders/order_key.h"
+#include "src/store/failure.h"
 
 namespace producer {
 
@@ -123,7 +124,7 @@ void Relay::pump() {
     if (fault(Site::kRelayAfterPublish, row.order, attempt)) return;
     if (options_.pattern == Pattern::kOutboxNoConfirm) {
       mark_sent(row.id);
-      k_.trace.record("relay", sim::EventKind::kSent, "", row.order,
+      k_.trace.record("relay", orders::event::kSent, "", row.order,
                       "outbox row marked sent at publish, without waiting for a confirm");
     }
   }
@@ -152,7 +153,7 @@ bool Relay::read_unsent(std::vector<OutboxRow>& rows) {
     return false;
   }
   const bool polls = options_.poll_ticks > 0;
-  k_.trace.record("relay", sim::EventKind::kDbError, "", 0,
+  k_.trace.record("relay", orders::event::kDbError, "", 0,
                   "reading the outbox: " + st.to_string() +
                       (polls ? " -> read again at the next poll" : " -> read again later"));
   if (!polls) after(options_.reconnect_ticks, "relay.retry", [](Relay& r) { r.kick(); });
@@ -204,7 +205,7 @@ void Relay::on_confirm(const broker::Confirm& confirm) {
     }
     if (fault(Site::kRelayAfterConfirm, f.order, f.attempt)) return;
     if (!mark_sent(f.row)) return;
-    k_.trace.record("relay", sim::EventKind::kSent, "", f.order,
+    k_.trace.record("relay", orders::event::kSent, "", f.order,
                     "outbox row marked sent after confirm");
   }
 }

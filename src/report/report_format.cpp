@@ -9,6 +9,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "src/orders/event_kinds.h"
 #include "src/orders/order_key.h"
 #include "src/prose/printable.h"
 #include "src/report/trace_format.h"
@@ -518,7 +519,7 @@ std::string report_json_line(const RunRecord& record) {
 
 void write_report_jsonl(std::ostream& out, const RunRecord& record,
                         const std::vector<sim::TraceEvent>& events) {
-  sim::write_jsonl(out, events, orders::kKeyNames);
+  sim::write_jsonl(out, events, orders::kTraceNames);
   const nlohmann::ordered_json line = {{"summary", report_json(record)}};
   out << line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }

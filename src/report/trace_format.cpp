@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "src/diagram/sequence.h"
+#include "src/orders/event_kinds.h"
 
 namespace lab {
 
@@ -16,7 +17,7 @@ std::string format_trace_line(const sim::TraceEvent& e, const sim::KeyNames& nam
   std::string line = head;
   line += e.actor;
   line.append(e.actor.size() < 10 ? 10 - e.actor.size() : 1, ' ');
-  line += sim::event_kind_name(e.kind);
+  line += orders::event_kind_name(e.kind);
   if (!e.target.empty()) line += (e.kind == sim::EventKind::kRecv ? " <- " : " -> ") + e.target;
   if (e.subject != 0) {
     line += ' ';
@@ -42,7 +43,7 @@ std::string mermaid_id(const std::string& actor) {
 }
 
 std::string mermaid_label(const sim::TraceEvent& e, const sim::KeyNames& names, bool with_kind) {
-  const std::string kind(sim::event_kind_name(e.kind));
+  const std::string kind(orders::event_kind_name(e.kind));
   std::string label = with_kind ? kind : "";
   if (!e.detail.empty()) label += (label.empty() ? "" : ": ") + e.detail;
   if (with_kind && !e.target.empty()) label += " (" + e.target + ")";

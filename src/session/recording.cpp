@@ -8,8 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "src/report/report_format.h"
 #include "src/files/input_file.h"
+#include "src/orders/event_kinds.h"
+#include "src/report/report_format.h"
 
 namespace lab {
 
@@ -40,7 +41,7 @@ eosim::Status event_from_json(const nlohmann::json& j, sim::TraceEvent& e) {
         number("order", e.subject, false), text("detail", e.detail, false)}) {
     if (!problem.empty()) return eosim::Status::error(problem);
   }
-  const std::optional<sim::EventKind> parsed = sim::parse_event_kind(kind);
+  const std::optional<sim::EventKind> parsed = orders::parse_event_kind(kind);
   if (!parsed) return eosim::Status::error("key `kind`: no such event kind '" + kind + "'");
   e.kind = *parsed;
   if (e.actor.empty()) return eosim::Status::error("key `actor` is empty");

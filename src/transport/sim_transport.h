@@ -32,7 +32,7 @@ class SimTransport final : public Transport {
 // The Env of an actor in a simulated world. Its kernel's fault plan is named for the
 // lab's ids (a world names it first, before its rules: name_lab_ids).
 inline Env sim_env(sim::Kernel& kernel, Transport& net) {
-  name_lab_ids(kernel.faults);
+  name_lab_ids(kernel);
   return Env{net, kernel.scheduler, kernel.faults, kernel.trace};
 }
 

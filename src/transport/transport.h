@@ -22,9 +22,11 @@
 #include <string>
 
 #include "sim/faults.h"
+#include "sim/kernel.h"
 #include "sim/scheduler.h"
 #include "sim/trace.h"
 #include "src/broker/frames.h"
+#include "src/orders/event_kinds.h"
 #include "src/orders/fault_site.h"
 
 namespace transport {
@@ -67,6 +69,12 @@ class Transport {
 inline void name_lab_ids(sim::FaultPlan& plan) {
   plan.sites().name_all(orders::kSiteNames);
   plan.frames().name_all(broker::kFrameKindNames);
+}
+// A kernel's fault plan as above, and its trace for the lab's event kinds
+// (src/orders/event_kinds.h).
+inline void name_lab_ids(sim::Kernel& kernel) {
+  name_lab_ids(kernel.faults);
+  kernel.trace.name_kinds(orders::kTraceNames.kinds);
 }
 
 struct Env {

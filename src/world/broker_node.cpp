@@ -1,4 +1,5 @@
 #include "src/world/broker_node.h"
+#include "src/orders/event_kinds.h"
 #include "src/orders/fault_site.h"
 #include "src/orders/order_key.h"
 
@@ -82,7 +83,7 @@ void BrokerNode::on_publish(sim::ConnId conn, const broker::PublishFrame& publis
   // A quorum queue logs every message, and delivers it only once committed (row 11).
   const bool persistent = publish.message.persistent ||
                           options_.queue.type == broker::QueueType::kQuorum;
-  k_.trace.record("broker", sim::EventKind::kEnqueue, "", order,
+  k_.trace.record("broker", orders::event::kEnqueue, "", order,
                   publish.message.message_id.empty()
                       ? std::string_view("(no message_id)")
                       : std::string_view(publish.message.message_id));
@@ -91,7 +92,7 @@ void BrokerNode::on_publish(sim::ConnId conn, const broker::PublishFrame& publis
   if (k_.faults.check({orders::site_id(Site::kBrokerReorder), sim::FaultAction::kReorder,
                        orders::order_key(order, attempt)})) {
     broker_.reorder_to_front(options_.queue.name);
-    k_.trace.record("broker", sim::EventKind::kReorder, "", order,
+    k_.trace.record("broker", orders::event::kReorder, "", order,
                     "newest ready message moved to the head");
   }
   if (const auto stop = stop_at_publish(k_.faults, order, attempt)) {
@@ -204,7 +205,7 @@ void BrokerNode::channel_closed(const broker::ChannelClosed& c) {
 
 void BrokerNode::dead_lettered(const broker::Message& m, const std::string& from_queue,
                                const std::string& reason) {
-  k_.trace.record("broker", sim::EventKind::kDeadLetter, "", m.order, from_queue + ": " + reason);
+  k_.trace.record("broker", orders::event::kDeadLetter, "", m.order, from_queue + ": " + reason);
   // The dead-lettered copy is written to the dead-letter queue: like a publish, it reaches
   // disk at the next sync, which must therefore come (invariant 1). Without this it waited
   // for the next publish, and a restart before one lost it.
@@ -214,14 +215,14 @@ void BrokerNode::dead_lettered(const broker::Message& m, const std::string& from
 void BrokerNode::requeued(const broker::Message& m, const std::string& queue,
                           broker::RequeueReason why) {
   // Without this event a redelivery would seem to come from nowhere in the trace.
-  k_.trace.record("broker", sim::EventKind::kRequeue, "", m.order,
+  k_.trace.record("broker", orders::event::kRequeue, "", m.order,
                   (m.message_id.empty() ? std::string("(no message_id)") : m.message_id) +
                       " back to " + queue + ": " + broker::requeue_reason_text(why));
 }
 
 void BrokerNode::discarded(const broker::Message& m, const std::string& from_queue,
                            const std::string& reason) {
-  k_.trace.record("broker", sim::EventKind::kDiscard, "", m.order,
+  k_.trace.record("broker", orders::event::kDiscard, "", m.order,
                   from_queue + ": " + reason + ", no dead-letter queue");
 }
 

@@ -189,7 +189,7 @@ void WorldImpl::set_up_kernel() {
   k.faults.log_opportunities(options_.log_opportunities);
   k.network.set_options(link_options(s.network));
   k.network.set_instance_part(orders::kInstance);  // `instance` rules on net.* sites
-  transport::name_lab_ids(k.faults);               // before the rules name sites
+  transport::name_lab_ids(k);                      // before the rules name sites
   k.faults.set_rules(s.script);
   sim::RandomFaultOptions random;
   random.ratios = s.random.ratios;

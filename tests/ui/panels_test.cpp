@@ -14,6 +14,7 @@
 #include "tests/support/status_support.h"
 #include "tests/support/temp_dir.h"
 #include "tests/ui/headless.h"
+#include "src/orders/event_kinds.h"
 
 namespace {
 
@@ -270,7 +271,7 @@ TEST_CASE("compare mode steps both strategies together and finds where they part
   const auto d = lab::first_divergence(app.compare(0).world().kernel().trace.events(),
                                        app.compare(1).world().kernel().trace.events());
   REQUIRE(d.diverged);
-  CHECK(app.compare(0).world().kernel().trace.events()[d.event].kind == sim::EventKind::kDuplicate);
+  CHECK(app.compare(0).world().kernel().trace.events()[d.event].kind == orders::event::kDuplicate);
 }
 
 TEST_CASE("Two Generals mode: a captured courier, and the last one is never confirmed", "[ui]") {

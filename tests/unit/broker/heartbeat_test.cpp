@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "src/broker/heartbeat.h"
+#include "src/orders/event_kinds.h"
 #include "src/world/world.h"
 #include "tests/support/scenario_load.h"
 #include "tests/support/status_support.h"
@@ -68,7 +69,7 @@ TEST_CASE("heartbeat: the broker gives the zombie's message away before the zomb
   REQUIRE(frozen >= 0);
   const std::string zombie = r.trace[static_cast<std::size_t>(frozen)].actor;
   const long broker_gives_up = find(r, "broker", sim::EventKind::kSilentPeer);
-  const long zombie_commit = find(r, zombie, sim::EventKind::kCommit, 1);
+  const long zombie_commit = find(r, zombie, orders::event::kCommit, 1);
   const long zombie_notices = find(r, zombie, sim::EventKind::kSilentPeer);
   REQUIRE(broker_gives_up > frozen);
   REQUIRE(zombie_notices > broker_gives_up);
@@ -91,7 +92,7 @@ TEST_CASE("heartbeat: the broker gives the zombie's message away before the zomb
   CHECK(zombie_commit < zombie_notices);
   // Its ack goes into the silent connection: lost, without an error the zombie could see.
   CHECK(find(r, zombie, sim::EventKind::kLost, 1, static_cast<std::size_t>(zombie_commit)) > zombie_commit);
-  CHECK(find(r, zombie, sim::EventKind::kAckFailed) < 0);
+  CHECK(find(r, zombie, orders::event::kAckFailed) < 0);
   CHECK(r.summary.report.verdict == lab::Verdict::kDuplicated);
   CHECK(r.summary.report.duplicated == std::vector<std::int64_t>{1});
 }
@@ -100,7 +101,7 @@ TEST_CASE("heartbeat: the atomic consumer absorbs the zombie's duplicate", "[hea
   const Run r = run(zombie_scenario("heartbeat = 5\n", "atomic"));
   CHECK(find(r, "broker", sim::EventKind::kSilentPeer) >= 0);
   CHECK(r.summary.report.verdict == lab::Verdict::kExactlyOnce);
-  CHECK(find(r, "consumer", sim::EventKind::kDuplicate, 1) >= 0);
+  CHECK(find(r, "consumer", orders::event::kDuplicate, 1) >= 0);
 }
 
 TEST_CASE("heartbeat: 0 means nobody notices, and the zombie's delivery stays held",

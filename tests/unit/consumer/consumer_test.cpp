@@ -33,7 +33,7 @@ struct FakeConsumerBroker {
   std::string uri;
 
   FakeConsumerBroker() {
-    transport::name_lab_ids(k.faults);  // before a test's rules name sites
+    transport::name_lab_ids(k);  // before a test's rules name sites
     sim::NodeHandlers h;
     h.on_accept = [this](sim::ConnId c, const sim::NodeId&) { conn = c; next_tag = 0; };
     h.on_frame = [this](sim::ConnId, const sim::Frame& f) {

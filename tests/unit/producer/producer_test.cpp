@@ -27,7 +27,7 @@ struct FakeProducerBroker {
   transport::SimTransport relay_net{k.network, "relay"};
 
   FakeProducerBroker() {
-    transport::name_lab_ids(k.faults);  // before a test's rules name sites
+    transport::name_lab_ids(k);  // before a test's rules name sites
     attach();
     uri = "file:/producer-test-" + std::to_string(++g_counter) + "?vfs=memdb";
     REQUIRE(store::Db::open(uri, orders).ok());

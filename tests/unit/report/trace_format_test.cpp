@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "src/orders/event_kinds.h"
 #include "src/orders/order_key.h"
 #include "src/report/trace_format.h"
 
@@ -19,7 +20,7 @@ std::vector<sim::TraceEvent> small_trace() {
       event(0, 0, "consumer1", K::kConnect, "broker", 0, "connection 1"),
       event(1, 1, "broker", K::kSend, "consumer1", 1, "deliver tag=1"),
       event(2, 3, "consumer1", K::kRecv, "broker", 1, "deliver tag=1"),
-      event(3, 9, "consumer1", K::kCommit, "", 1, "debit 150"),
+      event(3, 9, "consumer1", orders::event::kCommit, "", 1, "debit 150"),
       event(4, 9, "consumer1", K::kLost, "broker", 1, "ack 1 (dropped: connection breaks)"),
       event(4, 9, "consumer1", K::kBroken, "broker", 0, "frame lost"),
   };

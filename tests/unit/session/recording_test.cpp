@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "src/orders/event_kinds.h"
 #include "src/orders/order_key.h"
 #include "src/report/report_format.h"
 #include "src/scenario/scenario.h"
@@ -36,7 +37,8 @@ std::vector<std::string> lines_of(const std::string& path) {
 bool same_events(const std::vector<sim::TraceEvent>& a, const std::vector<sim::TraceEvent>& b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    if (sim::format_jsonl(a[i], orders::kKeyNames) != sim::format_jsonl(b[i], orders::kKeyNames))
+    if (sim::format_jsonl(a[i], orders::kTraceNames) !=
+        sim::format_jsonl(b[i], orders::kTraceNames))
       return false;
   }
   return true;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "src/broker/broker.h"
+#include "src/orders/event_kinds.h"
 #include "src/orders/order_key.h"
 #include "src/scenario/scenario.h"
 #include "src/world/world.h"
@@ -158,8 +159,8 @@ TEST_CASE("the live tables show the redelivered order deduplicated by the atomic
   const auto d = lab::first_divergence(session.world().kernel().trace.events(),
                                        no_dedup.world().kernel().trace.events());
   REQUIRE(d.diverged);
-  CHECK(session.world().kernel().trace.events()[d.event].kind == sim::EventKind::kDuplicate);
-  CHECK(no_dedup.world().kernel().trace.events()[d.event].kind == sim::EventKind::kCommit);
+  CHECK(session.world().kernel().trace.events()[d.event].kind == orders::event::kDuplicate);
+  CHECK(no_dedup.world().kernel().trace.events()[d.event].kind == orders::event::kCommit);
 }
 
 TEST_CASE("a fault made by hand is exported as a file that replays to the same trace hash",
@@ -221,7 +222,7 @@ TEST_CASE("crashing the consumer by hand between commit and ack shows the redeli
   CHECK(s.report.verdict == lab::Verdict::kExactlyOnce);
   bool duplicate_seen = false;
   for (const auto& e : session.world().kernel().trace.events()) {
-    duplicate_seen = duplicate_seen || e.kind == sim::EventKind::kDuplicate;
+    duplicate_seen = duplicate_seen || e.kind == orders::event::kDuplicate;
   }
   CHECK(duplicate_seen);
 }

@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <sstream>
+#include <string_view>
 
 #include "sim/kernel.h"
 #include "sim/synthetic.h"
@@ -8,11 +10,16 @@
 
 namespace {
 
-// The names of the key's parts are the caller's: these print the subject as "order".
-const sim::KeyNames kNames{{"order", "attempt", "instance"}};
+// The names of the key's parts and of the kinds above the kernel's are the caller's: these
+// print the subject as "order" and name one kind above, "commit".
+constexpr std::array<std::string_view, 1> kAbove = {"commit"};
+constexpr auto kAll = sim::names_above_kernel(kAbove);
+const sim::TraceNames kNames{{{"order", "attempt", "instance"}}, sim::EventKindNames{kAll}};
+const sim::EventKind kCommit = sim::kind_above(0);
 
 // A small fixed run: one connection, three frames, one of them lost.
 void small_run(sim::Kernel& k) {
+  k.trace.name_kinds(kNames.kinds);
   sim::NodeHandlers quiet;
   quiet.on_frame = [](sim::ConnId, const sim::Frame&) {};
   quiet.on_disconnect = [](sim::ConnId) {};
@@ -32,7 +39,7 @@ void small_run(sim::Kernel& k) {
     k.network.send(c, "broker", deliver);
   });
   k.scheduler.at(9, "ack", [&k, c] {
-    k.trace.record("consumer1", sim::EventKind::kCommit, "", 1, "debit 150");
+    k.trace.record("consumer1", kCommit, "", 1, "debit 150");
     sim::Frame ack;
     ack.kind = k.faults.frames().id("basic.ack");
     ack.key[0] = 1;
