@@ -160,13 +160,13 @@ eosim::Status App::open_trace(const std::string& path) {
   recorded_ = true;
   view_.mode = Mode::kExplore;
   view_.playing = false;
-  view_.followed_step[3] = UINT64_MAX;
+  view_.followed_step[Slot::kRecording] = UINT64_MAX;
   std::fill(std::begin(view_.trace_path), std::end(view_.trace_path), '\0');
   path.copy(view_.trace_path, sizeof view_.trace_path - 1);
   return eosim::Status::success();
 }
 
-void App::refresh_session(lab::Session& session, int slot, SessionModel& out) {
+void App::refresh_session(lab::Session& session, Slot slot, SessionModel& out) {
   out = SessionModel{};
   diagram::SequenceLayout& layout = layouts_[slot];
   if (!session.is_open()) return;
@@ -189,7 +189,7 @@ void App::refresh_recording() {
   SessionModel& out = model_.recorded;
   out = SessionModel{};
   if (!recorded()) return;
-  diagram::SequenceLayout& layout = layouts_[3];
+  diagram::SequenceLayout& layout = layouts_[Slot::kRecording];
   if (layout.lanes().empty() || layout.revision() != recording_.revision()) {
     layout.reset(recording_.lanes());
   }
@@ -200,7 +200,7 @@ void App::refresh_recording() {
   out.view = &recording_.view();
   out.end = &recording_.end();
   out.layout = &layout;
-  out.placement = &placements_[3];
+  out.placement = &placements_[Slot::kRecording];
 }
 
 void App::refresh() {
@@ -216,10 +216,10 @@ void App::refresh() {
         generals::split_sentence(generals_->options(), generals::find_split(generals_->options()));
     if (main_.is_open()) model_.deliveries = generals::deliveries(main_.world().kernel().trace.events());
   }
-  refresh_session(main_, 0, model_.main);
+  refresh_session(main_, Slot::kExplore, model_.main);
   refresh_recording();
   if (view_.mode == Mode::kCompare) ensure_compare();
-  for (int i = 0; i < 2; ++i) refresh_session(compare_[i], i + 1, model_.compare[i]);
+  for (int i = 0; i < 2; ++i) refresh_session(compare_[i], compare_slot(i), model_.compare[i]);
   if (model_.compare[0].valid() && model_.compare[1].valid()) {
     model_.divergence = lab::first_divergence(compare_[0].world().kernel().trace.events(),
                                               compare_[1].world().kernel().trace.events());
@@ -228,7 +228,7 @@ void App::refresh() {
 
 void App::frame() {
   refresh();
-  for (DiagramSeen& seen : view_.seen) seen.drawn = false;
+  for (DiagramSeen& seen : view_.seen.items) seen.drawn = false;
   const ImVec2 d = ImGui::GetIO().DisplaySize;
   const ImGuiStyle& style = ImGui::GetStyle();
   const float toolbar = ImGui::GetFrameHeightWithSpacing() * 2 + style.WindowPadding.y * 2;
@@ -267,7 +267,7 @@ void App::draw_explore(float top, float height) {
   const bool recorded = model_.recorded.valid();
   const SessionModel& shown = recorded ? model_.recorded : model_.main;
   if (!shown.valid()) return;
-  const int slot = recorded ? 3 : 0;
+  const Slot slot = recorded ? Slot::kRecording : Slot::kExplore;
   const ImGuiStyle& style = ImGui::GetStyle();
   const float width = ImGui::GetIO().DisplaySize.x;
   // The diagram's panel is as wide as its lanes want (placement of the last frame), and
@@ -323,7 +323,7 @@ void App::draw_right_column(const SessionModel& shown, float top, float height,
   end_panel();
   begin_panel("Database tables (live)", ImVec2(right, top + verdict + broker),
               ImVec2(c.right, height - verdict - broker));
-  draw_tables(shown, 0);
+  draw_tables(shown, Slot::kExplore);
   end_panel();
 }
 
@@ -397,9 +397,9 @@ void App::set_compare(const std::string& left, const std::string& right) {
         {.seed = now.seed, .strategy = strategies[i], .producer = now.producer.pattern});
     const eosim::Status opened = s.ok() ? compare_[i].open(s.value()) : s.status();
     if (!opened.ok()) status(opened.message, true);
-    layouts_[i + 1] = diagram::SequenceLayout{};
-    placements_[i + 1] = diagram::Placement{};
-    view_.followed_step[i + 1] = UINT64_MAX;
+    layouts_[compare_slot(i)] = diagram::SequenceLayout{};
+    placements_[compare_slot(i)] = diagram::Placement{};
+    view_.followed_step[compare_slot(i)] = UINT64_MAX;
   }
   view_.compare_left = index_of(lab::strategies(), left);
   view_.compare_right = index_of(lab::strategies(), right);
@@ -509,7 +509,7 @@ void App::load(const std::string& path) {
   recorded_ = false;
   view_.seed_text[0] = '\0';
   view_.strategy_index = view_.producer_index = 0;
-  view_.followed_step[0] = UINT64_MAX;
+  view_.followed_step[Slot::kExplore] = UINT64_MAX;
   compare_stale_ = true;
   const std::string stem = std::filesystem::path(path).stem().string();
   std::fill(std::begin(view_.export_path), std::end(view_.export_path), '\0');

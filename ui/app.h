@@ -73,10 +73,9 @@ class App {
   const ViewState& view() const { return view_; }
   const std::vector<ScenarioEntry>& scenarios() const { return scenarios_; }
   const Commands& last_commands() const { return last_; }  // applied by the last update()
-  // The diagram layouts: [0] explore, [1] and [2] compare, [3] a recording.
-  static constexpr int kSlots = 4;
-  const diagram::SequenceLayout& layout(int slot) const { return layouts_[slot]; }
-  const diagram::Placement& placement(int slot) const { return placements_[slot]; }
+  // The diagram layouts, one per Slot (ui/view_state.h).
+  const diagram::SequenceLayout& layout(Slot slot) const { return layouts_[slot]; }
+  const diagram::Placement& placement(Slot slot) const { return placements_[slot]; }
   const generals::TwoGenerals* generals() const { return generals_.get(); }
   LessonsMode& lessons() { return lessons_; }  // the Lessons mode (ui/lessons_mode.h)
   // `eosim generals ...` replaying the exchange, captures by hand included (app_generals.cpp).
@@ -86,7 +85,7 @@ class App {
 
  private:
   void refresh();  // brings views, end summaries and layouts up to date for this frame
-  void refresh_session(lab::Session& session, int slot, SessionModel& out);
+  void refresh_session(lab::Session& session, Slot slot, SessionModel& out);
   void refresh_recording();
   eosim::Status init_scenario(const AppOptions& options);
   eosim::Status open_trace(const std::string& path);
@@ -108,8 +107,8 @@ class App {
   bool compare_stale_ = true;
   std::vector<ScenarioEntry> scenarios_;
   std::string scenarios_dir_;
-  diagram::SequenceLayout layouts_[kSlots];
-  diagram::Placement placements_[kSlots];
+  PerSlot<diagram::SequenceLayout> layouts_;
+  PerSlot<diagram::Placement> placements_;
   lab::Recording recording_;
   bool recorded_ = false;
   Model model_;

@@ -56,7 +56,7 @@ void LessonsMode::pick(int index, ViewState& view) {
   selected_ = index;
   layout_ = diagram::SequenceLayout{};
   placement_ = diagram::Placement{};
-  view.followed_step[0] = UINT64_MAX;
+  view.followed_step[Slot::kExplore] = UINT64_MAX;
   session_.seek(hold_);
 }
 
@@ -232,7 +232,7 @@ void LessonsMode::frame(float top, ViewState& view) {
   const float right = answered() ? std::clamp(d.x * 0.25f, 280.0f, 440.0f) : 0.0f;
   begin_panel("Lesson run", ImVec2(left, top), ImVec2(d.x - left - right, height));
   draw_transport();
-  draw_sequence(model, view, 0);
+  draw_sequence(model, view, Slot::kExplore);
   end_panel();
   if (!answered()) return;
   begin_panel("Verdict##lesson", ImVec2(d.x - right, top), ImVec2(right, height));

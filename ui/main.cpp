@@ -254,11 +254,11 @@ bool check_diagram(const ui::DiagramSeen& seen, int slot) {
 bool check_layout(const ui::App& app) {
   bool ok = true;
   int drawn = 0;
-  for (int slot = 0; slot < ui::App::kSlots; ++slot) {
+  for (const ui::Slot slot : ui::kSlots) {
     const ui::DiagramSeen& seen = app.view().seen[slot];
     if (!seen.drawn || seen.placement == nullptr) continue;
     ++drawn;
-    ok = check_diagram(seen, slot) && ok;
+    ok = check_diagram(seen, ui::slot_number(slot)) && ok;
   }
   if (drawn == 0) std::printf("layout: no sequence diagram in this view, nothing to check\n");
   return ok;

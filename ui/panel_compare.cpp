@@ -29,7 +29,7 @@ void strategy_combo(const char* label, int& index) {
   probe_last_item(label);
 }
 
-void column(const SessionModel& m, ViewState& view, int slot, std::size_t divergence) {
+void column(const SessionModel& m, ViewState& view, Slot slot, std::size_t divergence) {
   const lab::Report& r = m.view->summary.report;
   const lab::Scenario& s = m.session->scenario();
   heading(s.consumer.strategy.c_str());
@@ -94,7 +94,7 @@ void draw_compare(const Model& model, ViewState& view, Commands& commands) {
   for (int i = 0; i < 2; ++i) {
     if (i == 1) ImGui::SameLine();
     ImGui::BeginChild(i == 0 ? "left run" : "right run", ImVec2(width, 0), true);
-    column(model.compare[i], view, i + 1, marked);
+    column(model.compare[i], view, compare_slot(i), marked);
     ImGui::EndChild();
   }
 }

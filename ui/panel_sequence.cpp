@@ -168,7 +168,7 @@ std::pair<int, int> row_lanes(const diagram::Row& row) {
 // when the lanes are wider than the panel, sideways to the lanes of its last event. ImGui
 // clamps a scroll to the previous frame's content size, so the scroll is repeated for a
 // few frames after the step changes.
-void follow_current(const SessionModel& m, ViewState& v, int slot) {
+void follow_current(const SessionModel& m, ViewState& v, Slot slot) {
   const std::uint64_t current = m.view->step;
   std::uint64_t& followed = v.followed_step[slot];
   int& frames = v.follow_frames[slot];
@@ -290,9 +290,9 @@ ImU32 tone_color(diagram::Tone tone) {
   return IM_COL32(200, 200, 205, 255);
 }
 
-void draw_sequence(const SessionModel& m, ViewState& v, int slot, std::size_t divergence_event) {
+void draw_sequence(const SessionModel& m, ViewState& v, Slot slot, std::size_t divergence_event) {
   const diagram::SequenceLayout& layout = *m.layout;
-  const std::string child_id = "rows" + std::to_string(slot);
+  const std::string child_id = "rows" + std::to_string(slot_number(slot));
   const float width = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize;
   ImGui::BeginChild(child_id.c_str(), ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
   m.placement->update(layout, width, imgui_metrics());

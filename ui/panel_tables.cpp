@@ -82,7 +82,7 @@ void cell(const std::string& text, ImU32 color, float width) {
   }
 }
 
-void draw_table(const lab::DbTable& t, int slot) {
+void draw_table(const lab::DbTable& t, Slot slot) {
   const std::string title = t.database + "  " + t.name + "  (" + std::to_string(t.rows.size()) +
                             " row" + (t.rows.size() == 1 ? "" : "s") + ")";
   heading(title.c_str());
@@ -90,7 +90,7 @@ void draw_table(const lab::DbTable& t, int slot) {
   if (t.rows.empty()) return;
   const std::vector<bool> repeated = repeated_orders(t);
   const std::vector<float> widths = column_widths(t);
-  const std::string id = t.database + t.name + std::to_string(slot);
+  const std::string id = t.database + t.name + std::to_string(slot_number(slot));
   const float row_height = ImGui::GetTextLineHeightWithSpacing();
   const float height = row_height * static_cast<float>(std::min<std::size_t>(t.rows.size(), 6) + 1) +
                        ImGui::GetStyle().ScrollbarSize + 6;
@@ -123,7 +123,7 @@ void draw_table(const lab::DbTable& t, int slot) {
 
 }  // namespace
 
-void draw_tables(const SessionModel& m, int slot) {
+void draw_tables(const SessionModel& m, Slot slot) {
   for (const std::string& name : table_order(m.session->scenario())) {
     for (const lab::DbTable& t : m.view->tables) {
       if (t.name == name) draw_table(t, slot);

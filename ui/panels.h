@@ -17,12 +17,12 @@ void draw_toolbar(const Model& model, ViewState& view, Commands& commands);
 void draw_browser(const Model& model, ViewState& view, Commands& commands);
 // panel_sequence.cpp: the diagram of one session. `slot` keeps each diagram's scrolling
 // apart; `divergence_event` marks where a compared run differs (SIZE_MAX: none).
-void draw_sequence(const SessionModel& model, ViewState& view, int slot,
+void draw_sequence(const SessionModel& model, ViewState& view, Slot slot,
                    std::size_t divergence_event = static_cast<std::size_t>(-1));
 // panel_broker.cpp: ready messages, unacked deliveries per consumer, dead letters.
 void draw_broker(const SessionModel& model);
 // panel_tables.cpp: the live SQLite tables.
-void draw_tables(const SessionModel& model, int slot);
+void draw_tables(const SessionModel& model, Slot slot);
 // panel_verdict.cpp: per-order effect counts, balances, the verdict and the faults behind it.
 // `show_end`: show how the whole run ends before it has (a teacher's toggle).
 void draw_verdict(const SessionModel& model, bool show_end);

@@ -3,6 +3,8 @@
 // selected or typed, whether it plays and how fast, how the diagram scrolls. Changing
 // any of it changes what is drawn, never what a run does.
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -16,6 +18,27 @@ class Placement;
 namespace ui {
 
 enum class Mode { kExplore, kCompare, kGenerals, kLessons };
+
+// The sequence diagrams the GUI keeps apart, each with its own layout, placement, scroll
+// and follow state: explore's, compare's two sides, and a recording's.
+enum class Slot { kExplore, kCompareLeft, kCompareRight, kRecording };
+inline constexpr std::size_t kSlotCount = 4;
+inline constexpr std::array<Slot, kSlotCount> kSlots = {Slot::kExplore, Slot::kCompareLeft,
+                                                        Slot::kCompareRight, Slot::kRecording};
+// 0..3, for ImGui ids and messages.
+inline constexpr int slot_number(Slot slot) { return static_cast<int>(slot); }
+// Compare side 0 (left) or 1 (right).
+inline constexpr Slot compare_slot(int side) {
+  return side == 0 ? Slot::kCompareLeft : Slot::kCompareRight;
+}
+
+// One T per diagram, indexed by Slot only.
+template <class T>
+struct PerSlot {
+  std::array<T, kSlotCount> items{};
+  T& operator[](Slot slot) { return items[static_cast<std::size_t>(slot)]; }
+  const T& operator[](Slot slot) const { return items[static_cast<std::size_t>(slot)]; }
+};
 
 // What one sequence diagram showed in the last frame, as its panel clipped it: what
 // --check-layout checks (every lane's title, and the current event, inside the panel).
@@ -58,10 +81,10 @@ struct ViewState {
 
   // Sequence diagram.
   bool follow = true;  // keep the current step in view
-  // The step each diagram last scrolled to: [0] explore, [1] and [2] compare, [3] a recording.
-  std::uint64_t followed_step[4] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
-  int follow_frames[4] = {0, 0, 0, 0};  // frames left to repeat that scroll
-  DiagramSeen seen[4];                  // what each diagram showed in the last frame
+  // The step each diagram last scrolled to.
+  PerSlot<std::uint64_t> followed_step{{UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX}};
+  PerSlot<int> follow_frames;  // frames left to repeat that scroll
+  PerSlot<DiagramSeen> seen;   // what each diagram showed in the last frame
 
   // Compare mode: the two strategies, as indexes into lab::strategies().
   int compare_left = 0;   // atomic

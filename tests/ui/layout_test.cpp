@@ -101,7 +101,7 @@ ui::DiagramSeen seen_at_1280(const std::string& file, std::uint64_t step,
   app.view().panels = panels;
   h.settle(app);
   for (int i = 0; i < 6; ++i) h.frame(app);  // the columns and the scroll settle
-  return app.view().seen[0];
+  return app.view().seen[ui::Slot::kExplore];
 }
 
 }  // namespace

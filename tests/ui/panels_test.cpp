@@ -8,13 +8,13 @@
 #include <string>
 
 #include "src/generals/generals.h"
+#include "src/orders/event_kinds.h"
 #include "src/world/world.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/run_support.h"
 #include "tests/support/status_support.h"
 #include "tests/support/temp_dir.h"
 #include "tests/ui/headless.h"
-#include "src/orders/event_kinds.h"
 
 namespace {
 
@@ -244,7 +244,9 @@ TEST_CASE("the browser opens a scenario and the overrides start it over", "[ui]"
   app.apply(ui::ToEndCmd{});
   ui.settle(app);
   std::vector<std::string> lanes;
-  for (const diagram::Lane& lane : app.layout(0).lanes()) lanes.push_back(lane.actor);
+  for (const diagram::Lane& lane : app.layout(ui::Slot::kExplore).lanes()) {
+    lanes.push_back(lane.actor);
+  }
   CHECK(lanes == std::vector<std::string>{"producer", "orders", "relay", "broker", "consumer1",
                                           "consumer2", "ledger"});
 }

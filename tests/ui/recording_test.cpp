@@ -54,7 +54,7 @@ TEST_CASE("a recorded live run steps forward and back with the toolbar", "[ui][r
   CHECK(app.recording().over());
   ui.frame(app);
   // The diagram has one row per recorded event shown.
-  CHECK(app.layout(3).rows().size() == app.recording().all_events().size());
+  CHECK(app.layout(ui::Slot::kRecording).rows().size() == app.recording().all_events().size());
   CHECK(app.session().step() == 0);  // the scenario behind it did not move
 }
 
