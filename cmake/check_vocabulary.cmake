@@ -29,6 +29,8 @@ set(BOUNDARY
   "^src/session/recording\\.cpp$"  # JSON Lines of a recorded run
   "^src/live/endpoint\\.cpp$"     # broker URLs
   "^src/live/redis_store\\.cpp$"  # redis:// URL parameters and Redis replies off the wire
+  "^src/live/postgres_store\\.cpp$"  # libpq's URL parameters (host, port, sslmode)
+  "^src/live/pg_wire\\.cpp$"     # PostgreSQL's messages off the wire (COMMIT, INSERT INTO debits)
   "^src/prose/"                    # text for people (lists in Markdown)
 )
 set(KNOWN

@@ -215,7 +215,14 @@ nlohmann::ordered_json live_json(const LiveCommandOptions& o, const lab::RunReco
   if (!result.loop.empty()) j["loop"] = result.loop;
   if (!o.keep_db.empty()) j["run_dir"] = result.run_dir;
   j["store"] = result.schema.empty() ? "sqlite" : "postgres";
-  if (!result.schema.empty()) j["schema"] = result.schema;
+  if (!result.schema.empty()) {
+    j["schema"] = result.schema;
+    const live::LiveResult::DatabaseLink& link = result.db_link;
+    j["database_link"] = {{"proxied", link.proxied},
+                          {"connections", link.connections},
+                          {"commit_replies_dropped", link.replies_dropped}};
+    if (!link.proxied) j["database_link"]["direct"] = link.direct_why;
+  }
   if (!result.dedup_prefix.empty()) {
     j["dedup_store"] = "redis";
     j["dedup_prefix"] = result.dedup_prefix;
@@ -241,6 +248,18 @@ void print_dedup_store(const live::LiveResult& result, std::ostream& out) {
     out << "each expiring " << result.dedup_ttl_ms << " ms after it was set (dedup_retention), ";
   }
   out << result.dedup_keys << " left at the end\n";
+}
+
+// How eosim's actors reached PostgreSQL: through the fault proxy, or directly and why.
+void print_database_link(const live::LiveResult::DatabaseLink& link, std::ostream& out) {
+  if (!link.proxied) {
+    out << "live: the actors reached PostgreSQL directly (" << link.direct_why
+        << "): db.commit_reply was staged by the consumer process\n";
+    return;
+  }
+  out << "live: the actors' database connections went through the fault proxy ("
+      << link.connections << " connection(s), " << link.replies_dropped
+      << " COMMIT reply(ies) dropped)\n";
 }
 
 void print_live(const LiveCommandOptions& o, const lab::RunRecord& record,
@@ -272,6 +291,7 @@ void print_live(const LiveCommandOptions& o, const lab::RunRecord& record,
   out << "live: against " << broker_text(result.server) << ", eosim " << kEosimVersion << '\n';
   if (!result.schema.empty()) {
     out << "live: the stores were tables of PostgreSQL schema " << result.schema << '\n';
+    print_database_link(result.db_link, out);
   }
   if (!result.dedup_prefix.empty()) print_dedup_store(result, out);
   if (!result.loop.empty()) out << "live: " << result.loop << '\n';

@@ -24,23 +24,59 @@ void hard_close(tcp::socket& socket) {
 constexpr int kClient = 0;  // side index: the actor's socket
 constexpr int kBroker = 1;  // the upstream socket
 
+// AMQP 0-9-1 (amqp_wire.h): the client's protocol header passes unjudged, then whole
+// commands, each method frame shown to the judge.
+class AmqpFramer final : public Framer {
+ public:
+  AmqpFramer(const Judge& judge, const ConnectionId& id) : judge_(judge), id_(id) {}
+
+  Cut next(Direction from, const std::uint8_t* data, std::size_t size, std::size_t pos) override {
+    Cut cut;
+    if (from == Direction::kClientToBroker && !header_passed_) {
+      if (size - pos < kProtocolHeaderBytes) return cut;
+      header_passed_ = true;
+      cut.end = pos + kProtocolHeaderBytes;
+      return cut;
+    }
+    cut.end = command_end(data, size, pos);
+    if (cut.end == kNotAmqp) cut.end = kNotFramed;
+    if (cut.end == 0 || cut.end == kNotFramed) return cut;
+    SeenFrame seen;
+    if (judge_ && read_command(data + pos, cut.end - pos, seen)) {
+      seen.listener = id_.listener;
+      seen.connection = id_.connection;
+      seen.client_port = id_.client_port;
+      seen.direction = from;
+      cut.action = judge_(seen);
+    }
+    return cut;
+  }
+
+ private:
+  const Judge& judge_;
+  ConnectionId id_;
+  bool header_passed_ = false;
+};
+
 }  // namespace
 
 // One client and its own upstream connection to the broker. Lives on the proxy's thread.
 // Side i's socket is read by half i and written by half 1 - i.
 class Pipe : public std::enable_shared_from_this<Pipe> {
  public:
-  Pipe(FaultProxy& owner, const Judge& judge, int listener, std::uint64_t id, tcp::socket client)
-      : owner_(owner), judge_(judge), listener_(listener), id_(id),
+  Pipe(FaultProxy& owner, const ProxyOptions& options, int listener, std::uint64_t id,
+       tcp::socket client)
+      : owner_(owner),
         sockets_{tcp::socket(client.get_executor()), tcp::socket(client.get_executor())},
         timers_{asio::steady_timer(client.get_executor()),
                 asio::steady_timer(client.get_executor())} {
     sockets_[kClient] = std::move(client);
     error_code ignored;
-    client_port_ = sockets_[kClient].remote_endpoint(ignored).port();
+    const ConnectionId cid{listener, id, sockets_[kClient].remote_endpoint(ignored).port()};
+    framer_ = options.framer ? options.framer(cid)
+                             : std::make_unique<AmqpFramer>(options.judge, cid);
     halves_[kClient].direction = Direction::kClientToBroker;
     halves_[kBroker].direction = Direction::kBrokerToClient;
-    halves_[kBroker].header_passed = true;  // only clients send the protocol header
   }
 
   void start(const tcp::endpoint& upstream) {
@@ -71,7 +107,6 @@ class Pipe : public std::enable_shared_from_this<Pipe> {
     std::array<std::uint8_t, 16384> chunk{};
     std::vector<std::uint8_t> pending;  // read, not yet forwarded (partial commands)
     std::vector<std::uint8_t> out;      // being written
-    bool header_passed = false;
     bool writing = false;
     bool ended = false;  // the sender closed its side cleanly
   };
@@ -133,40 +168,35 @@ class Pipe : public std::enable_shared_from_this<Pipe> {
     if (!gone_[i]) read(i);
   }
 
-  // Moves every whole command of `pending` that the judge passes to `out` and writes it.
+  // Moves every whole unit of `pending` that the judge passes to `out` and writes it.
   void flush(int i) {
     Half& h = halves_[i];
     if (silent_ || h.writing || owner_.frozen_) return;
     std::size_t pos = 0;
-    if (!h.header_passed) {
-      if (h.pending.size() < kProtocolHeaderBytes) return finish_if_ended(i);
-      pos = kProtocolHeaderBytes;
-      h.header_passed = true;
-    }
     bool freeze_after = false;
     std::int64_t freeze_notice = -1;
     while (!freeze_after) {
-      const std::size_t end = command_end(h.pending.data(), h.pending.size(), pos);
-      if (end == kNotAmqp) return reset();  // nothing sensible to forward
-      if (end == 0) break;
-      SeenFrame seen;
-      if (judge_ && read_command(h.pending.data() + pos, end - pos, seen)) {
-        seen.listener = listener_;
-        seen.connection = id_;
-        seen.client_port = client_port_;
-        seen.direction = h.direction;
-        const ProxyAction action = judge_(seen);
-        if (action.kind == ProxyAction::kDrop) {
-          ++owner_.dropped_;
-          return silence(i, action.notice_ms);
-        }
-        if (action.kind == ProxyAction::kFreeze) {
-          ++owner_.frozen_connections_;
-          freeze_after = true;
-          freeze_notice = action.notice_ms;
-        }
+      Cut cut = framer_->next(h.direction, h.pending.data(), h.pending.size(), pos);
+      if (cut.end == kNotFramed) return reset();  // nothing sensible to forward
+      if (cut.end == 0) break;
+      if (!cut.answer.empty()) {
+        // Answered here, not forwarded; only before anything came the other way.
+        if (pos != 0 || halves_[1 - i].writing) return reset();
+        h.pending.erase(h.pending.begin(), h.pending.begin() + static_cast<long>(cut.end));
+        halves_[1 - i].out = std::move(cut.answer);
+        write(1 - i);
+        continue;
       }
-      pos = end;
+      if (cut.action.kind == ProxyAction::kDrop) {
+        ++owner_.dropped_;
+        return silence(i, cut.action.notice_ms);
+      }
+      if (cut.action.kind == ProxyAction::kFreeze) {
+        ++owner_.frozen_connections_;
+        freeze_after = true;
+        freeze_notice = cut.action.notice_ms;
+      }
+      pos = cut.end;
     }
     h.out.assign(h.pending.begin(), h.pending.begin() + static_cast<long>(pos));
     h.pending.erase(h.pending.begin(), h.pending.begin() + static_cast<long>(pos));
@@ -202,10 +232,7 @@ class Pipe : public std::enable_shared_from_this<Pipe> {
   }
 
   FaultProxy& owner_;
-  const Judge& judge_;
-  int listener_;
-  std::uint64_t id_;
-  std::uint16_t client_port_ = 0;
+  std::unique_ptr<Framer> framer_;
   std::array<tcp::socket, 2> sockets_;
   std::array<asio::steady_timer, 2> timers_;
   std::array<Half, 2> halves_;
@@ -218,7 +245,7 @@ struct FaultProxy::Impl {
   asio::io_context io;
   std::vector<std::unique_ptr<tcp::acceptor>> acceptors;
   tcp::endpoint upstream;
-  Judge judge;
+  ProxyOptions options;
   std::uint64_t next_connection = 1;
   std::vector<std::weak_ptr<Pipe>> pipes;  // touched on the proxy's thread only
   asio::executor_work_guard<asio::io_context::executor_type> work{io.get_executor()};
@@ -243,7 +270,7 @@ struct FaultProxy::Impl {
         if (proxy.refusing_) {
           hard_close(socket);
         } else {
-          auto pipe = std::make_shared<Pipe>(proxy, judge, listener, next_connection++,
+          auto pipe = std::make_shared<Pipe>(proxy, options, listener, next_connection++,
                                              std::move(socket));
           pipes.push_back(pipe);
           pipe->start(upstream);
@@ -259,7 +286,7 @@ Status FaultProxy::start(const Endpoint& upstream, const ProxyOptions& options,
   std::unique_ptr<FaultProxy> proxy(new FaultProxy());
   proxy->impl_ = std::make_unique<Impl>();
   Impl& impl = *proxy->impl_;
-  impl.judge = options.judge;
+  impl.options = options;
   error_code ec;
   tcp::resolver resolver(impl.io);
   const auto found = resolver.resolve(upstream.host, std::to_string(upstream.port), ec);

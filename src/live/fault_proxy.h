@@ -4,6 +4,8 @@
 // run connects to the proxy instead of the broker, and the proxy loses a chosen frame the
 // way the model does - the connection breaks, the sender's end at once and the far end
 // when its own detection says so - or freezes a connection (a silent peer).
+// The same proxy carries another protocol when given its Framer (ProxyOptions::framer):
+// PostgreSQL's, for the database link (pg_wire.h).
 //
 // Contract:
 //  - start() listens on 127.0.0.1 at `listeners` free ports (one per actor of a run, so
@@ -11,7 +13,9 @@
 //    stop() or destruction. Every accepted client gets its own upstream connection.
 //  - Bytes are forwarded in order, per direction, whole commands at a time: a method
 //    frame, and for basic.publish / basic.deliver / basic.return its content header and
-//    body frames. The client's 8-byte protocol header passes untouched.
+//    body frames. The client's 8-byte protocol header passes untouched. (Another protocol:
+//    whole units as its Framer cuts them; a unit it answers itself goes back to its sender
+//    and is not forwarded.)
 //  - Every method frame is shown to the judge (on the proxy's thread, in the order the
 //    frames pass) with what it carries: the message's `order` header, the delivery tag.
 //    The judge answers:
@@ -52,9 +56,41 @@ struct ProxyAction {
 
 using Judge = std::function<ProxyAction(const SeenFrame&)>;
 
+// One client's connection through the proxy.
+struct ConnectionId {
+  int listener = 0;              // which of the proxy's ports the client came in on
+  std::uint64_t connection = 0;  // the proxy's id of the connection, from 1
+  std::uint16_t client_port = 0;
+};
+
+// What a Framer makes of the bytes at the front of one direction of a connection.
+struct Cut {
+  // One past the unit's last byte; 0 while it is not all there yet; kNotFramed when the
+  // bytes cannot be the protocol (the connection is reset: nothing sensible to forward).
+  std::size_t end = 0;
+  ProxyAction action;  // what happens to the unit (and, for drop and freeze, the connection)
+  // Not empty: the proxy answers the unit itself with these bytes to its sender, and does
+  // not forward it (PostgreSQL's SSLRequest, refused). Only at the front of a connection,
+  // before the far end has said anything.
+  std::vector<std::uint8_t> answer;
+};
+inline constexpr std::size_t kNotFramed = static_cast<std::size_t>(-1);
+
+// Cuts one connection's bytes into the protocol's units and judges each: one object per
+// connection, called on the proxy's thread only, both directions in the order bytes come.
+class Framer {
+ public:
+  virtual ~Framer() = default;
+  // The unit starting at `pos` of data[0, size) that travels `from`.
+  virtual Cut next(Direction from, const std::uint8_t* data, std::size_t size, std::size_t pos) = 0;
+};
+using FramerFactory = std::function<std::unique_ptr<Framer>(const ConnectionId&)>;
+
 struct ProxyOptions {
   int listeners = 1;
-  Judge judge;  // null: everything passes
+  Judge judge;  // AMQP's: null, everything passes
+  // Another protocol than AMQP 0-9-1: its framer for each new connection (`judge` unused).
+  FramerFactory framer;
 };
 
 class FaultProxy {

@@ -63,7 +63,10 @@ Status set_up(Supervision& sv, LiveResult& out, ActorArgs& base) {
     std::ofstream made(database_restarts_path(out.run_dir));
   }
   // Every actor reaches the broker through the fault proxy, on a port of its own.
-  if (Status st = start_proxy(sv); !st.ok()) {
+  Status st = start_proxy(sv);
+  // The database link too, with --store postgres: a listener of its own for each actor.
+  if (st.ok()) st = start_database_proxy(sv, out);
+  if (!st.ok()) {
     (void)delete_queues(s, *sv.admin, sv.prefix);
     return st;
   }
@@ -187,6 +190,11 @@ Status run_live(const lab::Scenario& s, const Endpoint& endpoint, const LiveOpti
   // A connection the proxy still holds silent (a frozen one, the far end of a broken one)
   // lets go now: the broker takes back what it held, and the drain below counts it.
   sv.proxy->stop();
+  if (sv.db_proxy) {
+    sv.db_proxy->stop();
+    out.db_link.connections = sv.db_proxy->connections_accepted();
+    out.db_link.replies_dropped = sv.db_faults->replies_dropped();
+  }
   if (!sv.failure.empty()) {
     Status failed = Status::error(joined(sv.failure, remove_queues(sv)));
     failed.bad_input = sv.failure_bad_input;

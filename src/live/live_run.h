@@ -87,6 +87,13 @@ struct LiveResult {
   std::int64_t broker_restart_ms = 0;  // wall time those took (part of wall_ms)
   std::string run_dir;
   std::string schema;  // the run's schema on the database server ("" with SQLite)
+  // How eosim's actors reached the database server (with `schema` only).
+  struct DatabaseLink {
+    bool proxied = false;     // through the fault proxy (pg_wire.h)
+    std::string direct_why;   // not proxied: why ("" with SQLite)
+    int connections = 0;      // the proxy's connections to the server
+    int replies_dropped = 0;  // COMMIT replies it dropped (db.commit_reply)
+  } db_link;
   // The separate dedup store on Redis: the run's key prefix ("" when not on Redis), the
   // keys' TTL (0: none) and how many of the run's keys Redis held when the run ended.
   std::string dedup_prefix;

@@ -119,6 +119,12 @@ int NetFaults::consumes_from(int listener) const {
              : 0;
 }
 
+std::int64_t NetFaults::deliveries_of(std::int64_t order) const {
+  const std::lock_guard<std::mutex> lock(delivered_mutex_);
+  const auto it = delivered_.find(order);
+  return it == delivered_.end() ? 0 : it->second;
+}
+
 ProxyAction NetFaults::judge(const SeenFrame& f) {
   count_client_frame(f);
   const std::string kind = model_frame_kind(f.direction, f.method);
@@ -140,6 +146,8 @@ ProxyAction NetFaults::judge(const SeenFrame& f) {
     if (kind == "basic.deliver") {
       tags_[{f.connection, f.delivery_tag}] = {order, attempt};
       record_attempt(f, order, attempt);
+      const std::lock_guard<std::mutex> lock(delivered_mutex_);
+      delivered_[order] = attempt;
     }
   } else if (f.direction == Direction::kClientToBroker && is_settle(f.method)) {
     const auto it = tags_.find({f.connection, f.delivery_tag});

@@ -33,6 +33,7 @@
 #include <cstdint>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -75,6 +76,9 @@ class NetFaults {
   // in), and its basic.consume frames (> 0: it subscribed).
   int frames_from(int listener) const;
   int consumes_from(int listener) const;
+  // Thread-safe: the basic.deliver frames of `order` that passed so far, to any consumer
+  // (the attempt of its latest delivery; 0 before the first).
+  std::int64_t deliveries_of(std::int64_t order) const;
 
  private:
   struct Tagged {
@@ -96,6 +100,8 @@ class NetFaults {
   store::Db attempts_;  // the run's deliveries.db
   std::vector<std::atomic<int>> frames_;    // per listener, from the client
   std::vector<std::atomic<int>> consumes_;  // per listener: basic.consume
+  mutable std::mutex delivered_mutex_;
+  std::map<std::int64_t, std::int64_t> delivered_;  // order -> basic.deliver frames
 };
 
 }  // namespace live

@@ -156,8 +156,10 @@ Status PrivatePostgres::write_secrets() {
   if (Status s = write_owned(dir / "password", password_ + "\n", run_as_, kSecret); !s.ok()) {
     return s;
   }
-  const std::string line =
-      "127.0.0.1:" + std::to_string(port_) + ":*:" + kRole + ":" + password_ + "\n";
+  // The second line: a run's actors reach the server through the fault proxy, on ports
+  // of its own (postgres_store.h, via_proxy).
+  const std::string line = "127.0.0.1:" + std::to_string(port_) + ":*:" + kRole + ":" + password_ +
+                           "\n" + "127.0.0.1:*:*:" + kRole + ":" + password_ + "\n";
   if (Status s = write_owned(dir / "pgpass", line, "", kSecret); !s.ok()) return s;
   // The server's log belongs to its user, so that pg_ctl -l can write it again when a kept
   // cluster is started by hand (how_to_start).

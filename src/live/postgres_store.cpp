@@ -156,6 +156,47 @@ Status drop_run_schema(const std::string& base, const std::string& schema) {
   return Status::success();
 }
 
+bool proxyable_server(const std::string& url, Endpoint& out, std::string& why) {
+  char* error = nullptr;
+  PQconninfoOption* options = PQconninfoParse(url.c_str(), &error);
+  if (options == nullptr) {
+    why = "cannot read the server's URL: " + one_line(error);
+    PQfreemem(error);
+    return false;
+  }
+  std::string host;
+  std::string port = "5432";
+  std::string sslmode = "prefer";
+  for (PQconninfoOption* o = options; o->keyword != nullptr; ++o) {
+    if (o->val == nullptr || *o->val == '\0') continue;
+    const std::string key = o->keyword;
+    if (key == "hostaddr" || key == "host") host = o->val;
+    if (key == "port") port = o->val;
+    if (key == "sslmode") sslmode = o->val;
+  }
+  PQconninfoFree(options);
+  if (host.empty()) {
+    why = "the URL names no host (libpq would take its Unix socket)";
+  } else if (host.find(',') != std::string::npos || port.find(',') != std::string::npos) {
+    why = "the URL names several servers";
+  } else if (!host.empty() && host.front() == '/') {
+    why = "the server is reached by a Unix socket (" + host + ")";
+  } else if (sslmode != "disable" && sslmode != "allow" && sslmode != "prefer") {
+    why = "sslmode=" + sslmode + " insists on TLS, which the fault proxy does not carry";
+  } else if (port.find_first_not_of("0123456789") != std::string::npos || port.size() > 5) {
+    why = "the port " + port + " is not a number";
+  } else {
+    out.host = host;
+    out.port = std::stoi(port);
+    return true;
+  }
+  return false;
+}
+
+std::string via_proxy(const std::string& url, int port) {
+  return with_param(url, "host=127.0.0.1&hostaddr=127.0.0.1&port=" + std::to_string(port));
+}
+
 std::string probe_postgres(const std::string& url) {
   std::unique_ptr<store::RemoteConn> conn;
   const store::Status s = open_postgres(schema_url(url, "public"), conn);

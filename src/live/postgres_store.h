@@ -17,6 +17,7 @@
 #include <memory>
 #include <string>
 
+#include "src/live/endpoint.h"
 #include "src/live/status.h"
 #include "src/store/remote.h"
 
@@ -34,6 +35,14 @@ std::string schema_url(const std::string& base, const std::string& schema);
 Status create_run_schema(const std::string& base, std::string& schema);
 // Drops it, and everything in it (a user's server, after a run that kept nothing).
 Status drop_run_schema(const std::string& base, const std::string& schema);
+
+// Where the server `url` names listens, for the fault proxy in front of it: false (and
+// `why`) when the link cannot go through the proxy - a Unix socket, several hosts, or an
+// sslmode that insists on TLS (the proxy reads the messages, so it carries no TLS).
+bool proxyable_server(const std::string& url, Endpoint& out, std::string& why);
+// `url` with its host and port those of the fault proxy's listener on 127.0.0.1:`port`
+// (libpq reads the last host and port a URL gives).
+std::string via_proxy(const std::string& url, int port);
 
 // Logs in to `url` once: "" when it works, else one line saying why (the password never
 // shown).

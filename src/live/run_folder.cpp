@@ -13,6 +13,7 @@
 #include "src/live/temp_folders.h"
 #include "src/orders/event_kinds.h"
 #include "src/store/db.h"
+#include "src/store/remote.h"
 #include "src/world/schema.h"
 #include "src/world/world.h"
 
@@ -83,6 +84,27 @@ Status write_url_file(const std::string& path, const std::string& url) {
   if (!out) return Status::error("cannot write " + path);
   return Status::success();
 }
+
+}  // namespace
+
+std::string actor_store_url(const std::string& dir, const std::string& node) {
+  return url_in(dir + "/store-" + node + ".url");
+}
+
+Status set_actor_store_url(const std::string& dir, const std::string& node,
+                           const std::string& url) {
+  return write_url_file(dir + "/store-" + node + ".url", url);
+}
+
+std::string actor_store_uri(const std::string& dir, const std::string& name,
+                            const std::string& node) {
+  const std::string uri = store_uri(dir, name);
+  if (!store::is_remote_uri(uri) || uri.starts_with("redis://")) return uri;
+  const std::string own = actor_store_url(dir, node);
+  return own.empty() ? uri : own;
+}
+
+namespace {
 
 // deliveries: per order, the deliveries consumers read; attempts: every delivery the
 // broker sent, numbered per order by the fault proxy (net_faults.h). Always SQLite: the

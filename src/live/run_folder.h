@@ -47,6 +47,15 @@ Status use_dedup_server(const lab::Scenario& s, const std::string& dir, const st
 // run (supervisor, actors, checker) finds its stores through this.
 std::string store_uri(const std::string& dir, const std::string& name);
 
+// The URL an actor (`node`) reaches the database server by when its link goes through the
+// fault proxy: `dir`/store-<node>.url, written by set_actor_store_url; "" when it has none
+// (SQLite, or a server the proxy cannot front).
+std::string actor_store_url(const std::string& dir, const std::string& node);
+Status set_actor_store_url(const std::string& dir, const std::string& node, const std::string& url);
+// store_uri as `node` sees it: the server's stores through its own URL when it has one.
+std::string actor_store_uri(const std::string& dir, const std::string& name,
+                            const std::string& node);
+
 // The first column of the first row `sql` gives in the database at `path` (a file or a
 // store_uri); -1 when the database or the query cannot be read.
 std::int64_t read_number(const std::string& path, const char* sql);

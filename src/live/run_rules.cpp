@@ -36,6 +36,10 @@ bool is_broker_stop(const std::string& site) {
 
 bool is_broker_kill(const std::string& site) { return at_site(site, lab::Site::kBrokerCrash); }
 
+bool is_wire_database_rule(const sim::FaultRule& rule) {
+  return at_site(rule.site, lab::Site::kDbCommitReply);
+}
+
 bool is_database_restart(const std::string& site) { return at_site(site, lab::Site::kDbRestart); }
 
 bool kills_broker(const lab::Scenario& s) {

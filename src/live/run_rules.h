@@ -6,12 +6,13 @@
 // same way every time. Of the sites, it has the crash sites (a process kills itself),
 // db.commit, the network rules the fault proxy applies, and broker.restart / broker.crash,
 // which stop the private broker eosim started - never a broker of the user's. The
-// database link's sites: db.commit_reply is carried out by the consumer process on its
-// own connection (the COMMIT reaches the server, then the consumer drops the connection
-// unanswered, as the model does); db.restart restarts the private PostgreSQL (`-m
-// immediate`) while the consumer waits with its transaction open (on SQLite, whose
-// "server" is the process's own connection, the consumer drops that connection).
-// Neither is on the database's wire yet: the fault proxy frames AMQP only.
+// database link's sites: db.commit_reply, with the stores on PostgreSQL, is carried out
+// on the wire by the fault proxy in front of the server (db_faults.h: the COMMIT reaches
+// the server, its reply is dropped, the consumer's connection reset); on SQLite, which
+// has no wire, the consumer process drops its own connection after the COMMIT, as the
+// model does. db.restart restarts the private PostgreSQL (`-m immediate`) while the
+// consumer waits with its transaction open (on SQLite, whose "server" is the process's
+// own connection, the consumer drops that connection).
 
 #include <string>
 
@@ -35,6 +36,10 @@ std::string database_refusal(const lab::Scenario& scenario, bool users_server);
 
 // Whether `site` is db.restart: the supervisor restarts a private PostgreSQL there.
 bool is_database_restart(const std::string& site);
+
+// Whether `rule` is one the fault proxy in front of the database server carries out
+// (db.commit_reply, db_faults.h): an actor whose link goes through it leaves the rule out.
+bool is_wire_database_rule(const sim::FaultRule& rule);
 
 // Whether `site` is broker.restart or broker.crash: the supervisor stops the broker there.
 bool is_broker_stop(const std::string& site);

@@ -6,7 +6,10 @@
 #include <fstream>
 
 #include "src/live/amqp_transport.h"
+#include "src/live/pg_wire.h"
 #include "src/live/postgres_launcher.h"
+#include "src/live/postgres_store.h"
+#include "src/live/run_folder.h"
 #include "src/live/process.h"
 #include "src/live/run_queues.h"
 #include "src/live/run_rules.h"
@@ -33,6 +36,37 @@ Status start_proxy(Supervision& sv) {
   for (std::size_t i = 0; i < actors.size(); ++i) {
     actors[i].args.broker_url = sv.proxy->endpoint(static_cast<int>(i)).login_url();
   }
+  return Status::success();
+}
+
+Status start_database_proxy(Supervision& sv, LiveResult& out) {
+  const std::string& run_dir = sv.actors.front().args.run_dir;
+  const std::string url = store_uri(run_dir, "ledger.db");
+  if (sv.o.store_url.empty() || !url.starts_with("postgres")) return Status::success();
+  Endpoint server;
+  if (!proxyable_server(url, server, out.db_link.direct_why)) return Status::success();
+  DbFaultsOptions df;
+  for (const Actor& a : sv.actors) df.nodes.push_back(a.args.node());
+  df.run_dir = run_dir;
+  df.origin_ms = sv.actors.front().args.origin_ms;
+  df.tick_ms = sv.actors.front().args.tick_ms;
+  NetFaults* net = sv.net_faults.get();
+  df.attempt_of = [net](std::int64_t order) { return net->deliveries_of(order); };
+  sv.db_faults = std::make_unique<DbFaults>(sv.s, std::move(df));
+  DbFaults* judge = sv.db_faults.get();
+  ProxyOptions po;
+  po.listeners = static_cast<int>(sv.actors.size());
+  po.framer = postgres_framing([judge](const CommitReply& r) { return judge->judge(r); });
+  if (Status st = FaultProxy::start(server, po, sv.db_proxy); !st.ok()) return st;
+  for (std::size_t i = 0; i < sv.actors.size(); ++i) {
+    const Actor& a = sv.actors[i];
+    if (!a.command.empty()) continue;  // the user's consumer: its own way to the server
+    const int port = sv.db_proxy->endpoint(static_cast<int>(i)).port;
+    if (Status st = set_actor_store_url(run_dir, a.args.node(), via_proxy(url, port)); !st.ok()) {
+      return st;
+    }
+  }
+  out.db_link.proxied = true;
   return Status::success();
 }
 

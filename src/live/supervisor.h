@@ -17,6 +17,7 @@
 
 #include "sim/trace.h"
 #include "src/live/amqp_client.h"
+#include "src/live/db_faults.h"
 #include "src/live/endpoint.h"
 #include "src/live/failpoints.h"
 #include "src/live/fault_proxy.h"
@@ -43,6 +44,10 @@ struct Supervision {
   std::vector<Actor> actors;
   std::unique_ptr<NetFaults> net_faults;
   std::unique_ptr<FaultProxy> proxy;    // every actor reaches the broker through it
+  // --store postgres: eosim's actors reach the database server through this one (null
+  // with SQLite, or a server it cannot front), judged by db_faults.
+  std::unique_ptr<DbFaults> db_faults;
+  std::unique_ptr<FaultProxy> db_proxy;
   std::vector<sim::TraceEvent> events;  // the supervisor's own (crash, restart, broker)
   std::string failure;                  // why the run failed ("interrupted", an actor, ...)
   bool failure_bad_input = false;       // ... and it is the user's to fix (exit 2)
@@ -66,6 +71,13 @@ std::string lost_broker_text(const Supervision& sv, std::int64_t since_ms, std::
 // sees), and its broker_url points there.
 // REQUIRES: sv.actors is not empty.
 Status start_proxy(Supervision& sv);
+
+// With the stores on a database server: a second fault proxy in front of it, reading
+// PostgreSQL's messages (pg_wire.h), a listener for each of eosim's actors, whose URL
+// (run_folder.h, set_actor_store_url) points there; the user's consumer keeps its own way
+// to the server. A server the proxy cannot front (a Unix socket, TLS required) is reached
+// directly and out.db_link says why. REQUIRES: start_proxy done.
+Status start_database_proxy(Supervision& sv, LiveResult& out);
 
 // Starts the consumers, and with the user's consumer waits until every instance has
 // subscribed to the queue (as the model's consumers are from the start) before the

@@ -74,16 +74,26 @@ bool OrderService::fault(Site site, std::int64_t order) {
   return true;
 }
 
-// The order row (and its outbox row) in one transaction. False when the machine failed
-// (orders.db is the producer's alone, so no other error can happen).
-bool OrderService::write_order(std::int64_t order, std::int64_t amount, std::int64_t now,
-                               bool outbox) {
+// The order row (and its outbox row) in one transaction. kMachineFailed when the machine
+// failed (orders.db is the producer's alone, so no other writer's error can happen);
+// kAgain when a database server broke the connection (a live run's database restart),
+// with the error in `lost`: the transaction did not happen, or its COMMIT's reply was
+// lost - the next try's insert then meets the order's row (a unique violation) and the
+// order is written. The simulator's SQLite file breaks no connection of the producer's.
+OrderService::Written OrderService::write_order(std::int64_t order, std::int64_t amount,
+                                                std::int64_t now, bool outbox,
+                                                store::Status& lost) {
   store::Txn txn(db_);
-  if (store::machine_failed(txn.status())) return false;
-  store::Status st = db_.statement("INSERT INTO orders(id, account, amount, created_tick) "
-                                   "VALUES(?1, ?2, ?3, ?4)")
-                         .bind(1, order).bind(2, options_.account).bind(3, amount)
-                         .bind(4, now).exec();
+  store::Status st = txn.status();
+  if (st.kind != store::ErrorKind::kConnectionLost && store::machine_failed(st)) {
+    return Written::kMachineFailed;
+  }
+  if (st.ok()) {
+    st = db_.statement("INSERT INTO orders(id, account, amount, created_tick) "
+                       "VALUES(?1, ?2, ?3, ?4)")
+             .bind(1, order).bind(2, options_.account).bind(3, amount)
+             .bind(4, now).exec();
+  }
   if (st.ok() && outbox) {
     // The message id is fixed here, in the same transaction as the order.
     const broker::Message m = message_for(order);
@@ -93,7 +103,13 @@ bool OrderService::write_order(std::int64_t order, std::int64_t amount, std::int
              .exec();
   }
   if (st.ok()) st = txn.commit();
-  return !store::machine_failed(st);
+  if (st.kind == store::ErrorKind::kConnectionLost) {
+    lost = st;
+    return Written::kAgain;
+  }
+  // A try after a lost COMMIT reply finds the order's row: that try committed it.
+  if (st.is_unique_violation()) return Written::kYes;
+  return store::machine_failed(st) ? Written::kMachineFailed : Written::kYes;
 }
 
 // After a machine error: nothing more happens in this process (the run is over).
@@ -104,15 +120,32 @@ void OrderService::stop() {
 
 void OrderService::create(std::int64_t order) {
   created_ = std::max(created_, order);
-  const std::int64_t amount = options_.amounts[static_cast<std::size_t>(order - 1)];
-  const std::int64_t now = static_cast<std::int64_t>(k_.scheduler.now());
-  const bool outbox =
-      options_.pattern == Pattern::kOutbox || options_.pattern == Pattern::kOutboxNoConfirm;
   if (options_.pattern == Pattern::kPublishThenCommit) {
     if (publisher_.ensure_connected()) publisher_.publish(options_.queue, message_for(order), 1);
     if (fault(Site::kProducerAfterPublish, order)) return;
   }
-  if (!write_order(order, amount, now, outbox)) return stop();
+  commit_order(order);
+}
+
+void OrderService::commit_order(std::int64_t order) {
+  const std::int64_t amount = options_.amounts[static_cast<std::size_t>(order - 1)];
+  const std::int64_t now = static_cast<std::int64_t>(k_.scheduler.now());
+  const bool outbox =
+      options_.pattern == Pattern::kOutbox || options_.pattern == Pattern::kOutboxNoConfirm;
+  store::Status lost;
+  const Written written = write_order(order, amount, now, outbox, lost);
+  if (written == Written::kMachineFailed) return stop();
+  if (written == Written::kAgain) {
+    k_.trace.record("producer", orders::event::kDbError, "orders", order,
+                    lost.to_string() + " -> the order is written again in " +
+                        std::to_string(options_.reconnect_ticks) + " ticks");
+    const std::uint64_t generation = generation_;
+    k_.scheduler.after(options_.reconnect_ticks, "producer.write_again",
+                       [this, generation, order] {
+                         if (generation == generation_) commit_order(order);
+                       }, 0, sim::event_tag(generation, order));
+    return;
+  }
   k_.trace.record("producer", orders::event::kCommit, "orders", order,
                   outbox ? "order + outbox row" : "order row");
   if (fault(Site::kProducerAfterCommit, order)) return;

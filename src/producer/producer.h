@@ -108,7 +108,9 @@ class Relay {
   // The unsent rows in id order. False (and nothing in `rows`) when the read failed; the
   // relay then reads again later by itself.
   bool read_unsent(std::vector<OutboxRow>& rows);
-  bool mark_sent(std::int64_t row);  // false after a machine error (the relay stopped)
+  // False when the row is not marked: after a machine error (the relay stopped), or a
+  // connection a database server broke (the row stays unsent, for the next poll).
+  bool mark_sent(std::int64_t row);
   void stop();
   bool fault(orders::Site site, std::int64_t order, std::int64_t attempt);
   // Runs Fn{}(*this) after `delay` unless the relay crashed meanwhile. `Fn` is a
@@ -160,7 +162,10 @@ class OrderService {
 
  private:
   void create(std::int64_t order);
-  bool write_order(std::int64_t order, std::int64_t amount, std::int64_t now, bool outbox);
+  void commit_order(std::int64_t order);  // the order's write, then what follows its commit
+  enum class Written { kYes, kAgain, kMachineFailed };
+  Written write_order(std::int64_t order, std::int64_t amount, std::int64_t now, bool outbox,
+                      store::Status& lost);
   void stop();
   bool fault(orders::Site site, std::int64_t order);
   broker::Message message_for(std::int64_t order) const;

@@ -123,9 +123,10 @@ void Relay::pump() {
     if (options_.pattern == Pattern::kOutbox) in_flight_[*seq] = {row.id, row.order, attempt};
     if (fault(Site::kRelayAfterPublish, row.order, attempt)) return;
     if (options_.pattern == Pattern::kOutboxNoConfirm) {
-      mark_sent(row.id);
-      k_.trace.record("relay", orders::event::kSent, "", row.order,
-                      "outbox row marked sent at publish, without waiting for a confirm");
+      if (mark_sent(row.id)) {
+        k_.trace.record("relay", orders::event::kSent, "", row.order,
+                        "outbox row marked sent at publish, without waiting for a confirm");
+      }
     }
   }
 }
@@ -166,8 +167,18 @@ bool Relay::mark_sent(std::int64_t row) {
           .bind(1, static_cast<std::int64_t>(k_.scheduler.now()))
           .bind(2, row)
           .exec();
-  // Nothing else writes while the relay runs its step: an error is the machine's.
-  if (!store::machine_failed(st)) return true;
+  if (st.ok()) return true;
+  if (st.kind == store::ErrorKind::kConnectionLost) {
+    // A database server broke the connection (a live run's database restart): the row
+    // stays unsent and is published again at the next poll - a second copy the
+    // consumers' dedup must absorb. The simulator's SQLite file breaks none.
+    k_.trace.record("relay", orders::event::kDbError, "", 0,
+                    "marking outbox row " + std::to_string(row) + " sent: " + st.to_string() +
+                        " -> it stays unsent");
+    return false;
+  }
+  // Nothing else writes while the relay runs its step: any other error is the machine's.
+  (void)store::machine_failed(st);
   stop();
   return false;
 }
@@ -204,7 +215,10 @@ void Relay::on_confirm(const broker::Confirm& confirm) {
       continue;
     }
     if (fault(Site::kRelayAfterConfirm, f.order, f.attempt)) return;
-    if (!mark_sent(f.row)) return;
+    if (!mark_sent(f.row)) {
+      if (!up_) return;  // the machine failed: the relay stopped
+      continue;
+    }
     k_.trace.record("relay", orders::event::kSent, "", f.order,
                     "outbox row marked sent after confirm");
   }

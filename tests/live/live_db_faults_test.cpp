@@ -3,9 +3,11 @@
 // transaction is open; under the separate dedup store on a private Redis the key set
 // before the transaction survives the restart and the redelivery is skipped (order 2
 // lost), under the atomic design the key rolls back with the debit (exactly-once).
-// db.commit_reply on SQLite: the COMMIT takes effect, the consumer drops its connection
-// unanswered, no-dedup debits order 2 twice and the atomic design once. Outcomes only; no
-// process and no folder is left behind.
+// db.commit_reply on PostgreSQL, on the wire: the consumer's connection goes through the
+// fault proxy, which lets order 2's COMMIT reach the server and drops its reply; on
+// SQLite the consumer drops its own connection after the COMMIT. Either way no-dedup
+// debits order 2 twice and the atomic design once. Outcomes only; no process and no
+// folder is left behind.
 #include <sys/stat.h>
 
 #include <catch2/catch.hpp>
@@ -43,23 +45,25 @@ std::map<std::string, nlohmann::json> reports_by_scenario(const std::string& out
 
 TEST_CASE(
     "live --store postgres: db.restart loses order 2 under a separate store in Redis, "
-    "not under the atomic design",
+    "not under the atomic design; db.commit_reply drops the COMMIT's reply on the wire",
     "[live-db-restart]") {
   live_test::TempDir dir;
   ::chmod(dir.path.c_str(), 0711);  // the private PostgreSQL runs as user postgres
   const std::string tmp = dir.path + "/tmp";
   fs::create_directories(tmp);
   const std::vector<std::string> env = {"TMPDIR=" + tmp};
-  // One command, one broker and one server for both designs.
+  // One command, one broker and one server for the four runs.
   const auto r =
       live_test::eosim({"live", "--store", "postgres", "--dedup-store", "redis", "--format", "json",
                         live_test::kSource + "/scenarios/41-database-restart-separate-store.toml",
-                        live_test::kSource + "/scenarios/42-database-restart-atomic.toml"},
+                        live_test::kSource + "/scenarios/42-database-restart-atomic.toml",
+                        live_test::kSource + "/scenarios/39-commit-reply-lost-no-dedup.toml",
+                        live_test::kSource + "/scenarios/40-commit-reply-lost-atomic.toml"},
                        dir, env);
   INFO(r.out);
-  CHECK(r.exit_code == 0);  // both files' [expect] met
+  CHECK(r.exit_code == 0);  // every file's [expect] met
   auto runs = reports_by_scenario(r.out);
-  REQUIRE(runs.size() == 2);
+  REQUIRE(runs.size() == 4);
   const nlohmann::json& separate = runs["database restart under a separate dedup store"];
   CHECK(separate["verdict"] == "lost");
   CHECK(debits_of(separate) == std::map<int, int>{{1, 1}, {2, 0}, {3, 1}});
@@ -68,6 +72,20 @@ TEST_CASE(
   CHECK(atomic["verdict"] == "exactly-once");
   CHECK(debits_of(atomic) == std::map<int, int>{{1, 1}, {2, 1}, {3, 1}});
   CHECK(atomic["redeliveries"].get<int>() >= 1);  // order 2 came back after the restart
+
+  // The reply to order 2's COMMIT lost between the server and the consumer: the debit
+  // committed; without a key the redelivery debits again, with one it acks.
+  for (const char* name : {"commit reply lost (no dedup)", "commit reply lost (atomic)"}) {
+    const nlohmann::json& run = runs[name];
+    INFO(name);
+    CHECK(run["database_link"]["proxied"] == true);
+    CHECK(run["database_link"]["commit_replies_dropped"] == 1);
+  }
+  CHECK(runs["commit reply lost (no dedup)"]["verdict"] == "duplicated");
+  CHECK(debits_of(runs["commit reply lost (no dedup)"]).at(2) == 2);
+  CHECK(runs["commit reply lost (atomic)"]["verdict"] == "exactly-once");
+  CHECK(debits_of(runs["commit reply lost (atomic)"]) ==
+        std::map<int, int>{{1, 1}, {2, 1}, {3, 1}});
 
   CHECK(live_test::processes_with_env("TMPDIR=" + tmp) == 0);
   std::error_code ec;

@@ -9,12 +9,16 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
+#include "src/live/fault_proxy.h"
+#include "src/live/pg_wire.h"
 #include "src/live/postgres_launcher.h"
 #include "src/live/postgres_store.h"
 #include "src/live/redis_store.h"
 #include "src/store/db.h"
 #include "src/store/txn.h"
+#include "tests/support/db_query.h"
 
 namespace {
 
@@ -143,4 +147,55 @@ TEST_CASE("store over PostgreSQL: statements, rows, changes, and the SQLSTATEs o
     CHECK(q.column_int64(0) == 11);  // the uncommitted 100 died with the crash
     q.reset();
   }
+}
+
+using test_support::query_int;
+
+// The database link through the fault proxy (src/live/pg_wire.h): libpq asks for TLS
+// (sslmode=prefer) and is told no by the proxy, logs in in the clear; the reply to order
+// 2's COMMIT is dropped on the wire: the server committed, the client reads a lost
+// connection (it cannot tell), and its next statement connects again through the proxy.
+TEST_CASE("the fault proxy in front of PostgreSQL: a COMMIT's reply lost on the wire",
+          "[live-postgres-store]") {
+  Server server;
+  live::Endpoint at;
+  std::string why;
+  REQUIRE(live::proxyable_server(server.url, at, why));
+  std::vector<std::int64_t> asked;  // written on the proxy's thread, read after stop()
+  live::ProxyOptions po;
+  po.framer = live::postgres_framing([&asked](const live::CommitReply& r) {
+    asked.push_back(r.order);
+    live::ProxyAction a;
+    if (r.order == 2) a.kind = live::ProxyAction::kDrop;
+    a.notice_ms = 0;
+    return a;
+  });
+  std::unique_ptr<live::FaultProxy> proxy;
+  REQUIRE(live::FaultProxy::start(at, po, proxy).ok());
+  const std::string url = live::via_proxy(server.url, proxy->endpoint().port) + "&sslmode=prefer";
+  Db direct = open(server.url);
+  REQUIRE(direct.exec("CREATE TABLE debits(order_id INTEGER PRIMARY KEY, message_id TEXT)").ok());
+  Db db = open(url);
+  const char* insert = "INSERT INTO debits(order_id, message_id) VALUES(?1, ?2)";
+  {
+    store::Txn txn(db);
+    REQUIRE(txn.status().ok());
+    REQUIRE(db.statement(insert).bind(1, 1).bind(2, "m-1").exec().ok());
+    CHECK(txn.commit().ok());
+  }
+  Status lost;
+  {
+    store::Txn txn(db);
+    REQUIRE(txn.status().ok());
+    REQUIRE(db.statement(insert).bind(1, 2).bind(2, "m-2").exec().ok());
+    lost = txn.commit();
+  }
+  INFO(lost.to_string());
+  CHECK(lost.kind == ErrorKind::kConnectionLost);
+  CHECK(query_int(direct, "SELECT COUNT(*) FROM debits WHERE order_id = 2") == 1);  // committed
+  CHECK(query_int(db, "SELECT COUNT(*) FROM debits") == 2);  // connected again
+  CHECK(proxy->frames_dropped() == 1);
+  CHECK(proxy->connections_accepted() >= 2);
+  proxy->stop();
+  CHECK(asked == std::vector<std::int64_t>{1, 2});
 }

@@ -1,0 +1,61 @@
+#pragma once
+// PostgreSQL's frontend/backend protocol (version 3) as bytes on the wire, as far as the
+// fault proxy needs it to carry the database link (fault_proxy.h): where a message ends,
+// and which transaction's COMMIT a reply answers.
+//
+// The client's first message has no type byte: int32 length (counting itself), int32
+// code, the rest. An SSLRequest or GSSENCRequest (codes 80877103, 80877104) asks for
+// encryption: the proxy answers 'N' (no) itself and the client goes on in the clear, with
+// its StartupMessage - so the proxy always sees the messages. After the startup every
+// message is one type byte, int32 length (counting itself, not the type) and the body,
+// both ways.
+//
+// A transaction's order: the first parameter of an INSERT INTO debits (extended
+// protocol: Parse, then Bind's first value; simple protocol: the first number after
+// VALUES), the row a consumer's debit writes. The reply to the COMMIT that ends that
+// transaction - CommandComplete with the tag COMMIT - is shown to the judge with the
+// order, before it passes; a COMMIT that fails answers ROLLBACK and is not shown, as the
+// model asks db.commit_reply only after a commit that took effect.
+//
+// Invariants:
+//  (1) pg_message_end never reads past `size` and never returns a position <= `pos` other
+//      than 0 (incomplete) or kNotFramed (a length no message has).
+//  (2) Content the framer cannot read (a binary parameter, a statement it does not know)
+//      is forwarded unjudged, never an error.
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "src/live/fault_proxy.h"
+
+namespace live {
+
+inline constexpr std::int32_t kSslRequestCode = 80877103;
+inline constexpr std::int32_t kGssEncRequestCode = 80877104;
+
+// The untyped startup-phase message at `pos` (as for typed ones: 0 while incomplete,
+// kNotFramed when no such message can be that long or short).
+std::size_t pg_startup_end(const std::uint8_t* data, std::size_t size, std::size_t pos);
+// The typed message at `pos`.
+std::size_t pg_message_end(const std::uint8_t* data, std::size_t size, std::size_t pos);
+
+// The order a statement's text writes a debit for (simple protocol): the first number after
+// VALUES of an INSERT INTO debits; 0 for any other statement.
+std::int64_t debit_order_in_sql(const std::string& sql);
+// The first parameter of a Bind message's body (text format) as a number; 0 if none.
+std::int64_t first_bind_value(const std::uint8_t* body, std::size_t size);
+
+// A COMMIT's reply about to pass to the client: the transaction wrote order `order`'s debit.
+struct CommitReply {
+  ConnectionId id;
+  std::int64_t order = 0;
+};
+using CommitJudge = std::function<ProxyAction(const CommitReply&)>;
+
+// The proxy's framer for PostgreSQL; `judge` is asked about every COMMIT reply of a
+// transaction that wrote a debit (null: everything passes).
+FramerFactory postgres_framing(CommitJudge judge);
+
+}  // namespace live
