@@ -78,6 +78,8 @@ struct LiveCommandOptions {
   std::string consumer;       // the user's consumer command ("" keeps each file's, or eosim's)
   std::int64_t consumers = 0;  // instances of the consumer; 0 keeps each file's
   std::string effects_query;   // how the user's consumer's effects are read ("" = debits)
+  std::string seeds;           // --seeds A..B: a live sweep (src/cli/live_sweep.h); "" = one run
+  std::string faults;          // --faults: the sweep's ratios (src/live/live_schedule.h)
 };
 int live_command(const LiveCommandOptions& options, std::ostream& out, std::ostream& err);
 // `eosim live-actor KEY=VALUE...`: one actor process of a live run (not for people).

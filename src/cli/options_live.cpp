@@ -29,6 +29,13 @@ constexpr const char* kLiveFooter =
     "faults on content only, so it ends the same way every time. An order redelivered\n"
     "20 times while nothing else changes ends the run as a redelivery loop. docs/live.md\n"
     "\n"
+    "A live sweep (--seeds A..B --faults kill=1/3,drop=1/4) runs the scenario once per\n"
+    "seed, each with faults on the consumers' links that the seed draws before the run:\n"
+    "the fault proxy kills a consumer as its kth delivery reaches it or after its kth\n"
+    "ack, loses a delivery or an ack, or freezes the connection. A seed means the same\n"
+    "faults every time; timing may differ. A failing seed's run folder is kept and the\n"
+    "command that replays its schedule printed (docs/your-consumer.md).\n"
+    "\n"
     "The private broker is /usr/lib/rabbitmq/bin/rabbitmq-server, or the one in the\n"
     "folder EOSIM_RABBITMQ_BIN names.\n"
     "\n"
@@ -37,6 +44,8 @@ constexpr const char* kLiveFooter =
     "  eosim live scenarios/02-crash-between-commit-and-ack.toml --strategy no-dedup "
     "--keep-db run02\n"
     "  eosim-gui --trace run02/trace.jsonl      # step through it, read-only\n"
+    "  eosim live scenarios/01-happy-path.toml --consumer 'python3 my_consumer.py' "
+    "--seeds 1..20\n"
     "\n"
     "A scenario file whose keys a live run cannot honour is refused naming the key; in a\n"
     "folder the others still run and the command exits 2 at the end. A broker that\n"
@@ -62,6 +71,16 @@ void consumer_options(CLI::App* live, LiveCommandOptions& o) {
                    "With your consumer: the SQL on its ledger that gives one row per applied "
                    "effect, the order id first (default: SELECT order_id FROM debits)")
       ->type_name("SQL");
+  live->add_option("--seeds", o.seeds,
+                   "A live sweep: one run per seed, each with the fault schedule the seed draws "
+                   "(--faults) on top of the file's rules; one seed N replays that run's schedule "
+                   "(same faults, timing may differ)")
+      ->type_name("A..B");
+  live->add_option("--faults", o.faults,
+                   "With --seeds: chances per order of kill (the consumer SIGKILLed as a delivery "
+                   "reaches it or after an ack), drop (an ack or delivery lost) and freeze (its "
+                   "connection silent), e.g. kill=1/3,drop=1/4 (default kill=1/3,drop=1/3)")
+      ->type_name("SPEC");
 }
 
 CLI::App* live_options(CLI::App& app, LiveCommandOptions& o) {

@@ -67,6 +67,16 @@ std::uint64_t tag_of(amqp_method_number_t number, void* decoded) {
   }
 }
 
+bool settles_many(amqp_method_number_t number, void* decoded) {
+  if (number == AMQP_BASIC_ACK_METHOD) {
+    return static_cast<amqp_basic_ack_t*>(decoded)->multiple != 0;
+  }
+  if (number == AMQP_BASIC_NACK_METHOD) {
+    return static_cast<amqp_basic_nack_t*>(decoded)->multiple != 0;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool method_by_name(const std::string& name, MethodId& out) {
@@ -123,6 +133,7 @@ bool read_command(const std::uint8_t* data, std::size_t size, SeenFrame& out) {
   out.method = {be16(data + 7), be16(data + 9)};
   out.order = 0;
   out.delivery_tag = 0;
+  out.multiple = false;
   const auto number = static_cast<amqp_method_number_t>((std::uint32_t{out.method.class_id} << 16) |
                                                         out.method.method_id);
   amqp_pool_t pool;
@@ -130,6 +141,7 @@ bool read_command(const std::uint8_t* data, std::size_t size, SeenFrame& out) {
   void* decoded = nullptr;
   if (amqp_decode_method(number, &pool, bytes_of(data + 11, payload - 4), &decoded) == 0) {
     out.delivery_tag = tag_of(number, decoded);
+    out.multiple = settles_many(number, decoded);
   }
   // The content header, if any: the first header frame after the method.
   for (std::size_t at = payload + kFrameOverheadBytes; at + kFrameOverheadBytes <= size;) {

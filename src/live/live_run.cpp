@@ -163,6 +163,9 @@ Status run_live(const lab::Scenario& s, const Endpoint& endpoint, const LiveOpti
   store::Db::set_live_lock_wait_ms(10000);
   if (Status st = set_consumer_timeout(s, o); !st.ok()) return st;
   if (Status st = prepare_run_dir(s, o.keep_db, out.run_dir); !st.ok()) return st;
+  if (!o.schedule.empty()) {
+    std::ofstream(out.run_dir + "/schedule.txt") << o.schedule;
+  }
   install_server_stores();
   // On every way out, after the checker has read the tables (a return value is made before
   // the locals go): the run's schema on a server of the user's, unless kept.
@@ -207,7 +210,8 @@ Status run_live(const lab::Scenario& s, const Endpoint& endpoint, const LiveOpti
   out.queues_left = remove_queues(sv);
   if (!sv.effects_query.empty()) {
     if (Status st = import_effects(s, out.run_dir, sv.effects_query); !st.ok()) {
-      st.bad_input = true;  // the user's query or the user's ledger
+      st.message = joined(st.message, out.hung);  // a hung consumer may have made no ledger
+      st.bad_input = true;                        // the user's query or the user's ledger
       return st;
     }
   }

@@ -66,6 +66,9 @@ struct LiveOptions {
   // URL); "" = the `seen` table beside the other stores. Used only by a design with a
   // separate store; each run's keys have a prefix of their own (LiveResult::dedup_prefix).
   std::string dedup_url;
+  // A live sweep's fault schedule in words (live_schedule.h): written to the run folder's
+  // schedule.txt; its rules are in the scenario's script already. "" = none.
+  std::string schedule;
   // Called about every 250 ms while waiting, with a one-line state of the run.
   std::function<void(const std::string&)> progress;
 };
@@ -74,6 +77,8 @@ struct LiveResult {
   lab::RunSummary summary;
   bool timed_out = false;
   std::string still_going;   // at a timeout: what had not settled
+  // At a timeout: the user's consumers that held deliveries unacked, in words ("" = none).
+  std::string hung;
   // Set when the run ended in a redelivery loop: an order delivered again and again (at
   // least 20 times) while nothing else changed for the quiet period. The report says so.
   std::string loop;

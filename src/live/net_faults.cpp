@@ -1,5 +1,7 @@
 #include "src/live/net_faults.h"
 
+#include <signal.h>
+
 #include "sim/network.h"
 #include "sim/trace.h"
 #include "src/catalog/fault_sites.h"
@@ -58,7 +60,9 @@ bool has_network_rules(const lab::Scenario& scenario) {
 NetFaults::NetFaults(const lab::Scenario& s, NetFaultsOptions options)
     : options_(std::move(options)),
       frames_(options_.nodes.size()),
-      consumes_(options_.nodes.size()) {
+      consumes_(options_.nodes.size()),
+      groups_(options_.nodes.size()),
+      held_(options_.nodes.size()) {
   // The far end of a broken connection: after heartbeat_timeout ticks, or by the real
   // heartbeats when the scenario has them (each side's own detection).
   if (!s.network.heartbeat) notice_ms_ = s.network.heartbeat_timeout * options_.tick_ms;
@@ -125,8 +129,43 @@ std::int64_t NetFaults::deliveries_of(std::int64_t order) const {
   return it == delivered_.end() ? 0 : it->second;
 }
 
+void NetFaults::set_group(int listener, pid_t pgid) {
+  if (listener >= 0 && static_cast<std::size_t>(listener) < groups_.size()) {
+    groups_[static_cast<std::size_t>(listener)] = pgid;
+  }
+}
+
+void NetFaults::track_held(const SeenFrame& f) {
+  if (f.listener < 0 || static_cast<std::size_t>(f.listener) >= held_.size()) return;
+  const std::lock_guard<std::mutex> lock(held_mutex_);
+  Holding& h = held_[static_cast<std::size_t>(f.listener)];
+  if (f.connection > h.connection) h = Holding{f.connection, {}, WallClock::monotonic_ms()};
+  if (f.connection != h.connection) return;  // an old connection's last frames
+  const bool deliver = f.direction == Direction::kBrokerToClient && f.method == MethodId{60, 60};
+  const bool settle = f.direction == Direction::kClientToBroker && is_settle(f.method);
+  if (deliver) h.tags[f.delivery_tag] = f.order;
+  if (settle && f.multiple) {
+    h.tags.erase(h.tags.begin(),
+                 f.delivery_tag == 0 ? h.tags.end() : h.tags.upper_bound(f.delivery_tag));
+  } else if (settle) {
+    h.tags.erase(f.delivery_tag);
+  }
+  if (deliver || settle) h.since_ms = WallClock::monotonic_ms();
+}
+
+NetFaults::Held NetFaults::held_by(int listener) const {
+  Held out;
+  if (listener < 0 || static_cast<std::size_t>(listener) >= held_.size()) return out;
+  const std::lock_guard<std::mutex> lock(held_mutex_);
+  const Holding& h = held_[static_cast<std::size_t>(listener)];
+  for (const auto& [tag, order] : h.tags) out.orders.push_back(order);
+  out.since_ms = h.since_ms;
+  return out;
+}
+
 ProxyAction NetFaults::judge(const SeenFrame& f) {
   count_client_frame(f);
+  track_held(f);
   const std::string kind = model_frame_kind(f.direction, f.method);
   if (kind.empty() || f.listener < 0 ||
       static_cast<std::size_t>(f.listener) >= options_.nodes.size()) {
@@ -162,6 +201,13 @@ ProxyAction NetFaults::judge(const SeenFrame& f) {
                    plan_.frames().id(kind)});
   if (!fired) return {};
   on_fired(plan_.fired().back(), f);
+  if (*fired == lab::Action::kCrash) {
+    // Forwarded all the same (the pass below): the consumer dies holding the delivery, or
+    // with its ack gone out. Asio writes the frame before this thread reads the reset.
+    const pid_t group = groups_[static_cast<std::size_t>(f.listener)].load();
+    if (group > 0) ::kill(-group, SIGKILL);
+    return {};
+  }
   ProxyAction action;
   action.kind = *fired == lab::Action::kFreeze ? ProxyAction::kFreeze : ProxyAction::kDrop;
   action.notice_ms = notice_ms_;
@@ -186,10 +232,14 @@ void NetFaults::on_fired(sim::FiredFault fault, const SeenFrame& f) {
              std::to_string(f.connection) + ")";
   trace_ << sim::format_jsonl(e, orders::kTraceNames) << '\n';
   const bool freeze = fault.action == lab::Action::kFreeze;
-  e.kind = freeze ? sim::EventKind::kFrozen : sim::EventKind::kLost;
-  e.detail = freeze
-                 ? "the connection carries nothing more either way"
-                 : fault.frame + " dropped: the connection breaks, its sender is reset at once";
+  const bool kill = fault.action == lab::Action::kCrash;
+  e.kind = freeze ? sim::EventKind::kFrozen : kill ? sim::EventKind::kCrash : sim::EventKind::kLost;
+  e.actor = kill ? node : e.actor;
+  e.target = kill ? "" : e.target;
+  e.detail = freeze ? "the connection carries nothing more either way"
+             : kill ? fault.frame + " forwarded, then " + node +
+                          "'s process group is sent SIGKILL (fault proxy: no failpoint needed)"
+                    : fault.frame + " dropped: the connection breaks, its sender is reset at once";
   trace_ << sim::format_jsonl(e, orders::kTraceNames) << '\n';
   trace_.flush();
 }

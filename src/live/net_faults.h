@@ -27,13 +27,24 @@
 // real heartbeats negotiated by the actors decide, as each side's detection does in the
 // model.
 //
-// Not thread-safe: the proxy calls judge() on its one thread.
+// A rule with `do = "crash"` on a consumer's link (`net.broker->consumer` frame
+// basic.deliver, `net.consumer->broker` frame basic.ack; drawn by a live sweep's schedule,
+// live_schedule.h - a scenario file cannot say it) kills that consumer's process group with
+// SIGKILL as the frame goes by: the frame is forwarded, so the consumer is killed holding
+// that delivery unacked, or right after its ack left. The kill goes to the group set for the
+// frame's listener (set_group), never to anything else; with none set, nothing is killed.
+//
+// Not thread-safe, but for set_group and the counters: the proxy calls judge() on its one
+// thread.
+
+#include <sys/types.h>
 
 #include <atomic>
 #include <cstdint>
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -79,6 +90,19 @@ class NetFaults {
   // Thread-safe: the basic.deliver frames of `order` that passed so far, to any consumer
   // (the attempt of its latest delivery; 0 before the first).
   std::int64_t deliveries_of(std::int64_t order) const;
+  // Thread-safe: the process group of the actor behind `listener` (0: none runs).
+  void set_group(int listener, pid_t pgid);
+
+  // What a consumer holds (thread-safe): the deliveries its latest connection carried that
+  // it has not acked, nacked or rejected yet (by delivery tag, `multiple` honoured), their
+  // orders, and when it last received or settled one (CLOCK_MONOTONIC ms). A new connection
+  // of the listener (its first frame) starts afresh: the broker gives back what an old one
+  // held once it is gone.
+  struct Held {
+    std::vector<std::int64_t> orders;  // one per delivery held, by tag
+    std::int64_t since_ms = 0;         // the last deliver or settle on that connection
+  };
+  Held held_by(int listener) const;
 
  private:
   struct Tagged {
@@ -88,6 +112,12 @@ class NetFaults {
   void on_fired(sim::FiredFault fault, const SeenFrame& frame);
   void record_attempt(const SeenFrame& frame, std::int64_t order, std::int64_t attempt);
   void count_client_frame(const SeenFrame& frame);
+  void track_held(const SeenFrame& frame);
+  struct Holding {
+    std::uint64_t connection = 0;
+    std::map<std::uint64_t, std::int64_t> tags;  // delivery tag -> order
+    std::int64_t since_ms = 0;
+  };
 
   NetFaultsOptions options_;
   std::int64_t notice_ms_ = -1;
@@ -102,6 +132,9 @@ class NetFaults {
   std::vector<std::atomic<int>> consumes_;  // per listener: basic.consume
   mutable std::mutex delivered_mutex_;
   std::map<std::int64_t, std::int64_t> delivered_;  // order -> basic.deliver frames
+  std::vector<std::atomic<pid_t>> groups_;  // per listener: its process group, 0 = none
+  mutable std::mutex held_mutex_;
+  std::vector<Holding> held_;  // per listener, under held_mutex_
 };
 
 }  // namespace live

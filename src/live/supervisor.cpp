@@ -158,6 +158,11 @@ bool carry_out_broker_faults(Supervision& sv, const ActorArgs& base, LiveResult&
 // process group goes to the failpoint server.
 Status start_one(Supervision& sv, Actor& a, std::size_t i) {
   if (Status st = start_actor(a, sv.o.self_exe); !st.ok()) return st;
+  // A wire-triggered kill (net_faults.h) reaches a consumer by its group.
+  // The consumers come first in sv.actors (actors_of).
+  if (i < static_cast<std::size_t>(sv.s.consumer.instances)) {
+    sv.net_faults->set_group(static_cast<int>(i), a.pid);
+  }
   if (!a.command.empty()) {
     a.consumes_at_start = sv.net_faults->consumes_from(static_cast<int>(i));
     if (sv.failpoints) sv.failpoints->set_group(a.args.instance, a.pid);
@@ -208,6 +213,7 @@ bool tend_actors(Supervision& sv, std::int64_t now, bool& pending, LiveResult& o
     if (Status reaped = reap(a, now, restart_ms, sv.events); !reaped.ok()) {
       return fail(sv, std::move(reaped));
     }
+    if (was_running && a.pid == 0) sv.net_faults->set_group(static_cast<int>(i), 0);
     if (was_running && a.pid == 0 && !a.command.empty()) {
       if (Status st = after_user_reap(sv, a, i, ends_before); !st.ok()) return fail(sv, st);
     }
@@ -316,6 +322,42 @@ std::string seconds_text(std::int64_t ms) {
   return std::to_string(ms / 1000) + "." + std::to_string((ms % 1000) / 100) + " s";
 }
 
+// Whether a running consumer of the user's holds deliveries it has not settled: the run
+// has not settled while it does (a slow consumer is still working; a hung one is named at
+// the timeout by hung_text), never STUCK on what it sits on.
+bool user_holds(const Supervision& sv) {
+  for (std::size_t i = 0; i < sv.actors.size(); ++i) {
+    const Actor& a = sv.actors[i];
+    if (!a.command.empty() && a.pid != 0 &&
+        !sv.net_faults->held_by(static_cast<int>(i)).orders.empty()) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// At the timeout: each consumer of the user's that still holds deliveries, and for how long
+// it has neither received nor settled one; "" when none does.
+std::string hung_text(const Supervision& sv, std::int64_t now) {
+  std::string text;
+  for (std::size_t i = 0; i < sv.actors.size(); ++i) {
+    const Actor& a = sv.actors[i];
+    if (a.command.empty() || a.pid == 0) continue;
+    const NetFaults::Held held = sv.net_faults->held_by(static_cast<int>(i));
+    if (held.orders.empty()) continue;
+    std::string orders;
+    for (const std::int64_t order : held.orders) {
+      orders += (orders.empty() ? "" : ", ") + std::to_string(order);
+    }
+    text += std::string(text.empty() ? "" : "; ") + a.args.node() + " (your consumer) held " +
+            std::to_string(held.orders.size()) + " deliver" +
+            (held.orders.size() == 1 ? "y" : "ies") + " (order " + orders +
+            ") unacked and sent no ack, nack or reject for the last " +
+            seconds_text(now - held.since_ms) + ", without exiting: it looks hung";
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string lost_broker_text(const Supervision& sv, std::int64_t since_ms, std::int64_t for_ms) {
@@ -375,7 +417,7 @@ void supervise(Supervision& sv, const ActorArgs& base, LiveResult& out) {
     const std::int64_t now = WallClock::monotonic_ms();
     Snapshot snap = snapshot(out.run_dir, sv.effects_query);
     if (!watch_broker(sv, base, queue, now, snap, watch)) return;
-    pending = pending || sv.unreadable_since_ms >= 0;
+    pending = pending || sv.unreadable_since_ms >= 0 || user_holds(sv);
     // A silent connection someone will notice (a timer of the proxy, heartbeats) is
     // still going: the broker gives back what it held once its end is closed.
     snap.silent_ends = sv.proxy->silent_ends();
@@ -401,6 +443,7 @@ void supervise(Supervision& sv, const ActorArgs& base, LiveResult& out) {
       }
       out.timed_out = true;
       out.still_going = line;
+      out.hung = hung_text(sv, now);
       return;
     }
   }

@@ -111,6 +111,26 @@ TEST_CASE("live --consumer: a command that cannot run is an error, never a verdi
   }
 }
 
+TEST_CASE("live --consumer: a consumer that holds its deliveries and never acks is named hung",
+          "[live-consumer-bad]") {
+  live_test::broker_endpoint();
+  live_test::TempDir dir;
+  const std::string keep = dir.path + "/run";
+  const live_test::Outcome o = run_consumer(
+      kConsumer01, kSystemPython + live_test::kSource + "/tests/support/hung_consumer.py", dir,
+      {"--timeout", "6", "--keep-db", keep});
+  INFO(o.out);
+  CHECK(o.exit_code == 1);  // stopped at its timeout: no verdict the tables prove
+  const nlohmann::json j = live_test::last_json_line(o.out);
+  CHECK(j["verdict"] == "incomplete");  // not STUCK, a design's verdict (old: after 1.5 s)
+  CHECK(j["timed_out"] == true);
+  const std::string hung = j.value("hung", "");
+  CHECK(hung.find("consumer1 (your consumer) held 3 deliveries (order 1, 2, 3) unacked") !=
+        std::string::npos);
+  CHECK(hung.find("it looks hung") != std::string::npos);
+  CHECK(left_running(keep) == 0);
+}
+
 TEST_CASE("live --consumer: an effects query that fails or gives no order ids is an error",
           "[live-consumer-bad]") {
   live_test::broker_endpoint();
@@ -131,4 +151,46 @@ TEST_CASE("live --consumer: an effects query that fails or gives no order ids is
     CHECK(o.out.find("not an order number") != std::string::npos);
     CHECK(o.out.find("\"verdict\"") == std::string::npos);
   }
+}
+
+// A live sweep (--seeds, --faults) of the user's consumer, on the test binary's broker: the
+// fault proxy loses an ack or kills the consumer as a delivery reaches it or after an ack,
+// at the frames each seed draws. Seed 1 with drop=1 loses the 1st basic.ack (the schedule
+// is a function of the seed: live_schedule_test), and a consumer without a dedup key whose
+// ack of a committed debit is lost debits that order again when it comes back.
+TEST_CASE("live --consumer --seeds: a sweep catches the broken example and passes the atomic one",
+          "[live-consumer]") {
+  live_test::broker_endpoint();
+  live_test::TempDir dir;
+  const std::string keep = dir.path + "/runs";
+  const live_test::Outcome broken = run_consumer(
+      kConsumer01, kBroken, dir, {"--seeds", "1..2", "--faults", "drop=1", "--keep-db", keep});
+  INFO(broken.out);
+  CHECK(broken.exit_code == 1);
+  const nlohmann::json b = live_test::last_json_line(broken.out);
+  CHECK(b["mode"] == "live-sweep");
+  CHECK(b["runs"] == 2);
+  CHECK(b["verdicts"].value("duplicated", 0) >= 1);
+  REQUIRE(!b["failing"].empty());
+  const nlohmann::json& first = b["failing"][0];
+  CHECK(first["verdict"] == "duplicated");
+  CHECK(!first["duplicated"].empty());
+  CHECK(first["replay"].get<std::string>().find(
+            "--seeds " + std::to_string(first["seed"].get<int>()) + " --faults drop=1") !=
+        std::string::npos);
+  const std::string run_dir = first["run_dir"];
+  CHECK(std::filesystem::exists(run_dir + "/schedule.txt"));
+  CHECK(live_test::debits_of(run_dir + "/consumer-ledger.db",
+                             first["duplicated"][0].get<std::int64_t>()) == 2);
+  CHECK(left_running(keep) == 0);
+  CHECK(broken.out.find("live sweep: seed 1: ") != std::string::npos);  // progress on stderr
+
+  const live_test::Outcome atomic =
+      run_consumer(kConsumer01, kAtomic, dir, {"--seeds", "1..2", "--faults", "kill=1/2,drop=1/2"});
+  INFO(atomic.out);
+  CHECK(atomic.exit_code == 0);
+  const nlohmann::json a = live_test::last_json_line(atomic.out);
+  CHECK(a["runs"] == 2);
+  CHECK(a["verdicts"].value("exactly-once", 0) == 2);
+  CHECK(a["failing"].empty());
 }

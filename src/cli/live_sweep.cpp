@@ -1,0 +1,244 @@
+// `eosim live FILE --seeds A..B --faults SPEC`: the live sweep (live_sweep.h).
+
+#ifdef EOSIM_HAVE_LIVE
+
+#include "src/cli/live_sweep.h"
+
+#include <stdlib.h>
+
+#include <filesystem>
+#include <map>
+#include <ostream>
+
+#include <nlohmann/json.hpp>
+
+#include "src/checker/violations.h"
+#include "src/live/actor_process.h"
+#include "src/live/broker_probe.h"
+#include "src/live/live_schedule.h"
+#include "src/live/process.h"
+#include "src/live/temp_folders.h"
+#include "src/prose/printable.h"
+#include "src/world/world.h"
+
+namespace cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kDefaultLiveFaults = "kill=1/3,drop=1/3";
+
+// One seed's run, as the summary needs it.
+struct SeedRun {
+  std::uint64_t seed = 0;
+  std::string error;         // the run failed: no verdict
+  int error_code = kExitOk;  // then its exit code (2 or 3)
+  lab::Violations verdict;
+  bool failed = false;  // expectations unmet, or timed out
+  std::size_t faults = 0;
+  std::string run_dir;
+  std::string replay;
+};
+
+struct SweepTally {
+  std::map<std::string, int> verdicts;  // by name; "error" for runs without one
+  std::map<std::string, int> faults;    // fired, by action
+  std::vector<SeedRun> failing;         // failed or no verdict
+  int runs = 0;
+};
+
+std::string orders_text(const std::vector<std::int64_t>* orders) {
+  std::string text;
+  for (std::size_t i = 0; orders != nullptr && i < orders->size(); ++i) {
+    text += (i == 0 ? "[" : ", ") + std::to_string((*orders)[i]);
+  }
+  return text.empty() ? "" : " " + text + "]";
+}
+
+// The folder a sweep without --keep-db keeps failing runs in: eosim-live-sweep-XXXXXX of
+// the temporary directory (no eosim.lock in it: the stale-folder cleaner leaves it alone).
+live::Status make_sweep_dir(const LiveCommandOptions& o, std::string& dir) {
+  if (!o.keep_db.empty()) {
+    dir = o.keep_db;
+    return live::Status::success();
+  }
+  std::error_code ec;
+  std::string pattern = (fs::temp_directory_path(ec) / "eosim-live-sweep-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr) {
+    return live::Status::error("cannot create a folder for the sweep's runs");
+  }
+  dir = pattern;
+  return live::Status::success();
+}
+
+// Runs seed `seed` of the sweep in `dir`/seed-N.
+SeedRun run_seed(const LiveCommandOptions& o, const Loaded& base, std::uint64_t seed,
+                 const std::string& dir, const live::Endpoint& endpoint, live::PrivateBroker* own,
+                 const LiveStore& store, std::ostream& err) {
+  const Loaded l = with_schedule(o, base, seed);
+  SeedRun r;
+  r.seed = seed;
+  r.run_dir = (fs::path(dir) / ("seed-" + std::to_string(seed))).string();
+  LiveCommandOptions one = o;
+  one.seeds = std::to_string(seed);
+  one.keep_db = "DIR";
+  r.replay = replay_of(one, l.file);
+  const live::LiveOptions lo = make_live_options(o, l, r.run_dir, own, store, err);
+  live::LiveResult result;
+  const live::Status st = live::run_live(l.scenario, endpoint, lo, result);
+  if (o.progress) err << "\r\x1b[K" << std::flush;
+  if (!st.ok()) {
+    r.error = st.message;
+    r.error_code = live::is_access_error(st) || st.bad_input ? kExitBadInput : kExitInternal;
+    r.failed = true;
+    return r;
+  }
+  r.verdict = result.summary.report;
+  r.faults = result.summary.faults.size();
+  r.failed = result.timed_out || !lab::unmet_expectations(l.scenario, result.summary).empty();
+  return r;
+}
+
+std::string seed_line(const SeedRun& r) {
+  if (!r.error.empty()) return "seed " + std::to_string(r.seed) + ": no verdict: " + r.error;
+  return "seed " + std::to_string(r.seed) + ": " +
+         std::string(lab::verdict_name(r.verdict.verdict)) +
+         orders_text(lab::orders_named(r.verdict)) + " after " + std::to_string(r.faults) +
+         " fault(s)" + (r.failed ? " (expectations failed)" : "");
+}
+
+void count(const SeedRun& r, const std::string& run_dir, SweepTally& t) {
+  ++t.runs;
+  ++t.verdicts[r.error.empty() ? std::string(lab::verdict_name(r.verdict.verdict)) : "error"];
+  for (const sim::FiredFault& f : live::read_fired(run_dir)) {
+    ++t.faults[std::string(sim::fault_action_name(f.action))];
+  }
+  if (r.failed) t.failing.push_back(r);
+}
+
+std::string faults_text(const std::map<std::string, int>& faults) {
+  int total = 0;
+  std::string parts;
+  for (const auto& [action, n] : faults) {
+    total += n;
+    parts += (parts.empty() ? "" : ", ") + action + " " + std::to_string(n);
+  }
+  return std::to_string(total) + (parts.empty() ? "" : " (" + parts + ")");
+}
+
+void print_text(const LiveCommandOptions& o, const Loaded& l, const SweepTally& t,
+                std::ostream& out) {
+  out << "live sweep of " << l.scenario.name << " (" << l.file << ")\n"
+      << "  seeds " << o.seeds << ", "
+      << (l.scenario.consumer.command.empty() ? "eosim's consumer " + l.scenario.consumer.label()
+                                              : "your consumer: " + l.scenario.consumer.command)
+      << "\n  faults " << live_faults_spec(o) << " (at most " << l.scenario.random.budget
+      << " per run, on the consumers' links)\n"
+      << "  each seed draws the same faults every time it runs; timing may differ\n\n"
+      << "verdicts over " << t.runs << " live runs:\n";
+  for (const auto& [name, n] : t.verdicts) out << "  " << name << " " << n << '\n';
+  out << "faults fired: " << faults_text(t.faults) << "\n";
+  if (t.failing.empty()) {
+    out << "\nevery run met the scenario's expectations\n";
+    return;
+  }
+  out << "\nfailing seeds (" << t.failing.size() << " of " << t.runs << "):\n";
+  for (const SeedRun& r : t.failing) {
+    out << "  " << lab::printable(seed_line(r)) << "\n    run folder " << r.run_dir
+        << " (schedule.txt)\n    same faults, timing may differ: " << r.replay << '\n';
+  }
+}
+
+void print_json(const LiveCommandOptions& o, const SweepTally& t, std::ostream& out) {
+  nlohmann::ordered_json j;
+  j["mode"] = "live-sweep";
+  j["seeds"] = o.seeds;
+  j["faults"] = live_faults_spec(o);
+  j["runs"] = t.runs;
+  j["verdicts"] = t.verdicts;
+  j["faults_fired"] = t.faults;
+  nlohmann::ordered_json failing = nlohmann::ordered_json::array();
+  for (const SeedRun& r : t.failing) {
+    nlohmann::ordered_json f;
+    f["seed"] = r.seed;
+    if (r.error.empty()) {
+      lab::put_violations(f, r.verdict);
+    } else {
+      f["error"] = r.error;
+    }
+    f["run_dir"] = r.run_dir;
+    f["replay"] = r.replay;
+    failing.push_back(f);
+  }
+  j["failing"] = failing;
+  out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+}
+
+// A passing run's folder goes, unless --keep-db asked for every one.
+void tidy(const LiveCommandOptions& o, const SeedRun& r) {
+  if (!o.keep_db.empty() || r.failed) return;
+  std::error_code ec;
+  fs::remove_all(r.run_dir, ec);
+}
+
+}  // namespace
+
+std::string live_faults_spec(const LiveCommandOptions& o) {
+  return o.faults.empty() ? kDefaultLiveFaults : o.faults;
+}
+
+Loaded with_schedule(const LiveCommandOptions& o, const Loaded& l, std::uint64_t seed) {
+  std::map<std::string, sim::Ratio> ratios;
+  (void)live::parse_live_faults(live_faults_spec(o), ratios);  // REQUIRES: it parses
+  Loaded scheduled = l;
+  scheduled.scenario.seed = seed;
+  const std::vector<sim::FaultRule> rules = live::draw_schedule(l.scenario, ratios, seed);
+  scheduled.scenario.script.insert(scheduled.scenario.script.end(), rules.begin(), rules.end());
+  LiveCommandOptions one = o;
+  one.seeds = std::to_string(seed);
+  scheduled.schedule =
+      live::schedule_text(seed, live_faults_spec(o), replay_of(one, l.file), rules);
+  return scheduled;
+}
+
+int live_sweep(const LiveCommandOptions& o, const Loaded& l, const live::Endpoint& endpoint,
+               live::PrivateBroker* own, const LiveStore& store, std::ostream& out,
+               std::ostream& err) {
+  std::uint64_t first = 0, last = 0;
+  (void)parse_seed_range(o.seeds, first, last);  // checked before anything started
+  std::string dir;
+  if (live::Status st = make_sweep_dir(o, dir); !st.ok()) {
+    err << "eosim: live: " << st.message << '\n';
+    return kExitInternal;
+  }
+  SweepTally tally;
+  int exit_code = kExitOk;
+  for (std::uint64_t seed = first; seed <= last && live::interrupted() == 0; ++seed) {
+    const SeedRun r = run_seed(o, l, seed, dir, endpoint, own, store, err);
+    if (live::interrupted() != 0) break;  // the caller ends the command
+    count(r, r.run_dir, tally);
+    err << "live sweep: " << lab::printable(seed_line(r)) << " (" << seed - first + 1 << " of "
+        << last - first + 1 << ")\n";
+    exit_code = worse(exit_code, !r.error.empty() ? r.error_code
+                                 : r.failed       ? kExitExpectFailed
+                                                  : kExitOk);
+    tidy(o, r);
+    if (seed == last) break;  // last may be the largest seed there is
+  }
+  std::error_code ec;
+  if (o.keep_db.empty() && (tally.failing.empty() || live::interrupted() != 0)) {
+    fs::remove_all(dir, ec);
+  }
+  if (live::interrupted() != 0) return exit_code;
+  if (o.format == "json") {
+    print_json(o, tally, out);
+  } else {
+    print_text(o, l, tally, out);
+  }
+  return exit_code;
+}
+
+}  // namespace cli
+
+#endif  // EOSIM_HAVE_LIVE

@@ -1,0 +1,55 @@
+#pragma once
+// `eosim live FILE --seeds A..B --faults kill=1/3,drop=1/4`: live runs of one scenario, each
+// with the fault schedule its seed draws (src/live/live_schedule.h) on top of the file's
+// own rules, on one broker. Progress on stderr, one line per run; then a summary like
+// `eosim sweep`'s: verdicts counted, faults fired, and per failing seed the command that
+// replays its schedule (same faults, timing may differ) and its run folder, kept.
+//
+// Run folders: DIR/seed-N with --keep-db DIR (all kept); else each in a new folder
+// eosim-live-sweep-XXXXXX of the temporary directory, where a failing run's stays and a
+// passing run's is removed (the folder too when nothing failed).
+// Exit codes: 0 every run met the file's expectations, 1 one did not (or timed out),
+// 2 bad input, 3 a run failed for eosim's or the broker's trouble (no verdict).
+// Only with EOSIM_HAVE_LIVE.
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+
+#include "src/cli/commands.h"
+#include "src/cli/live_store.h"
+#include "src/live/endpoint.h"
+#include "src/live/launcher.h"
+#include "src/live/live_run.h"
+#include "src/scenario/scenario.h"
+
+namespace cli {
+
+// One scenario of the command, as loaded (the command line applied), and with --seeds the
+// schedule a seed drew: its rules in scenario.script, its text for the run folder.
+struct Loaded {
+  std::string file;
+  lab::Scenario scenario;
+  std::string schedule;
+};
+
+// The ratios --faults gives, or the default one when it is empty.
+std::string live_faults_spec(const LiveCommandOptions& o);
+
+// `l` with the schedule seed `seed` draws from --faults (live_faults_spec): the seed set,
+// the rules added, the schedule's text. REQUIRES: the spec parses.
+Loaded with_schedule(const LiveCommandOptions& o, const Loaded& l, std::uint64_t seed);
+
+// The live run's options for `l` (live_command.cpp), its run folder `keep` ("" = temporary).
+live::LiveOptions make_live_options(const LiveCommandOptions& o, const Loaded& l,
+                                    const std::string& keep, live::PrivateBroker* own,
+                                    const LiveStore& store, std::ostream& err);
+// The command that runs `file` again as the command line did (live_command.cpp).
+std::string replay_of(const LiveCommandOptions& o, const std::string& file);
+
+// The sweep over o.seeds (several seeds); the exit code.
+int live_sweep(const LiveCommandOptions& o, const Loaded& l, const live::Endpoint& endpoint,
+               live::PrivateBroker* own, const LiveStore& store, std::ostream& out,
+               std::ostream& err);
+
+}  // namespace cli

@@ -1,0 +1,68 @@
+#pragma once
+// A live sweep's fault schedule (`eosim live FILE --seeds A..B --faults kill=1/3,drop=1/4`):
+// for each seed, rules drawn before the run from the seed and the ratios, added to the
+// scenario's own script, and written to the run folder (schedule.txt) in words and as
+// rules.
+//
+// Every drawn rule is on a consumer's link, triggered by the fault proxy on what it sees
+// go by (net_faults.h) - the nth basic.deliver to a consumer, or the nth basic.ack from
+// one, counted over the run - never on the clock, so a seed means the same faults each
+// time it runs. The interleaving around them (which order the nth delivery carries, what
+// the consumer had done when the kill arrived) is the machine's: same faults, timing may
+// differ. The kinds, each drawn once per opportunity k = 1..orders while the scenario's
+// [faults] budget lasts:
+//   kill    the consumer's process group is sent SIGKILL as the kth basic.deliver reaches
+//           it (it holds that delivery unacked) or right after its kth basic.ack
+//   drop    the kth basic.ack or basic.deliver is lost: the connection breaks (the sender
+//           is reset at once, the other end after the heartbeat timeout)
+//   freeze  the connection goes silent after the kth basic.deliver or basic.ack
+// Drawn rules are `optional`: a run that never reaches the kth frame is not a failure.
+//
+// Invariants:
+//  (1) draw_schedule is a function of (scenario's orders and budget, ratios, seed) alone.
+//  (2) No drawn rule can be written in a scenario file as it is (`do = "crash"` on a
+//      network site is the fault proxy's only): a schedule is replayed by its seed and
+//      ratios, which replay_flags gives.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/faults.h"
+#include "sim/rng.h"
+#include "src/live/status.h"
+#include "src/scenario/scenario.h"
+
+namespace live {
+
+// The kinds a live sweep draws, in the order they are drawn at each opportunity, and what
+// each does at its frame.
+struct LiveFaultKind {
+  const char* name;
+  sim::FaultAction action;
+};
+inline constexpr LiveFaultKind kLiveFaultKinds[] = {{"kill", sim::FaultAction::kCrash},
+                                                    {"drop", sim::FaultAction::kDrop},
+                                                    {"freeze", sim::FaultAction::kFreeze}};
+
+// "kill=1/3,drop=1/4": kinds of kLiveFaultKinds, each at most once, ratios as sim::Ratio.
+// An error naming the part that is wrong (bad input).
+Status parse_live_faults(const std::string& spec, std::map<std::string, sim::Ratio>& out);
+// The inverse, in kLiveFaultKinds' order.
+std::string live_faults_text(const std::map<std::string, sim::Ratio>& ratios);
+
+// Invariant (1): the rules seed `seed` draws for a run of `s`.
+std::vector<sim::FaultRule> draw_schedule(const lab::Scenario& s,
+                                          const std::map<std::string, sim::Ratio>& ratios,
+                                          std::uint64_t seed);
+
+// One drawn rule in words: "kill consumer as the 2nd basic.deliver reaches it (...)".
+std::string schedule_line(const sim::FaultRule& rule);
+
+// schedule.txt: the seed, the ratios, the command that replays it, then one line per rule
+// (in words, then as the rule).
+std::string schedule_text(std::uint64_t seed, const std::string& spec, const std::string& replay,
+                          const std::vector<sim::FaultRule>& rules);
+
+}  // namespace live
