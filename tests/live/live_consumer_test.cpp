@@ -38,14 +38,13 @@ int left_running(const std::string& run_dir) {
          live_test::processes_mentioning(run_dir);
 }
 
-}  // namespace
-
-TEST_CASE("live --consumer: the atomic example survives a kill between commit and ack",
-          "[live-consumer]") {
+// Scenario 02 run with an atomic consumer `command`: killed after its commit of order 2,
+// started again, order 2 redelivered and applied once.
+void check_survives_kill_after_commit(const std::string& command) {
   live_test::broker_endpoint();
   live_test::TempDir dir;
   const std::string keep = dir.path + "/run";
-  const live_test::Outcome o = run_consumer(kConsumer02, kAtomic, dir, {"--keep-db", keep});
+  const live_test::Outcome o = run_consumer(kConsumer02, command, dir, {"--keep-db", keep});
   INFO(o.out);
   CHECK(o.exit_code == 0);
   const nlohmann::json j = live_test::last_json_line(o.out);
@@ -62,6 +61,19 @@ TEST_CASE("live --consumer: the atomic example survives a kill between commit an
     CHECK(live_test::debits_of(keep + "/consumer-ledger.db", order) == 1);
   }
   CHECK(left_running(keep) == 0);
+}
+
+}  // namespace
+
+TEST_CASE("live --consumer: the atomic example survives a kill between commit and ack",
+          "[live-consumer]") {
+  check_survives_kill_after_commit(kAtomic);
+}
+
+// The same consumer in C on rabbitmq-c (examples/consumers/c/atomic.c), built by CMake.
+TEST_CASE("live --consumer: the C example on rabbitmq-c survives a kill between commit and ack",
+          "[live-consumer]") {
+  check_survives_kill_after_commit(EOSIM_ATOMIC_C);
 }
 
 TEST_CASE("live --consumer: the broken example (no dedup key) debits order 2 twice",
