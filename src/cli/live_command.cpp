@@ -122,7 +122,9 @@ int load_all(const LiveCommandOptions& o, const std::vector<std::string>& files,
     }
     // No fault rule to read: the overrides here cannot fail.
     Loaded l{file,
-             std::move(lab::apply_overrides(std::move(scenario.value()), o.overrides).value()), ""};
+             std::move(lab::apply_overrides(std::move(scenario.value()), o.overrides).value()),
+             "",
+             {}};
     std::string refusal = with_user_consumer(o, l.scenario);
     if (refusal.empty()) refusal = live::live_refusal(l.scenario);
     if (refusal.empty() && !o.broker.empty()) refusal = live::broker_refusal(l.scenario);
@@ -434,6 +436,7 @@ live::LiveOptions make_live_options(const LiveCommandOptions& o, const Loaded& l
   lo.broker = own;
   lo.database = store.own.get();
   lo.schedule = l.schedule;
+  lo.kill_delays_ms = l.kill_delays_ms;
   if (o.progress) {
     lo.progress = [&err](const std::string& line) {
       err << '\r' << line << "\x1b[K" << std::flush;

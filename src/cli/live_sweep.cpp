@@ -82,7 +82,6 @@ SeedRun run_seed(const LiveCommandOptions& o, const Loaded& base, std::uint64_t 
   r.run_dir = (fs::path(dir) / ("seed-" + std::to_string(seed))).string();
   LiveCommandOptions one = o;
   one.seeds = std::to_string(seed);
-  one.keep_db = "DIR";
   r.replay = replay_of(one, l.file);
   const live::LiveOptions lo = make_live_options(o, l, r.run_dir, own, store, err);
   live::LiveResult result;
@@ -193,12 +192,16 @@ Loaded with_schedule(const LiveCommandOptions& o, const Loaded& l, std::uint64_t
   (void)live::parse_live_faults(live_faults_spec(o), ratios);  // REQUIRES: it parses
   Loaded scheduled = l;
   scheduled.scenario.seed = seed;
-  const std::vector<sim::FaultRule> rules = live::draw_schedule(l.scenario, ratios, seed);
-  scheduled.scenario.script.insert(scheduled.scenario.script.end(), rules.begin(), rules.end());
+  const std::vector<live::ScheduledFault> faults = live::draw_schedule(l.scenario, ratios, seed);
+  scheduled.kill_delays_ms.assign(scheduled.scenario.script.size(), 0);
+  for (const live::ScheduledFault& f : faults) {
+    scheduled.scenario.script.push_back(f.rule);
+    scheduled.kill_delays_ms.push_back(f.delay_ms);
+  }
   LiveCommandOptions one = o;
   one.seeds = std::to_string(seed);
   scheduled.schedule =
-      live::schedule_text(seed, live_faults_spec(o), replay_of(one, l.file), rules);
+      live::schedule_text(seed, live_faults_spec(o), replay_of(one, l.file), faults);
   return scheduled;
 }
 

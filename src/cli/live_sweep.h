@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "src/cli/commands.h"
 #include "src/cli/live_store.h"
@@ -31,6 +32,7 @@ struct Loaded {
   std::string file;
   lab::Scenario scenario;
   std::string schedule;
+  std::vector<std::int64_t> kill_delays_ms;  // per rule of scenario.script (LiveOptions)
 };
 
 // The ratios --faults gives, or the default one when it is empty.

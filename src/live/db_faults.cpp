@@ -54,10 +54,10 @@ void DbFaults::on_fired(sim::FiredFault fault, const CommitReply& reply, const s
   e.kind = sim::EventKind::kFault;
   e.detail = fault.site + " -> " + std::string(sim::fault_action_name(fault.action)) +
              " (fault proxy, database connection " + std::to_string(reply.id.connection) + ")";
-  trace_ << sim::format_jsonl(e, orders::kKeyNames) << '\n';
+  trace_ << sim::format_jsonl(e, orders::kTraceNames) << '\n';
   e.kind = sim::EventKind::kLost;
   e.detail = "the reply to COMMIT dropped: the transaction committed, the connection is reset";
-  trace_ << sim::format_jsonl(e, orders::kKeyNames) << '\n';
+  trace_ << sim::format_jsonl(e, orders::kTraceNames) << '\n';
   trace_.flush();
 }
 

@@ -78,32 +78,42 @@ std::string live_faults_text(const std::map<std::string, sim::Ratio>& ratios) {
   return text;
 }
 
-std::vector<sim::FaultRule> draw_schedule(const lab::Scenario& s,
+std::vector<ScheduledFault> draw_schedule(const lab::Scenario& s,
                                           const std::map<std::string, sim::Ratio>& ratios,
                                           std::uint64_t seed) {
   // Mixed with a constant of its own: the live schedule of seed N shares nothing with the
   // model's draws of seed N.
   sim::Prng prng(seed ^ 0x6c6976652d736368ULL);  // "live-sch"
-  std::vector<sim::FaultRule> rules;
+  std::vector<ScheduledFault> rules;
   for (std::int64_t k = 1; k <= s.workload.orders; ++k) {
     for (const LiveFaultKind& kind : kLiveFaultKinds) {
       const auto it = ratios.find(kind.name);
       if (it == ratios.end() || it->second.is_never()) continue;
       if (static_cast<std::int64_t>(rules.size()) >= s.random.budget) return rules;
       if (prng.below(it->second.denominator) >= it->second.numerator) continue;
-      const std::string_view frame = prng.below(2) == 0 ? kDeliver : kAck;
-      rules.push_back(link_rule(frame, k, kind.action));
+      // A kill has a third place: at a delay after the delivery.
+      const bool kill = kind.action == sim::FaultAction::kCrash;
+      const std::uint64_t where = prng.below(kill ? 3 : 2);
+      const std::string_view frame = where == 1 ? kAck : kDeliver;
+      const std::int64_t delay_ms =
+          where == 2 ? 1 + static_cast<std::int64_t>(prng.below(kMaxKillDelayMs)) : 0;
+      rules.push_back({link_rule(frame, k, kind.action), delay_ms});
     }
   }
   return rules;
 }
 
-std::string schedule_line(const sim::FaultRule& rule) {
+std::string schedule_line(const ScheduledFault& fault) {
+  const sim::FaultRule& rule = fault.rule;
   const bool deliver = rule.frame && *rule.frame == kDeliver;
   const std::string frame = "the " + ordinal(rule.nth.value_or(1)) + " " +
                             (deliver ? "delivery (basic.deliver)" : "ack (basic.ack)");
   switch (rule.action) {
     case sim::FaultAction::kCrash:
+      if (fault.delay_ms > 0) {
+        return "kill the consumer (SIGKILL) " + std::to_string(fault.delay_ms) + " ms after " +
+               frame + " reaches it, wherever its code is then";
+      }
       return deliver ? "kill the consumer (SIGKILL) as " + frame +
                            " reaches it: it holds that delivery unacked"
                      : "kill the consumer (SIGKILL) right after " + frame + " leaves it";
@@ -114,13 +124,14 @@ std::string schedule_line(const sim::FaultRule& rule) {
 }
 
 std::string schedule_text(std::uint64_t seed, const std::string& spec, const std::string& replay,
-                          const std::vector<sim::FaultRule>& rules) {
+                          const std::vector<ScheduledFault>& faults) {
   std::string text = "# The fault schedule of seed " + std::to_string(seed) + " (--faults " + spec +
                      "), counted over the run on the fault proxy.\n" +
                      "# Replay it (same faults, timing may differ):\n#   " + replay + "\n";
-  if (rules.empty()) text += "# (seed " + std::to_string(seed) + " drew no fault)\n";
-  for (const sim::FaultRule& rule : rules) {
-    text += schedule_line(rule) + "\n    " + lab::fault_rule_text(rule) + "\n";
+  if (faults.empty()) text += "# (seed " + std::to_string(seed) + " drew no fault)\n";
+  for (const ScheduledFault& fault : faults) {
+    text += schedule_line(fault) + "\n    " + lab::fault_rule_text(fault.rule) +
+            (fault.delay_ms > 0 ? " (+" + std::to_string(fault.delay_ms) + " ms)" : "") + "\n";
   }
   return text;
 }

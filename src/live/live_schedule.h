@@ -6,13 +6,14 @@
 //
 // Every drawn rule is on a consumer's link, triggered by the fault proxy on what it sees
 // go by (net_faults.h) - the nth basic.deliver to a consumer, or the nth basic.ack from
-// one, counted over the run - never on the clock, so a seed means the same faults each
-// time it runs. The interleaving around them (which order the nth delivery carries, what
-// the consumer had done when the kill arrived) is the machine's: same faults, timing may
-// differ. The kinds, each drawn once per opportunity k = 1..orders while the scenario's
-// [faults] budget lasts:
+// one, counted over the run - so a seed means the same faults each time it runs. The interleaving
+// around them (which order the nth delivery carries, what the consumer had done when the kill
+// arrived) is the machine's: same faults, timing may differ. The kinds, each drawn once per
+// opportunity k = 1..orders while the scenario's [faults] budget lasts:
 //   kill    the consumer's process group is sent SIGKILL as the kth basic.deliver reaches
-//           it (it holds that delivery unacked) or right after its kth basic.ack
+//           it (it holds that delivery unacked), at a drawn delay of 1..kMaxKillDelayMs
+//           after it (wherever its code then is: the one fault here the clock places), or
+//           right after its kth basic.ack
 //   drop    the kth basic.ack or basic.deliver is lost: the connection breaks (the sender
 //           is reset at once, the other end after the heartbeat timeout)
 //   freeze  the connection goes silent after the kth basic.deliver or basic.ack
@@ -22,7 +23,7 @@
 //  (1) draw_schedule is a function of (scenario's orders and budget, ratios, seed) alone.
 //  (2) No drawn rule can be written in a scenario file as it is (`do = "crash"` on a
 //      network site is the fault proxy's only): a schedule is replayed by its seed and
-//      ratios, which replay_flags gives.
+//      ratios (the sweep prints that command).
 
 #include <cstdint>
 #include <map>
@@ -46,23 +47,33 @@ inline constexpr LiveFaultKind kLiveFaultKinds[] = {{"kill", sim::FaultAction::k
                                                     {"drop", sim::FaultAction::kDrop},
                                                     {"freeze", sim::FaultAction::kFreeze}};
 
+inline constexpr std::int64_t kMaxKillDelayMs = 100;
+
+// One fault of a schedule: its rule, and for a kill at a delay the wall milliseconds from
+// the frame to the SIGKILL (0: at once).
+struct ScheduledFault {
+  sim::FaultRule rule;
+  std::int64_t delay_ms = 0;
+  friend bool operator==(const ScheduledFault&, const ScheduledFault&) = default;
+};
+
 // "kill=1/3,drop=1/4": kinds of kLiveFaultKinds, each at most once, ratios as sim::Ratio.
 // An error naming the part that is wrong (bad input).
 Status parse_live_faults(const std::string& spec, std::map<std::string, sim::Ratio>& out);
 // The inverse, in kLiveFaultKinds' order.
 std::string live_faults_text(const std::map<std::string, sim::Ratio>& ratios);
 
-// Invariant (1): the rules seed `seed` draws for a run of `s`.
-std::vector<sim::FaultRule> draw_schedule(const lab::Scenario& s,
+// Invariant (1): the faults seed `seed` draws for a run of `s`.
+std::vector<ScheduledFault> draw_schedule(const lab::Scenario& s,
                                           const std::map<std::string, sim::Ratio>& ratios,
                                           std::uint64_t seed);
 
-// One drawn rule in words: "kill consumer as the 2nd basic.deliver reaches it (...)".
-std::string schedule_line(const sim::FaultRule& rule);
+// One drawn fault in words: "kill the consumer (SIGKILL) as the 2nd delivery ...".
+std::string schedule_line(const ScheduledFault& fault);
 
 // schedule.txt: the seed, the ratios, the command that replays it, then one line per rule
 // (in words, then as the rule).
 std::string schedule_text(std::uint64_t seed, const std::string& spec, const std::string& replay,
-                          const std::vector<sim::FaultRule>& rules);
+                          const std::vector<ScheduledFault>& faults);
 
 }  // namespace live

@@ -2,6 +2,8 @@
 
 #include <signal.h>
 
+#include <chrono>
+
 #include "sim/network.h"
 #include "sim/trace.h"
 #include "src/catalog/fault_sites.h"
@@ -67,10 +69,13 @@ NetFaults::NetFaults(const lab::Scenario& s, NetFaultsOptions options)
   // heartbeats when the scenario has them (each side's own detection).
   if (!s.network.heartbeat) notice_ms_ = s.network.heartbeat_timeout * options_.tick_ms;
   std::vector<sim::FaultRule> rules;
-  for (const sim::FaultRule& rule : s.script) {
-    const lab::FaultSite* site = lab::find_fault_site(rule.site);
-    if (site != nullptr && site->is_network()) rules.push_back(rule);
+  for (std::size_t i = 0; i < s.script.size(); ++i) {
+    const lab::FaultSite* site = lab::find_fault_site(s.script[i].site);
+    if (site == nullptr || !site->is_network()) continue;
+    rules.push_back(s.script[i]);
+    delays_.push_back(i < options_.kill_delays_ms.size() ? options_.kill_delays_ms[i] : 0);
   }
+  rule_fired_.assign(rules.size(), 0);
   plan_.set_rules(std::move(rules));
   trace_.open(options_.run_dir + "/trace-proxy.jsonl", std::ios::app);
   // A lost write only costs a consumer the exact count (it falls back to its own): the
@@ -127,6 +132,32 @@ std::int64_t NetFaults::deliveries_of(std::int64_t order) const {
   const std::lock_guard<std::mutex> lock(delivered_mutex_);
   const auto it = delivered_.find(order);
   return it == delivered_.end() ? 0 : it->second;
+}
+
+NetFaults::~NetFaults() {
+  for (std::thread& t : later_) t.join();
+}
+
+void NetFaults::kill(int listener) {
+  std::int64_t delay_ms = 0;
+  for (std::size_t i = 0; i < rule_fired_.size(); ++i) {
+    if (plan_.times_fired(i) == rule_fired_[i]) continue;
+    rule_fired_[i] = plan_.times_fired(i);
+    delay_ms = delays_[i];
+  }
+  std::atomic<pid_t>& slot = groups_[static_cast<std::size_t>(listener)];
+  const pid_t group = slot.load();
+  if (group <= 0) return;
+  if (delay_ms <= 0) {
+    ::kill(-group, SIGKILL);
+    return;
+  }
+  // The same process group if it still runs then: a consumer started again meanwhile is
+  // another process, which this fault was not about.
+  later_.emplace_back([&slot, group, delay_ms] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+    if (slot.load() == group) ::kill(-group, SIGKILL);
+  });
 }
 
 void NetFaults::set_group(int listener, pid_t pgid) {
@@ -204,8 +235,7 @@ ProxyAction NetFaults::judge(const SeenFrame& f) {
   if (*fired == lab::Action::kCrash) {
     // Forwarded all the same (the pass below): the consumer dies holding the delivery, or
     // with its ack gone out. Asio writes the frame before this thread reads the reset.
-    const pid_t group = groups_[static_cast<std::size_t>(f.listener)].load();
-    if (group > 0) ::kill(-group, SIGKILL);
+    kill(f.listener);
     return {};
   }
   ProxyAction action;

@@ -46,6 +46,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -73,11 +74,15 @@ struct NetFaultsOptions {
   // The user's consumer counts nothing itself: each basic.deliver also sets the order's row
   // in deliveries.db (n = the broker's count of its deliveries, redelivered = n - 1).
   bool count_deliveries = false;
+  // Per rule of the scenario's script: a kill (`do = "crash"`) this many ms after its frame
+  // (a live sweep's kill at a delay); missing or 0 = at once.
+  std::vector<std::int64_t> kill_delays_ms;
 };
 
 class NetFaults {
  public:
   NetFaults(const lab::Scenario& scenario, NetFaultsOptions options);
+  ~NetFaults();  // waits for the kills at a delay still to come (at most their delay)
   NetFaults(const NetFaults&) = delete;
   NetFaults& operator=(const NetFaults&) = delete;
 
@@ -113,6 +118,7 @@ class NetFaults {
   void record_attempt(const SeenFrame& frame, std::int64_t order, std::int64_t attempt);
   void count_client_frame(const SeenFrame& frame);
   void track_held(const SeenFrame& frame);
+  void kill(int listener);  // the kill of the rule that just fired, at once or later
   struct Holding {
     std::uint64_t connection = 0;
     std::map<std::uint64_t, std::int64_t> tags;  // delivery tag -> order
@@ -135,6 +141,9 @@ class NetFaults {
   std::vector<std::atomic<pid_t>> groups_;  // per listener: its process group, 0 = none
   mutable std::mutex held_mutex_;
   std::vector<Holding> held_;  // per listener, under held_mutex_
+  std::vector<std::int64_t> delays_;      // per rule of plan_: a kill's delay in ms
+  std::vector<std::int64_t> rule_fired_;  // per rule of plan_: firings seen so far
+  std::vector<std::thread> later_;        // kills at a delay
 };
 
 }  // namespace live

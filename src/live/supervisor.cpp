@@ -27,6 +27,7 @@ Status start_proxy(Supervision& sv) {
   nf.origin_ms = actors.front().args.origin_ms;
   nf.tick_ms = actors.front().args.tick_ms;
   nf.count_deliveries = !sv.s.consumer.command.empty();
+  nf.kill_delays_ms = sv.o.kill_delays_ms;
   sv.net_faults = std::make_unique<NetFaults>(sv.s, std::move(nf));
   ProxyOptions po;
   po.listeners = static_cast<int>(actors.size());

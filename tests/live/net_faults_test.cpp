@@ -23,8 +23,8 @@ lab::Scenario scenario_from(const std::string& toml) {
   return s;
 }
 
-SeenFrame frame(int listener, std::uint64_t conn, Direction d, live::MethodId m,
-                std::int64_t order, std::uint64_t tag) {
+SeenFrame frame(int listener, std::uint64_t conn, Direction d, live::MethodId m, std::int64_t order,
+                std::uint64_t tag) {
   SeenFrame f;
   f.listener = listener;
   f.connection = conn;
@@ -92,8 +92,7 @@ do = "drop"
   CHECK(fired[0].nth == 2);
 }
 
-TEST_CASE("a delivery's attempt counts every delivery of the order, to any consumer",
-          "[proxy]") {
+TEST_CASE("a delivery's attempt counts every delivery of the order, to any consumer", "[proxy]") {
   const lab::Scenario s = scenario_from(R"(
 name = "t"
 [workload]
@@ -121,11 +120,64 @@ do = "freeze"
   CHECK(live::read_fired(dir.path)[0].key[orders::kInstance] == 2);
 }
 
-TEST_CASE("the heartbeat an actor asks RabbitMQ for is whole seconds, at least 1",
-          "[proxy]") {
+TEST_CASE("the heartbeat an actor asks RabbitMQ for is whole seconds, at least 1", "[proxy]") {
   CHECK(live::heartbeat_seconds(std::nullopt, 10) == 0);
   CHECK(live::heartbeat_seconds(0, 10) == 0);
-  CHECK(live::heartbeat_seconds(5, 10) == 1);     // 50 ms
-  CHECK(live::heartbeat_seconds(5, 200) == 1);    // exactly 1 s
-  CHECK(live::heartbeat_seconds(11, 200) == 3);   // 2.2 s, rounded up
+  CHECK(live::heartbeat_seconds(5, 10) == 1);    // 50 ms
+  CHECK(live::heartbeat_seconds(5, 200) == 1);   // exactly 1 s
+  CHECK(live::heartbeat_seconds(11, 200) == 3);  // 2.2 s, rounded up
+}
+
+// A live sweep's kills (live_schedule.h): a `do = "crash"` rule on a consumer's link lets the
+// frame through and SIGKILLs the process group set for that listener - at once, or after
+// the rule's delay. Only the outcome is checked (the process is gone), never how soon.
+TEST_CASE("a crash rule on a consumer's link kills its process group, at once or later",
+          "[proxy]") {
+  lab::Scenario s = scenario_from("name = \"t\"\n[workload]\norders = 3\n");
+  sim::FaultRule at_once;
+  at_once.site = "net.broker->consumer";
+  at_once.frame = "basic.deliver";
+  at_once.nth = 1;
+  at_once.action = sim::FaultAction::kCrash;
+  sim::FaultRule later = at_once;
+  later.site = "net.consumer->broker";
+  later.frame = "basic.ack";
+  s.script = {at_once, later};
+  live_test::TempDir dir;
+  live::NetFaultsOptions options{{"consumer1", "consumer2"}, dir.path, 0, 10};
+  options.kill_delays_ms = {0, 30};
+  live::NetFaults judge(s, options);
+  pid_t first = 0, second = 0;
+  REQUIRE(live::spawn({{"/bin/sleep", "60"}, {}, "", ""}, first).ok());
+  REQUIRE(live::spawn({{"/bin/sleep", "60"}, {}, "", ""}, second).ok());
+  judge.set_group(0, first);
+  judge.set_group(1, second);
+  CHECK(passes(judge, frame(0, 1, Direction::kBrokerToClient, kDeliver, 1, 1)));
+  CHECK(live::wait_exit(first, 10000));
+  CHECK(passes(judge, frame(1, 2, Direction::kClientToBroker, kAck, 0, 1)));
+  CHECK(live::wait_exit(second, 10000));
+  const auto fired = live::read_fired(dir.path);
+  REQUIRE(fired.size() == 2);
+  CHECK(fired[0].action == sim::FaultAction::kCrash);
+  CHECK(fired[1].frame == "basic.ack");
+}
+
+TEST_CASE("what a consumer holds: deliveries of its latest connection not yet settled", "[proxy]") {
+  const lab::Scenario s = scenario_from("name = \"t\"\n[workload]\norders = 3\n");
+  live_test::TempDir dir;
+  live::NetFaults judge(s, {{"consumer1"}, dir.path, 0, 10});
+  for (std::uint64_t tag = 1; tag <= 3; ++tag) {
+    judge.judge(frame(0, 1, Direction::kBrokerToClient, kDeliver, static_cast<int>(tag), tag));
+  }
+  judge.judge(frame(0, 1, Direction::kClientToBroker, kAck, 0, 2));
+  CHECK(judge.held_by(0).orders == std::vector<std::int64_t>{1, 3});
+  SeenFrame all = frame(0, 1, Direction::kClientToBroker, kAck, 0, 3);
+  all.multiple = true;  // every tag up to 3
+  judge.judge(all);
+  CHECK(judge.held_by(0).orders.empty());
+  judge.judge(frame(0, 1, Direction::kBrokerToClient, kDeliver, 2, 4));
+  CHECK(judge.held_by(0).orders == std::vector<std::int64_t>{2});
+  // A new connection (its first frame): the broker takes back what the old one held.
+  judge.judge(frame(0, 2, Direction::kClientToBroker, {10, 11}, 0, 0));
+  CHECK(judge.held_by(0).orders.empty());
 }

@@ -38,23 +38,33 @@ TEST_CASE("live schedule: a seed draws the same rules every time", "[live-unit]"
   const lab::Scenario s = three_orders();
   std::size_t drawn = 0;
   bool seeds_differ = false;
-  const std::vector<sim::FaultRule> first = live::draw_schedule(s, ratios, 1);
+  const std::vector<live::ScheduledFault> first = live::draw_schedule(s, ratios, 1);
+  bool delayed = false;
   for (std::uint64_t seed = 1; seed <= 50; ++seed) {
-    const std::vector<sim::FaultRule> rules = live::draw_schedule(s, ratios, seed);
+    const std::vector<live::ScheduledFault> rules = live::draw_schedule(s, ratios, seed);
     CHECK(rules == live::draw_schedule(s, ratios, seed));
     CHECK(rules.size() <= 3);  // the scenario's budget
     seeds_differ = seeds_differ || rules != first;
     drawn += rules.size();
-    for (const sim::FaultRule& rule : rules) {
+    for (const live::ScheduledFault& fault : rules) {
+      const sim::FaultRule& rule = fault.rule;
+      // Only a kill waits, and only after a delivery.
+      if (fault.delay_ms > 0) {
+        delayed = true;
+        CHECK(rule.action == sim::FaultAction::kCrash);
+        CHECK(*rule.frame == "basic.deliver");
+        CHECK(fault.delay_ms <= live::kMaxKillDelayMs);
+      }
       CHECK((rule.site == "net.broker->consumer" || rule.site == "net.consumer->broker"));
       CHECK(rule.optional);
       REQUIRE(rule.nth);
       CHECK(*rule.nth >= 1);
       CHECK(*rule.nth <= 3);
-      CHECK_FALSE(live::schedule_line(rule).empty());
+      CHECK_FALSE(live::schedule_line(fault).empty());
     }
   }
   CHECK(seeds_differ);
+  CHECK(delayed);
   CHECK(drawn > 0);
   std::map<std::string, sim::Ratio> never;
   REQUIRE(live::parse_live_faults("kill=0", never).ok());
@@ -65,7 +75,7 @@ TEST_CASE("live schedule: the run folder's text names the seed, the replay and e
           "[live-unit]") {
   std::map<std::string, sim::Ratio> ratios;
   REQUIRE(live::parse_live_faults("drop=1", ratios).ok());
-  const std::vector<sim::FaultRule> rules = live::draw_schedule(three_orders(), ratios, 4);
+  const std::vector<live::ScheduledFault> rules = live::draw_schedule(three_orders(), ratios, 4);
   REQUIRE(rules.size() == 3);
   const std::string text = live::schedule_text(4, "drop=1", "eosim live f.toml --seeds 4", rules);
   CHECK(text.find("seed 4") != std::string::npos);
