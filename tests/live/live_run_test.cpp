@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/live/live_cli.h"
@@ -135,6 +136,23 @@ TEST_CASE("live: what cannot run live is refused with one line and exit 2", "[li
     const Outcome o = live_test::eosim({"live", kScenario02, "--broker", "amqp://127.0.0.1:1/"}, dir);
     CHECK(o.exit_code == 2);
     CHECK(o.out.find("unreachable") != std::string::npos);
+  }
+  SECTION("a live sweep given what it cannot run, before any broker starts") {
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        {{"--faults", "kill=1"}, "--faults needs --seeds A..B"},
+        {{"--seeds", "1..3", "--faults", "crash=1"}, "KIND one of kill, drop, freeze"},
+        {{"--seeds", "3..1"}, "--seeds must be A..B"},
+        {{"--seeds", "1..3", "--compare"}, "do not go together"},
+    };
+    for (const auto& [more, says] : cases) {
+      std::vector<std::string> args = {"live", kScenario02};
+      args.insert(args.end(), more.begin(), more.end());
+      const Outcome o = live_test::eosim(args, dir);
+      INFO(o.out);
+      CHECK(o.exit_code == 2);
+      CHECK(o.out.find(says) != std::string::npos);
+      CHECK(std::count(o.out.begin(), o.out.end(), '\n') == 1);
+    }
   }
   SECTION("every line of the refusal is one line") {
     const Outcome o = live_test::eosim({"live", kScenario02, "--broker", "amqp://127.0.0.1:1/"}, dir);
