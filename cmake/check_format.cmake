@@ -36,10 +36,30 @@ foreach(entry IN LISTS entries)
   list(APPEND pending "${entry}")
 endforeach()
 
+# One clang-format for every file (one process per file took 69 CPU-s for 454 files, most
+# of it starting processes; one for all takes about 3): it names each file that differs in
+# its "FILE:LINE:COL: error:" lines.
+execute_process(COMMAND ${CLANG_FORMAT} --dry-run -Werror ${files}
+                WORKING_DIRECTORY ${ROOT} RESULT_VARIABLE status OUTPUT_QUIET
+                ERROR_VARIABLE report)
+string(REGEX MATCHALL "(^|\n)[^\n:]+:[0-9]+:[0-9]+: error:" findings "${report}")
+set(differing "")
+foreach(finding IN LISTS findings)
+  string(REGEX REPLACE "^\n?([^\n:]+):[0-9]+:[0-9]+: error:$" "\\1" path "${finding}")
+  list(APPEND differing "${path}")
+endforeach()
+list(REMOVE_DUPLICATES differing)
+if(NOT status EQUAL 0 AND differing STREQUAL "")
+  message(FATAL_ERROR "format: ${CLANG_FORMAT} failed and named no file:\n${report}")
+endif()
+
 set(violations 0)
 foreach(file IN LISTS files)
-  execute_process(COMMAND ${CLANG_FORMAT} --dry-run -Werror ${file}
-                  WORKING_DIRECTORY ${ROOT} RESULT_VARIABLE differs OUTPUT_QUIET ERROR_QUIET)
+  if(file IN_LIST differing)
+    set(differs 1)
+  else()
+    set(differs 0)
+  endif()
   if(file IN_LIST pending)
     if(differs EQUAL 0)
       message("format: ${file} is laid out as .clang-format says: remove it from ${ALLOWLIST}")
