@@ -9,8 +9,8 @@
 // start one: one they start by themselves lingers after the broker.
 //
 // Contract:
-//  - start() returns only when the broker answers (AMQP port open and
-//    `rabbitmq-diagnostics -q ping` succeeds), or with an error; a failed start is tried
+//  - start() returns only when the broker answers (AMQP port open and a login with the
+//    node's user succeeds), or with an error; a failed start is tried
 //    again (3 attempts in all), each attempt on new ports in a new folder and bounded by
 //    ready_timeout_ms. Without rabbitmq-server installed the error is one line saying how to
 //    install it.
