@@ -5,6 +5,8 @@
 #include <ostream>
 #include <string_view>
 
+#include "sim/escape.h"
+
 namespace sim {
 
 namespace {
@@ -100,28 +102,7 @@ void Trace::record(std::string_view actor, EventKind kind, std::string_view targ
   if (keep_) events_.push_back(std::move(event));
 }
 
-std::string json_escape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size() + 2);
-  for (const char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buffer[8];
-          std::snprintf(buffer, sizeof buffer, "\\u%04x", static_cast<unsigned>(c));
-          out += buffer;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
-}
+std::string json_escape(const std::string& text) { return escape(text, escapes::kJson); }
 
 std::string format_jsonl(const TraceEvent& e, const TraceNames& names) {
   std::string line = "{\"step\":" + std::to_string(e.step) + ",\"time\":" + std::to_string(e.time) +

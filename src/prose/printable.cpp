@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "sim/escape.h"
+
 namespace lab {
 namespace {
 
@@ -33,20 +35,6 @@ std::string printable(std::string_view text, bool keep_line_breaks) {
   return out;
 }
 
-std::string xml_escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+std::string xml_escape(std::string_view text) { return sim::escape(text, sim::escapes::kXml); }
 
 }  // namespace lab

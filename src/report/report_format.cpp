@@ -9,6 +9,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "sim/escape.h"
 #include "src/orders/event_kinds.h"
 #include "src/orders/order_key.h"
 #include "src/prose/printable.h"
@@ -318,15 +319,7 @@ std::string replay_command(const std::string& path, std::uint64_t seed,
 
 std::string shell_quoted(const std::string& text) {
   if (shell_safe(text)) return text;
-  std::string out = "'";
-  for (const char c : text) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
+  return "'" + sim::escape(text, sim::escapes::kShellSingleQuoted) + "'";
 }
 
 std::string format_report_text(const RunRecord& record, const TextStyle& style) {

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "sim/escape.h"
 #include "src/catalog/catalog.h"
 #include "src/catalog/fault_sites.h"
 #include "src/scenario/scenario_keys.h"
@@ -12,12 +13,7 @@ namespace {
 
 // A table cell: `|` would end the cell, so it is escaped.
 std::string cell(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '|') out += '\\';
-    out += c;
-  }
-  return out.empty() ? "-" : out;
+  return text.empty() ? "-" : sim::escape(text, sim::escapes::kMarkdownCell);
 }
 
 std::string table_title(std::string_view table) {

@@ -1,10 +1,10 @@
 #include "src/report/trace_format.h"
 
-#include <cctype>
 #include <cstdio>
 #include <map>
 #include <ostream>
 
+#include "sim/escape.h"
 #include "src/diagram/sequence.h"
 #include "src/orders/event_kinds.h"
 
@@ -37,8 +37,7 @@ namespace {
 
 // Mermaid participant ids must be plain words; labels must not contain ';' or '#'.
 std::string mermaid_id(const std::string& actor) {
-  std::string id;
-  for (const char c : actor) id += (std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
+  const std::string id = sim::escape(actor, sim::escapes::kMermaidId);
   return id.empty() ? "unknown" : id;
 }
 
@@ -52,10 +51,7 @@ std::string mermaid_label(const sim::TraceEvent& e, const sim::KeyNames& names, 
     label += names.subject();
     label += ' ' + std::to_string(e.subject) + "]";
   }
-  for (char& c : label) {
-    if (c == ';' || c == '#' || c == '\n') c = ' ';
-  }
-  return label.empty() ? kind : label;
+  return label.empty() ? kind : sim::escape(label, sim::escapes::kMermaidText);
 }
 
 // Where each frame is drawn: in the row it was sent in, as the sequence diagram draws it

@@ -13,10 +13,11 @@
 #include <utility>
 
 #include "sim/assert.h"
+#include "sim/escape.h"
 #include "src/catalog/catalog.h"
+#include "src/files/input_file.h"
 #include "src/orders/order_key.h"
 #include "src/prose/printable.h"
-#include "src/files/input_file.h"
 
 namespace lab {
 namespace {
@@ -28,34 +29,9 @@ std::string trimmed(std::string_view text) {
   return std::string(text);
 }
 
-// A TOML basic string body: quotes, backslashes and control characters escaped. With
-// `keep_newlines` raw newlines stay, for a multi-line string ("""...""").
-std::string escaped(std::string_view text, bool keep_newlines) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      case '\n': out += keep_newlines ? "\n" : "\\n"; break;
-      default: {
-        const auto byte = static_cast<unsigned char>(c);
-        if (byte < 0x20 || byte == 0x7f) {
-          static constexpr char kHex[] = "0123456789ABCDEF";
-          out += "\\u00";
-          out += kHex[byte >> 4];
-          out += kHex[byte & 0xF];
-        } else {
-          out += c;
-        }
-      }
-    }
-  }
-  return out;
+std::string string_value(std::string_view text) {
+  return "\"" + sim::escape(text, sim::escapes::kTomlBasic) + "\"";
 }
-
-std::string string_value(std::string_view text) { return "\"" + escaped(text, false) + "\""; }
 
 std::string int_list(const std::vector<std::int64_t>& values) {
   std::string out = "[";
@@ -166,7 +142,7 @@ std::string to_toml(const Scenario& s) {
   out << "name = " << string_value(s.name) << "\n";
   if (s.about.find('\n') != std::string::npos) {
     // The newline right after the opening quotes is not part of the string.
-    out << "about = \"\"\"\n" << escaped(s.about, true) << "\"\"\"\n";
+    out << "about = \"\"\"\n" << sim::escape(s.about, sim::escapes::kTomlMultiLine) << "\"\"\"\n";
   } else {
     out << "about = " << string_value(s.about) << "\n";
   }
@@ -182,7 +158,7 @@ std::string to_toml(const Scenario& s) {
     out << "draws = " << string_value(std::string(sim::name_of(s.draws))) << "\n";
   }
   if (!s.fixed.empty()) {
-    out << "fixed = \"\"\"\n" << escaped(s.fixed, true) << "\"\"\"\n";
+    out << "fixed = \"\"\"\n" << sim::escape(s.fixed, sim::escapes::kTomlMultiLine) << "\"\"\"\n";
   }
 
   const Workload& w = s.workload;

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/escape.h"
+
 namespace store {
 
 namespace {
@@ -304,14 +306,7 @@ const char* private_file_vfs() {
 }
 
 std::string private_file_uri(const std::string& path) {
-  std::string uri = "file:";
-  for (const char c : path) {
-    if (c == '%') uri += "%25";
-    else if (c == '?') uri += "%3f";
-    else if (c == '#') uri += "%23";
-    else uri += c;
-  }
-  return uri + "?vfs=" + private_file_vfs();
+  return "file:" + sim::escape(path, sim::escapes::kFileUriPath) + "?vfs=" + private_file_vfs();
 }
 
 }  // namespace store

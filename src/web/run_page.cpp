@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "sim/escape.h"
 #include "src/orders/order_key.h"
 #include "src/prose/printable.h"
 
@@ -218,22 +219,22 @@ std::string script_json(const nlohmann::json& value) {
   const std::string text = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   std::string out;
   out.reserve(text.size() + text.size() / 64);
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '<') {
-      out += "\\u003c";
-    } else if (c == '>') {
-      out += "\\u003e";
-    } else if (c == '&') {
-      out += "\\u0026";
-    } else if (c == '\xE2' && i + 2 < text.size() && text[i + 1] == '\x80' &&
-               (text[i + 2] == '\xA8' || text[i + 2] == '\xA9')) {
-      out += text[i + 2] == '\xA8' ? "\\u2028" : "\\u2029";
-      i += 2;
-    } else {
-      out += c;
-    }
+  // U+2028 and U+2029 end a line in older JavaScript; they are three bytes each, so they
+  // are found here and every single byte goes through the table.
+  constexpr std::string_view kLineSeparator = "\xE2\x80\xA8", kParagraphSeparator = "\xE2\x80\xA9";
+  std::size_t from = 0;
+  for (std::size_t at = text.find("\xE2\x80"); at != std::string::npos;
+       at = text.find("\xE2\x80", at + 1)) {
+    const std::string_view rest = std::string_view(text).substr(at);
+    const bool line = rest.starts_with(kLineSeparator);
+    if (!line && !rest.starts_with(kParagraphSeparator)) continue;
+    sim::escape_into(out, std::string_view(text).substr(from, at - from),
+                     sim::escapes::kScriptJson);
+    out += line ? "\\u2028" : "\\u2029";
+    from = at + 3;
+    at += 2;
   }
+  sim::escape_into(out, std::string_view(text).substr(from), sim::escapes::kScriptJson);
   return out;
 }
 
