@@ -32,7 +32,7 @@ void write_keys(std::ostringstream& out) {
     }
     out << "| `" << k.key << "` | " << cell(k.type) << " | "
         << cell(k.default_value.empty() ? "required" : k.default_value) << " | "
-        << cell(k.range) << " | " << cell(k.meaning) << " |\n";
+        << cell(range_text(k)) << " | " << cell(k.meaning) << " |\n";
   }
   out << "\n#### [faults.random]\n\nOne key per fault kind, each a ratio string such as "
          "`\"1/20\"` (`\"N/D\"` with N <= D, or `\"0\"`, `\"1\"`): the chance per "

@@ -19,19 +19,44 @@
 namespace lab {
 namespace {
 
-// Generous bounds that keep every sum of amounts and every tick far from overflow.
-constexpr std::int64_t kMaxOrders = 1'000'000;
-constexpr std::int64_t kMaxMoney = 1'000'000'000'000;
-constexpr std::int64_t kMaxTicks = 1'000'000'000;
-constexpr std::int64_t kMaxCount = 1'000'000;
-constexpr std::int64_t kMaxInstances = 16;
-constexpr std::int64_t kMaxPrefetch = 65535;  // AMQP's prefetch-count is 16 bits
-constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
-constexpr std::int64_t kInt64Min = std::numeric_limits<std::int64_t>::min();
-
 using toml_io::line_of;
 using toml_io::TableReader;
 using toml_io::type_name;
+
+// Reads one table's integer keys within the bounds the key table gives them
+// (scenario_keys.h): the generated reference prints the same numbers. A bound that is
+// another key's value (the orders, the consumer instances) is read from `s` when asked,
+// so that key must have been read before.
+class Bounded {
+ public:
+  Bounded(const TableReader& t, std::string_view table, const Scenario& s)
+      : t_(t), table_(table), s_(s) {}
+
+  template <class Out>
+  bool read(std::string_view key, Out& out) const {
+    const auto [min, max] = bounds(key);
+    return t_.read_int(key, out, min, max);
+  }
+  template <class Out>
+  bool read_orders(std::string_view key, Out& out) const {
+    const auto [min, max] = bounds(key);
+    return t_.read_order_list(key, out, min, max);
+  }
+  std::pair<std::int64_t, std::int64_t> bounds(std::string_view key) const {
+    const IntBounds& b = scenario_key(table_, key).bounds;
+    switch (b.max_is) {
+      case IntBounds::Max::kOrders: return {b.min, s_.workload.orders};
+      case IntBounds::Max::kInstances: return {b.min, s_.consumer.instances};
+      case IntBounds::Max::kNumber: break;
+    }
+    return {b.min, b.max};
+  }
+
+ private:
+  const TableReader& t_;
+  std::string_view table_;
+  const Scenario& s_;
+};
 
 bool read_top(const TableReader& top, Scenario& s) {
   if (!top.only_keys(keys_of(""))) {
@@ -55,22 +80,22 @@ bool read_top(const TableReader& top, Scenario& s) {
       s.seed = value;
     } else {
       std::int64_t value = 0;
-      if (!top.read_int("seed", value, 0, kInt64Max)) return false;
+      if (!Bounded(top, "", s).read("seed", value)) return false;
       s.seed = static_cast<std::uint64_t>(value);
     }
   }
   return top.read_bool("seed_sensitive", s.seed_sensitive) &&
-         top.read_int("max_steps", s.max_steps, 1, kMaxTicks) && top.read_choice("draws", s.draws);
+         Bounded(top, "", s).read("max_steps", s.max_steps) && top.read_choice("draws", s.draws);
 }
 
-bool read_workload(const TableReader& t, Workload& w) {
-  if (!t.only_keys(keys_of("workload")) ||
-      !t.read_int("orders", w.orders, 1, kMaxOrders) ||
-      !t.read_int("amount", w.amount, 0, kMaxMoney) ||
-      !t.read_int("initial_balance", w.initial_balance, 0, kMaxMoney) ||
+bool read_workload(const TableReader& t, Scenario& s) {
+  Workload& w = s.workload;
+  const Bounded n(t, "workload", s);
+  if (!t.only_keys(keys_of("workload")) || !n.read("orders", w.orders) ||
+      !n.read("amount", w.amount) || !n.read("initial_balance", w.initial_balance) ||
       !t.read_string("account", w.account, false) ||
-      !t.read_order_list("without_message_id", w.without_message_id, w.orders) ||
-      !t.read_int("interval_ticks", w.interval_ticks, 0, kMaxTicks)) {
+      !n.read_orders("without_message_id", w.without_message_id) ||
+      !n.read("interval_ticks", w.interval_ticks)) {
     return false;
   }
   const toml::node* node = t.get("amounts");
@@ -78,13 +103,14 @@ bool read_workload(const TableReader& t, Workload& w) {
   const toml::array* array = node->as_array();
   if (!array) return t.wrong_type("amounts", *node, "an array of integers");
   std::vector<std::int64_t> amounts;
+  const auto [min, max] = n.bounds("amounts");
   for (const toml::node& element : *array) {
     const auto* value = element.as_integer();
     if (!value) return t.wrong_type("amounts", element, "an integer");
-    if (value->get() < 0 || value->get() > kMaxMoney) {
+    if (value->get() < min || value->get() > max) {
       return t.fail(line_of(element), t.path("amounts"),
-                    "must be between 0 and " + std::to_string(kMaxMoney) + ", got " +
-                        std::to_string(value->get()));
+                    "must be between " + std::to_string(min) + " and " + std::to_string(max) +
+                        ", got " + std::to_string(value->get()));
     }
     amounts.push_back(value->get());
   }
@@ -104,8 +130,8 @@ bool read_producer(const TableReader& t, Scenario& s) {
       !t.read_name("pattern", p.pattern, producers(), "producer pattern") ||
       !t.read_choice("delivery", p.delivery) || !t.read_bool("confirms", p.confirms) ||
       !t.read_choice("order", p.order) || !t.read_choice("message_id", p.message_id) ||
-      !t.read_int("restart_after", p.restart_after, 1, kMaxTicks) ||
-      !t.read_int("relay_restart_after", p.relay_restart_after, 1, kMaxTicks)) {
+      !Bounded(t, "producer", s).read("restart_after", p.restart_after) ||
+      !Bounded(t, "producer", s).read("relay_restart_after", p.relay_restart_after)) {
     return false;
   }
   const std::string why = producer::why_invalid(p.choices());
@@ -144,6 +170,7 @@ bool check_variations(const TableReader& t, const ConsumerConfig& c) {
 // variations no preset fixes.
 bool read_consumer(const TableReader& t, Scenario& s) {
   ConsumerConfig& c = s.consumer;
+  const Bounded n(t, "consumer", s);
   if (!t.only_keys(keys_of("consumer")) ||
       !t.read_name("strategy", c.strategy, strategies(), "strategy") ||
       !t.read_choice("ack", c.ack) || !t.read_choice("dedup", c.dedup) ||
@@ -151,10 +178,8 @@ bool read_consumer(const TableReader& t, Scenario& s) {
       !t.read_choice("mark", c.mark) || !t.read_choice("dedup_order", c.dedup_order) ||
       !t.read_choice("side_effect", c.side_effect) ||
       !t.read_bool("idempotency_key", c.idempotency_key) ||
-      !t.read_int("dedup_retention", c.dedup_retention, 0, kMaxTicks) ||
-      !t.read_int("instances", c.instances, 1, kMaxInstances) ||
-      !t.read_int("work_ticks", c.work_ticks, 1, 1000) ||
-      !t.read_int("restart_after", c.restart_after, 1, kMaxTicks) ||
+      !n.read("dedup_retention", c.dedup_retention) || !n.read("instances", c.instances) ||
+      !n.read("work_ticks", c.work_ticks) || !n.read("restart_after", c.restart_after) ||
       !t.read_string("command", c.command, false)) {
     return false;
   }
@@ -165,9 +190,9 @@ bool read_consumer(const TableReader& t, Scenario& s) {
 // [network] heartbeat and client_timeout (conformance row 18). Heartbeats replace the
 // symmetric heartbeat_timeout, so a file gives one or the other; client_timeout is the
 // client's side of heartbeats and means nothing without them.
-bool read_heartbeats(const TableReader& t, NetworkConfig& n) {
-  if (!t.read_int("heartbeat", n.heartbeat, 0, kMaxTicks) ||
-      !t.read_int("client_timeout", n.client_timeout, 0, kMaxTicks)) {
+bool read_heartbeats(const TableReader& t, const Bounded& bounded, NetworkConfig& n) {
+  if (!bounded.read("heartbeat", n.heartbeat) ||
+      !bounded.read("client_timeout", n.client_timeout)) {
     return false;
   }
   if (n.heartbeat && t.has("heartbeat_timeout")) {
@@ -196,13 +221,11 @@ bool read_actors(const TableReader& root, Scenario& s) {
   if (const toml::table* table = root.sub_table("broker", ok)) {
     TableReader t(*table, "broker", root.file(), root.error());
     BrokerConfig& b = s.broker;
-    if (!t.only_keys(keys_of("broker")) ||
-        !t.read_int("consumer_timeout", b.consumer_timeout, 0, kMaxTicks) ||
-        !t.read_name("queue", b.queue, "queue type") ||
-        !t.read_int("prefetch", b.prefetch, 0, kMaxPrefetch) ||
-        !t.read_int("delivery_limit", b.delivery_limit, 0, kMaxCount) ||
-        !t.read_bool("dead_letter", b.dead_letter) || !t.read_bool("durable", b.durable) ||
-        !t.read_bool("persistent", b.persistent)) {
+    const Bounded n(t, "broker", s);
+    if (!t.only_keys(keys_of("broker")) || !n.read("consumer_timeout", b.consumer_timeout) ||
+        !t.read_name("queue", b.queue, "queue type") || !n.read("prefetch", b.prefetch) ||
+        !n.read("delivery_limit", b.delivery_limit) || !t.read_bool("dead_letter", b.dead_letter) ||
+        !t.read_bool("durable", b.durable) || !t.read_bool("persistent", b.persistent)) {
       return false;
     }
     // RabbitMQ ignores a delivery limit on a classic queue; a scenario that sets one
@@ -222,12 +245,11 @@ bool read_actors(const TableReader& root, Scenario& s) {
   if (const toml::table* table = root.sub_table("network", ok)) {
     TableReader t(*table, "network", root.file(), root.error());
     NetworkConfig& n = s.network;
-    if (!t.only_keys(keys_of("network")) ||
-        !t.read_int("latency_min", n.latency_min, 0, kMaxTicks) ||
-        !t.read_int("latency_max", n.latency_max, 0, kMaxTicks) ||
-        !t.read_int("heartbeat_timeout", n.heartbeat_timeout, 1, kMaxTicks) ||
-        !t.read_int("reconnect_delay", n.reconnect_delay, 0, kMaxTicks) ||
-        !read_heartbeats(t, n)) {
+    const Bounded bounded(t, "network", s);
+    if (!t.only_keys(keys_of("network")) || !bounded.read("latency_min", n.latency_min) ||
+        !bounded.read("latency_max", n.latency_max) ||
+        !bounded.read("heartbeat_timeout", n.heartbeat_timeout) ||
+        !bounded.read("reconnect_delay", n.reconnect_delay) || !read_heartbeats(t, bounded, n)) {
       return false;
     }
     if (n.latency_min > n.latency_max) {
@@ -371,15 +393,12 @@ bool read_rule(const TableReader& t, const Scenario& s, sim::FaultRule& rule) {
   if (!check_triggers(t, site) || !check_match_keys(t, site, frame)) return false;
   const std::string never = rule_never_passed(s, rule);
   if (!never.empty()) return t.fail_at(frame ? "frame" : "at", never);
-  return t.read_int("order", rule.key[orders::kOrder], 1, s.workload.orders) &&
-         t.read_int("attempt", rule.key[orders::kAttempt], 1, kMaxCount) &&
-         check_attempt_bound(t, site, rule) && t.read_int("nth", rule.nth, 1, kInt64Max) &&
-         t.read_int("instance", rule.key[orders::kInstance], 1, s.consumer.instances) &&
-         t.read_int("tick", rule.tick, 0, kMaxTicks) &&
-         t.read_int("times", rule.times, 1, kMaxCount) &&
-         t.read_int("step", rule.step, 0, kMaxTicks) &&
-         t.read_int("after_step", rule.after_step, 0, kMaxTicks) &&
-         t.read_bool("optional", rule.optional);
+  const Bounded n(t, "faults.script", s);
+  return n.read("order", rule.key[orders::kOrder]) &&
+         n.read("attempt", rule.key[orders::kAttempt]) && check_attempt_bound(t, site, rule) &&
+         n.read("nth", rule.nth) && n.read("instance", rule.key[orders::kInstance]) &&
+         n.read("tick", rule.tick) && n.read("times", rule.times) && n.read("step", rule.step) &&
+         n.read("after_step", rule.after_step) && t.read_bool("optional", rule.optional);
 }
 
 bool read_faults(const TableReader& root, Scenario& s) {
@@ -387,9 +406,9 @@ bool read_faults(const TableReader& root, Scenario& s) {
   const toml::table* table = root.sub_table("faults", ok);
   if (!table) return ok;
   TableReader t(*table, "faults", root.file(), root.error());
-  if (!t.only_keys(keys_of("faults")) ||
-      !t.read_int("budget", s.random.budget, 0, kMaxCount) ||
-      !t.read_int("horizon", s.random.horizon, 0, kMaxTicks)) {
+  const Bounded n(t, "faults", s);
+  if (!t.only_keys(keys_of("faults")) || !n.read("budget", s.random.budget) ||
+      !n.read("horizon", s.random.horizon)) {
     return false;
   }
   if (const toml::table* random = t.sub_table("random", ok)) {
@@ -440,7 +459,7 @@ bool read_expect(const TableReader& root, Scenario& s) {
   if (!table) return ok;
   TableReader t(*table, "expect", root.file(), root.error());
   Expect& e = s.expect;
-  const std::int64_t orders = s.workload.orders;
+  const Bounded n(t, "expect", s);
   if (!t.only_keys(keys_of("expect"))) {
     return false;
   }
@@ -449,16 +468,13 @@ bool read_expect(const TableReader& root, Scenario& s) {
     if (!t.read_name("verdict", verdict, verdicts(), "verdict")) return false;
     e.verdict = parse_verdict(verdict);  // read_name checked it against the catalog
   }
-  return t.read_int("balance", e.balance, kInt64Min, kInt64Max) &&
-         t.read_order_list("lost", e.lost, orders) &&
-         t.read_order_list("duplicated", e.duplicated, orders) &&
-         t.read_order_list("phantom", e.phantom, orders) &&
-         t.read_order_list("stuck", e.stuck, orders) &&
-         t.read_order_list("dead_lettered", e.dead_lettered, orders) &&
-         t.read_order_list("rejected", e.rejected, orders) &&
-         t.read_order_list("effects_duplicated", e.effects_duplicated, orders) &&
-         t.read_order_list("effects_lost", e.effects_lost, orders) &&
-         t.read_order_list("effects_phantom", e.effects_phantom, orders);
+  return n.read("balance", e.balance) && n.read_orders("lost", e.lost) &&
+         n.read_orders("duplicated", e.duplicated) && n.read_orders("phantom", e.phantom) &&
+         n.read_orders("stuck", e.stuck) && n.read_orders("dead_lettered", e.dead_lettered) &&
+         n.read_orders("rejected", e.rejected) &&
+         n.read_orders("effects_duplicated", e.effects_duplicated) &&
+         n.read_orders("effects_lost", e.effects_lost) &&
+         n.read_orders("effects_phantom", e.effects_phantom);
 }
 
 // The workload comes first: order numbers elsewhere are checked against its `orders`,
@@ -469,7 +485,7 @@ bool read_document(const toml::table& root, const std::string& file, Scenario& s
   if (!read_top(top, s)) return false;
   bool ok = true;
   if (const toml::table* table = top.sub_table("workload", ok)) {
-    if (!read_workload(TableReader(*table, "workload", file, error), s.workload)) return false;
+    if (!read_workload(TableReader(*table, "workload", file, error), s)) return false;
   }
   return ok && read_actors(top, s) && read_faults(top, s) && read_expect(top, s);
 }

@@ -199,8 +199,8 @@ class TableReader {
   }
 
   // An array of order numbers in [min, max], returned sorted, each at most once.
-  bool read_order_list(std::string_view key, std::vector<std::int64_t>& out,
-                       std::int64_t max_order) const {
+  bool read_order_list(std::string_view key, std::vector<std::int64_t>& out, std::int64_t min,
+                       std::int64_t max) const {
     const toml::node* node = table_.get(key);
     if (!node) return true;
     const toml::array* array = node->as_array();
@@ -208,7 +208,7 @@ class TableReader {
     std::vector<std::int64_t> values;
     for (const toml::node& element : *array) {
       std::int64_t value = 0;
-      if (!int_value(key, element, 1, max_order, value)) return false;
+      if (!int_value(key, element, min, max, value)) return false;
       if (std::find(values.begin(), values.end(), value) != values.end()) {
         return fail(line_of(element), path(key), "lists order " + std::to_string(value) + " twice");
       }
@@ -220,10 +220,10 @@ class TableReader {
   }
 
   bool read_order_list(std::string_view key, std::optional<std::vector<std::int64_t>>& out,
-                       std::int64_t max_order) const {
+                       std::int64_t min, std::int64_t max) const {
     if (!has(key)) return true;
     std::vector<std::int64_t> values;
-    if (!read_order_list(key, values, max_order)) return false;
+    if (!read_order_list(key, values, min, max)) return false;
     out = std::move(values);
     return true;
   }
