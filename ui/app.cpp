@@ -375,6 +375,11 @@ void App::for_driven(const std::function<void(lab::Session&)>& fn) {
   }
 }
 
+void App::for_moved(const std::function<void(lab::SteppedRun&)>& fn) {
+  if (recorded()) return fn(recording_);
+  for_driven([&](lab::Session& s) { fn(s); });
+}
+
 void App::status(std::string text, bool error) {
   view_.status = std::move(text);
   view_.status_is_error = error;
@@ -413,9 +418,8 @@ bool is_transport(const Command& c) {
          std::holds_alternative<RestartCmd>(c);
 }
 
-// A transport command on a session or a recording alike (they share these names).
-template <class Run>
-void move(Run& run, const Command& c) {
+// A transport command on a session or a recording alike.
+void move(lab::SteppedRun& run, const Command& c) {
   if (std::holds_alternative<StepCmd>(c)) {
     run.step_forward();
   } else if (std::holds_alternative<StepBackCmd>(c)) {
@@ -447,11 +451,7 @@ const char* refusal(const Command& c) {
 
 void App::apply(const Command& command) {
   if (is_transport(command)) {
-    if (recorded()) {
-      move(recording_, command);
-    } else {
-      for_driven([&](lab::Session& s) { move(s, command); });
-    }
+    for_moved([&](lab::SteppedRun& run) { move(run, command); });
   } else if (const char* why = recorded() ? refusal(command) : nullptr) {
     status(std::string("read-only: ") + why, true);
   } else if (const auto* load = std::get_if<LoadCmd>(&command)) {
@@ -519,23 +519,22 @@ void App::load(const std::string& path) {
 
 // Play: steps owed to the play clock, requested from the shown run(s).
 void App::play(float delta_seconds) {
-  lab::Session& driven = view_.mode == Mode::kCompare ? compare_[0] : main_;
   if (!view_.playing || view_.mode == Mode::kGenerals) return;
-  if (!recorded() && !driven.is_open()) return;
-  const bool over =
-      recorded() ? recording_.over() : driven.settled() && driven.world().over();
-  if (over) {
+  lab::SteppedRun* shown = &main_;
+  if (recorded()) {
+    shown = &recording_;
+  } else if (view_.mode == Mode::kCompare) {
+    shown = &compare_[0];
+  }
+  if (!shown->is_open()) return;
+  if (shown->over()) {
     view_.playing = false;
     return;
   }
   view_.play_credit += static_cast<double>(delta_seconds) * view_.steps_per_second;
   const auto steps = static_cast<std::uint64_t>(std::min(view_.play_credit, 20000.0));
   view_.play_credit -= static_cast<double>(steps);
-  if (recorded()) {
-    recording_.request(recording_.target() + steps);
-  } else {
-    for_driven([&](lab::Session& s) { s.request(s.target() + steps); });
-  }
+  for_moved([&](lab::SteppedRun& run) { run.request(run.target() + steps); });
 }
 
 void App::update(float delta_seconds, double budget_ms) {

@@ -94,6 +94,8 @@ class App {
   void ensure_compare();
   void set_compare(const std::string& left, const std::string& right);
   void for_driven(const std::function<void(lab::Session&)>& fn);
+  // The run(s) the transport moves: the recording when one is shown, else for_driven's.
+  void for_moved(const std::function<void(lab::SteppedRun&)>& fn);
   void status(std::string text, bool error);
   void load_scenario_list(const std::string& dir);
   void draw_explore(float top, float height);

@@ -27,14 +27,14 @@
 
 namespace lab {
 
-class Recording {
+class Recording final : public SteppedRun {
  public:
   // Reads `path`. On failure the error is "FILE:LINE: what" (or "FILE: what") and the
   // recording is unchanged.
   eosim::Status load(const std::string& path);
   // The same from a stream; `name` stands for the file in errors.
   eosim::Status parse(std::istream& in, const std::string& name);
-  bool is_open() const { return !all_.empty(); }
+  bool is_open() const override { return !all_.empty(); }
 
   const std::string& path() const { return path_; }
   bool live() const { return live_; }          // the summary says "mode": "live"
@@ -45,24 +45,27 @@ class Recording {
   // Lanes for a diagram: the actors and stores of the trace, in lab::diagram_lanes order.
   const std::vector<std::string>& lanes() const { return lanes_; }
   // Bumped by every load: views derived from events() know another file was opened.
-  std::uint64_t revision() const { return revision_; }
+  std::uint64_t revision() const override { return revision_; }
 
   const std::vector<sim::TraceEvent>& all_events() const { return all_; }
   const std::vector<sim::TraceEvent>& events() const { return shown_; }
-  std::uint64_t step() const { return step_; }
-  std::uint64_t target() const { return step_; }  // seeking is immediate
-  bool settled() const { return true; }
-  bool over() const { return step_ >= end_.steps; }
+  std::uint64_t step() const override { return step_; }
+  std::uint64_t target() const override { return step_; }  // seeking is immediate
+  bool settled() const override { return true; }
+  bool over() const override { return step_ >= end_.steps; }
   // The recorded summary; steps = the last event's step. Without a summary line
   // (has_summary() false), an empty report for that many steps: no verdict to show.
   const RunSummary& end() const { return end_; }
   const StepView& view() const { return view_; }
+  const RunSummary& end() override { return end_; }
+  const StepView& view() override { return view_; }
 
-  // --- moving through the events (the same names as Session's) ---
-  bool step_forward();  // false when the last step is shown
-  void step_back();
-  void seek(std::uint64_t step);  // clamped to end().steps
-  void request(std::uint64_t step) { seek(step); }
+  // --- moving through the events (SteppedRun) ---
+  bool step_forward() override;  // false when the last step is shown
+  void step_back() override;
+  void seek(std::uint64_t step) override;  // clamped to end().steps
+  void request(std::uint64_t step) override { seek(step); }
+  bool pump(std::uint64_t) override { return false; }  // there already
 
  private:
   void show(std::uint64_t step);

@@ -25,6 +25,7 @@
 
 #include "src/broker/views.h"
 #include "src/scenario/scenario.h"
+#include "src/session/stepped_run.h"
 #include "src/store/warm.h"
 #include "src/world/overrides.h"
 #include "src/world/world.h"
@@ -53,20 +54,6 @@ sim::FaultRule rule_for(const HandFault& fault, std::uint64_t step);
 // One line for people: "step 20: crash consumer1 now".
 std::string describe_rule(const sim::FaultRule& rule);
 
-// Everything the panels show about the world at one step, read once per step.
-struct StepView {
-  std::uint64_t step = 0;
-  sim::Tick time = 0;
-  bool over = false;
-  std::vector<DbTable> tables;
-  std::vector<ActorStatus> actors;
-  std::vector<broker::ReadyView> ready;         // the work queue, in delivery order
-  std::vector<broker::ChannelView> channels;    // with their unacked deliveries
-  std::vector<broker::ReadyView> dead_letters;  // the dead-letter queue, if any
-  broker::Counters counters;
-  RunSummary summary;  // the checker's verdict if the run stopped here
-};
-
 // A message as the broker panels name it: its message_id, or "(no message_id)".
 std::string message_label(const broker::Message& message);
 // Its x-death entries in one line: "delivery_limit from orders x2; ...".
@@ -81,7 +68,7 @@ struct Divergence {
 Divergence first_divergence(const std::vector<sim::TraceEvent>& a,
                             const std::vector<sim::TraceEvent>& b);
 
-class Session {
+class Session final : public SteppedRun {
  public:
   Session() = default;
   Session(const Session&) = delete;
@@ -95,31 +82,32 @@ class Session {
   // Hand faults belong to the old run and are dropped. An error when the overrides do not
   // apply (lab::check_overrides, a fault rule) or the world cannot be built.
   eosim::Status configure(const ScenarioOverrides& overrides);
-  bool is_open() const { return world_ != nullptr; }
+  bool is_open() const override { return world_ != nullptr; }
   // Changes whenever scenario() does (open, configure, a fault made or removed): views
   // derived from a trace can tell "the run grew" from "this is another run".
-  std::uint64_t revision() const { return revision_; }
+  std::uint64_t revision() const override { return revision_; }
 
   const Scenario& base() const { return base_; }
   const Scenario& scenario() const { return scenario_; }
   const std::vector<sim::FaultRule>& hand_rules() const { return hand_; }
   const World& world() const { return *world_; }
-  std::uint64_t step() const { return world_->steps(); }
-  std::uint64_t target() const { return target_; }
-  bool settled() const { return pending_ == nullptr && target_ == step(); }
+  std::uint64_t step() const override { return world_->steps(); }
+  std::uint64_t target() const override { return target_; }
+  bool settled() const override { return pending_ == nullptr && target_ == step(); }
+  bool over() const override { return is_open() && settled() && world_->over(); }
 
   // The whole run's outcome and length (a full run of scenario(), cached until it changes).
-  const RunSummary& end();
+  const RunSummary& end() override;
   // The views at the current step (cached until the world changes).
-  const StepView& view();
+  const StepView& view() override;
 
   // --- commands ---
-  bool step_forward();               // false when the run is over
-  void step_back();                  // replay to step() - 1
-  void seek(std::uint64_t step);     // synchronous: world() is at min(step, end) after it
-  void request(std::uint64_t step);  // asynchronous: pump() gets there
+  bool step_forward() override;               // false when the run is over
+  void step_back() override;                  // replay to step() - 1
+  void seek(std::uint64_t step) override;     // synchronous: world() is at min(step, end) after it
+  void request(std::uint64_t step) override;  // asynchronous: pump() gets there
   // Advances a replay or seek by at most `max_steps` events. True while not yet settled.
-  bool pump(std::uint64_t max_steps);
+  bool pump(std::uint64_t max_steps) override;
   void inject(const HandFault& fault);  // at the current step; see invariant (2)
   void remove_hand_rule(std::size_t index);
   // scenario() as a file: the hand faults as [[faults.script]] rules and an [expect]
