@@ -30,12 +30,16 @@ endfunction()
 # that run nothing), every ctest test passes `-w NoTests` (a name that matches no test
 # case fails instead of passing), and the binary joins EOSIM_CATCH_BINARIES, which the
 # test catch_tests_all_run (tests/CMakeLists.txt) counts.
+# EOSIM_TEST_TIMEOUT: the limit of one test case, 600 s; scripts/sanitize.sh raises it,
+# for .ci/run runs that tree's tests at the lowest priority beside the Release ctest, where
+# a test may wait minutes for a core.
+set(EOSIM_TEST_TIMEOUT 600 CACHE STRING "Seconds one Catch2 test case may take under ctest")
 function(eosim_discover_tests target)
   add_custom_command(TARGET ${target} POST_BUILD
     COMMAND ${CMAKE_COMMAND} -DBINARY=$<TARGET_FILE:${target}>
             -P ${PROJECT_SOURCE_DIR}/cmake/check_test_names.cmake
     VERBATIM)
   catch_discover_tests(${target} TEST_SPEC "~[.]" EXTRA_ARGS -w NoTests
-                       PROPERTIES TIMEOUT 600)
+                       PROPERTIES TIMEOUT ${EOSIM_TEST_TIMEOUT})
   set_property(GLOBAL APPEND PROPERTY EOSIM_CATCH_BINARIES $<TARGET_FILE:${target}>)
 endfunction()

@@ -9,9 +9,9 @@
 #   FUZZ_SECONDS  the fuzzing time of all three together (default 60: 30 for scenarios,
 #                 15 each for traces and merge results); the scenario fuzzer runs beside
 #                 the other two, one after the other, so on 2 cores it takes half of that
-#   --build-only  configure and build the three targets, fuzz nothing (.ci/run builds
-#                 early, at low priority)
+#   --build-only  configure and build the three targets, fuzz nothing
 #   FUZZ_SAVE     a folder to keep the grown corpora in (default: a temporary one)
+# The targets are built in build-asan, the sanitizer tree of scripts/sanitize.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_only=0
@@ -21,15 +21,15 @@ case "${1:-}" in
   *) echo "fuzz: unknown argument '$1' (the only one is --build-only)" >&2; exit 2 ;;
 esac
 seconds=${FUZZ_SECONDS:-60}
-# -g1 (line tables only) as in scripts/sanitize.sh: a finding's stack still names file and line.
-CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEOSIM_FUZZ=ON \
-  -DEOSIM_GUI=OFF -DEOSIM_TESTS=OFF -DEOSIM_WERROR=OFF \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" >/dev/null
+# The targets live in the sanitizer tree (build-asan, clang, configured by
+# scripts/sanitize.sh): its libraries carry libFuzzer's coverage, so they are compiled once
+# for the tests under the sanitizers and for the fuzzers.
+SANITIZE=address bash scripts/sanitize.sh --configure-only
 targets="eosim_scenario_fuzz eosim_trace_fuzz eosim_merge_fuzz"
-echo "fuzz: building $targets in build-fuzz"
+echo "fuzz: building $targets in build-asan"
 build_log=$(mktemp)
 # shellcheck disable=SC2086
-if ! cmake --build build-fuzz --target $targets -j "$(nproc)" >"$build_log" 2>&1; then
+if ! cmake --build build-asan --target $targets -j "$(nproc)" >"$build_log" 2>&1; then
   grep -E "error" "$build_log" || tail -40 "$build_log"
   rm -f "$build_log"
   echo "fuzz: the build of $targets failed" >&2
@@ -48,7 +48,7 @@ run() {
   mkdir -p "$corpus"
   log=$(mktemp)
   local status=0
-  build-fuzz/fuzz/eosim_${name}_fuzz "$corpus" "tests/data/fuzz/$name" -dict="$dict" \
+  build-asan/fuzz/eosim_${name}_fuzz "$corpus" "tests/data/fuzz/$name" -dict="$dict" \
     -max_total_time="$time" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
     -artifact_prefix="$corpus/" -print_final_stats=1 >"$log" 2>&1 || status=$?
   {

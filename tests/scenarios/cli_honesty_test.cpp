@@ -37,6 +37,19 @@ struct TempScenario {
 
 }  // namespace
 
+// Built with ASan or TSan: GCC says so with __SANITIZE_ADDRESS__/__SANITIZE_THREAD__,
+// clang (the sanitizer tree of scripts/sanitize.sh) with __has_feature.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define EOSIM_TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define EOSIM_TEST_SANITIZED 1
+#endif
+#endif
+#ifndef EOSIM_TEST_SANITIZED
+#define EOSIM_TEST_SANITIZED 0
+#endif
+
 TEST_CASE("cli honesty: explore that runs nothing or stops early meets no exactly-once",
           "[cli][honesty]") {
   const auto none = eosim("explore " + scenario_arg("01-happy-path.toml") +
@@ -86,7 +99,7 @@ TEST_CASE("cli honesty: counts are never negative and --jobs is capped", "[cli][
 
 TEST_CASE("cli honesty: a worker thread that cannot start is a clean exit 3",
           "[cli][honesty]") {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if EOSIM_TEST_SANITIZED
   SUCCEED("sanitizers reserve more address space than the limit below allows");
 #else
   // Thread stacks of 1 GiB under a 2.9 GB address-space limit: the third thread cannot
