@@ -12,7 +12,7 @@ namespace lab {
 namespace {
 
 // Bounds on what toml++ parses recursively or copies per key (toml_guard.h, (3)).
-constexpr int kMaxNesting = 32;            // open [ and { of values
+constexpr std::size_t kMaxNesting = 32;    // open [ and { of values
 constexpr int kMaxKeyParts = 16;           // parts of a dotted key or table header
 constexpr std::size_t kMaxBareRun = 256;   // characters of a bare key or bare value
 constexpr std::size_t kMaxString = 65536;  // characters of one string, quotes excluded
@@ -97,16 +97,15 @@ class Lexer {
 
   bool structure() {
     if (next_is("\xEF\xBB\xBF")) pos_ = 3;  // a byte order mark, which toml++ skips
-    char last = '\n';  // the last character that is not blank, a comment or in a string
-    int depth = 0;     // open [ and { of values
-    int parts = 1;     // parts of the dotted key (or value) being read
+    int parts = 1;         // parts of the dotted key (or value) being read
     std::size_t bare = 0;  // length of the bare run being read
     bool line_start = true;
     while (!at_end()) {
       const char c = text_[pos_];
       if (c == '\n') {
-        ++line_, ++pos_, last = '\n', line_start = true;
+        ++line_, ++pos_, line_start = true;
         parts = 1, bare = 0;
+        place_ = open_.empty() ? Place::key : Place::other, key_seen_ = false;
         continue;
       }
       if (is_blank(c)) {
@@ -121,25 +120,53 @@ class Lexer {
       const bool first_on_line = line_start;
       line_start = false;
       if (c == '"' || c == '\'') {
-        if (!string(last == '=')) return false;
-        last = c;
+        const bool value = place_ == Place::after_equals;
+        step_place(c, true);
+        if (!string(value)) return false;
         continue;
       }
       if (!is_ascii(c)) return fail(kNonAscii);
       if (!bounded(c, parts, bare)) return false;
-      if (c == '[' && first_on_line && depth == 0) {
+      step_place(c, false);
+      if (c == '[' && first_on_line && open_.empty()) {
         if (!header()) return false;
-      } else {
-        if (c == '[' || c == '{') ++depth;
-        if ((c == ']' || c == '}') && depth > 0) --depth;
-        if (depth > kMaxNesting) {
-          return fail("arrays and inline tables nested more than " +
-                      std::to_string(kMaxNesting) + " deep");
-        }
-        ++pos_;
+      } else if (!bracket(c)) {
+        return false;
       }
-      last = c;
     }
+    return true;
+  }
+
+  // Where toml++ starts a value: right after the `=` that follows a key, and a key starts
+  // a line outside brackets, or follows `{` or `,` in an inline table. Only a quote there
+  // opens a string for toml++ too: after any other `=` (`a = 1="\u00e9"`) toml++ scans the
+  // quote and what follows as part of a bare value, and non-ASCII text there reaches (1).
+  void step_place(char c, bool quote) {
+    const bool key_char = quote || c == '.' || c == '_' || c == '-' ||
+                          (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                          (c >= '0' && c <= '9');
+    if (place_ == Place::key && key_char) {
+      key_seen_ = true;
+      return;
+    }
+    if (place_ == Place::key && c == '=' && key_seen_) {
+      place_ = Place::after_equals;
+      return;
+    }
+    const bool opens_key = c == '{' || (c == ',' && !open_.empty() && open_.back() == '{');
+    place_ = opens_key ? Place::key : Place::other;
+    key_seen_ = false;
+  }
+
+  // Keeps the stack of open [ and { of values, at `c` outside strings and comments.
+  bool bracket(char c) {
+    if (c == '[' || c == '{') open_.push_back(c);
+    if ((c == ']' || c == '}') && !open_.empty()) open_.pop_back();
+    if (open_.size() > kMaxNesting) {
+      return fail("arrays and inline tables nested more than " + std::to_string(kMaxNesting) +
+                  " deep");
+    }
+    ++pos_;
     return true;
   }
 
@@ -230,8 +257,13 @@ class Lexer {
     return true;
   }
 
+  enum class Place { key, after_equals, other };
+
   std::string_view text_;
   std::size_t pos_ = 0;
+  std::string open_;  // the open [ and { of values, innermost last
+  Place place_ = Place::key;
+  bool key_seen_ = false;  // a key character or quoted part since the key began
   std::int64_t line_ = 1;
   std::string message_;
 };

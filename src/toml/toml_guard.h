@@ -14,11 +14,13 @@
 // inside toml++ 3.3.0. Limits: 16 parts per dotted key or header, arrays and inline
 // tables nested 32 deep, 256 characters per bare key or value, 64 KiB per string.
 // Non-ASCII text stays allowed where a scenario needs it: comments and string values
-// written right after `=` (name = "Zoë").
+// written right after the `=` of a key (name = "Zoë"). After any other `=` (a = 1="é")
+// toml++ scans the quote and the text after it as one bare value and reaches (1).
 //
 // What reaches toml++ after a pass: valid UTF-8; non-ASCII bytes only inside comments or
-// inside a string that directly follows `=`, never right after a backslash in it; every
-// table header starts with a key character, a quote or `]`; the limits of (3) hold.
+// inside a string that directly follows the `=` of a key, never right after a backslash
+// in it; every table header starts with a key character, a quote or `]`; the limits of (3)
+// hold.
 
 #include <cstdint>
 #include <string>

@@ -65,6 +65,17 @@ TEST_CASE("toml guard: other ways to reach the same code are refused", "[toml-gu
       "a = \"\xc0\xaf\"\n",                 // an overlong form
       "a = 1\x7f\n",                        // DEL
       "a = \"x\x01\"\n",                    // a control character inside a string
+      // A string after an `=` that does not follow a key: toml++ scans it as part of a
+      // bare value (the CI fuzzer's find: `drop =2tzz...="Zo!\xc3\xab"`).
+      "a = 1=\"\xc3\xab\"\n",
+      "a =2t=\"\xc3\xab\"\n",
+      "a = [1=\"\xc3\xab\"]\n",
+      "a = { b = 1=\"\xc3\xab\" }\n",
+      "a = ==\"\xc3\xab\"\n",
+      "= \"\xc3\xab\"\n",                    // an `=` with no key before it
+      "a = 1, b = \"\xc3\xab\"\n",           // a `,` outside an inline table starts no key
+      "a = [\n b = \"\xc3\xab\"]\n",         // nor does a line inside an array
+      "[t] b = \"\xc3\xab\"\n",               // nor the rest of a header's line
   };
   for (const char* text : bad) {
     INFO(text);
@@ -81,6 +92,9 @@ TEST_CASE("toml guard: what scenario files hold passes", "[toml-guard]") {
       "a = [\n  [1, 2],\n]\n",
       "\xef\xbb\xbfname = \"bom\"\r\n",
       "a = \"tab\there \\\" quote \xc8\x8b\"\n",
+      "a.\"b\".c-d_e = \"\xc3\xab\"\n\"k\" = '\xc3\xab'\n",  // dotted and quoted keys
+      "a = { b = { c = \"\xc3\xab\" }, d = 1 }\n",
+      "a = [ { b = \"\xc3\xab\" } ]\n",
   };
   for (const char* text : good) {
     INFO(text);
