@@ -124,7 +124,8 @@ struct SweepCommandOptions {
   std::string format = "text";    // text | json
   std::size_t show_failures = 5;  // failing seeds described
   std::string shard;              // "I/N": only the I-th (0-based) of N slices of --seeds
-  bool progress = false;          // a bar on stderr (main decides: stderr is a TTY)
+  std::string progress = "auto";  // --progress: auto | lines | off (progress_line.h)
+  bool terminal = false;          // stderr is a terminal (main decides)
   std::string plot;               // --plot FILE.svg: violation rate per strategy ("" = none)
   std::string plot_x = "ratio";   // ratio (the fault mix scaled) | seeds (cumulative)
   bool force = false;             // --plot may replace an existing file
@@ -176,7 +177,8 @@ struct ExploreCommandOptions {
   bool force = false;           // -o may replace an existing file (never the input)
   std::string expect;           // "" | exactly-once | violation
   std::string format = "text";  // text | json
-  bool progress = false;        // a counter on stderr (main decides: stderr is a TTY)
+  std::string progress = "auto";  // --progress: auto | lines | off (progress_line.h)
+  bool terminal = false;          // stderr is a terminal (main decides)
 };
 int explore_command(const ExploreCommandOptions& options, std::ostream& out,
                     std::ostream& err);

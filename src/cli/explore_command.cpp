@@ -13,6 +13,7 @@
 
 #include "src/cli/commands.h"
 #include "src/cli/files.h"
+#include "src/cli/progress_line.h"
 #include "src/catalog/catalog.h"
 #include "src/catalog/fault_sites.h"
 #include "src/orders/order_key.h"
@@ -260,31 +261,31 @@ int explore_command(const ExploreCommandOptions& options, std::ostream& out,
   explore.max_runs = options.max_runs;
   explore.merge_states = !options.no_merge;
   explore.jobs = options.jobs;
-  if (options.progress) {
-    explore.progress = [&err](std::uint64_t runs, std::uint64_t known) {
-      err << "\r" << runs << " runs, " << known << " schedules known" << std::flush;
+  ProgressLine progress(err, options.progress, options.terminal);
+  if (progress.on()) {
+    explore.progress = [&progress](std::uint64_t runs, std::uint64_t known) {
+      progress.show(std::to_string(runs) + " runs, " + std::to_string(known) +
+                    " schedules known");
     };
   }
 
   lab::ExploreResult result;
   const auto started = std::chrono::steady_clock::now();
-  if (const eosim::Status explored = lab::explore(scenario, explore, result); !explored.ok()) {
-    return report_failure(err, explored);
-  }
+  const eosim::Status explored = lab::explore(scenario, explore, result);
+  progress.clear();
+  if (!explored.ok()) return report_failure(err, explored);
   result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  if (options.progress) err << "\r" << std::string(60, ' ') << "\r" << std::flush;
   Comparison cmp;
   if (options.compare && explore.merge_states) {
     lab::ExploreOptions plain = explore;
     plain.merge_states = false;
     lab::ExploreResult unmerged;
     const auto begun = std::chrono::steady_clock::now();
-    if (const eosim::Status explored = lab::explore(scenario, plain, unmerged); !explored.ok()) {
-      return report_failure(err, explored);
-    }
+    const eosim::Status plain_explored = lab::explore(scenario, plain, unmerged);
+    progress.clear();
+    if (!plain_explored.ok()) return report_failure(err, plain_explored);
     cmp.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begun).count();
-    if (options.progress) err << "\r" << std::string(60, ' ') << "\r" << std::flush;
     cmp.done = true;
     cmp.runs = unmerged.runs;
     cmp.same_outcomes = outcome_classes(unmerged) == outcome_classes(result);

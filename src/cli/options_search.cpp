@@ -5,6 +5,7 @@
 
 #include "src/cli/commands.h"
 #include "src/cli/options.h"
+#include "src/cli/progress_line.h"
 
 namespace cli {
 
@@ -125,6 +126,11 @@ CLI::App* sweep_options(CLI::App& app, SweepCommandOptions& o) {
       ->type_name("N")
       ->check(unsigned_integer(0))
       ->capture_default_str();
+  sweep->add_option("--progress", o.progress, kProgressHelp)
+      ->check(CLI::IsMember(
+          std::vector<std::string>(std::begin(kProgressValues), std::end(kProgressValues))))
+      ->type_name("WHEN")
+      ->capture_default_str();
   sweep->add_option("--format", o.format, "Output format: text or json")
       ->check(CLI::IsMember({"text", "json"}))
       ->type_name("F")
@@ -220,6 +226,11 @@ CLI::App* explore_options(CLI::App& app, ExploreCommandOptions& o) {
   explore->add_option("--jobs", o.jobs, "Worker threads (default: every core; at most 256)")
       ->type_name("N")
       ->check(job_count());
+  explore->add_option("--progress", o.progress, kProgressHelp)
+      ->check(CLI::IsMember(
+          std::vector<std::string>(std::begin(kProgressValues), std::end(kProgressValues))))
+      ->type_name("WHEN")
+      ->capture_default_str();
   explore->add_flag("--no-merge", o.no_merge,
                     "Run every fault placement, even one that goes on from the same run state "
                     "as an earlier one with the same budget, or (keyed draws) one that fires "
@@ -273,7 +284,7 @@ CLI::App* matrix_options(CLI::App& app, MatrixCommandOptions& o) {
 
 Command add_sweep_command(CLI::App& app) {
   return make_command<SweepCommandOptions>(app, sweep_options, [](SweepCommandOptions& o) {
-    o.progress = progress_wanted();
+    o.terminal = progress_wanted();
     return sweep_command(o, std::cout, std::cerr);
   });
 }
@@ -292,7 +303,7 @@ Command add_shrink_command(CLI::App& app) {
 
 Command add_explore_command(CLI::App& app) {
   return make_command<ExploreCommandOptions>(app, explore_options, [](ExploreCommandOptions& o) {
-    o.progress = progress_wanted();
+    o.terminal = progress_wanted();
     return explore_command(o, std::cout, std::cerr);
   });
 }

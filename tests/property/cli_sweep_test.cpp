@@ -158,3 +158,28 @@ TEST_CASE("cli shrink --as-run: shrinks the scripted run eosim run makes", "[cli
   CHECK(contains(shrunk.text, "minimal: 1 fault(s)"));
   CHECK(contains(shrunk.text, "random faults none"));  // the file has no [faults.random]
 }
+
+TEST_CASE("cli sweep and explore: --progress lines writes plain lines where stderr is no "
+          "terminal, while auto and off keep a short run quiet",
+          "[cli][sweep][explore]") {
+  const std::string sweep = "sweep " + kHappy + " --seeds 1..60 --jobs 1";
+  const std::string stderr_only = "2>&1 >/dev/null";
+  const Output lines = run_cli(sweep + " --progress lines", stderr_only);
+  CHECK(lines.exit_code == 0);
+  CHECK(lines.text == "[##############################] 60/60 seeds\n");  // no \r redraws
+  // auto off a terminal writes a line only every 10 s: nothing for a run this short.
+  CHECK(run_cli(sweep, stderr_only).text.empty());
+  CHECK(run_cli(sweep + " --progress off", stderr_only).text.empty());
+  const Output refused = run_cli(sweep + " --progress sometimes");
+  CHECK(refused.exit_code == 2);
+  CHECK(contains(refused.text, "--progress"));
+
+  const Output explore = run_cli("explore " + kHappy +
+                                     " --max-faults 1 --max-deviations 0 --progress lines",
+                                 stderr_only);
+  INFO(explore.text);
+  CHECK(explore.exit_code == 0);
+  CHECK(contains(explore.text, " runs, "));
+  CHECK(contains(explore.text, " schedules known\n"));
+  CHECK_FALSE(contains(explore.text, "\r"));
+}
