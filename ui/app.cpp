@@ -237,7 +237,7 @@ void App::frame() {
   ImGui::Begin("toolbar", nullptr,
                ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoScrollbar);
-  draw_toolbar(model_, view_, queued_);
+  draw_toolbar(model_, view_, queued_, lessons_.toolbar_line());
   ImGui::End();
 
   const float top = toolbar, height = d.y - toolbar;

@@ -118,6 +118,15 @@ SessionModel LessonsMode::session_model() {
   return m;
 }
 
+std::string LessonsMode::toolbar_line() const {
+  if (selected_ < 0 || static_cast<std::size_t>(selected_) >= lessons_.size()) {
+    return "no lesson open";
+  }
+  const LessonEntry& e = lessons_[static_cast<std::size_t>(selected_)];
+  return "lesson " + std::to_string(selected_ + 1) + ": " +
+         (e.error.empty() ? lab::lesson_topic(e.lesson) : e.path);
+}
+
 void LessonsMode::draw_list(float width, float height) {
   ImGui::BeginChild("lesson list", ImVec2(width, height), false);
   for (std::size_t i = 0; i < lessons_.size(); ++i) {

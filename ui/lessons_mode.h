@@ -52,6 +52,9 @@ class LessonsMode {
   // How far the learner may step before answering.
   std::uint64_t hold_step() const { return hold_; }
   const lab::Session& session() const { return session_; }
+  // What the toolbar names in this mode: "lesson 2: At-least-once" (the topic only, as
+  // the list shows it), or "no lesson open".
+  std::string toolbar_line() const;
   const std::string& error() const { return error_; }
 
  private:

@@ -1,6 +1,7 @@
 // The toolbar: mode switch, transport (back, step, play with a speed, to the end), the
 // scrub slider over the whole run, and one line of status.
 
+#include <cstdio>
 #include <string>
 
 #include "ui/panels.h"
@@ -94,9 +95,34 @@ void transport(const SessionModel& m, const SessionModel* other, ViewState& view
   }
 }
 
+// What the run on screen is, after the mode buttons: the recording, the Explore or Compare
+// scenario, or the lesson. Two Generals runs no scenario, so it names none. Probed under
+// "context: " and the text, so a test reads what the user reads.
+std::string context_line(const Model& model, const ViewState& view,
+                         const std::string& lesson_line) {
+  if (view.mode == Mode::kLessons) return lesson_line;
+  if (view.mode == Mode::kGenerals) return "";
+  char line[512];
+  if (model.recorded.valid()) {
+    const lab::RunSummary& r = model.recorded.recording->end();
+    std::snprintf(line, sizeof line, "%s: %s   seed %llu   %s / %s",
+                  model.recorded.recording->live() ? "recorded live run" : "recorded run",
+                  r.scenario.c_str(), static_cast<unsigned long long>(r.seed),
+                  r.producer.c_str(), r.strategy.c_str());
+    return line;
+  }
+  if (!model.main.valid()) return "";
+  const lab::Scenario& s = model.main.session->scenario();
+  std::snprintf(line, sizeof line, "%s   seed %llu   %s / %s", s.name.c_str(),
+                static_cast<unsigned long long>(s.seed), s.producer.pattern.c_str(),
+                view.mode == Mode::kCompare ? "two strategies" : s.consumer.strategy.c_str());
+  return line;
+}
+
 }  // namespace
 
-void draw_toolbar(const Model& model, ViewState& view, Commands& commands) {
+void draw_toolbar(const Model& model, ViewState& view, Commands& commands,
+                  const std::string& lesson_line) {
   mode_button("Explore", Mode::kExplore, view);
   const bool recorded = model.recorded.valid();
   mode_button("Compare", Mode::kCompare, view,
@@ -105,19 +131,12 @@ void draw_toolbar(const Model& model, ViewState& view, Commands& commands) {
                        : nullptr);
   mode_button("Two Generals", Mode::kGenerals, view);
   mode_button("Lessons", Mode::kLessons, view);
-  ImGui::TextUnformatted("|");
-  ImGui::SameLine();
-  if (recorded) {
-    const lab::RunSummary& r = model.recorded.recording->end();
-    ImGui::Text("%s: %s   seed %llu   %s / %s",
-                model.recorded.recording->live() ? "recorded live run" : "recorded run",
-                r.scenario.c_str(), static_cast<unsigned long long>(r.seed), r.producer.c_str(),
-                r.strategy.c_str());
-  } else if (model.main.valid()) {
-    const lab::Scenario& s = model.main.session->scenario();
-    ImGui::Text("%s   seed %llu   %s / %s", s.name.c_str(), static_cast<unsigned long long>(s.seed),
-                s.producer.pattern.c_str(),
-                view.mode == Mode::kCompare ? "two strategies" : s.consumer.strategy.c_str());
+  const std::string context = context_line(model, view, lesson_line);
+  if (!context.empty()) {
+    ImGui::TextUnformatted("|");
+    ImGui::SameLine();
+    ImGui::TextUnformatted(context.c_str());
+    probe_last_item(("context: " + context).c_str());
   }
   if (!view.status.empty()) {
     ImGui::SameLine();

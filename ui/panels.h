@@ -12,7 +12,9 @@
 namespace ui {
 
 // panel_toolbar.cpp: mode switch, step / back / play / speed, the scrub slider, status.
-void draw_toolbar(const Model& model, ViewState& view, Commands& commands);
+// `lesson_line` names what Lessons mode shows (LessonsMode::toolbar_line).
+void draw_toolbar(const Model& model, ViewState& view, Commands& commands,
+                  const std::string& lesson_line);
 // panel_browser.cpp: scenarios with their `about`, seed/strategy/producer overrides, reset.
 void draw_browser(const Model& model, ViewState& view, Commands& commands);
 // panel_sequence.cpp: the diagram of one session. `slot` keeps each diagram's scrolling

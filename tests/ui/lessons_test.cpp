@@ -63,3 +63,26 @@ TEST_CASE("Lessons mode hides the outcome until the learner answers", "[ui][less
   CHECK_FALSE(app.lessons().answered());
   CHECK(app.lessons().selected() == 3);
 }
+
+TEST_CASE("The toolbar names the lesson in Lessons mode, not the Explore scenario",
+          "[ui][lesson]") {
+  Headless ui;
+  ui::App app;
+  ui::AppOptions options;
+  options.file = uitest::scenario("01-happy-path.toml");
+  REQUIRE_OK(app.init(options));
+  ui.frame(app);
+  const std::string explore = "context: happy path   seed 1   outbox / atomic";
+  CHECK(ui.has(explore));
+  REQUIRE(ui.click(app, "Lessons"));
+  CHECK(ui.has("context: no lesson open"));
+  REQUIRE(ui.click(app, "lesson 2"));  // the no-dedup double debit, not happy path's atomic
+  ui.frame(app);
+  CHECK(ui.has("context: lesson 2: At-least-once"));
+  CHECK_FALSE(ui.has(explore));
+  REQUIRE(ui.click(app, "Two Generals"));  // runs no scenario: names none
+  CHECK_FALSE(ui.has(explore));
+  CHECK_FALSE(ui.has("context: lesson 2: At-least-once"));
+  REQUIRE(ui.click(app, "Explore"));
+  CHECK(ui.has(explore));
+}
