@@ -169,7 +169,7 @@ struct ExploreCommandOptions {
   std::string kinds;            // "drop,crash"; "" = every kind
   std::uint64_t max_runs = 200000;
   bool no_merge = false;        // run every child, even where its state was explored
-  std::string draws;            // "" = the file's; sequence | keyed (sim::Draws)
+  std::string draws = "keyed";  // sequence | keyed (sim::Draws), replacing the file's
   bool compare = false;         // also search without merging: reduction, same outcomes
   unsigned jobs = 0;
   lab::ScenarioOverrides overrides;  // --strategy, --producer, the choice flags

@@ -72,9 +72,13 @@ constexpr const char* kExploreFooter =
     "earlier one (every table row, the broker, the actors, frames in flight, pending\n"
     "events, the random draws still to come, the rules) with the same fault budget is not\n"
     "run; the verdicts found are the same as with --no-merge, and counts are of runs made.\n"
-    "With --draws keyed a changed decision is the one drawn in a given run state; a fault\n"
-    "placed before it meets it only if the run comes back to that state, so such placements\n"
-    "add nothing the fault alone or the change alone does not and are pruned (counted).\n"
+    "Draws are keyed by default: each latency and tie-break is hashed from what it\n"
+    "decides, so a changed decision is the one drawn in a given run state; a fault placed\n"
+    "before it meets it only if the run comes back to that state, so such placements add\n"
+    "nothing the fault alone or the change alone does not and are pruned (counted). A\n"
+    "counterexample written with -o says draws = \"keyed\", which `eosim run` honours.\n"
+    "--draws sequence searches runs drawn as `eosim run` draws a file without that key\n"
+    "(the default until December 2026; slower, and its counterexamples are other runs).\n"
     "Sizes: a 2-order outbox run has ~33 opportunities and ~26 other scheduler options;\n"
     "K=2, D=1 is ~18,000 runs. The tree grows as opportunities^K: keep workloads small.\n"
     "\n"
@@ -242,8 +246,9 @@ CLI::App* explore_options(CLI::App& app, ExploreCommandOptions& o) {
       ->add_option("--draws", o.draws,
                    "How runs draw latencies and tie-breaks: sequence (the seed's generator "
                    "in turn, as `eosim run`) or keyed (each hashed from what it decides, so "
-                   "runs in one state draw alike and merge far more); default: the file's")
-      ->type_name("MODE");
+                   "runs in one state draw alike and merge far more); replaces the file's")
+      ->type_name("MODE")
+      ->capture_default_str();
   add_design_options(explore, o.overrides);
   explore
       ->add_option("-o,--output", o.output,

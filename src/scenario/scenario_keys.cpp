@@ -30,7 +30,7 @@ constexpr ScenarioKey kKeys[] = {
      "the step bound: a run that has not quiesced by then ends", {1, kMaxTicks}},
     {"", "draws", "string", "\"sequence\"", "sequence | keyed",
      "how decisions are drawn: in turn from the seed's generator, or each hashed from the "
-     "seed and what it decides (`eosim explore --draws keyed` writes it)"},
+     "seed and what it decides (`eosim explore` writes it; keyed is its default)"},
     {"", "workload", "table", "every key's default", "", "[workload]"},
     {"", "producer", "table", "every key's default", "", "[producer]"},
     {"", "broker", "table", "every key's default", "", "[broker]"},

@@ -134,6 +134,8 @@ TEST_CASE("cli explore: finds the no-dedup violation and writes it as a scenario
   CHECK(j["violations"].get<int>() > 0);
   CHECK(j["first_counterexample"].is_string());
   CHECK(j["counterexample_toml"].is_string());
+  // Keyed draws are the default, and the written file says so, for `eosim run`.
+  CHECK(contains(j["counterexample_toml"].get<std::string>(), "draws = \"keyed\""));
   const Output replay = run_cli("run '" + out.string() + "'");
   CHECK(replay.exit_code == 0);
   CHECK(contains(replay.text, "DUPLICATED"));
@@ -142,6 +144,19 @@ TEST_CASE("cli explore: finds the no-dedup violation and writes it as a scenario
             .exit_code == 1);
   CHECK(run_cli("explore " + kHappy + " --kinds nosuch").exit_code == 2);
   CHECK(run_cli("explore " + kHappy + " --max-faults 9").exit_code == 2);
+}
+
+TEST_CASE("cli explore: keyed draws unless --draws sequence", "[cli][explore]") {
+  const std::string explore = "explore " + kHappy + " --max-faults 1 --max-deviations 1";
+  const Output keyed = run_cli(explore);
+  REQUIRE(keyed.exit_code == 0);
+  CHECK(contains(keyed.text, ", draws keyed\n"));
+  CHECK(contains(keyed.text, "pruned: "));  // only keyed draws prune
+  const Output sequence = run_cli(explore + " --draws sequence");
+  REQUIRE(sequence.exit_code == 0);
+  CHECK(contains(sequence.text, ", draws sequence\n"));
+  CHECK_FALSE(contains(sequence.text, "pruned: "));
+  CHECK(run_cli(explore + " --draws sometimes").exit_code == 2);
 }
 
 TEST_CASE("cli shrink --as-run: shrinks the scripted run eosim run makes", "[cli][shrink]") {
