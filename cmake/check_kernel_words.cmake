@@ -10,6 +10,7 @@ cmake_minimum_required(VERSION 3.22)
 if(NOT ROOT)
   message(FATAL_ERROR "usage: cmake -DROOT=<dir> -P check_kernel_words.cmake")
 endif()
+include(${CMAKE_CURRENT_LIST_DIR}/read_lines.cmake)
 
 set(WORDS
   broker brokers consumer consumers producer producers relay outbox dedup ledger amqp
@@ -22,13 +23,8 @@ file(GLOB_RECURSE files RELATIVE ${ROOT} ${ROOT}/sim/*.h ${ROOT}/sim/*.cpp
 list(SORT files)
 set(violations 0)
 foreach(file IN LISTS files)
-  file(READ ${ROOT}/${file} text)
-  string(TOLOWER "${text}" text)
-  # One list element per line (as check_determinism.cmake reads a file).
-  string(REPLACE ";" "," text "${text}")
-  string(REPLACE "[" "{" text "${text}")
-  string(REPLACE "]" "}" text "${text}")
-  string(REPLACE "\n" ";" lines "${text}")
+  eosim_read_lines(${ROOT}/${file} lines)
+  string(TOLOWER "${lines}" lines)
   set(number 0)
   foreach(line IN LISTS lines)
     math(EXPR number "${number} + 1")
