@@ -49,7 +49,8 @@ constexpr std::string_view kMessageAttempt =
     "the nth publish of the order's message (relay republishes count; a direct publish is "
     "always 1)";
 constexpr std::string_view kProducerAttempt =
-    "the order service's try of the order: always 1 (it never retries an order)";
+    "the order service's try of the order: always 1 (it makes one; writing the order again "
+    "after a broken database connection is the same try)";
 
 constexpr std::array<SiteFrame, 2> kRelayToBroker = {{
     {"basic.publish", true, true, through_relay, nullptr},
@@ -134,6 +135,26 @@ constexpr std::array<FaultSite, kSiteCount> kSites = {{
     {S::kDbRestart, orders::site_name(S::kDbRestart), A::kRestart,
      "the database restarts while the debit's transaction is open: the transaction rolls "
      "back and the consumer's connection breaks (scripted only)",
+     kConsumerKeys, kDeliveryAttempt},
+    {S::kDbProducerCommitReply, orders::site_name(S::kDbProducerCommitReply), A::kDrop,
+     "the order service's COMMIT of the order (and its outbox row) takes effect but its "
+     "reply is lost and the connection breaks: the service writes the order again and "
+     "meets its own row (scripted only)",
+     kKeyOrder | kKeyNth},
+    {S::kDbProducerRestart, orders::site_name(S::kDbProducerRestart), A::kRestart,
+     "the database restarts while the order service's transaction for the order is open: "
+     "the order (and its outbox row) roll back, the connection breaks and the service "
+     "writes the order again (scripted only)",
+     kKeyOrder | kKeyNth},
+    {S::kDbSerializationFailure, orders::site_name(S::kDbSerializationFailure), A::kFail,
+     "another transaction changes the account after the debit's transaction took its "
+     "snapshot: the debit's UPDATE fails with 40001 (serialization failure) and the "
+     "transaction rolls back (scripted only)",
+     kConsumerKeys, kDeliveryAttempt},
+    {S::kDbDeadlock, orders::site_name(S::kDbDeadlock), A::kFail,
+     "another transaction and the debit's wait for each other's locks: the database aborts "
+     "the debit's transaction with 40P01 (deadlock detected) as it writes the debit "
+     "(scripted only)",
      kConsumerKeys, kDeliveryAttempt},
     {S::kBrokerRestart, orders::site_name(S::kBrokerRestart), A::kRestart,
      "the broker restarts (with `order`: as that order's message is enqueued): connections "

@@ -261,7 +261,8 @@ void print_dedup_store(const live::LiveResult& result, std::ostream& out) {
 void print_database_link(const live::LiveResult::DatabaseLink& link, std::ostream& out) {
   if (!link.proxied) {
     out << "live: the actors reached PostgreSQL directly (" << link.direct_why
-        << "): db.commit_reply was staged by the consumer process\n";
+        << "): a lost COMMIT reply was staged by the consumer's (or order service's) "
+           "process\n";
     return;
   }
   out << "live: the actors' database connections went through the fault proxy ("

@@ -7,7 +7,9 @@
 //
 // Handling a delivery takes a few steps of virtual time (receive, then the transaction,
 // then the ack), so other actors - and faults - can act between them. Fault sites, in
-// order: consumer.on_deliver, consumer.after_dedup_insert, consumer.after_side_effect
+// order: consumer.on_deliver, db.serialization_failure (as the transaction begins; it
+// fails the balance's UPDATE), consumer.after_dedup_insert, db.deadlock (after the
+// balance's UPDATE; it fails the debit's INSERT), consumer.after_side_effect
 // (side_effect = before-commit), consumer.before_commit, db.restart, db.commit (fail),
 // db.commit_reply, consumer.after_commit (with mark = after-commit: before the mark),
 // consumer.after_side_effect (side_effect = after-commit), consumer.after_ack.
@@ -107,7 +109,12 @@ class Consumer {
   bool key_in_txn() const;
   bool key_last() const;  // dedup_order = effect-first: the key is inserted after the work
   bool insert_key(store::Txn& txn, const std::string& id, std::int64_t order);
-  bool debit(store::Txn& txn, const orders::OrderMessage& body, const std::string& id);
+  bool debit(store::Txn& txn, const orders::OrderMessage& body, const std::string& id,
+             const std::optional<store::Status>& update_answer);
+  // Sites db.serialization_failure and db.deadlock (consumer_work.cpp): nullopt unless it
+  // fired on SQLite, then the SQLSTATE the next statement answers with.
+  std::optional<store::Status> conflict(orders::Site site, store::Conflict kind,
+                                        const std::string& account);
   void commit(store::Txn& txn, const orders::OrderMessage& body, const std::string& id);
   void refuse(store::Txn& txn, std::int64_t order, const std::string& id);
   bool send_effect(std::int64_t order, const std::string& id);

@@ -186,6 +186,9 @@ void Consumer::transact() {
   const std::string id = d.message.message_id;
   store::Txn txn(ledger_);
   if (!txn.status().ok()) return on_db_error(txn.status());
+  // Asked first: a server stages it before the transaction's first statement.
+  const std::optional<store::Status> update_answer =
+      conflict(Site::kDbSerializationFailure, store::Conflict::kSerialization, body->account);
   bool key_written = false;  // this transaction holds the dedup key
   if (key_in_txn() && !key_last()) {
     if (!insert_key(txn, id, body->order)) return;
@@ -193,7 +196,7 @@ void Consumer::transact() {
     const bool same_txn = options_.strategy.choices.dedup == Dedup::kSameTxn;
     if (same_txn && fault(Site::kConsumerAfterDedupInsert)) return;
   }
-  if (!debit(txn, *body, id)) return;
+  if (!debit(txn, *body, id, update_answer)) return;
   if (options_.strategy.side_effect == SideEffect::kBeforeCommit) {
     if (!send_effect(body->order, id)) return;
     if (fault(Site::kConsumerAfterSideEffect)) return;
@@ -208,22 +211,54 @@ void Consumer::transact() {
   commit(txn, *body, id);
 }
 
+// Sites db.serialization_failure and db.deadlock: another transaction conflicts with this
+// one, and the database aborts this one with 40001 or 40P01. A database server is given
+// the real conflict (store::Db::stage_conflict) and answers the next statement itself:
+// nullopt, run it. SQLite takes one writer at a time and is always serializable, so no
+// other transaction can conflict there: the statement's answer is the server's SQLSTATE,
+// given here instead of running it. nullopt too when the site does not fire.
+std::optional<store::Status> Consumer::conflict(Site site, store::Conflict kind,
+                                                const std::string& account) {
+  if (!fault(site, sim::FaultAction::kFail)) return std::nullopt;
+  if (store::is_remote_uri(options_.ledger_uri)) {
+    const store::Status staged = ledger_.stage_conflict(kind, account);
+    if (staged.ok()) return std::nullopt;
+    trace(orders::event::kDbError, "the conflict could not be staged on the server (" +
+                                       staged.to_string() + "): its SQLSTATE is given instead");
+  }
+  if (kind == store::Conflict::kSerialization) {
+    return store::Status::from_sqlstate(
+        "40001", "could not serialize access due to concurrent update (another transaction "
+                 "changed the account after this one's snapshot)");
+  }
+  return store::Status::from_sqlstate(
+      "40P01", "deadlock detected (another transaction locks the debits and waits for this "
+               "one's account row)");
+}
+
 // The debit and its row, inside `txn`. False when the delivery was settled instead: a
-// database error, or a refusal (insufficient funds).
-bool Consumer::debit(store::Txn& txn, const orders::OrderMessage& body, const std::string& id) {
+// database error, or a refusal (insufficient funds). `update_answer`: a staged
+// serialization failure's answer to the balance's UPDATE (conflict()).
+bool Consumer::debit(store::Txn& txn, const orders::OrderMessage& body, const std::string& id,
+                     const std::optional<store::Status>& update_answer) {
   EOSIM_ASSERT(txn.active() && ledger_.in_transaction());
-  store::Status st = ledger_
-                         .statement("UPDATE accounts SET balance = balance - ?1 "
-                                    "WHERE id = ?2 AND balance >= ?1")
-                         .bind(1, body.amount)
-                         .bind(2, body.account)
-                         .exec();
+  store::Status st = update_answer ? *update_answer
+                                   : ledger_
+                                         .statement("UPDATE accounts SET balance = balance - ?1 "
+                                                    "WHERE id = ?2 AND balance >= ?1")
+                                         .bind(1, body.amount)
+                                         .bind(2, body.account)
+                                         .exec();
   if (st.ok() && ledger_.changes() == 0) {
     // A business rule said no (insufficient funds): a poison message if requeued.
     refuse(txn, body.order, id);
     return false;
   }
-  if (st.ok()) {
+  std::optional<store::Status> insert_answer;
+  if (st.ok()) insert_answer = conflict(Site::kDbDeadlock, store::Conflict::kDeadlock, body.account);
+  if (insert_answer) {
+    st = *insert_answer;
+  } else if (st.ok()) {
     st = ledger_
              .statement("INSERT INTO debits(order_id, message_id, amount, consumer, tick) "
                         "VALUES(?1, ?2, ?3, ?4, ?5)")

@@ -23,10 +23,16 @@ ProxyAction DbFaults::judge(const CommitReply& reply) {
       static_cast<std::size_t>(reply.id.listener) >= options_.nodes.size()) {
     return {};
   }
-  const orders::Site site = orders::Site::kDbCommitReply;
+  // A consumer's debit or the order service's order row: each has its own site.
+  const bool debit = reply.wrote == Wrote::kDebit;
+  const orders::Site site =
+      debit ? orders::Site::kDbCommitReply : orders::Site::kDbProducerCommitReply;
   const std::string& node = options_.nodes[static_cast<std::size_t>(reply.id.listener)];
-  if (sim::node_role(node) != orders::site_row(site).actor) return {};  // the consumers'
-  const std::int64_t attempt = options_.attempt_of ? options_.attempt_of(reply.order) : 0;
+  if (sim::node_role(node) != orders::site_row(site).actor) return {};
+  // The consumer's attempt is the delivery's; the order service makes one try per order
+  // (OrderService::fault).
+  std::int64_t attempt = 1;
+  if (debit) attempt = options_.attempt_of ? options_.attempt_of(reply.order) : 0;
   const std::optional<sim::FaultAction> fired =
       plan_.check({plan_.sites().id(orders::site_name(site)), sim::FaultAction::kDrop,
                    orders::order_key(reply.order, attempt, sim::node_instance(node)), 0,
@@ -57,6 +63,8 @@ void DbFaults::on_fired(sim::FiredFault fault, const CommitReply& reply, const s
   trace_ << sim::format_jsonl(e, orders::kTraceNames) << '\n';
   e.kind = sim::EventKind::kLost;
   e.detail = "the reply to COMMIT dropped: the transaction committed, the connection is reset";
+  if (reply.wrote == Wrote::kOrder)
+    e.detail += " (the order service does not know it wrote the order)";
   trace_ << sim::format_jsonl(e, orders::kTraceNames) << '\n';
   trace_.flush();
 }

@@ -1,13 +1,16 @@
 #pragma once
 // The database link's faults on the wire: the judge the fault proxy asks when the reply to
 // a COMMIT passes on a connection of the run's actors to PostgreSQL (pg_wire.h). It holds
-// the scenario's db.commit_reply rules and asks them with the FaultPoint the model's
-// consumer builds at that site (src/consumer): the order the transaction debited, the
-// attempt (the broker's count of that order's deliveries, from the AMQP proxy's judge,
-// net_faults.h), the consumer's instance by the listener. A rule that fires drops the
-// reply: the COMMIT has taken effect on the server, the client's connection is reset and
-// the consumer cannot tell whether it committed. The rule is then out of the consumer's own
-// plan (actor_process.cpp): it fires here or nowhere.
+// the scenario's db.commit_reply and db.producer_commit_reply rules. A debit's COMMIT (on
+// a consumer's connection) is asked with the FaultPoint the model's consumer builds at
+// db.commit_reply (src/consumer): the order the transaction debited, the attempt (the
+// broker's count of that order's deliveries, from the AMQP proxy's judge, net_faults.h),
+// the consumer's instance by the listener. An order row's COMMIT (on the order service's
+// connection) is asked at db.producer_commit_reply with the order and attempt 1, as the
+// order service asks it (src/producer). A rule that fires drops the reply: the COMMIT has
+// taken effect on the server, the client's connection is reset and the client cannot tell
+// whether it committed. The rule is then out of the actor's own plan (actor_process.cpp):
+// it fires here or nowhere.
 //
 // A fired rule is appended to faults.log (the report lists it, a restarted actor counts
 // it) and to trace-dbproxy.jsonl.

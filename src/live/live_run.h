@@ -100,7 +100,7 @@ struct LiveResult {
     bool proxied = false;     // through the fault proxy (pg_wire.h)
     std::string direct_why;   // not proxied: why ("" with SQLite)
     int connections = 0;      // the proxy's connections to the server
-    int replies_dropped = 0;  // COMMIT replies it dropped (db.commit_reply)
+    int replies_dropped = 0;  // COMMIT replies it dropped (db.*commit_reply)
   } db_link;
   // The separate dedup store on Redis: the run's key prefix ("" when not on Redis), the
   // keys' TTL (0: none) and how many of the run's keys Redis held when the run ended.

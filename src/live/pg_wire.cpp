@@ -35,11 +35,8 @@ std::string lowered(std::string_view text) {
   return out;
 }
 
-bool starts_debit_insert(std::string_view sql) {
-  std::size_t i = 0;
-  while (i < sql.size() && std::isspace(static_cast<unsigned char>(sql[i])) != 0) ++i;
-  return lowered(sql.substr(i, 18)) == "insert into debits";
-}
+// "insert into debits" and "insert into orders" are both 18 characters long.
+constexpr std::size_t kInsertIntoChars = 18;
 
 std::int64_t number_at(std::string_view text, std::size_t i) {
   std::int64_t n = 0;
@@ -50,6 +47,17 @@ std::int64_t number_at(std::string_view text, std::size_t i) {
     any = true;
   }
   return any ? n : 0;
+}
+
+// The first number after VALUES ( in lowered SQL text; 0 if none.
+std::int64_t first_value_in_sql(const std::string& text) {
+  std::size_t i = text.find("values");
+  if (i == std::string::npos) return 0;
+  i = text.find('(', i);
+  if (i == std::string::npos) return 0;
+  ++i;
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\'')) ++i;
+  return number_at(text, i);
 }
 
 class PostgresFramer final : public Framer {
@@ -91,30 +99,31 @@ class PostgresFramer final : public Framer {
   void from_client(std::uint8_t type, const std::uint8_t* body, std::size_t size) {
     std::size_t pos = 0;
     if (type == 'Q') {
-      const std::int64_t order = debit_order_in_sql(std::string(cstring(body, size, pos)));
-      if (order != 0) order_ = order;
+      const WrittenOrder w = order_in_sql(cstring(body, size, pos));
+      if (w.order != 0) written_ = w;
     } else if (type == 'P') {
       (void)cstring(body, size, pos);  // the statement's name
-      parsed_debit_ = starts_debit_insert(cstring(body, size, pos));
-    } else if (type == 'B' && parsed_debit_) {
+      parsed_ = insert_kind(cstring(body, size, pos));
+    } else if (type == 'B' && parsed_ != Wrote::kNothing) {
       const std::int64_t order = first_bind_value(body, size);
-      if (order != 0) order_ = order;
+      if (order != 0) written_ = {parsed_, order};
     }
   }
 
   ProxyAction from_server(std::uint8_t type, const std::uint8_t* body, std::size_t size) {
     std::size_t pos = 0;
-    if (type == 'Z' && size >= 1 && body[0] == 'I') order_ = 0;  // outside a transaction
-    if (type != 'C' || order_ == 0 || cstring(body, size, pos) != "COMMIT") return {};
-    const CommitReply reply{id_, std::exchange(order_, 0)};
+    if (type == 'Z' && size >= 1 && body[0] == 'I') written_ = {};  // outside a transaction
+    if (type != 'C' || written_.order == 0 || cstring(body, size, pos) != "COMMIT") return {};
+    const WrittenOrder w = std::exchange(written_, {});
+    const CommitReply reply{id_, w.order, w.what};
     return *judge_ ? (*judge_)(reply) : ProxyAction{};
   }
 
   std::shared_ptr<const CommitJudge> judge_;
   ConnectionId id_;
-  bool startup_ = true;        // the client has not sent its StartupMessage yet
-  bool parsed_debit_ = false;  // the last Parse was an INSERT INTO debits
-  std::int64_t order_ = 0;     // the open transaction wrote this order's debit (0: none)
+  bool startup_ = true;             // the client has not sent its StartupMessage yet
+  Wrote parsed_ = Wrote::kNothing;  // what the last Parse's statement inserts
+  WrittenOrder written_;            // what the open transaction wrote (order 0: nothing)
 };
 
 }  // namespace
@@ -133,16 +142,20 @@ std::size_t pg_message_end(const std::uint8_t* data, std::size_t size, std::size
   return size - pos < 1 + std::size_t{length} ? 0 : pos + 1 + length;
 }
 
-std::int64_t debit_order_in_sql(const std::string& sql) {
-  if (!starts_debit_insert(sql)) return 0;
-  const std::string text = lowered(sql);
-  std::size_t i = text.find("values");
-  if (i == std::string::npos) return 0;
-  i = text.find('(', i);
-  if (i == std::string::npos) return 0;
-  ++i;
-  while (i < text.size() && (text[i] == ' ' || text[i] == '\'')) ++i;
-  return number_at(text, i);
+Wrote insert_kind(std::string_view sql) {
+  std::size_t i = 0;
+  while (i < sql.size() && std::isspace(static_cast<unsigned char>(sql[i])) != 0) ++i;
+  const std::string start = lowered(sql.substr(i, kInsertIntoChars));
+  if (start == "insert into debits") return Wrote::kDebit;
+  if (start == "insert into orders") return Wrote::kOrder;
+  return Wrote::kNothing;
+}
+
+WrittenOrder order_in_sql(std::string_view sql) {
+  const Wrote what = insert_kind(sql);
+  if (what == Wrote::kNothing) return {};
+  const std::int64_t order = first_value_in_sql(lowered(sql));
+  return order == 0 ? WrittenOrder{} : WrittenOrder{what, order};
 }
 
 std::int64_t first_bind_value(const std::uint8_t* body, std::size_t size) {

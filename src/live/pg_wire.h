@@ -10,12 +10,13 @@
 // message is one type byte, int32 length (counting itself, not the type) and the body,
 // both ways.
 //
-// A transaction's order: the first parameter of an INSERT INTO debits (extended
-// protocol: Parse, then Bind's first value; simple protocol: the first number after
-// VALUES), the row a consumer's debit writes. The reply to the COMMIT that ends that
-// transaction - CommandComplete with the tag COMMIT - is shown to the judge with the
-// order, before it passes; a COMMIT that fails answers ROLLBACK and is not shown, as the
-// model asks db.commit_reply only after a commit that took effect.
+// A transaction's order: the first parameter of an INSERT INTO debits (the row a
+// consumer's debit writes) or of an INSERT INTO orders (the order service's order row);
+// extended protocol: Parse, then Bind's first value; simple protocol: the first number
+// after VALUES. The reply to the COMMIT that ends that transaction - CommandComplete with
+// the tag COMMIT - is shown to the judge with the order and which of the two it wrote,
+// before it passes; a COMMIT that fails answers ROLLBACK and is not shown, as the model
+// asks db.commit_reply and db.producer_commit_reply only after a commit that took effect.
 //
 // Invariants:
 //  (1) pg_message_end never reads past `size` and never returns a position <= `pos` other
@@ -27,6 +28,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 
 #include "src/live/fault_proxy.h"
 
@@ -41,21 +43,33 @@ std::size_t pg_startup_end(const std::uint8_t* data, std::size_t size, std::size
 // The typed message at `pos`.
 std::size_t pg_message_end(const std::uint8_t* data, std::size_t size, std::size_t pos);
 
-// The order a statement's text writes a debit for (simple protocol): the first number after
-// VALUES of an INSERT INTO debits; 0 for any other statement.
-std::int64_t debit_order_in_sql(const std::string& sql);
+// What a transaction wrote that its COMMIT's reply is judged by: a consumer's debit, or
+// the order service's order row.
+enum class Wrote : std::uint8_t { kNothing, kDebit, kOrder };
+struct WrittenOrder {
+  Wrote what = Wrote::kNothing;
+  std::int64_t order = 0;
+};
+
+// Which of the two a statement inserts (INSERT INTO debits / orders), by its text.
+Wrote insert_kind(std::string_view sql);
+// The order a statement's text writes (simple protocol): the first number after VALUES
+// of an INSERT INTO debits or orders; {} for any other statement.
+WrittenOrder order_in_sql(std::string_view sql);
 // The first parameter of a Bind message's body (text format) as a number; 0 if none.
 std::int64_t first_bind_value(const std::uint8_t* body, std::size_t size);
 
-// A COMMIT's reply about to pass to the client: the transaction wrote order `order`'s debit.
+// A COMMIT's reply about to pass to the client: the transaction wrote order `order`'s
+// debit or order row (`wrote`).
 struct CommitReply {
   ConnectionId id;
   std::int64_t order = 0;
+  Wrote wrote = Wrote::kDebit;
 };
 using CommitJudge = std::function<ProxyAction(const CommitReply&)>;
 
 // The proxy's framer for PostgreSQL; `judge` is asked about every COMMIT reply of a
-// transaction that wrote a debit (null: everything passes).
+// transaction that wrote a debit or an order (null: everything passes).
 FramerFactory postgres_framing(CommitJudge judge);
 
 }  // namespace live

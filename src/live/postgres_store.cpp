@@ -25,22 +25,46 @@ std::string one_line(const char* text) {
 
 class PostgresConn final : public store::RemoteConn {
  public:
-  explicit PostgresConn(PGconn* conn) : conn_(conn) {}
-  ~PostgresConn() override { PQfinish(conn_); }
+  PostgresConn(PGconn* conn, std::string uri) : conn_(conn), uri_(std::move(uri)) {}
+  ~PostgresConn() override {
+    if (other_ != nullptr) PQfinish(other_);  // the server rolls its transaction back
+    PQfinish(conn_);
+  }
   PostgresConn(const PostgresConn&) = delete;
   PostgresConn& operator=(const PostgresConn&) = delete;
 
   store::Status run(const std::string& sql, const std::vector<store::Value>& params,
                     store::RemoteRows& out) override {
     if (store::Status s = reconnect_if_broken(); !s.ok()) return s;
-    std::vector<const char*> values;
-    for (const store::Value& v : params) values.push_back(v ? v->c_str() : nullptr);
-    PGresult* r = PQexecParams(conn_, sql.c_str(), static_cast<int>(values.size()), nullptr,
-                               values.data(), nullptr, nullptr, 0);
+    PGresult* r = exec(conn_, sql, params);
     store::Status s = result_status(r);
     if (s.ok()) read_rows(r, out);
     PQclear(r);
+    // The transaction a staged deadlock aborted is over: the other one gets its lock and is
+    // rolled back, so that it holds nothing the redelivery needs.
+    if (other_ != nullptr && !in_transaction()) finish_other();
     return s;
+  }
+
+  store::Status stage_conflict(store::Conflict conflict, const std::string& account) override {
+    if (other_ != nullptr) finish_other();
+    PGconn* other = PQconnectdb(uri_.c_str());
+    if (PQstatus(other) != CONNECTION_OK) {
+      store::Status s = store::Status::from_sqlstate(
+          "08001",
+          "PostgreSQL: the other transaction cannot connect: " + one_line(PQerrorMessage(other)));
+      PQfinish(other);
+      return s;
+    }
+    PQsetNoticeProcessor(
+        other, [](void*, const char*) {}, nullptr);
+    if (conflict == store::Conflict::kSerialization) {
+      const store::Status s = stage_serialization(other, account);
+      PQfinish(other);
+      return s;
+    }
+    other_ = other;
+    return stage_deadlock(account);
   }
 
   store::Status run_script(const std::string& sql) override {
@@ -79,6 +103,74 @@ class PostgresConn final : public store::RemoteConn {
     return store::Status::from_sqlstate(state != nullptr ? state : "", "PostgreSQL: " + message);
   }
 
+  static PGresult* exec(PGconn* conn, const std::string& sql,
+                        const std::vector<store::Value>& params = {}) {
+    std::vector<const char*> values;
+    for (const store::Value& v : params) values.push_back(v ? v->c_str() : nullptr);
+    return PQexecParams(conn, sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(),
+                        nullptr, nullptr, 0);
+  }
+
+  // Runs `sql` on `conn` (this connection or the other transaction's): its status.
+  store::Status run_on(PGconn* conn, const std::string& sql,
+                       const std::vector<store::Value>& params = {}) const {
+    PGresult* r = exec(conn, sql, params);
+    store::Status s = result_status(r);
+    PQclear(r);
+    return s;
+  }
+
+  // 40001: this transaction takes its snapshot at REPEATABLE READ (read committed has no
+  // serialization failure: it reads the newest row), then the other transaction changes
+  // the account's row and commits. This transaction's UPDATE of that row then meets the
+  // server's "could not serialize access due to concurrent update".
+  store::Status stage_serialization(PGconn* other, const std::string& account) {
+    store::Status s = run_on(conn_, "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+    if (s.ok()) s = run_on(conn_, "SELECT 1");
+    if (s.ok()) s = run_on(other, "UPDATE accounts SET balance = balance WHERE id = $1", {account});
+    return s;
+  }
+
+  // 40P01: this transaction holds the account's row (its UPDATE ran). The other one locks
+  // the debits table against inserts, then waits for the account's row; this one's INSERT
+  // INTO debits then waits for the other: a cycle. The other waits 60 s before it looks for
+  // a deadlock, this one the server's 1 s, so the server aborts this one.
+  store::Status stage_deadlock(const std::string& account) {
+    store::Status s = run_on(other_, "BEGIN");
+    if (s.ok()) s = run_on(other_, "SET LOCAL deadlock_timeout = '60s'");
+    if (s.ok()) s = run_on(other_, "LOCK TABLE debits IN SHARE MODE");
+    const char* values[] = {account.c_str()};
+    if (s.ok() && PQsendQueryParams(other_, "UPDATE accounts SET balance = balance WHERE id = $1",
+                                    1, nullptr, values, nullptr, nullptr, 0) != 1) {
+      s = store::Status::from_sqlstate("08006", "PostgreSQL: " + one_line(PQerrorMessage(other_)));
+    }
+    if (s.ok()) s = wait_until_other_waits();
+    if (!s.ok()) finish_other();
+    return s;
+  }
+
+  // Until the other transaction's UPDATE waits for a lock (pg_locks), at most 10 s.
+  store::Status wait_until_other_waits() {
+    const std::string pid = std::to_string(PQbackendPID(other_));
+    for (int tries = 0; tries < 1000; ++tries) {
+      PGresult* r = exec(conn_, "SELECT 1 FROM pg_locks WHERE pid = $1 AND NOT granted", {pid});
+      const bool waits = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0;
+      PQclear(r);
+      if (waits) return store::Status::success();
+      ::usleep(10 * 1000);
+    }
+    return store::Status::from_sqlstate("57014", "PostgreSQL: the other transaction never waited");
+  }
+
+  // The other transaction's statement ends (its lock granted once this one ended), then
+  // it rolls back and its connection closes.
+  void finish_other() {
+    while (PGresult* r = PQgetResult(other_)) PQclear(r);
+    PQclear(PQexec(other_, "ROLLBACK"));
+    PQfinish(other_);
+    other_ = nullptr;
+  }
+
   static void read_rows(const PGresult* r, store::RemoteRows& out) {
     const int rows = PQntuples(r);
     const int cols = PQnfields(r);
@@ -100,6 +192,8 @@ class PostgresConn final : public store::RemoteConn {
   }
 
   PGconn* conn_;
+  std::string uri_;          // to open the other transaction's connection
+  PGconn* other_ = nullptr;  // a staged deadlock's other transaction, until it is over
 };
 
 std::string with_param(const std::string& url, const std::string& param) {
@@ -127,7 +221,7 @@ store::Status open_postgres(const std::string& uri, std::unique_ptr<store::Remot
   // Notices (a schema that exists already, ...) would go to stderr: the logs stay clean.
   PQsetNoticeProcessor(
       conn, [](void*, const char*) {}, nullptr);
-  out = std::make_unique<PostgresConn>(conn);
+  out = std::make_unique<PostgresConn>(conn, uri);
   return store::Status::success();
 }
 

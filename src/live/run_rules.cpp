@@ -37,10 +37,14 @@ bool is_broker_stop(const std::string& site) {
 bool is_broker_kill(const std::string& site) { return at_site(site, lab::Site::kBrokerCrash); }
 
 bool is_wire_database_rule(const sim::FaultRule& rule) {
-  return at_site(rule.site, lab::Site::kDbCommitReply);
+  const lab::FaultSite* site = lab::find_fault_site(rule.site);
+  return site != nullptr && orders::is_commit_reply(site->id);
 }
 
-bool is_database_restart(const std::string& site) { return at_site(site, lab::Site::kDbRestart); }
+bool is_database_restart(const std::string& name) {
+  const lab::FaultSite* site = lab::find_fault_site(name);
+  return site != nullptr && orders::is_db_restart(site->id);
+}
 
 bool kills_broker(const lab::Scenario& s) {
   return std::any_of(s.script.begin(), s.script.end(),
@@ -82,8 +86,9 @@ std::string rule_refusal(const sim::FaultRule& rule, std::size_t number) {
   }
   if (!live_site(rule.site)) {
     return key + ": fault at " + rule.site + " (" + std::string(lab::action_name(rule.action)) +
-           ") cannot run live yet: live runs take crash sites, db.commit, db.commit_reply, "
-           "db.restart, network rules, broker.restart and broker.crash";
+           ") cannot run live yet: live runs take crash sites, db.commit, the database "
+           "link's sites (db.commit_reply, db.restart, db.producer_*), network rules, "
+           "broker.restart and broker.crash";
   }
   const lab::FaultSite* site = lab::find_fault_site(rule.site);
   if (rule.nth && !site->is_network()) {

@@ -12,7 +12,8 @@
 // has no wire, the consumer process drops its own connection after the COMMIT, as the
 // model does. db.restart restarts the private PostgreSQL (`-m immediate`) while the
 // consumer waits with its transaction open (on SQLite, whose "server" is the process's
-// own connection, the consumer drops that connection).
+// own connection, the consumer drops that connection). The order service's link has the
+// same two, db.producer_commit_reply and db.producer_restart, carried out the same way.
 
 #include <string>
 
@@ -34,11 +35,13 @@ std::string broker_refusal(const lab::Scenario& scenario);
 // one may be.
 std::string database_refusal(const lab::Scenario& scenario, bool users_server);
 
-// Whether `site` is db.restart: the supervisor restarts a private PostgreSQL there.
+// Whether `site` is db.restart or db.producer_restart: the supervisor restarts a private
+// PostgreSQL there.
 bool is_database_restart(const std::string& site);
 
 // Whether `rule` is one the fault proxy in front of the database server carries out
-// (db.commit_reply, db_faults.h): an actor whose link goes through it leaves the rule out.
+// (db.commit_reply, db.producer_commit_reply; db_faults.h): an actor whose link goes
+// through it leaves the rule out.
 bool is_wire_database_rule(const sim::FaultRule& rule);
 
 // Whether `site` is broker.restart or broker.crash: the supervisor stops the broker there.

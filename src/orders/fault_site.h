@@ -39,6 +39,10 @@ enum class Site : std::uint8_t {
   kDbCommit,
   kDbCommitReply,
   kDbRestart,
+  kDbProducerCommitReply,
+  kDbProducerRestart,
+  kDbSerializationFailure,
+  kDbDeadlock,
   kBrokerRestart,
   kBrokerCrash,
   kBrokerReorder,
@@ -48,7 +52,7 @@ enum class Site : std::uint8_t {
   kNetBrokerToConsumer,
   kNetConsumerToBroker,
 };
-inline constexpr std::size_t kSiteCount = 22;
+inline constexpr std::size_t kSiteCount = 26;
 
 struct SiteRow {
   Site id;
@@ -73,6 +77,10 @@ inline constexpr std::array<SiteRow, kSiteCount> kSiteRows = {{
     {Site::kDbCommit,                 "db.commit",                   "consumer", ""},  // the consumer's commits
     {Site::kDbCommitReply,            "db.commit_reply",             "consumer", ""},
     {Site::kDbRestart,                "db.restart",                  "consumer", ""},
+    {Site::kDbProducerCommitReply,    "db.producer_commit_reply",    "producer", ""},
+    {Site::kDbProducerRestart,        "db.producer_restart",         "producer", ""},
+    {Site::kDbSerializationFailure,   "db.serialization_failure",    "consumer", ""},
+    {Site::kDbDeadlock,               "db.deadlock",                 "consumer", ""},
     {Site::kBrokerRestart,            "broker.restart",              "broker",   ""},
     {Site::kBrokerCrash,              "broker.crash",                "broker",   ""},
     {Site::kBrokerReorder,            "broker.reorder",              "broker",   ""},
@@ -109,7 +117,17 @@ constexpr bool is_network(Site site) { return !site_row(site).peer.empty(); }
 // random draws of every existing scenario and sweep were pinned, and drawing at them
 // would move every one of those draws.
 constexpr bool scripted_only(Site site) {
-  return site == Site::kDbCommitReply || site == Site::kDbRestart;
+  return site == Site::kDbCommitReply || site == Site::kDbRestart ||
+         site == Site::kDbProducerCommitReply || site == Site::kDbProducerRestart ||
+         site == Site::kDbSerializationFailure || site == Site::kDbDeadlock;
+}
+// The database link's faults, the consumer's (db.commit_reply, db.restart) and the order
+// service's (db.producer_*): a COMMIT's reply lost, the server restarted.
+constexpr bool is_commit_reply(Site site) {
+  return site == Site::kDbCommitReply || site == Site::kDbProducerCommitReply;
+}
+constexpr bool is_db_restart(Site site) {
+  return site == Site::kDbRestart || site == Site::kDbProducerRestart;
 }
 
 // nullopt for a name no site has.

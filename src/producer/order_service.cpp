@@ -7,6 +7,7 @@
 #include "src/orders/order_key.h"
 #include "src/orders/order_message.h"
 #include "src/store/failure.h"
+#include "src/store/remote.h"
 #include "src/store/txn.h"
 
 namespace producer {
@@ -65,13 +66,26 @@ broker::Message OrderService::message_for(std::int64_t order) const {
   return m;
 }
 
-bool OrderService::fault(Site site, std::int64_t order) {
-  // The order service makes one try per order: its attempt is always 1.
-  const auto action = k_.faults.check(
-      {orders::site_id(site), sim::FaultAction::kCrash, orders::order_key(order, 1)});
+bool OrderService::fault(Site site, std::int64_t order, sim::FaultAction kind) {
+  // The order service makes one try per order: its attempt is always 1 (writing the
+  // order again after a broken database connection is the same try).
+  const auto action = k_.faults.check({orders::site_id(site), kind, orders::order_key(order, 1),
+                                       0, orders::scripted_only(site)});
   if (!action) return false;
-  crash("fault at " + std::string(orders::site_name(site)));
+  if (*action == sim::FaultAction::kCrash) crash("fault at " + std::string(orders::site_name(site)));
   return true;
+}
+
+// The database link broke under the order's write (sites db.producer_restart and
+// db.producer_commit_reply): the connection is dropped and a fresh one opened, as a
+// client's pool does, and the write is made again (kAgain, `lost` says why).
+OrderService::Written OrderService::lose_connection(store::Status why, store::Status& lost) {
+  db_.close();
+  if (store::machine_failed(store::Db::open(options_.orders_uri, db_))) {
+    return Written::kMachineFailed;
+  }
+  lost = std::move(why);
+  return Written::kAgain;
 }
 
 // The order row (and its outbox row) in one transaction. kMachineFailed when the machine
@@ -79,7 +93,7 @@ bool OrderService::fault(Site site, std::int64_t order) {
 // kAgain when a database server broke the connection (a live run's database restart),
 // with the error in `lost`: the transaction did not happen, or its COMMIT's reply was
 // lost - the next try's insert then meets the order's row (a unique violation) and the
-// order is written. The simulator's SQLite file breaks no connection of the producer's.
+// order is written. In the simulator only the database link's fault sites break it.
 OrderService::Written OrderService::write_order(std::int64_t order, std::int64_t amount,
                                                 std::int64_t now, bool outbox,
                                                 store::Status& lost) {
@@ -102,13 +116,30 @@ OrderService::Written OrderService::write_order(std::int64_t order, std::int64_t
              .bind(1, order).bind(2, orders::message_id_for(order)).bind(3, m.body).bind(4, now)
              .exec();
   }
+  // A database server is restarted by whoever runs it (a live run's supervisor, before the
+  // fault returns here): the COMMIT below meets the broken connection. SQLite's "server"
+  // is this process's connection: it is dropped and the journal rolls the order back.
+  if (st.ok() && fault(Site::kDbProducerRestart, order, sim::FaultAction::kRestart) &&
+      !store::is_remote_uri(options_.orders_uri)) {
+    txn.abandon();
+    return lose_connection(
+        store::Status::from_sqlstate("57P01", "the database restarted: terminating connection "
+                                              "due to immediate shutdown command"),
+        lost);
+  }
   if (st.ok()) st = txn.commit();
+  if (st.ok() && fault(Site::kDbProducerCommitReply, order, sim::FaultAction::kDrop)) {
+    return lose_connection(store::Status::from_sqlstate(
+                               "08006", "the connection broke before the reply to COMMIT "
+                                        "came: is the order written?"),
+                           lost);
+  }
   if (st.kind == store::ErrorKind::kConnectionLost) {
     lost = st;
     return Written::kAgain;
   }
   // A try after a lost COMMIT reply finds the order's row: that try committed it.
-  if (st.is_unique_violation()) return Written::kYes;
+  if (st.is_unique_violation()) return Written::kFound;
   return store::machine_failed(st) ? Written::kMachineFailed : Written::kYes;
 }
 
@@ -146,8 +177,14 @@ void OrderService::commit_order(std::int64_t order) {
                        }, 0, sim::event_tag(generation, order));
     return;
   }
-  k_.trace.record("producer", orders::event::kCommit, "orders", order,
-                  outbox ? "order + outbox row" : "order row");
+  if (written == Written::kFound) {
+    k_.trace.record("producer", orders::event::kDuplicate, "orders", order,
+                    "the order's row is already there (unique violation): the try whose "
+                    "COMMIT reply was lost had written it");
+  } else {
+    k_.trace.record("producer", orders::event::kCommit, "orders", order,
+                    outbox ? "order + outbox row" : "order row");
+  }
   if (fault(Site::kProducerAfterCommit, order)) return;
   if (outbox) {
     if (relay_) relay_->kick();

@@ -20,7 +20,8 @@
 // polling the outbox every `poll_ticks`.
 //
 // Fault sites: producer.after_commit, producer.after_publish, relay.after_publish,
-// relay.after_confirm (all crash).
+// relay.after_confirm (all crash); the order service's database link,
+// db.producer_restart (before the order's COMMIT) and db.producer_commit_reply (after it).
 
 #include <cstdint>
 #include <functional>
@@ -163,11 +164,14 @@ class OrderService {
  private:
   void create(std::int64_t order);
   void commit_order(std::int64_t order);  // the order's write, then what follows its commit
-  enum class Written { kYes, kAgain, kMachineFailed };
+  // kFound: a try after a lost COMMIT reply met the order's row (the lost try wrote it).
+  enum class Written { kYes, kFound, kAgain, kMachineFailed };
   Written write_order(std::int64_t order, std::int64_t amount, std::int64_t now, bool outbox,
                       store::Status& lost);
+  Written lose_connection(store::Status why, store::Status& lost);
   void stop();
-  bool fault(orders::Site site, std::int64_t order);
+  bool fault(orders::Site site, std::int64_t order,
+             sim::FaultAction kind = sim::FaultAction::kCrash);
   broker::Message message_for(std::int64_t order) const;
   void schedule_next();
 

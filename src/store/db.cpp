@@ -177,6 +177,14 @@ bool Db::in_transaction() const {
   return is_open() && sqlite3_get_autocommit(conn_->handle) == 0;
 }
 
+Status Db::stage_conflict(Conflict conflict, const std::string& account) {
+  EOSIM_ASSERT(is_open());
+  if (conn_->remote == nullptr) {
+    return Status::error(SQLITE_MISUSE, "SQLite: one writer at a time, no competing transaction");
+  }
+  return conn_->remote->stage_conflict(conflict, account);
+}
+
 void Db::set_fault_hook(FaultHook hook) {
   EOSIM_ASSERT(is_open());
   conn_->hook = std::move(hook);

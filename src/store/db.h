@@ -84,6 +84,12 @@ class Db {
   // False when closed.
   bool in_transaction() const;
 
+  // A competing transaction against this connection's open one, made real on a database
+  // server (RemoteConn::stage_conflict): the server answers the next statement with 40001
+  // or 40P01. SQLite, one writer at a time and serializable, has none: an error, and the
+  // caller gives the SQLSTATE itself. REQUIRES: is_open().
+  Status stage_conflict(Conflict conflict, const std::string& account);
+
   // Replaces the fault hook (an empty function removes it). REQUIRES: is_open().
   void set_fault_hook(FaultHook hook);
 

@@ -49,6 +49,10 @@ std::string RemoteConn::dialect(std::string_view sqlite_sql) const {
   return postgres_sql(sqlite_sql);
 }
 
+Status RemoteConn::stage_conflict(Conflict, const std::string&) {
+  return Status::error(SQLITE_MISUSE, "this server stages no competing transaction");
+}
+
 std::string postgres_sql(std::string_view sqlite_sql) {
   std::string_view text = sqlite_sql;
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {

@@ -41,6 +41,11 @@ struct RemoteRows {
   std::int64_t changes = 0;  // rows an INSERT / UPDATE / DELETE touched
 };
 
+// A competing transaction a fault site asks a server for (Db::stage_conflict): one whose
+// change makes this transaction's next UPDATE fail with 40001, or one that deadlocks with
+// this transaction's next INSERT (40P01).
+enum class Conflict : std::uint8_t { kSerialization, kDeadlock };
+
 class RemoteConn {
  public:
   virtual ~RemoteConn() = default;
@@ -50,6 +55,10 @@ class RemoteConn {
   virtual Status run_script(const std::string& sql) = 0;
   // Inside a transaction the server still holds for this connection.
   virtual bool in_transaction() const = 0;
+  // Makes `conflict` real on the server, against this connection's open transaction and
+  // the account `account`: the server's own answer to the transaction's next statement is
+  // then 40001 or 40P01. An error when this server cannot (by default: none can).
+  virtual Status stage_conflict(Conflict conflict, const std::string& account);
   // The statement as this server spells it ("" = nothing to run there, as a PRAGMA): by
   // default PostgreSQL's (postgres_sql). A server that is no SQL database (the Redis dedup
   // store, src/live/redis_store.h) reads SQLite's text and answers only the statements it

@@ -140,6 +140,7 @@ TEST_CASE("pg wire: the COMMIT reply of a debit's transaction goes to the judge"
   const live::Cut reply = c.server(text_message('C', "COMMIT"));
   REQUIRE(c.asked.size() == 1);
   CHECK(c.asked[0].order == 2);
+  CHECK(c.asked[0].wrote == live::Wrote::kDebit);
   CHECK(c.asked[0].id.listener == 2);
   CHECK(c.asked[0].id.connection == 9);
   CHECK(reply.action.kind == live::ProxyAction::kDrop);
@@ -152,6 +153,30 @@ TEST_CASE("pg wire: the COMMIT reply of a debit's transaction goes to the judge"
     CHECK(c.server(text_message('C', "COMMIT")).action.kind == live::ProxyAction::kPass);
     CHECK(c.asked.size() == 1);
   }
+}
+
+TEST_CASE("pg wire: the order service's COMMIT reply goes to the judge with its order",
+          "[pg-wire]") {
+  Conn c;
+  c.logged_in();
+  c.client(text_message('Q', "BEGIN"));
+  c.server(text_message('C', "BEGIN"));
+  c.server(ready('T'));
+  c.client(parse("INSERT INTO orders(id, account, amount, created_tick) VALUES($1, $2, $3, $4)"));
+  c.client(bind({"3", "alice", "150", "30"}));
+  c.server(text_message('C', "INSERT 0 1"));
+  c.client(
+      parse("INSERT INTO outbox(order_id, message_id, body, created_tick) "
+            "VALUES($1, $2, $3, $4)"));
+  c.client(bind({"3", "m-3", "{}", "30"}));  // the outbox row does not replace the order
+  c.server(text_message('C', "INSERT 0 1"));
+  c.server(ready('T'));
+  c.client(text_message('Q', "COMMIT"));
+  const live::Cut reply = c.server(text_message('C', "COMMIT"));
+  REQUIRE(c.asked.size() == 1);
+  CHECK(c.asked[0].order == 3);
+  CHECK(c.asked[0].wrote == live::Wrote::kOrder);
+  CHECK(reply.action.kind == live::ProxyAction::kDrop);
 }
 
 TEST_CASE("pg wire: a failed COMMIT (ROLLBACK) and autocommit pass unjudged", "[pg-wire]") {
@@ -180,10 +205,21 @@ TEST_CASE("pg wire: a failed COMMIT (ROLLBACK) and autocommit pass unjudged", "[
 }
 
 TEST_CASE("pg wire: the order of a statement, read or not", "[pg-wire]") {
-  CHECK(live::debit_order_in_sql("INSERT INTO debits(order_id) VALUES(42)") == 42);
-  CHECK(live::debit_order_in_sql("INSERT INTO debits(order_id) VALUES($1)") == 0);
-  CHECK(live::debit_order_in_sql("INSERT INTO rejections(order_id) VALUES(42)") == 0);
-  CHECK(live::debit_order_in_sql("INSERT INTO debits") == 0);
+  using live::Wrote;
+  const live::WrittenOrder debit = live::order_in_sql("INSERT INTO debits(order_id) VALUES(42)");
+  CHECK(debit.what == Wrote::kDebit);
+  CHECK(debit.order == 42);
+  const live::WrittenOrder order =
+      live::order_in_sql("  insert into ORDERS(id, account) VALUES (7, 'alice')");
+  CHECK(order.what == Wrote::kOrder);
+  CHECK(order.order == 7);
+  CHECK(live::order_in_sql("INSERT INTO debits(order_id) VALUES($1)").order == 0);
+  CHECK(live::order_in_sql("INSERT INTO rejections(order_id) VALUES(42)").order == 0);
+  CHECK(live::order_in_sql("INSERT INTO outbox(order_id) VALUES(42)").order == 0);
+  CHECK(live::order_in_sql("INSERT INTO debits").order == 0);
+  CHECK(live::order_in_sql("").what == Wrote::kNothing);
+  CHECK(live::insert_kind("INSERT INTO orders(id) VALUES($1)") == Wrote::kOrder);
+  CHECK(live::insert_kind("INSERT INTO outbox(order_id) VALUES($1)") == Wrote::kNothing);
   Bytes b = bind({"17", "x"});
   CHECK(live::first_bind_value(b.data() + 5, b.size() - 5) == 17);
   b = bind({"m-17"});

@@ -404,13 +404,15 @@ TEST_CASE("the catalog is consistent and finds exactly its own names", "[catalog
                            "consumer.after_ack", "consumer.process", "relay.after_publish",
                            "relay.after_confirm",
                            "producer.after_commit", "producer.after_publish", "db.commit",
-                           "db.commit_reply", "db.restart", "broker.restart", "broker.crash", "broker.reorder",
+                           "db.commit_reply", "db.restart", "db.producer_commit_reply",
+                           "db.producer_restart", "db.serialization_failure", "db.deadlock",
+                           "broker.restart", "broker.crash", "broker.reorder",
                            "net.relay->broker",
                            "net.broker->relay", "net.producer->broker",
                            "net.broker->consumer", "net.consumer->broker"}) {
     CHECK(sites.count(name) == 1);
   }
-  CHECK(sites.size() == 22);
+  CHECK(sites.size() == 26);
 
   const lab::FaultSite* acks = lab::find_fault_site("net.consumer->broker");
   REQUIRE(acks);
