@@ -1,15 +1,29 @@
 #pragma once
 // Names for enum values, for the edges where a value becomes text (scenario files, the
-// command line, listings). A module that owns an enum specialises enum_names<E>() with one
-// constexpr table; everything else (lookup by value, by name, the list for an error
-// message) is this header's, so every enum is named the same way.
+// command line, traces, reports, listings). This is the one way an enum is named: the
+// module that owns an enum writes one constexpr table of Named<E> rows in the enum's
+// order, checks it with `static_assert(sim::names_every_value(table))` and specialises
+// enum_names<E>() to return it; everything else (the name of a value, the value of a name,
+// the list for an error message) is this header's. No switch or array of its own names an
+// enum (cmake/check_enum_names.cmake looks for hand-written ones).
 //
-// REQUIRES: each table names every value of its enum exactly once.
+// Invariants:
+//  (1) A table that passes names_every_value lists E's values 0, 1, 2, ... in order, each
+//      once, and E has no enumerator past its last row: so name_of is one index, and
+//      value_named(name_of(x)) == x for every x once the names differ (the unit tests
+//      check that for every table).
+//  (2) A table in a header (constexpr enum_names) costs a hot path nothing over an array
+//      indexed by the enum; a table behind a function in a .cpp costs one call.
+//
+// REQUIRES: E's enumerators are 0, 1, 2, ... (no explicit values, no gaps).
 
+#include <array>
+#include <cstddef>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace sim {
 
@@ -17,23 +31,57 @@ template <class E>
 struct Named {
   E value;
   std::string_view name;
-  std::string_view meaning;  // one line, for listings and help
+  std::string_view meaning;  // one line, for listings and help ("" where none is shown)
 };
 
-// Specialised by the module that owns E.
+// Specialised by the module that owns E (constexpr in its header where a hot path names E).
 template <class E>
 std::span<const Named<E>> enum_names();
 
-template <class E>
-std::string_view name_of(E value) {
-  for (const auto& entry : enum_names<E>()) {
-    if (entry.value == value) return entry.name;
+// Whether V is one of its enum's enumerators: compilers spell a named value by its name
+// and any other value as a cast, "(E)3", in the signature of a function it instantiates.
+template <auto V>
+constexpr bool is_enumerator() {
+  constexpr std::string_view signature = __PRETTY_FUNCTION__;
+  constexpr std::string_view key = "V = ";
+  constexpr std::size_t at = signature.find(key);
+  return at != std::string_view::npos && signature[at + key.size()] != '(';
+}
+
+namespace named_detail {
+template <class E, std::size_t... I>
+constexpr bool all_enumerators(std::index_sequence<I...>) {
+  return (is_enumerator<static_cast<E>(I)>() && ...);
+}
+}  // namespace named_detail
+
+// Invariant (1): row i names value i, and value N (one past the table) is no enumerator.
+template <class E, std::size_t N>
+constexpr bool names_every_value(const std::array<Named<E>, N>& table) {
+  for (std::size_t i = 0; i < N; ++i) {
+    if (static_cast<std::size_t>(table[i].value) != i) return false;
   }
-  return "?";  // unreachable when the table is complete
+  return named_detail::all_enumerators<E>(std::make_index_sequence<N>{}) &&
+         !is_enumerator<static_cast<E>(N)>();
 }
 
 template <class E>
-std::optional<E> value_named(std::string_view name) {
+constexpr std::string_view name_of(E value) {
+  const std::span<const Named<E>> table = enum_names<E>();
+  const auto index = static_cast<std::size_t>(value);
+  return index < table.size() ? table[index].name : "?";  // "?": a value E does not have
+}
+
+template <class E>
+constexpr std::string_view meaning_of(E value) {
+  const std::span<const Named<E>> table = enum_names<E>();
+  const auto index = static_cast<std::size_t>(value);
+  return index < table.size() ? table[index].meaning : "?";
+}
+
+// nullopt for a name no value has. A scan: names are parsed where text enters, not per event.
+template <class E>
+constexpr std::optional<E> value_named(std::string_view name) {
   for (const auto& entry : enum_names<E>()) {
     if (entry.name == name) return entry.value;
   }
@@ -48,6 +96,15 @@ std::string names_list() {
     out += (out.empty() ? "" : ", ") + std::string(entry.name);
   }
   return out;
+}
+
+// The names alone, in the enum's order: what a kernel interface that is handed names by id
+// takes (sim::EventKindNames, the fault plan's sites and frame kinds).
+template <class E, std::size_t N>
+constexpr std::array<std::string_view, N> names_by_value(const std::array<Named<E>, N>& table) {
+  std::array<std::string_view, N> names{};
+  for (std::size_t i = 0; i < N; ++i) names[i] = table[i].name;
+  return names;
 }
 
 // Preset tables (the designs an actor can be given, by name) are arrays of entries

@@ -113,10 +113,11 @@ bool Chooser::chance(Ratio ratio) {
 }
 
 namespace {
-constexpr Named<Draws> kDrawNames[] = {
+constexpr std::array<Named<Draws>, 2> kDrawNames{{
     {Draws::kSequence, "sequence", "one generator seeded by the seed, drawn in turn"},
     {Draws::kKeyed, "keyed", "each decision hashed from the seed and what it decides"},
-};
+}};
+static_assert(names_every_value(kDrawNames));
 }  // namespace
 
 template <>

@@ -164,6 +164,7 @@ std::span<const Named<broker::QueueType>> enum_names<broker::QueueType>() {
        "quorum queue: counts deliveries (x-delivery-count) and can enforce a "
        "delivery_limit"},
   }};
+  static_assert(names_every_value(kQueueTypes));
   return kQueueTypes;
 }
 

@@ -57,6 +57,7 @@ constexpr std::array<sim::Named<PresetId>, kPresets.size()> kPresetNames = [] {
   }
   return out;
 }();
+static_assert(sim::names_every_value(kPresetNames));
 
 constexpr std::array<sim::Named<AckTiming>, 3> kAck{{
     {A::kAfterCommit, "after-commit", "ack once the debit is committed (a crash in between "
@@ -65,6 +66,7 @@ constexpr std::array<sim::Named<AckTiming>, 3> kAck{{
                                         "the effect)"},
     {A::kAuto, "auto", "no acks at all: the broker forgets a message as it delivers it"},
 }};
+static_assert(sim::names_every_value(kAck));
 
 constexpr std::array<sim::Named<Dedup>, 4> kDedup{{
     {D::kSameTxn, "same-transaction", "a unique dedup key inserted in the debit's own "
@@ -75,6 +77,7 @@ constexpr std::array<sim::Named<Dedup>, 4> kDedup{{
                                          "transaction"},
     {D::kNone, "none", "no dedup: every redelivery is applied again"},
 }};
+static_assert(sim::names_every_value(kDedup));
 
 constexpr std::array<sim::Named<ErrorPolicy>, 2> kErrors{{
     {E::kClassify, "classify", "only a unique-key violation means duplicate; any other "
@@ -82,6 +85,7 @@ constexpr std::array<sim::Named<ErrorPolicy>, 2> kErrors{{
     {E::kAllDuplicate, "all-duplicate", "every database error is taken for a duplicate "
                                         "and acked"},
 }};
+static_assert(sim::names_every_value(kErrors));
 
 constexpr std::array<sim::Named<PoisonPolicy>, 3> kPoison{{
     {P::kDeadLetter, "dead-letter", "a refused message is rejected into the dead-letter "
@@ -92,6 +96,7 @@ constexpr std::array<sim::Named<PoisonPolicy>, 3> kPoison{{
     {P::kRequeue, "requeue", "a refused message is nacked with requeue and comes back "
                              "forever"},
 }};
+static_assert(sim::names_every_value(kPoison));
 
 constexpr std::array<sim::Named<Mark>, 2> kMark{{
     {Mark::kBeforeCommit, "before-commit", "mark the key, then commit the debit (a failed "
@@ -99,6 +104,7 @@ constexpr std::array<sim::Named<Mark>, 2> kMark{{
     {Mark::kAfterCommit, "after-commit", "commit the debit, then mark the key (a crash in "
                                          "between applies it twice)"},
 }};
+static_assert(sim::names_every_value(kMark));
 
 constexpr std::array<sim::Named<DedupOrder>, 2> kDedupOrder{{
     {DedupOrder::kKeyFirst, "key-first", "insert the dedup key first: a duplicate stops "
@@ -106,6 +112,7 @@ constexpr std::array<sim::Named<DedupOrder>, 2> kDedupOrder{{
     {DedupOrder::kEffectFirst, "effect-first", "do the work, insert the key last: a "
                                                "duplicate fails late and rolls back"},
 }};
+static_assert(sim::names_every_value(kDedupOrder));
 
 constexpr std::array<sim::Named<SideEffect>, 3> kSideEffect{{
     {SideEffect::kNone, "none", "no effect outside the ledger"},
@@ -113,6 +120,7 @@ constexpr std::array<sim::Named<SideEffect>, 3> kSideEffect{{
     {SideEffect::kAfterCommit, "after-commit", "send an email after the ledger commits, "
                                                "before the ack"},
 }};
+static_assert(sim::names_every_value(kSideEffect));
 
 }  // namespace
 

@@ -32,9 +32,9 @@ enum class AckTiming {
 
 enum class Dedup {
   kSameTxn,        // dedup row inserted in the business transaction, unique key (correct)
-  kNone,           // no dedup at all: every redelivery is applied again
   kSeparateStore,  // dedup key kept in another store (a cache such as Redis)
   kCheckThenAct,   // SELECT first, act in a later transaction: races with a second consumer
+  kNone,           // no dedup at all: every redelivery is applied again
 };
 
 enum class ErrorPolicy {

@@ -29,11 +29,13 @@ constexpr std::array<sim::Named<Delivery>, 2> kDelivery{{
     {D::kDirect, "direct", "the order service commits the order and publishes the message "
                            "itself: two writes, no atomicity"},
 }};
+static_assert(sim::names_every_value(kDelivery));
 
 constexpr std::array<sim::Named<PublishOrder>, 2> kOrder{{
     {O::kCommitFirst, "commit-first", "commit the order, then publish (direct)"},
     {O::kPublishFirst, "publish-first", "publish, then commit the order (direct)"},
 }};
+static_assert(sim::names_every_value(kOrder));
 
 constexpr std::array<sim::Named<MessageIdSource>, 2> kMessageId{{
     {MessageIdSource::kOutbox, "outbox", "the id is fixed when the order is written: a "
@@ -41,6 +43,7 @@ constexpr std::array<sim::Named<MessageIdSource>, 2> kMessageId{{
     {MessageIdSource::kAtPublish, "at-publish", "a new id is made at each publish: a "
                                                 "republish looks like a new message"},
 }};
+static_assert(sim::names_every_value(kMessageId));
 
 }  // namespace
 

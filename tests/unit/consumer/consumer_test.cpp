@@ -15,6 +15,7 @@
 #include "src/store/db.h"
 #include "tests/support/db_query.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/named_check.h"
 
 namespace {
 
@@ -360,4 +361,19 @@ TEST_CASE("consumer: atomic writes the debit and its dedup key in one COMMIT", "
   CHECK(flips == 1);
   CHECK(points.left.front() == std::pair<std::int64_t, std::int64_t>{0, 0});
   CHECK(points.left.back() == std::pair<std::int64_t, std::int64_t>{1, 1});
+}
+
+TEST_CASE("consumer: the strategy's choices and presets are named by their tables",
+          "[consumer]") {
+  check_named_round_trip<consumer::PresetId>();
+  check_named_round_trip<consumer::AckTiming>();
+  check_named_round_trip<consumer::Dedup>();
+  check_named_round_trip<consumer::ErrorPolicy>();
+  check_named_round_trip<consumer::PoisonPolicy>();
+  check_named_round_trip<consumer::Mark>();
+  check_named_round_trip<consumer::DedupOrder>();
+  check_named_round_trip<consumer::SideEffect>();
+  // Listed in this order by `eosim list strategies` and error messages.
+  CHECK(sim::names_list<consumer::Dedup>() ==
+        "same-transaction, separate-store, check-then-act, none");
 }

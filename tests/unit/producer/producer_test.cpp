@@ -11,6 +11,7 @@
 #include "src/producer/producer.h"
 #include "src/transport/sim_transport.h"
 #include "src/store/db.h"
+#include "tests/support/named_check.h"
 
 namespace {
 
@@ -231,4 +232,10 @@ TEST_CASE("producer patterns are presets of valid, distinct choices", "[producer
   outbox_publish_first.order = producer::PublishOrder::kPublishFirst;
   CHECK_FALSE(producer::why_invalid(outbox_publish_first).empty());
   CHECK(producer::pattern_with(outbox_publish_first) == nullptr);
+}
+
+TEST_CASE("producer: its design choices are named by their tables", "[producer]") {
+  check_named_round_trip<producer::Delivery>();
+  check_named_round_trip<producer::PublishOrder>();
+  check_named_round_trip<producer::MessageIdSource>();
 }
