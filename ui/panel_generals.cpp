@@ -138,7 +138,7 @@ void ladder(const generals::TwoGenerals& g) {
       ImGui::TextUnformatted("A's own plan");
     } else {
       std::string text =
-          "courier " + std::to_string(r.courier) + ": " + generals::status_name(r.status);
+          "courier " + std::to_string(r.courier) + ": " + std::string(sim::name_of(r.status));
       if (r.known) text += r.confirmed ? ", confirmed" : ", not confirmed";
       ImGui::PushStyleColor(ImGuiCol_Text,
                             r.known && !r.confirmed ? palette::kWarn : status_color(r.status));
@@ -284,7 +284,7 @@ void draw_generals(const Model& model, ViewState& view, Commands& commands) {
       g->outcome() == generals::Outcome::kOnlyA || g->outcome() == generals::Outcome::kOnlyB
           ? palette::kBad
           : palette::kInfo,
-      std::string("Outcome so far: ") + generals::outcome_name(g->outcome()));
+      std::string("Outcome so far: ") + std::string(sim::name_of(g->outcome())));
   ImGui::TextDisabled("replay: %s", model.generals_replay.c_str());
   ImGui::Spacing();
   ladder(*g);

@@ -1,5 +1,6 @@
 #include "src/generals/generals.h"
 
+#include <array>
 #include <limits>
 #include <string_view>
 #include <utility>
@@ -55,25 +56,25 @@ eosim::Status validate(const GeneralsOptions& options) {
   return eosim::Status::success();
 }
 
-const char* status_name(CourierStatus status) {
-  switch (status) {
-    case CourierStatus::kNotSent: return "not sent";
-    case CourierStatus::kInFlight: return "in flight";
-    case CourierStatus::kDelivered: return "delivered";
-    case CourierStatus::kCaptured: return "captured";
-  }
-  return "?";
-}
+namespace {
 
-const char* outcome_name(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::kBothAttack: return "both attack";
-    case Outcome::kNeitherAttacks: return "neither attacks";
-    case Outcome::kOnlyA: return "only A attacks";
-    case Outcome::kOnlyB: return "only B attacks";
-  }
-  return "?";
-}
+constexpr std::array<sim::Named<CourierStatus>, 4> kStatusNames{{
+    {CourierStatus::kNotSent, "not sent", ""},
+    {CourierStatus::kInFlight, "in flight", ""},
+    {CourierStatus::kDelivered, "delivered", ""},
+    {CourierStatus::kCaptured, "captured", ""},
+}};
+static_assert(sim::names_every_value(kStatusNames));
+
+constexpr std::array<sim::Named<Outcome>, 4> kOutcomeNames{{
+    {Outcome::kBothAttack, "both attack", "they win, this time"},
+    {Outcome::kNeitherAttacks, "neither attacks", "no battle"},
+    {Outcome::kOnlyA, "only A attacks", "A's army attacks alone and is destroyed"},
+    {Outcome::kOnlyB, "only B attacks", "B's army attacks alone and is destroyed"},
+}};
+static_assert(sim::names_every_value(kOutcomeNames));
+
+}  // namespace
 
 TwoGenerals::TwoGenerals(GeneralsOptions options)
     : options_(std::move(options)),
@@ -300,3 +301,14 @@ std::optional<Split> find_split(GeneralsOptions options) {
 }
 
 }  // namespace generals
+
+namespace sim {
+template <>
+std::span<const Named<generals::CourierStatus>> enum_names<generals::CourierStatus>() {
+  return generals::kStatusNames;
+}
+template <>
+std::span<const Named<generals::Outcome>> enum_names<generals::Outcome>() {
+  return generals::kOutcomeNames;
+}
+}  // namespace sim

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "sim/kernel.h"
+#include "sim/named.h"
 #include "src/generals/knowledge.h"
 #include "src/status/status.h"
 
@@ -46,7 +47,6 @@ struct GeneralsOptions {
 eosim::Status validate(const GeneralsOptions& options);
 
 enum class CourierStatus { kNotSent, kInFlight, kDelivered, kCaptured };
-const char* status_name(CourierStatus status);
 
 // One courier of the protocol (all N are listed; those never sent are kNotSent).
 struct CourierView {
@@ -83,8 +83,8 @@ struct Decision {
   bool safe = false;         // it knows the other decides the same as it does
 };
 
+// Named (sim::name_of) "both attack", ...; its meaning says what comes of it.
 enum class Outcome { kBothAttack, kNeitherAttacks, kOnlyA, kOnlyB };
-const char* outcome_name(Outcome outcome);
 
 class TwoGenerals {
  public:
@@ -158,3 +158,11 @@ struct Split {
 std::optional<Split> find_split(GeneralsOptions options);
 
 }  // namespace generals
+
+namespace sim {
+// "not sent", "in flight", "delivered", "captured"
+template <>
+std::span<const Named<generals::CourierStatus>> enum_names<generals::CourierStatus>();
+template <>
+std::span<const Named<generals::Outcome>> enum_names<generals::Outcome>();
+}  // namespace sim

@@ -1,5 +1,7 @@
 #include "src/generals/knowledge.h"
 
+#include <array>
+
 #include "sim/assert.h"
 
 namespace generals {
@@ -69,14 +71,16 @@ OtherLevels possible_other_levels(General g, int level, bool sent_next) {
   return {floor, outstanding ? level + 1 : floor};
 }
 
-const char* belief_name(Belief belief) {
-  switch (belief) {
-    case Belief::kSureAttacks: return "sure the other attacks";
-    case Belief::kSureHolds: return "sure the other holds";
-    case Belief::kUnsure: return "cannot tell what the other does";
-  }
-  return "?";
-}
+namespace {
+
+constexpr std::array<sim::Named<Belief>, 3> kBeliefNames{{
+    {Belief::kSureAttacks, "sure the other attacks", ""},
+    {Belief::kSureHolds, "sure the other holds", ""},
+    {Belief::kUnsure, "cannot tell what the other does", ""},
+}};
+static_assert(sim::names_every_value(kBeliefNames));
+
+}  // namespace
 
 Belief belief_about_other(General g, OtherLevels other_levels, int attack_level) {
   // The other's level is one of min and max (levels of one general move in steps of 2),
@@ -90,3 +94,10 @@ Belief belief_about_other(General g, OtherLevels other_levels, int attack_level)
 }
 
 }  // namespace generals
+
+namespace sim {
+template <>
+std::span<const Named<generals::Belief>> enum_names<generals::Belief>() {
+  return generals::kBeliefNames;
+}
+}  // namespace sim

@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/named.h"
+
 namespace generals {
 
 enum class General : char { kA = 'A', kB = 'B' };
@@ -59,8 +61,14 @@ struct OtherLevels {
 OtherLevels possible_other_levels(General g, int level, bool sent_next);
 
 // Does g know what the other decides? Sure it attacks, sure it holds, or cannot tell.
+// Named (sim::name_of) "sure the other attacks", "sure the other holds", "cannot tell what
+// the other does".
 enum class Belief { kSureAttacks, kSureHolds, kUnsure };
-const char* belief_name(Belief belief);
 Belief belief_about_other(General g, OtherLevels other_levels, int attack_level);
 
 }  // namespace generals
+
+namespace sim {
+template <>
+std::span<const Named<generals::Belief>> enum_names<generals::Belief>();
+}  // namespace sim

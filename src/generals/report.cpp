@@ -17,6 +17,11 @@ constexpr int kWidth = 88;  // prose is wrapped at this column, as in `eosim run
 
 std::string g_name(General g) { return std::string(1, letter(g)); }
 
+template <class E>
+std::string name_text(E value) {
+  return std::string(sim::name_of(value));
+}
+
 std::string repeat(char c, int n) { return std::string(static_cast<std::size_t>(std::max(n, 0)), c); }
 
 std::string pad(const std::string& text, std::size_t width) {
@@ -68,14 +73,14 @@ std::string courier_when(const CourierView& c) {
 }
 
 std::string courier_state(const CourierView& c) {
-  std::string state = status_name(c.status);
+  std::string state = name_text(c.status);
   if (c.status == CourierStatus::kCaptured) state += c.scripted ? " (scripted)" : " (random)";
   return state;
 }
 
 std::string rung_courier(const Rung& r) {
   std::string text = r.level == 0 ? std::string("own plan")
-                                  : "#" + std::to_string(r.courier) + " " + status_name(r.status);
+                                  : "#" + std::to_string(r.courier) + " " + name_text(r.status);
   if (r.known) text += r.confirmed ? ", confirmed" : ", unconfirmed";
   return text;
 }
@@ -111,13 +116,7 @@ void write_mapping(std::ostringstream& out) {
 }
 
 std::string outcome_text(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::kBothAttack: return "both attack: they win, this time";
-    case Outcome::kNeitherAttacks: return "neither attacks: no battle";
-    case Outcome::kOnlyA: return "only A attacks: A's army attacks alone and is destroyed";
-    case Outcome::kOnlyB: return "only B attacks: B's army attacks alone and is destroyed";
-  }
-  return "?";
+  return name_text(outcome) + ": " + std::string(sim::meaning_of(outcome));
 }
 
 nlohmann::ordered_json decision_json(const Decision& d) {
@@ -126,7 +125,7 @@ nlohmann::ordered_json decision_json(const Decision& d) {
   j["attacks"] = d.attacks;
   j["other_level_min"] = d.other_levels.min;
   j["other_level_max"] = d.other_levels.max;
-  j["belief"] = belief_name(d.about_other);
+  j["belief"] = name_text(d.about_other);
   j["safe"] = d.safe;
   j["sentence"] = decision_sentence(d);
   return j;
@@ -149,7 +148,7 @@ std::string decision_sentence(const Decision& d) {
   std::string text = g_name(d.general) + ": level " + std::to_string(d.level) + ", " +
                      (d.attacks ? "attacks" : "holds") + ". " +
                      other_levels_text(d.general, d.other_levels) + ": " +
-                     belief_name(d.about_other) + ". ";
+                     name_text(d.about_other) + ". ";
   if (d.safe) return text + (d.attacks ? "Safe: the other attacks too." : "Safe: the other holds too.");
   if (d.attacks) {
     return text + (d.about_other == Belief::kSureHolds ? "Not safe: it attacks alone."
@@ -166,7 +165,7 @@ std::string last_courier_sentence(const TwoGenerals& model) {
   const CourierView c = model.couriers()[static_cast<std::size_t>(last - 1)];
   const std::string sender = g_name(c.from);
   std::string text = "The last courier sent, #" + std::to_string(last) + " (" + sender +
-                     " -> " + g_name(c.to) + ", " + status_name(c.status) + "), is unconfirmed: ";
+                     " -> " + g_name(c.to) + ", " + name_text(c.status) + "), is unconfirmed: ";
   const bool more_may_follow =
       c.status != CourierStatus::kCaptured && last < model.options().couriers;
   if (more_may_follow && !model.done()) {
@@ -241,7 +240,7 @@ nlohmann::ordered_json report_json(const TwoGenerals& model) {
     cj["from"] = g_name(c.from);
     cj["to"] = g_name(c.to);
     cj["text"] = c.text;
-    cj["status"] = status_name(c.status);
+    cj["status"] = name_text(c.status);
     cj["scripted"] = c.scripted;
     cj["sent_at"] = c.status == CourierStatus::kNotSent ? nlohmann::ordered_json()
                                                          : nlohmann::ordered_json(c.sent_at);
@@ -259,7 +258,7 @@ nlohmann::ordered_json report_json(const TwoGenerals& model) {
     rj["who"] = g_name(r.who);
     rj["known"] = r.known;
     rj["courier"] = r.courier;
-    rj["status"] = status_name(r.status);
+    rj["status"] = name_text(r.status);
     rj["confirmed"] = r.confirmed;
     rj["text"] = r.text;
     ladder.push_back(std::move(rj));
@@ -267,7 +266,7 @@ nlohmann::ordered_json report_json(const TwoGenerals& model) {
   j["ladder"] = std::move(ladder);
   j["decisions"]["A"] = decision_json(model.decision(General::kA));
   j["decisions"]["B"] = decision_json(model.decision(General::kB));
-  j["outcome"] = outcome_name(model.outcome());
+  j["outcome"] = name_text(model.outcome());
   j["last_sent"] = model.last_sent();
   j["last_courier_unconfirmed"] = model.last_courier_unconfirmed();
   j["last_courier_sentence"] = last_courier_sentence(model);

@@ -11,6 +11,7 @@
 #include "src/generals/mapping.h"
 #include "src/generals/report.h"
 #include "src/orders/order_key.h"
+#include "tests/support/named_check.h"
 
 using generals::CourierStatus;
 using generals::General;
@@ -376,4 +377,14 @@ TEST_CASE("generals: the report shows the diagram, the ladder, the unconfirmed l
   }
   CHECK(deliver);
   CHECK(ack);
+}
+
+TEST_CASE("generals: statuses, outcomes and beliefs are named by their tables", "[generals]") {
+  check_named_round_trip<generals::CourierStatus>();
+  check_named_round_trip<generals::Outcome>();
+  check_named_round_trip<generals::Belief>();
+  CHECK(sim::name_of(generals::CourierStatus::kInFlight) == "in flight");
+  CHECK(sim::name_of(generals::Outcome::kOnlyA) == "only A attacks");
+  CHECK(sim::meaning_of(generals::Outcome::kNeitherAttacks) == "no battle");
+  CHECK(sim::name_of(generals::Belief::kUnsure) == "cannot tell what the other does");
 }
