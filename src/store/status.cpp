@@ -34,19 +34,21 @@ ErrorKind classify(int extended_code) {
   }
 }
 
-const char* kind_name(ErrorKind kind) {
-  switch (kind) {
-    case ErrorKind::kNone: return "none";
-    case ErrorKind::kUniqueViolation: return "unique-violation";
-    case ErrorKind::kBusy: return "busy";
-    case ErrorKind::kTransient: return "transient";
-    case ErrorKind::kEnvironment: return "environment";
-    case ErrorKind::kConnectionLost: return "connection-lost";
-    case ErrorKind::kConstraint: return "constraint";
-    case ErrorKind::kOther: return "other";
-  }
-  return "other";
-}
+namespace {
+
+constexpr std::array<sim::Named<ErrorKind>, 8> kErrorKindNames{{
+    {ErrorKind::kNone, "none", ""},
+    {ErrorKind::kUniqueViolation, "unique-violation", ""},
+    {ErrorKind::kBusy, "busy", ""},
+    {ErrorKind::kTransient, "transient", ""},
+    {ErrorKind::kEnvironment, "environment", ""},
+    {ErrorKind::kConnectionLost, "connection-lost", ""},
+    {ErrorKind::kConstraint, "constraint", ""},
+    {ErrorKind::kOther, "other", ""},
+}};
+static_assert(sim::names_every_value(kErrorKindNames));
+
+}  // namespace
 
 Status Status::error(int extended_code, std::string message) {
   Status s;
@@ -111,7 +113,7 @@ Status Status::from_sqlstate(std::string sqlstate, std::string message) {
 
 std::string Status::to_string() const {
   if (ok()) return "ok";
-  std::string out = kind_name(kind);
+  std::string out(sim::name_of(kind));
   if (!sqlstate.empty()) return out + " (SQLSTATE " + sqlstate + "): " + message;
   out += " (";
   out += sqlite3_errstr(code);
@@ -123,3 +125,10 @@ std::string Status::to_string() const {
 }
 
 }  // namespace store
+
+namespace sim {
+template <>
+std::span<const Named<store::ErrorKind>> enum_names<store::ErrorKind>() {
+  return store::kErrorKindNames;
+}
+}  // namespace sim

@@ -23,6 +23,8 @@
 
 #include <string>
 
+#include "sim/named.h"
+
 namespace store {
 
 enum class ErrorKind {
@@ -49,9 +51,16 @@ ErrorKind classify(int extended_code);
 // (out of disk, memory) and 58xxx (I/O) the machine's; anything else other.
 ErrorKind classify_sqlstate(const std::string& sqlstate);
 
+}  // namespace store
+
+namespace sim {
 // "none", "unique-violation", "busy", "transient", "environment", "connection-lost",
-// "constraint", "other".
-const char* kind_name(ErrorKind kind);
+// "constraint", "other" (Status::to_string begins with it).
+template <>
+std::span<const Named<store::ErrorKind>> enum_names<store::ErrorKind>();
+}  // namespace sim
+
+namespace store {
 
 struct [[nodiscard]] Status {
   int code = SQLITE_OK;  // extended result code

@@ -131,7 +131,7 @@ Status Stmt::step_remote(bool& has_row, bool hooked) {
       const int injected = (*hook_)(HookOp::kStatement);
       if (injected != SQLITE_OK) {
         return Status::injected(injected,
-                                "injected fault: " + std::string(hook_op_name(HookOp::kStatement)));
+                                "injected fault: " + std::string(sim::name_of(HookOp::kStatement)));
       }
     }
     rows_ = RemoteRows{};
@@ -162,7 +162,7 @@ Status Stmt::step_impl(bool& has_row, bool hooked) {
     const int injected = (*hook_)(HookOp::kStatement);
     if (injected != SQLITE_OK) {
       return Status::injected(injected,
-                              "injected fault: " + std::string(hook_op_name(HookOp::kStatement)));
+                              "injected fault: " + std::string(sim::name_of(HookOp::kStatement)));
     }
   }
   const int rc = sqlite3_step(stmt_);

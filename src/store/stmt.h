@@ -22,11 +22,14 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <array>
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "sim/named.h"
 #include "src/store/recorder.h"
 #include "src/store/remote.h"
 #include "src/store/status.h"
@@ -34,12 +37,14 @@
 namespace store {
 
 // The places a fault hook is asked about: a statement's step, a transaction's commit.
+// Named (sim::name_of) "db.statement", "db.commit": the op's name in an injected error's
+// message (and the fault site's name in scenario files).
 enum class HookOp : std::uint8_t { kStatement, kCommit };
-// "db.statement", "db.commit": the op's name in an injected error's message (and the
-// fault site's name in scenario files).
-constexpr std::string_view hook_op_name(HookOp op) {
-  return op == HookOp::kStatement ? "db.statement" : "db.commit";
-}
+inline constexpr std::array<sim::Named<HookOp>, 2> kHookOpNames{{
+    {HookOp::kStatement, "db.statement", "a statement's step"},
+    {HookOp::kCommit, "db.commit", "a transaction's commit"},
+}};
+static_assert(sim::names_every_value(kHookOpNames));
 
 // Asked before a fault site runs; returns 0 to proceed or an SQLite result code (e.g.
 // SQLITE_IOERR_WRITE, SQLITE_BUSY) to inject instead.
@@ -114,3 +119,10 @@ class Stmt {
 };
 
 }  // namespace store
+
+namespace sim {
+template <>
+constexpr std::span<const Named<store::HookOp>> enum_names<store::HookOp>() {
+  return store::kHookOpNames;
+}
+}  // namespace sim

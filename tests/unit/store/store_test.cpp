@@ -10,6 +10,7 @@
 #include "src/store/status.h"
 #include "src/store/txn.h"
 #include "tests/support/db_query.h"
+#include "tests/support/named_check.h"
 
 namespace {
 
@@ -258,7 +259,7 @@ TEST_CASE("an injected db.commit fault fails the commit and commits nothing", "[
 
   std::vector<std::string> asked;
   db.set_fault_hook([&asked](store::HookOp op) {
-    asked.emplace_back(store::hook_op_name(op));
+    asked.emplace_back(sim::name_of(op));
     return op == store::HookOp::kCommit ? SQLITE_IOERR_WRITE : SQLITE_OK;
   });
   {
@@ -393,4 +394,13 @@ TEST_CASE("opening an impossible path fails as a value", "[store]") {
   }();
   CHECK(script.kind == ErrorKind::kOther);
   CHECK(script.message.find("syntax error") != std::string::npos);
+}
+
+TEST_CASE("store: error kinds and hook ops are named by their tables", "[store]") {
+  check_named_round_trip<store::ErrorKind>();
+  check_named_round_trip<store::HookOp>();
+  CHECK(sim::name_of(store::ErrorKind::kUniqueViolation) == "unique-violation");
+  CHECK(sim::name_of(store::HookOp::kCommit) == "db.commit");
+  const store::Status busy = store::Status::error(SQLITE_BUSY, "locked");
+  CHECK(busy.to_string().rfind("busy (", 0) == 0);
 }
