@@ -5,7 +5,7 @@
 // Each client connection carries one channel (channel 1), opened when it connects, so
 // channel.open and connection.* methods are elided. A frame's kind is derived from the
 // method it carries (kind_of), and its name is the one fault rules use (`frame =
-// "basic.ack"`); kFrameKindNames is the one table of those names.
+// "basic.ack"`); kFrameKindTable is the one table of those names (sim::name_of).
 
 #include <array>
 #include <cstddef>
@@ -16,6 +16,7 @@
 #include <variant>
 
 #include "sim/assert.h"
+#include "sim/named.h"
 #include "sim/network.h"
 #include "src/broker/message.h"
 #include "src/broker/output.h"
@@ -59,15 +60,27 @@ enum class FrameKind : std::uint8_t {
   kBasicReturn,
   kChannelClose,
 };
-inline constexpr std::array<std::string_view, 12> kFrameKindNames = {
-    "",           "basic.qos",    "basic.consume", "confirm.select", "basic.publish",
-    "basic.ack",  "basic.nack",   "basic.reject",  "basic.deliver",  "confirm.ack",
-    "basic.return", "channel.close"};
-static_assert(kFrameKindNames.size() == static_cast<std::size_t>(FrameKind::kChannelClose) + 1);
-
-constexpr std::string_view frame_kind_name(FrameKind kind) {
-  return kFrameKindNames[static_cast<std::size_t>(kind)];
-}
+// clang-format off
+inline constexpr std::array<sim::Named<FrameKind>, 12> kFrameKindTable{{
+    {FrameKind::kNone,          "",               "no frame"},
+    {FrameKind::kBasicQos,      "basic.qos",      "consumer to broker: how many unacked deliveries it may hold (prefetch)"},
+    {FrameKind::kBasicConsume,  "basic.consume",  "consumer to broker: start delivering from a queue"},
+    {FrameKind::kConfirmSelect, "confirm.select", "publisher to broker: turn on publisher confirms"},
+    {FrameKind::kBasicPublish,  "basic.publish",  "publisher to broker: a message"},
+    {FrameKind::kBasicAck,      "basic.ack",      "consumer to broker: done with a delivery (or all up to it)"},
+    {FrameKind::kBasicNack,     "basic.nack",     "consumer to broker: give a delivery back, requeued or not; "
+                                                  "broker to publisher: a negative confirm"},
+    {FrameKind::kBasicReject,   "basic.reject",   "consumer to broker: give one delivery back, requeued or not"},
+    {FrameKind::kBasicDeliver,  "basic.deliver",  "broker to consumer: a delivery with its delivery tag"},
+    {FrameKind::kConfirmAck,    "confirm.ack",    "broker to publisher: the message is safely stored"},
+    {FrameKind::kBasicReturn,   "basic.return",   "broker to publisher: a mandatory message could not be routed"},
+    {FrameKind::kChannelClose,  "channel.close",  "broker to client: a channel error (e.g. 406 for an unknown tag)"},
+}};
+// clang-format on
+static_assert(sim::names_every_value(kFrameKindTable));
+// The names alone, by value: what the fault plan is handed (transport::name_lab_ids).
+inline constexpr std::array<std::string_view, kFrameKindTable.size()> kFrameKindNames =
+    sim::names_by_value(kFrameKindTable);
 
 inline FrameKind kind_of(const ClientMethod& method) {
   constexpr std::array<FrameKind, std::variant_size_v<ClientMethod>> kinds = {
@@ -139,3 +152,10 @@ inline const BrokerMethod& broker_method(const sim::Frame& frame) {
 }
 
 }  // namespace broker
+
+namespace sim {
+template <>
+constexpr std::span<const Named<broker::FrameKind>> enum_names<broker::FrameKind>() {
+  return broker::kFrameKindTable;
+}
+}  // namespace sim

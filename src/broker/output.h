@@ -7,9 +7,12 @@
 // Every callback receives copies; the broker keeps no reference to them.
 // Item numbers refer to docs/amqp-semantics.md.
 
+#include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 
+#include "sim/named.h"
 #include "src/broker/message.h"
 
 namespace broker {
@@ -58,16 +61,16 @@ enum class RequeueReason {
   kRestart,         // the broker restarted; the message was on disk
 };
 
-inline const char* requeue_reason_text(RequeueReason why) {
-  switch (why) {
-    case RequeueReason::kConnectionLost: return "connection lost";
-    case RequeueReason::kChannelClosed: return "channel closed";
-    case RequeueReason::kChannelError: return "channel error";
-    case RequeueReason::kNack: return "nack";
-    case RequeueReason::kRestart: return "broker restart";
-  }
-  return "?";
-}
+// Its name (sim::name_of) ends the requeue event's detail in a trace: part of every
+// trace's bytes and hash.
+inline constexpr std::array<sim::Named<RequeueReason>, 5> kRequeueReasonNames{{
+    {RequeueReason::kConnectionLost, "connection lost", ""},
+    {RequeueReason::kChannelClosed, "channel closed", ""},
+    {RequeueReason::kChannelError, "channel error", ""},
+    {RequeueReason::kNack, "nack", ""},
+    {RequeueReason::kRestart, "broker restart", ""},
+}};
+static_assert(sim::names_every_value(kRequeueReasonNames));
 
 class Output {
  public:
@@ -89,3 +92,10 @@ class Output {
 };
 
 }  // namespace broker
+
+namespace sim {
+template <>
+constexpr std::span<const Named<broker::RequeueReason>> enum_names<broker::RequeueReason>() {
+  return broker::kRequeueReasonNames;
+}
+}  // namespace sim

@@ -185,7 +185,7 @@ void Consumer::settle(Settle how, bool requeue) {
     frame.method = broker::RejectFrame{d.delivery_tag, requeue};
     frame.summary = "reject " + tag + (requeue ? " requeue" : "");
   }
-  const std::string_view kind = broker::frame_kind_name(broker::kind_of(frame.method));
+  const std::string_view kind = sim::name_of(broker::kind_of(frame.method));
   if (!k_.net.send(current_->conn, std::move(frame))) {
     trace(orders::event::kAckFailed, std::string(kind) + " " + tag + ": its connection is closed");
   }

@@ -20,7 +20,7 @@ bool Publisher::ensure_connected() {
   if (conn_ == 0) return false;
   if (confirms_) {
     net_.send(conn_, {broker::ConfirmSelectFrame{}, 0, 0,
-                      std::string(broker::frame_kind_name(broker::FrameKind::kConfirmSelect))});
+                      std::string(sim::name_of(broker::FrameKind::kConfirmSelect))});
   }
   return true;
 }

@@ -198,8 +198,7 @@ void BrokerNode::returned(const broker::Returned& r) {
 void BrokerNode::channel_closed(const broker::ChannelClosed& c) {
   k_.network.send(c.channel.conn, "broker",
                   broker::make_frame(c, 0, 0,
-                                     std::string(broker::frame_kind_name(
-                                         broker::FrameKind::kChannelClose)) +
+                                     std::string(sim::name_of(broker::FrameKind::kChannelClose)) +
                                          " " + std::to_string(c.code) + " " + c.text));
 }
 
@@ -215,9 +214,10 @@ void BrokerNode::dead_lettered(const broker::Message& m, const std::string& from
 void BrokerNode::requeued(const broker::Message& m, const std::string& queue,
                           broker::RequeueReason why) {
   // Without this event a redelivery would seem to come from nowhere in the trace.
+  const std::string_view id =
+      m.message_id.empty() ? std::string_view("(no message_id)") : std::string_view(m.message_id);
   k_.trace.record("broker", orders::event::kRequeue, "", m.order,
-                  (m.message_id.empty() ? std::string("(no message_id)") : m.message_id) +
-                      " back to " + queue + ": " + broker::requeue_reason_text(why));
+                  {id, " back to ", queue, ": ", sim::name_of(why)});
 }
 
 void BrokerNode::discarded(const broker::Message& m, const std::string& from_queue,

@@ -6,6 +6,9 @@
 #include <vector>
 
 #include "tests/unit/broker/broker_fixture.h"
+#include "src/broker/frames.h"
+#include "src/broker/output.h"
+#include "tests/support/named_check.h"
 
 TEST_CASE("amqp 1: delivery tags are per channel, start at 1 and a stale tag is a channel error") {
   Fixture f;
@@ -282,4 +285,16 @@ TEST_CASE("broker: methods on a channel that is not open are ignored") {
   CHECK(f.broker->ready_count() == 0);
   CHECK(f.out.log.empty());
   CHECK(f.broker->counters().ignored == 2);
+}
+
+TEST_CASE("broker: requeue reasons, frame kinds and queue types are named by their tables",
+          "[broker]") {
+  check_named_round_trip<broker::RequeueReason>();
+  check_named_round_trip<broker::FrameKind>();
+  check_named_round_trip<broker::QueueType>();
+  CHECK(sim::name_of(broker::RequeueReason::kRestart) == "broker restart");
+  CHECK(sim::name_of(broker::FrameKind::kNone).empty());
+  CHECK(sim::name_of(broker::FrameKind::kBasicAck) == "basic.ack");
+  CHECK(broker::kFrameKindNames[static_cast<std::size_t>(broker::FrameKind::kChannelClose)] ==
+        "channel.close");
 }
