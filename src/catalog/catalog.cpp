@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "src/broker/frames.h"
 #include "src/broker/message.h"
+#include "src/checker/verdict.h"
 #include "src/consumer/strategy.h"
 #include "src/producer/design.h"
 
@@ -43,39 +45,25 @@ const std::vector<CatalogEntry>& fault_kinds() {
   return list;
 }
 
+// From the broker's FrameKind name table, in the order a reader meets the frames (every
+// kind but kNone, which names no frame).
 const std::vector<CatalogEntry>& frame_kinds() {
-  static const std::vector<CatalogEntry> list = {
-      {"basic.publish", "publisher to broker: a message"},
-      {"basic.deliver", "broker to consumer: a delivery with its delivery tag"},
-      {"basic.ack", "consumer to broker: done with a delivery (or all up to it)"},
-      {"basic.nack",
-       "consumer to broker: give a delivery back, requeued or not; broker to publisher: a "
-       "negative confirm"},
-      {"basic.reject", "consumer to broker: give one delivery back, requeued or not"},
-      {"confirm.ack", "broker to publisher: the message is safely stored"},
-      {"basic.return", "broker to publisher: a mandatory message could not be routed"},
-      {"basic.qos", "consumer to broker: how many unacked deliveries it may hold (prefetch)"},
-      {"basic.consume", "consumer to broker: start delivering from a queue"},
-      {"confirm.select", "publisher to broker: turn on publisher confirms"},
-      {"channel.close", "broker to client: a channel error (e.g. 406 for an unknown tag)"},
-  };
+  using F = broker::FrameKind;
+  static const std::vector<CatalogEntry> list = [] {
+    std::vector<CatalogEntry> out;
+    for (const F kind : {F::kBasicPublish, F::kBasicDeliver, F::kBasicAck, F::kBasicNack,
+                         F::kBasicReject, F::kConfirmAck, F::kBasicReturn, F::kBasicQos,
+                         F::kBasicConsume, F::kConfirmSelect, F::kChannelClose}) {
+      out.push_back({sim::name_of(kind), sim::meaning_of(kind)});
+    }
+    return out;
+  }();
   return list;
 }
 
+// From the checker's Verdict name table, in the enum's order.
 const std::vector<CatalogEntry>& verdicts() {
-  static const std::vector<CatalogEntry> list = {
-      {"exactly-once", "every committed order took effect once, nothing left behind"},
-      {"duplicated", "some order took effect twice or more"},
-      {"lost", "some committed order took no effect at all"},
-      {"phantom", "some effect belongs to an order that was never committed"},
-      {"stuck", "messages or outbox rows were still pending when the run ended"},
-      {"balance-mismatch",
-       "no order went wrong by the lists above, yet the account's balance is not the "
-       "expected one (e.g. an order refused that the funds covered)"},
-      {"incomplete",
-       "the step bound ended the run before the workload was produced (raise max_steps), "
-       "or a live run was stopped at its timeout before it settled: no verdict on the design"},
-  };
+  static const std::vector<CatalogEntry> list = entries_of(sim::enum_names<Verdict>());
   return list;
 }
 

@@ -2,7 +2,8 @@
 // The checker's vocabulary as types: a run's verdict and an order's outcome. Inside the
 // program they are enums, so a misspelt verdict does not compile; their names appear only
 // where text crosses the edge (scenario files, CLI options, JSON and text reports), through
-// the one name/parse pair below.
+// each enum's name table (sim::enum_names, verdict.cpp); the name/parse pairs below are
+// short-hands for sim::name_of and sim::value_named.
 //
 // Invariants:
 //  (1) verdict_name and parse_verdict are inverse on every Verdict (likewise for outcomes).
@@ -15,6 +16,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "sim/named.h"
 
 namespace lab {
 
@@ -45,6 +48,17 @@ enum class Outcome : std::uint8_t {
   // (cut_short in checker.h). Not "lost": it may simply not have arrived yet.
   kUnsettled,
 };
+
+}  // namespace lab
+
+namespace sim {
+template <>
+std::span<const Named<lab::Verdict>> enum_names<lab::Verdict>();
+template <>
+std::span<const Named<lab::Outcome>> enum_names<lab::Outcome>();
+}  // namespace sim
+
+namespace lab {
 
 std::string_view verdict_name(Verdict verdict);  // "exactly-once", "duplicated", ...
 std::optional<Verdict> parse_verdict(std::string_view name);

@@ -11,6 +11,7 @@
 #include "src/catalog/catalog.h"
 #include "src/checker/verdict.h"
 #include "src/checker/violations.h"
+#include "tests/support/named_check.h"
 
 namespace {
 
@@ -105,4 +106,10 @@ TEST_CASE("violations: one JSON form, the same keys in the same order", "[checke
   lab::put_violations(j, v);
   CHECK(j.dump() == R"({"seed":3,"verdict":"duplicated","lost":[],"duplicated":[],"phantom":[],)"
                     R"("stuck":[],"effects_duplicated":[2]})");
+}
+
+TEST_CASE("verdicts and outcomes are named by their tables", "[verdict]") {
+  check_named_round_trip<lab::Verdict>();
+  check_named_round_trip<lab::Outcome>();
+  CHECK(sim::meaning_of(lab::Verdict::kLost) == "some committed order took no effect at all");
 }
