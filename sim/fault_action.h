@@ -4,20 +4,23 @@
 // took are all a FaultAction, so the actors that act on a fault compare enums and a
 // misspelt action does not compile. Text appears only where a plan crosses the edge
 // (scenario files, the command line, traces and reports), through the one name table
-// below.
+// below (sim/named.h; fault_action_name and parse_fault_action are its short-hands).
 //
 // Invariants:
 //  (1) fault_action_name and parse_fault_action are inverse on every FaultAction.
 //  (2) The names are part of traces, reports and scenario files: renaming one changes
 //      pinned hashes and breaks files people wrote.
-// Extending: add the enumerator and its name in kFaultActionNames, in the same position.
+// Extending: add the enumerator and its row in kFaultActionNames, in the same position.
 // Which actions a scenario may script, and where, is the catalog's (src/catalog).
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
+
+#include "sim/named.h"
 
 namespace sim {
 
@@ -32,22 +35,31 @@ enum class FaultAction : std::uint8_t {
   kDuplicate,  // a datagram arrives twice (the datagram channel only)
 };
 
-// In the enum's order (invariant 1).
-inline constexpr std::array<std::string_view, 8> kFaultActionNames = {
-    "drop", "crash", "fail", "reorder", "restart", "kill", "freeze", "duplicate"};
-static_assert(kFaultActionNames.size() == static_cast<std::size_t>(FaultAction::kDuplicate) + 1);
+// In the enum's order (invariant 1). The meanings a scenario's reader sees are the
+// catalog's, which knows what each action does to whom.
+inline constexpr std::array<Named<FaultAction>, 8> kFaultActionNames{{
+    {FaultAction::kDrop, "drop", ""},
+    {FaultAction::kCrash, "crash", ""},
+    {FaultAction::kFail, "fail", ""},
+    {FaultAction::kReorder, "reorder", ""},
+    {FaultAction::kRestart, "restart", ""},
+    {FaultAction::kKill, "kill", ""},
+    {FaultAction::kFreeze, "freeze", ""},
+    {FaultAction::kDuplicate, "duplicate", ""},
+}};
+static_assert(names_every_value(kFaultActionNames));
 inline constexpr std::size_t kFaultActionCount = kFaultActionNames.size();
 
-constexpr std::string_view fault_action_name(FaultAction action) {
-  return kFaultActionNames[static_cast<std::size_t>(action)];
+template <>
+constexpr std::span<const Named<FaultAction>> enum_names<FaultAction>() {
+  return kFaultActionNames;
 }
+
+constexpr std::string_view fault_action_name(FaultAction action) { return name_of(action); }
 
 // nullopt for a name no action has.
 constexpr std::optional<FaultAction> parse_fault_action(std::string_view name) {
-  for (std::size_t i = 0; i < kFaultActionNames.size(); ++i) {
-    if (kFaultActionNames[i] == name) return static_cast<FaultAction>(i);
-  }
-  return std::nullopt;
+  return value_named<FaultAction>(name);
 }
 
 }  // namespace sim

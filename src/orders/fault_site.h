@@ -7,7 +7,8 @@
 // What a rule may do at a site, and who passes it, is the catalog's (src/catalog).
 //
 // Invariants:
-//  (1) kSiteRows holds one row per Site, in the enum's order (checked below).
+//  (1) kSiteRows holds one row per Site, in the enum's order (checked below); Site's name
+//      table (sim/named.h) is made from it, so sim::name_of and site_name agree.
 //  (2) A network site's name is "net.<from>-><to>", the network's own naming of a
 //      direction (sim/network.h), with `from` and `to` its roles.
 //  (3) The names are part of traces, reports and scenario files: renaming one changes
@@ -18,8 +19,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 
+#include "sim/named.h"
 #include "sim/names.h"
 
 namespace orders {
@@ -92,23 +95,32 @@ inline constexpr std::array<SiteRow, kSiteCount> kSiteRows = {{
 }};
 // clang-format on
 
-constexpr bool site_rows_in_enum_order() {
-  for (std::size_t i = 0; i < kSiteRows.size(); ++i) {
-    if (static_cast<std::size_t>(kSiteRows[i].id) != i) return false;
-  }
-  return true;
-}
-static_assert(site_rows_in_enum_order(), "kSiteRows must list the sites in Site's order");
+// Site's name table, made from kSiteRows so the sites stay one table.
+inline constexpr std::array<sim::Named<Site>, kSiteCount> kSiteNamed = [] {
+  std::array<sim::Named<Site>, kSiteCount> named{};
+  for (std::size_t i = 0; i < kSiteCount; ++i) named[i] = {kSiteRows[i].id, kSiteRows[i].name, ""};
+  return named;
+}();
+// Invariant (1): kSiteRows in Site's order, every site once.
+static_assert(sim::names_every_value(kSiteNamed));
 
 // The names alone, in the enum's order: what the kernel is handed (sim/faults.h).
-inline constexpr std::array<std::string_view, kSiteCount> kSiteNames = [] {
-  std::array<std::string_view, kSiteCount> names{};
-  for (std::size_t i = 0; i < kSiteCount; ++i) names[i] = kSiteRows[i].name;
-  return names;
-}();
+inline constexpr std::array<std::string_view, kSiteCount> kSiteNames =
+    sim::names_by_value(kSiteNamed);
+
+}  // namespace orders
+
+namespace sim {
+template <>
+constexpr std::span<const Named<orders::Site>> enum_names<orders::Site>() {
+  return orders::kSiteNamed;
+}
+}  // namespace sim
+
+namespace orders {
 
 constexpr const SiteRow& site_row(Site site) { return kSiteRows[static_cast<std::size_t>(site)]; }
-constexpr std::string_view site_name(Site site) { return site_row(site).name; }
+constexpr std::string_view site_name(Site site) { return sim::name_of(site); }
 // Its id in a fault plan handed kSiteNames (transport::name_lab_ids).
 constexpr sim::SiteId site_id(Site site) { return static_cast<sim::SiteId>(site); }
 constexpr bool is_network(Site site) { return !site_row(site).peer.empty(); }
@@ -132,10 +144,7 @@ constexpr bool is_db_restart(Site site) {
 
 // nullopt for a name no site has.
 constexpr std::optional<Site> site_named(std::string_view name) {
-  for (const SiteRow& row : kSiteRows) {
-    if (row.name == name) return row.id;
-  }
-  return std::nullopt;
+  return sim::value_named<Site>(name);
 }
 
 }  // namespace orders

@@ -8,6 +8,8 @@
 
 #include "sim/event_kind.h"
 #include "src/orders/event_kinds.h"
+#include "src/orders/fault_site.h"
+#include "tests/support/named_check.h"
 
 TEST_CASE("event kind names parse back to the same kind, and are distinct", "[trace]") {
   std::set<std::string> names;
@@ -25,4 +27,12 @@ TEST_CASE("event kind names parse back to the same kind, and are distinct", "[tr
   CHECK(orders::event_kind_name(orders::event::kDeadLetter) == "dead-letter");
   CHECK_FALSE(orders::parse_event_kind("Recv"));
   CHECK_FALSE(orders::parse_event_kind(""));
+}
+
+TEST_CASE("fault sites are named by the table made from their rows", "[faults]") {
+  check_named_round_trip<orders::Site>();
+  STATIC_REQUIRE(orders::site_name(orders::Site::kDbCommit) == "db.commit");
+  STATIC_REQUIRE(orders::site_named("net.broker->consumer") == orders::Site::kNetBrokerToConsumer);
+  CHECK(orders::kSiteNames[static_cast<std::size_t>(orders::Site::kBrokerRestart)] ==
+        sim::name_of(orders::Site::kBrokerRestart));
 }

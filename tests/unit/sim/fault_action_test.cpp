@@ -5,6 +5,8 @@
 #include <set>
 #include <string>
 
+#include "tests/support/named_check.h"
+
 TEST_CASE("fault actions: names and parse are inverse, and every name is distinct",
           "[faults]") {
   std::set<std::string> names;
@@ -22,4 +24,10 @@ TEST_CASE("fault actions: names and parse are inverse, and every name is distinc
   CHECK(sim::fault_action_name(sim::FaultAction::kDuplicate) == "duplicate");
   CHECK_FALSE(sim::parse_fault_action("Drop"));
   CHECK_FALSE(sim::parse_fault_action(""));
+}
+
+TEST_CASE("fault actions are named by their table", "[faults]") {
+  check_named_round_trip<sim::FaultAction>();
+  STATIC_REQUIRE(sim::fault_action_name(sim::FaultAction::kKill) == "kill");
+  STATIC_REQUIRE(sim::parse_fault_action("freeze") == sim::FaultAction::kFreeze);
 }
