@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/named.h"
 #include "ui/layout.h"
 
 namespace diagram {
@@ -17,7 +18,26 @@ class Placement;
 
 namespace ui {
 
+// Named (sim::name_of) as `eosim-gui --mode` takes it.
 enum class Mode { kExplore, kCompare, kGenerals, kLessons };
+inline constexpr std::array<sim::Named<Mode>, 4> kModeNames{{
+    {Mode::kExplore, "explore", ""},
+    {Mode::kCompare, "compare", ""},
+    {Mode::kGenerals, "generals", ""},
+    {Mode::kLessons, "lessons", ""},
+}};
+static_assert(sim::names_every_value(kModeNames));
+
+}  // namespace ui
+
+namespace sim {
+template <>
+constexpr std::span<const Named<ui::Mode>> enum_names<ui::Mode>() {
+  return ui::kModeNames;
+}
+}  // namespace sim
+
+namespace ui {
 
 // The sequence diagrams the GUI keeps apart, each with its own layout, placement, scroll
 // and follow state: explore's, compare's two sides, and a recording's.

@@ -13,13 +13,16 @@
 //      that actor's transaction and loses nothing committed.
 //  (2) finish() reads the verdict from the SQLite tables and the broker's leftovers only.
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "sim/kernel.h"
+#include "sim/named.h"
 #include "src/checker/checker.h"
 #include "src/scenario/scenario.h"
 #include "src/status/status.h"
@@ -33,10 +36,16 @@ namespace lab {
 // Where a run's databases live when it keeps no files (keep_db_dir empty). Both give
 // the same run, decision for decision (store/private_files.h); files keep the process
 // small when the tables are large.
+// Named (sim::name_of) as `eosim run --db` takes it; "auto" is auto_storage's.
 enum class DbStorage {
   kMemory,     // in-memory databases (memdb): fastest for small runs
   kTempFiles,  // files in a private temporary folder, removed with the World
 };
+inline constexpr std::array<sim::Named<DbStorage>, 2> kDbStorageNames{{
+    {DbStorage::kMemory, "memory", ""},
+    {DbStorage::kTempFiles, "files", ""},
+}};
+static_assert(sim::names_every_value(kDbStorageNames));
 
 // `eosim run --db auto`: files for a scenario of at least kTempFilesFromOrders orders,
 // whose tables (~0.2 KB per order) would otherwise cost more memory than the rest of the
@@ -228,3 +237,10 @@ std::string unfired_text(const UnfiredRule& unfired);
 std::size_t required_unfired(const RunSummary& run);
 
 }  // namespace lab
+
+namespace sim {
+template <>
+constexpr std::span<const Named<lab::DbStorage>> enum_names<lab::DbStorage>() {
+  return lab::kDbStorageNames;
+}
+}  // namespace sim

@@ -11,6 +11,8 @@
 #include "tests/support/status_support.h"
 #include "tests/support/temp_dir.h"
 #include "tests/ui/headless.h"
+#include "tests/support/named_check.h"
+#include "ui/view_state.h"
 
 TEST_CASE("columns add up to the window and keep their minimum", "[ui][layout]") {
   for (const float width : {1280.0f, 1600.0f, 900.0f}) {
@@ -139,4 +141,9 @@ TEST_CASE("a diagram dragged narrower than its lanes scrolls to the current even
     REQUIRE(seen.has_current);
     CHECK(seen.current_in_view);
   }
+}
+
+TEST_CASE("the modes `eosim-gui --mode` names are Mode's table", "[ui]") {
+  check_named_round_trip<ui::Mode>();
+  CHECK(sim::name_of(ui::Mode::kGenerals) == "generals");
 }

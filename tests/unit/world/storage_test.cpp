@@ -18,6 +18,7 @@
 #include "src/scenario/scenario.h"
 #include "src/world/world.h"
 #include "tests/support/scenario_files.h"
+#include "tests/support/named_check.h"
 #include "tests/support/scenario_load.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/run_support.h"
@@ -144,4 +145,10 @@ TEST_CASE("storage: auto takes files from kTempFilesFromOrders orders on", "[wor
   CHECK(lab::auto_storage(s) == lab::DbStorage::kMemory);
   s.workload.orders = lab::kTempFilesFromOrders;
   CHECK(lab::auto_storage(s) == lab::DbStorage::kTempFiles);
+}
+
+TEST_CASE("storage: the kinds `eosim run --db` names are DbStorage's table", "[storage]") {
+  check_named_round_trip<lab::DbStorage>();
+  CHECK(sim::value_named<lab::DbStorage>("files") == lab::DbStorage::kTempFiles);
+  CHECK_FALSE(sim::value_named<lab::DbStorage>("auto"));  // auto_storage decides
 }
