@@ -207,8 +207,8 @@ int run_command(const RunOptions& options, std::ostream& out, std::ostream& err)
     lab::WorldOptions world;
     world.keep_trace = wants_trace(options.format) || options.trace;
     world.record_tape = false;
-    world.storage = sim::value_named<lab::DbStorage>(options.db)
-                        .value_or(lab::auto_storage(scenario));
+    world.storage =
+        sim::value_named<lab::DbStorage>(options.db).value_or(lab::auto_storage(scenario));
     if (const eosim::Status kept = keep_db.next(file, scenario, world.keep_db_dir); !kept.ok()) {
       err << "eosim: " << lab::printable(kept.message) << '\n';
       exit_code = worse(exit_code, kExitBadInput);

@@ -164,8 +164,8 @@ std::string last_courier_sentence(const TwoGenerals& model) {
   if (last == 0) return "No courier has left yet: A does not know whether B knows the plan.";
   const CourierView c = model.couriers()[static_cast<std::size_t>(last - 1)];
   const std::string sender = g_name(c.from);
-  std::string text = "The last courier sent, #" + std::to_string(last) + " (" + sender +
-                     " -> " + g_name(c.to) + ", " + name_text(c.status) + "), is unconfirmed: ";
+  std::string text = "The last courier sent, #" + std::to_string(last) + " (" + sender + " -> " +
+                     g_name(c.to) + ", " + name_text(c.status) + "), is unconfirmed: ";
   const bool more_may_follow =
       c.status != CourierStatus::kCaptured && last < model.options().couriers;
   if (more_may_follow && !model.done()) {

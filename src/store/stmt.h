@@ -21,8 +21,8 @@
 
 #include <sqlite3.h>
 
-#include <cstdint>
 #include <array>
+#include <cstdint>
 #include <functional>
 #include <span>
 #include <string>

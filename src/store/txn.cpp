@@ -35,7 +35,8 @@ Status Txn::commit() {
   EOSIM_ASSERT(active_);
   const int injected = db_.injected_fault(HookOp::kCommit);
   if (injected != SQLITE_OK) {
-    return Status::injected(injected, "injected fault: " + std::string(sim::name_of(HookOp::kCommit)));
+    return Status::injected(injected,
+                            "injected fault: " + std::string(sim::name_of(HookOp::kCommit)));
   }
   Status s = db_.run_control("COMMIT");
   if (s.ok()) active_ = false;

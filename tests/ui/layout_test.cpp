@@ -8,10 +8,10 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tests/support/named_check.h"
 #include "tests/support/status_support.h"
 #include "tests/support/temp_dir.h"
 #include "tests/ui/headless.h"
-#include "tests/support/named_check.h"
 #include "ui/view_state.h"
 
 TEST_CASE("columns add up to the window and keep their minimum", "[ui][layout]") {

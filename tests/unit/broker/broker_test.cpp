@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "tests/unit/broker/broker_fixture.h"
 #include "src/broker/frames.h"
 #include "src/broker/output.h"
 #include "tests/support/named_check.h"
+#include "tests/unit/broker/broker_fixture.h"
 
 TEST_CASE("amqp 1: delivery tags are per channel, start at 1 and a stale tag is a channel error") {
   Fixture f;

@@ -9,13 +9,13 @@
 #include <vector>
 
 #include "src/consumer/consumer.h"
-#include "src/world/schema.h"
 #include "src/orders/order_message.h"
-#include "src/transport/sim_transport.h"
 #include "src/store/db.h"
+#include "src/transport/sim_transport.h"
+#include "src/world/schema.h"
 #include "tests/support/db_query.h"
-#include "tests/support/temp_dir.h"
 #include "tests/support/named_check.h"
+#include "tests/support/temp_dir.h"
 
 namespace {
 
@@ -363,8 +363,7 @@ TEST_CASE("consumer: atomic writes the debit and its dedup key in one COMMIT", "
   CHECK(points.left.back() == std::pair<std::int64_t, std::int64_t>{1, 1});
 }
 
-TEST_CASE("consumer: the strategy's choices and presets are named by their tables",
-          "[consumer]") {
+TEST_CASE("consumer: the strategy's choices and presets are named by their tables", "[consumer]") {
   check_named_round_trip<consumer::PresetId>();
   check_named_round_trip<consumer::AckTiming>();
   check_named_round_trip<consumer::Dedup>();

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "src/world/schema.h"
 #include "src/producer/producer.h"
-#include "src/transport/sim_transport.h"
 #include "src/store/db.h"
+#include "src/transport/sim_transport.h"
+#include "src/world/schema.h"
 #include "tests/support/named_check.h"
 
 namespace {

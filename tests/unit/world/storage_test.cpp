@@ -17,12 +17,12 @@
 #include "src/report/report_format.h"
 #include "src/scenario/scenario.h"
 #include "src/world/world.h"
-#include "tests/support/scenario_files.h"
 #include "tests/support/named_check.h"
-#include "tests/support/scenario_load.h"
-#include "tests/support/temp_dir.h"
 #include "tests/support/run_support.h"
+#include "tests/support/scenario_files.h"
+#include "tests/support/scenario_load.h"
 #include "tests/support/status_support.h"
+#include "tests/support/temp_dir.h"
 
 namespace {
 

@@ -1,5 +1,7 @@
 // Planted for the enum_names check (tests/enum_names/expected.txt): two hand-written name
-// switches, one per form, and cases the check must leave alone.
+// switches, one per form, and cases the check must leave alone. Kept in these forms, as
+// hand-written code has them:
+// clang-format off
 enum class Kind { kBusy, kOther, kNone };
 
 const char* kind_name(Kind kind) {
@@ -21,3 +23,4 @@ std::string kind_text(Kind kind, int n) {
   }
   return "";
 }
+// clang-format on
