@@ -17,6 +17,7 @@ cmake_minimum_required(VERSION 3.22)
 if(NOT ROOT)
   message(FATAL_ERROR "usage: cmake -DROOT=<dir> -P check_enum_names.cmake")
 endif()
+include(${CMAKE_CURRENT_LIST_DIR}/read_lines.cmake)
 
 set(KNOWN
   # The colour a diagram's tone is drawn in (SVG fill and stroke), not a name.
@@ -44,11 +45,7 @@ foreach(file IN LISTS files)
   if(NOT text MATCHES "case[ \t]")
     continue()
   endif()
-  # One list element per line (as check_kernel_words.cmake reads a file).
-  string(REPLACE ";" "," text "${text}")
-  string(REPLACE "[" "{" text "${text}")
-  string(REPLACE "]" "}" text "${text}")
-  string(REPLACE "\n" ";" lines "${text}")
+  eosim_text_lines("${text}" lines)
   set(number 0)
   set(bare_label FALSE)
   foreach(line IN LISTS lines)
