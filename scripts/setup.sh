@@ -28,9 +28,9 @@ packages+=(rabbitmq-server librabbitmq-dev)
 # private server per run on loopback.
 packages+=(postgresql libpq-dev redis-server libhiredis-dev)
 
-# `eosim live --consumer CMD`: the example consumers in examples/consumers/python use pika
-# (docs/your-consumer.md).
-packages+=(python3-pika)
+# `eosim live --consumer CMD`: the example consumers in examples/consumers/python use pika,
+# and atomic_pg.py psycopg2 for its ledger on PostgreSQL (docs/your-consumer.md).
+packages+=(python3-pika python3-psycopg2)
 
 # CI's fuzz run (scripts/fuzz.sh): clang with libFuzzer and the sanitizer runtimes.
 packages+=(clang libclang-rt-14-dev)

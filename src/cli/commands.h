@@ -80,6 +80,7 @@ struct LiveCommandOptions {
   std::string effects_query;   // how the user's consumer's effects are read ("" = debits)
   std::string seeds;           // --seeds A..B: a live sweep (src/cli/live_sweep.h); "" = one run
   std::string faults;          // --faults: the sweep's ratios (src/live/live_schedule.h)
+  int jobs = 1;                // --jobs: a sweep's runs at once, on the one broker
 };
 int live_command(const LiveCommandOptions& options, std::ostream& out, std::ostream& err);
 // `eosim live-actor KEY=VALUE...`: one actor process of a live run (not for people).

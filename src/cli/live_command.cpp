@@ -478,6 +478,11 @@ int live_command(const LiveCommandOptions& o, std::ostream& out, std::ostream& e
   bool stop = false;
   int exit_code = load_all(o, files, runs, refused, stop, err);
   if (stop || (exit_code == kExitBadInput && files.size() == 1)) return exit_code;
+  if (const std::string why = runs.empty() ? "" : jobs_refusal(o, runs.front().scenario);
+      !why.empty()) {
+    err << "eosim: live: " << why << '\n';
+    return kExitBadInput;
+  }
   const bool json = o.format == "json";
   CompareTally tally;
   if (o.compare) {

@@ -6,9 +6,13 @@
 
 #include <stdlib.h>
 
+#include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <ostream>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -17,6 +21,7 @@
 #include "src/live/broker_probe.h"
 #include "src/live/live_schedule.h"
 #include "src/live/process.h"
+#include "src/live/run_rules.h"
 #include "src/live/temp_folders.h"
 #include "src/prose/printable.h"
 #include "src/world/world.h"
@@ -205,6 +210,66 @@ Loaded with_schedule(const LiveCommandOptions& o, const Loaded& l, std::uint64_t
   return scheduled;
 }
 
+std::string jobs_refusal(const LiveCommandOptions& o, const lab::Scenario& s) {
+  if (o.jobs <= 1) return "";
+  if (o.seeds.empty() || o.seeds.find("..") == std::string::npos) {
+    return "--jobs runs the seeds of a live sweep at once: it needs --seeds A..B";
+  }
+  const bool database = std::any_of(s.script.begin(), s.script.end(), [](const sim::FaultRule& r) {
+    return live::is_database_restart(r.site);
+  });
+  if (live::kills_broker(s) || database || s.broker.consumer_timeout > 0) {
+    return "--jobs " + std::to_string(o.jobs) +
+           ": the scenario restarts the broker or the database, or sets the broker's "
+           "consumer_timeout, which every run at once would share; run its seeds one at a time";
+  }
+  return "";
+}
+
+namespace {
+
+// Runs seeds first..last, o.jobs at a time (each worker takes the next seed), counting each
+// run into `tally` and printing its line as it ends; the sweep's exit code so far.
+int run_seeds(const LiveCommandOptions& o, const Loaded& l, std::uint64_t first, std::uint64_t last,
+              const std::string& dir, const live::Endpoint& endpoint, live::PrivateBroker* own,
+              const LiveStore& store, SweepTally& tally, std::ostream& err) {
+  // Several runs at once share the terminal: no progress line of their own.
+  LiveCommandOptions each = o;
+  each.progress = o.progress && o.jobs <= 1;
+  int exit_code = kExitOk;
+  std::mutex done;  // guards tally, exit_code and err
+  std::atomic<std::uint64_t> taken{0};
+  const std::uint64_t span = last - first;  // the seeds first + 0 .. first + span
+  auto worker = [&] {
+    for (;;) {
+      const std::uint64_t i = taken.fetch_add(1);
+      if (i > span || live::interrupted() != 0) return;
+      const SeedRun r = run_seed(each, l, first + i, dir, endpoint, own, store, err);
+      if (live::interrupted() != 0) return;  // the caller ends the command
+      const std::lock_guard<std::mutex> lock(done);
+      count(r, r.run_dir, tally);
+      err << "live sweep: " << lab::printable(seed_line(r)) << " (" << tally.runs << " of "
+          << span + 1 << ")\n";
+      exit_code = worse(exit_code, !r.error.empty() ? r.error_code
+                                   : r.failed       ? kExitExpectFailed
+                                                    : kExitOk);
+      tidy(o, r);
+    }
+  };
+  std::vector<std::thread> workers;
+  for (int j = 1; j < o.jobs && static_cast<std::uint64_t>(j) <= span; ++j) {
+    workers.emplace_back(worker);
+  }
+  worker();
+  for (std::thread& t : workers) t.join();
+  // The summary lists failing seeds in order, whichever run ended first.
+  std::sort(tally.failing.begin(), tally.failing.end(),
+            [](const SeedRun& a, const SeedRun& b) { return a.seed < b.seed; });
+  return exit_code;
+}
+
+}  // namespace
+
 int live_sweep(const LiveCommandOptions& o, const Loaded& l, const live::Endpoint& endpoint,
                live::PrivateBroker* own, const LiveStore& store, std::ostream& out,
                std::ostream& err) {
@@ -216,19 +281,7 @@ int live_sweep(const LiveCommandOptions& o, const Loaded& l, const live::Endpoin
     return kExitInternal;
   }
   SweepTally tally;
-  int exit_code = kExitOk;
-  for (std::uint64_t seed = first; seed <= last && live::interrupted() == 0; ++seed) {
-    const SeedRun r = run_seed(o, l, seed, dir, endpoint, own, store, err);
-    if (live::interrupted() != 0) break;  // the caller ends the command
-    count(r, r.run_dir, tally);
-    err << "live sweep: " << lab::printable(seed_line(r)) << " (" << seed - first + 1 << " of "
-        << last - first + 1 << ")\n";
-    exit_code = worse(exit_code, !r.error.empty() ? r.error_code
-                                 : r.failed       ? kExitExpectFailed
-                                                  : kExitOk);
-    tidy(o, r);
-    if (seed == last) break;  // last may be the largest seed there is
-  }
+  const int exit_code = run_seeds(o, l, first, last, dir, endpoint, own, store, tally, err);
   std::error_code ec;
   if (o.keep_db.empty() && (tally.failing.empty() || live::interrupted() != 0)) {
     fs::remove_all(dir, ec);

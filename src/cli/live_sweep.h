@@ -5,6 +5,8 @@
 // `eosim sweep`'s: verdicts counted, faults fired, and per failing seed the command that
 // replays its schedule (same faults, timing may differ) and its run folder, kept.
 //
+// With --jobs N, N runs go at once on the one broker (each has its own queues, fault proxy
+// and run folder): the progress lines come in the order the runs end.
 // Run folders: DIR/seed-N with --keep-db DIR (all kept); else each in a new folder
 // eosim-live-sweep-XXXXXX of the temporary directory, where a failing run's stays and a
 // passing run's is removed (the folder too when nothing failed).
@@ -49,7 +51,14 @@ live::LiveOptions make_live_options(const LiveCommandOptions& o, const Loaded& l
 // The command that runs `file` again as the command line did (live_command.cpp).
 std::string replay_of(const LiveCommandOptions& o, const std::string& file);
 
-// The sweep over o.seeds (several seeds); the exit code.
+// Why --jobs N (N > 1) cannot run the seeds of `s` at once, or "": it needs a sweep, and
+// runs that restart the broker or the database, or set the broker's consumer_timeout,
+// would do it to every run at once.
+std::string jobs_refusal(const LiveCommandOptions& o, const lab::Scenario& s);
+
+// The sweep over o.seeds (several seeds), o.jobs runs at a time, each on its own queues,
+// fault proxy and run folder; the exit code. The summary lists the seeds in order, however
+// the runs ended.
 int live_sweep(const LiveCommandOptions& o, const Loaded& l, const live::Endpoint& endpoint,
                live::PrivateBroker* own, const LiveStore& store, std::ostream& out,
                std::ostream& err);

@@ -82,6 +82,11 @@ void consumer_options(CLI::App* live, LiveCommandOptions& o) {
                    "reaches it or after an ack), drop (an ack or delivery lost) and freeze (its "
                    "connection silent), e.g. kill=1/3,drop=1/4 (default kill=1/3,drop=1/3)")
       ->type_name("SPEC");
+  live->add_option("--jobs", o.jobs,
+                   "With --seeds A..B: run this many seeds at once, each on its own queues, fault "
+                   "proxy and run folder, on the one broker (default 1)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 16));
 }
 
 CLI::App* live_options(CLI::App& app, LiveCommandOptions& o) {

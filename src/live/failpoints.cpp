@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <sstream>
@@ -20,7 +21,9 @@
 #include "src/catalog/fault_sites.h"
 #include "src/live/actor_process.h"
 #include "src/live/amqp_transport.h"
+#include "src/live/run_rules.h"
 #include "src/orders/event_kinds.h"
+#include "src/orders/fault_site.h"
 #include "src/orders/order_key.h"
 #include "src/store/db.h"
 #include "src/transport/transport.h"
@@ -50,6 +53,9 @@ int listen_at(const std::string& path, std::string& why) {
   return fd;
 }
 
+// How long a consumer at before_commit waits for the supervisor's restart of the database.
+constexpr std::int64_t kDatabaseRestartWaitMs = 60000;
+
 void send_line(int fd, const char* text) {
   const ssize_t n = ::send(fd, text, std::strlen(text), MSG_NOSIGNAL);
   (void)n;  // a consumer that went away asked nothing more
@@ -74,6 +80,7 @@ struct FailpointServer::Impl {
   sim::FaultPlan plan{chooser, scheduler};
   store::Db deliveries;
   std::ofstream trace;
+  bool restarts_database = false;  // the supervisor restarts the private PostgreSQL
 
   explicit Impl(std::size_t n) : groups(n) {}
   ~Impl() {
@@ -96,16 +103,36 @@ struct FailpointServer::Impl {
     return n;
   }
 
-  void record(const sim::FiredFault& fault, int instance) {
+  void record(const sim::FiredFault& fault, int instance, const std::string& what) {
     append_fired(o.run_dir, fault);
     sim::TraceEvent e;
     e.time = fault.time;
     e.actor = "consumer" + std::to_string(instance);
     e.kind = sim::EventKind::kFault;
     e.subject = fault.key[orders::kOrder];
-    e.detail = fault.site + " -> crash (failpoint: the process group is sent SIGKILL)";
+    e.detail = fault.site + " -> " + what;
     trace << sim::format_jsonl(e, orders::kTraceNames) << '\n';
     trace.flush();
+  }
+
+  // At before_commit on a run whose supervisor may restart the database (db-restarts.log
+  // exists: the private PostgreSQL): a db.restart rule that fires is logged, the
+  // supervisor crashes and restarts the server while the consumer waits with its
+  // transaction open, and only then is it told "go" - its COMMIT meets the broken
+  // connection, as eosim's own consumer's does.
+  void restart_database_at(const Client& c, const std::string& site, std::int64_t order) {
+    if (orders::site_named(site) != orders::Site::kConsumerBeforeCommit || !restarts_database) {
+      return;
+    }
+    const auto fired = plan.check(
+        {plan.sites().id(std::string(orders::site_name(orders::Site::kDbRestart))),
+         lab::Action::kRestart, orders::order_key(order, attempt_of(order), c.instance)});
+    if (!fired || *fired != lab::Action::kRestart) return;
+    sim::FiredFault fault = plan.fired().back();
+    fault.time = WallClock(o.origin_ms, o.tick_ms).now();
+    record(fault, c.instance,
+           "restart (failpoint before_commit: the supervisor restarts the private PostgreSQL)");
+    (void)wait_for_database_restart(o.run_dir, kDatabaseRestartWaitMs);
   }
 
   // Answers one question; false when the asking consumer was killed.
@@ -130,12 +157,13 @@ struct FailpointServer::Impl {
     const auto fired = plan.check({plan.sites().id(site), lab::Action::kCrash,
                                    orders::order_key(order, attempt_of(order), c.instance)});
     if (!fired || *fired != lab::Action::kCrash) {
+      restart_database_at(c, site, order);
       send_line(c.fd, "go\n");
       return true;
     }
     sim::FiredFault fault = plan.fired().back();
     fault.time = WallClock(o.origin_ms, o.tick_ms).now();
-    record(fault, c.instance);
+    record(fault, c.instance, "crash (failpoint: the process group is sent SIGKILL)");
     ::kill(-group, SIGKILL);  // invariant (1): the group eosim started, nothing else
     return false;
   }
@@ -193,8 +221,11 @@ Status FailpointServer::start(const lab::Scenario& s, FailpointOptions options,
   transport::name_lab_ids(impl.plan);
   std::vector<sim::FaultRule> rules;
   for (const sim::FaultRule& rule : s.script) {
-    if (rule.site.rfind("consumer.", 0) == 0) rules.push_back(rule);
+    if (rule.site.rfind("consumer.", 0) == 0 || is_database_restart(rule.site)) {
+      rules.push_back(rule);
+    }
   }
+  impl.restarts_database = std::filesystem::exists(database_restarts_path(impl.o.run_dir));
   impl.plan.set_rules(std::move(rules));
   for (const std::string& path : impl.o.sockets) {
     std::string why;

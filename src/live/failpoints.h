@@ -15,6 +15,9 @@
 // attempt the broker's count of deliveries of that order when the question comes (the
 // fault proxy numbers every basic.deliver: net_faults.h). A rule that fires is written to
 // faults.log and trace-failpoints.jsonl before the kill, so the report lists it.
+// On a run whose supervisor restarts the private PostgreSQL (--store postgres), before_commit
+// also asks the scenario's db.restart rules: one that fires is logged, the supervisor
+// restarts the server, and only then is the answer "go" (the consumer's transaction is gone).
 //
 // Invariants:
 //  (1) A kill goes to the process group set for the asking instance (set_group), never to

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <fstream>
 #include <limits>
 
@@ -42,8 +43,11 @@ Status set_up(Supervision& sv, LiveResult& out, ActorArgs& base) {
   const lab::Scenario& s = sv.s;
   if (Status st = AmqpClient::connect(sv.endpoint, {}, sv.admin); !st.ok()) return st;
   out.server = sv.admin->server();
+  // The run's number in this process too: a live sweep's runs at once (--jobs) may start
+  // within one millisecond.
+  static std::atomic<int> runs{0};
   sv.prefix = "eosim-live-" + std::to_string(::getpid()) + "-" +
-              std::to_string(WallClock::monotonic_ms()) + "-";
+              std::to_string(WallClock::monotonic_ms()) + "-" + std::to_string(++runs) + "-";
   out.queue_prefix = sv.prefix;
   if (Status st = declare_queues(s, *sv.admin, sv.prefix); !st.ok()) return st;
   if (Status st = sync_definitions(s, sv.o.broker); !st.ok()) {
@@ -136,7 +140,9 @@ struct SchemaDrop {
   const std::string& schema;  // set once the schema exists
   ~SchemaDrop() {
     // A schema left behind is named in the user's database; nothing else to do here.
-    if (!url.empty() && !schema.empty()) (void)drop_run_schema(url, schema);
+    if (url.empty() || schema.empty()) return;
+    (void)drop_run_schema(url, schema);
+    (void)drop_run_schema(url, schema + kUserSchemaSuffix);  // the user's consumer's, if made
   }
 };
 
@@ -176,6 +182,9 @@ Status run_live(const lab::Scenario& s, const Endpoint& endpoint, const LiveOpti
   }
   if (Status st = create_databases(s, out.run_dir, o.store_url, out.schema); !st.ok()) {
     return st;
+  }
+  if (!s.consumer.command.empty()) {
+    if (Status st = make_user_ledger(out.run_dir, o.store_url, out.schema); !st.ok()) return st;
   }
   Supervision sv{s, o, endpoint};
   out.user_consumer = !s.consumer.command.empty();

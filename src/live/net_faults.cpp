@@ -170,8 +170,12 @@ void NetFaults::track_held(const SeenFrame& f) {
   if (f.listener < 0 || static_cast<std::size_t>(f.listener) >= held_.size()) return;
   const std::lock_guard<std::mutex> lock(held_mutex_);
   Holding& h = held_[static_cast<std::size_t>(f.listener)];
-  if (f.connection > h.connection) h = Holding{f.connection, {}, WallClock::monotonic_ms()};
+  if (f.connection > h.connection) {
+    const std::int64_t now = WallClock::monotonic_ms();
+    h = Holding{f.connection, {}, now, now, false};
+  }
   if (f.connection != h.connection) return;  // an old connection's last frames
+  if (f.direction == Direction::kClientToBroker && f.method == MethodId{60, 20}) h.consumed = true;
   const bool deliver = f.direction == Direction::kBrokerToClient && f.method == MethodId{60, 60};
   const bool settle = f.direction == Direction::kClientToBroker && is_settle(f.method);
   if (deliver) h.tags[f.delivery_tag] = f.order;
@@ -182,6 +186,13 @@ void NetFaults::track_held(const SeenFrame& f) {
     h.tags.erase(f.delivery_tag);
   }
   if (deliver || settle) h.since_ms = WallClock::monotonic_ms();
+}
+
+bool NetFaults::logging_in(int listener, std::int64_t now_ms) const {
+  if (listener < 0 || static_cast<std::size_t>(listener) >= held_.size()) return false;
+  const std::lock_guard<std::mutex> lock(held_mutex_);
+  const Holding& h = held_[static_cast<std::size_t>(listener)];
+  return h.connection != 0 && !h.consumed && now_ms - h.opened_ms < kLoginGraceMs;
 }
 
 NetFaults::Held NetFaults::held_by(int listener) const {

@@ -108,6 +108,13 @@ class NetFaults {
     std::int64_t since_ms = 0;         // the last deliver or settle on that connection
   };
   Held held_by(int listener) const;
+  // Thread-safe: whether `listener` is logging in again: its latest connection opened less
+  // than kLoginGraceMs before `now_ms` and has not sent basic.consume yet. A consumer whose
+  // connection broke and that connects again does not take deliveries until it consumes
+  // once more: what the queue holds meanwhile waits for it and is not stuck yet. Bounded,
+  // so a connection that never consumes (one a consumer publishes on) holds nothing up.
+  bool logging_in(int listener, std::int64_t now_ms) const;
+  static constexpr std::int64_t kLoginGraceMs = 10000;
 
  private:
   struct Tagged {
@@ -123,6 +130,8 @@ class NetFaults {
     std::uint64_t connection = 0;
     std::map<std::uint64_t, std::int64_t> tags;  // delivery tag -> order
     std::int64_t since_ms = 0;
+    std::int64_t opened_ms = 0;  // its first frame
+    bool consumed = false;       // the connection sent basic.consume
   };
 
   NetFaultsOptions options_;

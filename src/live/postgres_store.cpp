@@ -238,8 +238,12 @@ Status create_run_schema(const std::string& base, std::string& schema) {
                       .count();
   schema = "eosim_run_" + std::to_string(::getpid()) + "_" + std::to_string(ms) + "_" +
            std::to_string(++runs);
-  const std::string error = run_once(schema_url(base, "public"), "CREATE SCHEMA " + schema);
-  if (!error.empty()) return Status::error("cannot create the run's schema: " + error);
+  return create_schema(base, schema);
+}
+
+Status create_schema(const std::string& base, const std::string& name) {
+  const std::string error = run_once(schema_url(base, "public"), "CREATE SCHEMA " + name);
+  if (!error.empty()) return Status::error("cannot create the run's schema " + name + ": " + error);
   return Status::success();
 }
 
@@ -289,6 +293,34 @@ bool proxyable_server(const std::string& url, Endpoint& out, std::string& why) {
 
 std::string via_proxy(const std::string& url, int port) {
   return with_param(url, "host=127.0.0.1&hostaddr=127.0.0.1&port=" + std::to_string(port));
+}
+
+Status first_column(const std::string& url, const std::string& sql,
+                    std::vector<std::optional<std::string>>& values, std::string& column) {
+  const std::unique_ptr<PGconn, decltype(&PQfinish)> conn(PQconnectdb(url.c_str()), &PQfinish);
+  if (PQstatus(conn.get()) != CONNECTION_OK) {
+    return Status::error("cannot connect: " + one_line(PQerrorMessage(conn.get())));
+  }
+  PQsetNoticeProcessor(
+      conn.get(), [](void*, const char*) {}, nullptr);
+  const std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(conn.get(), sql.c_str()), &PQclear);
+  if (PQresultStatus(r.get()) != PGRES_TUPLES_OK) {
+    const bool answered = r != nullptr && *PQresultErrorMessage(r.get()) != '\0';
+    return Status::error(
+        one_line(answered ? PQresultErrorMessage(r.get()) : PQerrorMessage(conn.get())));
+  }
+  if (PQnfields(r.get()) < 1) return Status::error("it gives no column");
+  column = PQfname(r.get(), 0);
+  values.clear();
+  for (int i = 0; i < PQntuples(r.get()); ++i) {
+    if (PQgetisnull(r.get(), i, 0)) {
+      values.emplace_back(std::nullopt);
+    } else {
+      values.emplace_back(std::string(PQgetvalue(r.get(), i, 0),
+                                      static_cast<std::size_t>(PQgetlength(r.get(), i, 0))));
+    }
+  }
+  return Status::success();
 }
 
 std::string probe_postgres(const std::string& url) {

@@ -15,7 +15,9 @@
 //  - sslmode=disable is added unless the URL sets sslmode: the servers are on loopback.
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "src/live/endpoint.h"
 #include "src/live/status.h"
@@ -33,6 +35,8 @@ std::string schema_url(const std::string& base, const std::string& schema);
 
 // Creates a new schema on the server `base` names; `schema` is its name.
 Status create_run_schema(const std::string& base, std::string& schema);
+// Creates the schema `name` (new) on the server `base` names.
+Status create_schema(const std::string& base, const std::string& name);
 // Drops it, and everything in it (a user's server, after a run that kept nothing).
 Status drop_run_schema(const std::string& base, const std::string& schema);
 
@@ -43,6 +47,13 @@ bool proxyable_server(const std::string& url, Endpoint& out, std::string& why);
 // `url` with its host and port those of the fault proxy's listener on 127.0.0.1:`port`
 // (libpq reads the last host and port a URL gives).
 std::string via_proxy(const std::string& url, int port);
+
+// Runs `sql` once on `url` (a connection of its own) and gives the first column of every
+// row as text (NULL as nullopt) and that column's name: how eosim reads the user's
+// consumer's effects from a ledger on PostgreSQL (user_consumer.h). An error, one line,
+// when the login or the query fails or the query gives no column.
+Status first_column(const std::string& url, const std::string& sql,
+                    std::vector<std::optional<std::string>>& values, std::string& column);
 
 // Logs in to `url` once: "" when it works, else one line saying why (the password never
 // shown).

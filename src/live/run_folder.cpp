@@ -91,6 +91,12 @@ std::string actor_store_url(const std::string& dir, const std::string& node) {
   return url_in(dir + "/store-" + node + ".url");
 }
 
+std::string user_ledger_url(const std::string& dir) { return url_in(dir + "/consumer-ledger.url"); }
+
+Status set_user_ledger_url(const std::string& dir, const std::string& url) {
+  return write_url_file(dir + "/consumer-ledger.url", url);
+}
+
 Status set_actor_store_url(const std::string& dir, const std::string& node,
                            const std::string& url) {
   return write_url_file(dir + "/store-" + node + ".url", url);

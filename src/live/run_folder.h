@@ -52,6 +52,10 @@ std::string store_uri(const std::string& dir, const std::string& name);
 // (SQLite, or a server the proxy cannot front).
 std::string actor_store_url(const std::string& dir, const std::string& node);
 Status set_actor_store_url(const std::string& dir, const std::string& node, const std::string& url);
+// The URL of the user's consumer's ledger on the database server (`dir`/consumer-ledger.url,
+// 0600; user_consumer.h), "" when its ledger is the SQLite file.
+std::string user_ledger_url(const std::string& dir);
+Status set_user_ledger_url(const std::string& dir, const std::string& url);
 // store_uri as `node` sees it: the server's stores through its own URL when it has one.
 std::string actor_store_uri(const std::string& dir, const std::string& name,
                             const std::string& node);

@@ -40,6 +40,18 @@ Status start_proxy(Supervision& sv) {
   return Status::success();
 }
 
+namespace {
+
+// The user's consumer `a` reaches its ledger (EOSIM_LEDGER_URL) by `url` from now on.
+void use_proxied_ledger(Actor& a, const std::string& url) {
+  const std::string key = std::string(kLedgerUrlEnv) + "=";
+  for (std::string& entry : a.env) {
+    if (entry.starts_with(key)) entry = key + url;
+  }
+}
+
+}  // namespace
+
 Status start_database_proxy(Supervision& sv, LiveResult& out) {
   const std::string& run_dir = sv.actors.front().args.run_dir;
   const std::string url = store_uri(run_dir, "ledger.db");
@@ -60,9 +72,12 @@ Status start_database_proxy(Supervision& sv, LiveResult& out) {
   po.framer = postgres_framing([judge](const CommitReply& r) { return judge->judge(r); });
   if (Status st = FaultProxy::start(server, po, sv.db_proxy); !st.ok()) return st;
   for (std::size_t i = 0; i < sv.actors.size(); ++i) {
-    const Actor& a = sv.actors[i];
-    if (!a.command.empty()) continue;  // the user's consumer: its own way to the server
+    Actor& a = sv.actors[i];
     const int port = sv.db_proxy->endpoint(static_cast<int>(i)).port;
+    if (!a.command.empty()) {  // the user's consumer: its own schema, through its listener
+      use_proxied_ledger(a, via_proxy(user_ledger_url(run_dir), port));
+      continue;
+    }
     if (Status st = set_actor_store_url(run_dir, a.args.node(), via_proxy(url, port)); !st.ok()) {
       return st;
     }
@@ -193,12 +208,14 @@ Status after_user_reap(Supervision& sv, Actor& a, std::size_t i, int ends_before
 }
 
 // The user's consumer `a` (the i-th actor) runs but has not subscribed since it was
-// started: it is still starting up (an interpreter and its imports can take seconds on a
-// busy machine), and the orders waiting in the queue are not stuck yet. One that never
-// subscribes keeps the run going until its time bound: incomplete, not a verdict.
-bool starting_up(const Supervision& sv, const Actor& a, std::size_t i) {
+// started, or since it connected again after its connection broke: it is still starting up
+// (an interpreter and its imports can take seconds on a busy machine) or logging in again,
+// and the orders waiting in the queue are not stuck yet. One that never subscribes keeps
+// the run going until its time bound: incomplete, not a verdict.
+bool starting_up(const Supervision& sv, const Actor& a, std::size_t i, std::int64_t now) {
   return !a.command.empty() && a.pid != 0 &&
-         sv.net_faults->consumes_from(static_cast<int>(i)) <= a.consumes_at_start;
+         (sv.net_faults->consumes_from(static_cast<int>(i)) <= a.consumes_at_start ||
+          sv.net_faults->logging_in(static_cast<int>(i), now));
 }
 
 // Reaps and restarts actors; false (sv.failure set) when one ended on its own. `pending`:
@@ -224,7 +241,7 @@ bool tend_actors(Supervision& sv, std::int64_t now, bool& pending, LiveResult& o
       if (Status started = start_one(sv, a, i); !started.ok()) return fail(sv, started);
       ++out.restarts;
     }
-    pending = pending || a.restart_at_ms >= 0 || starting_up(sv, a, i);
+    pending = pending || a.restart_at_ms >= 0 || starting_up(sv, a, i, now);
   }
   return true;
 }

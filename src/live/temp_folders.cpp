@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <map>
+#include <mutex>
 
 namespace live {
 
@@ -16,10 +17,15 @@ namespace {
 
 constexpr const char* kLockName = "eosim.lock";
 
-// The lock descriptors this process holds, by folder.
+// The lock descriptors this process holds, by folder; a live sweep's runs at once
+// (--jobs) claim and release theirs from several threads.
 std::map<std::string, int>& held() {
   static std::map<std::string, int> fds;
   return fds;
+}
+std::mutex& held_lock() {
+  static std::mutex lock;
+  return lock;
 }
 
 bool is_ours_by_name(const std::string& name) {
@@ -54,11 +60,13 @@ Status claim_folder(const std::string& dir) {
   if (::write(fd, pid.data(), pid.size()) < 0) {
     // The pid is for people; the lock is what counts.
   }
+  const std::lock_guard<std::mutex> lock(held_lock());
   held()[dir] = fd;
   return Status::success();
 }
 
 void release_folder(const std::string& dir) {
+  const std::lock_guard<std::mutex> lock(held_lock());
   const auto it = held().find(dir);
   if (it == held().end()) return;
   ::close(it->second);
@@ -75,7 +83,12 @@ std::vector<std::string> remove_stale_folders(const std::string& temp_dir) {
         !S_ISDIR(st.st_mode) || st.st_uid != ::getuid()) {
       continue;
     }
-    if (held().count(entry.path().string()) != 0 || !abandoned(entry.path())) continue;
+    bool ours = false;
+    {
+      const std::lock_guard<std::mutex> lock(held_lock());
+      ours = held().count(entry.path().string()) != 0;
+    }
+    if (ours || !abandoned(entry.path())) continue;
     std::error_code gone;
     fs::remove_all(entry.path(), gone);
     if (!gone) removed.push_back(entry.path().string());

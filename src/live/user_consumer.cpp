@@ -2,9 +2,11 @@
 
 #include <sqlite3.h>
 
+#include <charconv>
 #include <map>
 #include <memory>
 
+#include "src/live/postgres_store.h"
 #include "src/live/run_folder.h"
 #include "src/orders/fault_site.h"
 #include "src/store/db.h"
@@ -43,9 +45,19 @@ std::string value_text(sqlite3_stmt* st) {
   return value.size() > 40 ? value.substr(0, 40) + "..." : value;
 }
 
-// The order numbers `query` gives, one per row (invariant (1)).
+std::string effects_query_text(const std::string& query) {
+  return "the effects query \"" + query + "\"";
+}
+
+std::string not_an_order(const std::string& query, const std::string& value, std::int64_t row,
+                         const std::string& column) {
+  return effects_query_text(query) + " gave '" + value + "' in row " + std::to_string(row) +
+         ", column " + column + ": not an order number (the first column must be the order id)";
+}
+
+// The order numbers `query` gives on the SQLite ledger, one per row (invariant (1)).
 Status read_orders(sqlite3* db, const std::string& query, std::vector<std::int64_t>& orders) {
-  const std::string what = "the effects query \"" + query + "\"";
+  const std::string what = effects_query_text(query);
   sqlite3_stmt* raw = nullptr;
   if (sqlite3_prepare_v2(db, query.c_str(), -1, &raw, nullptr) != SQLITE_OK) {
     return Status::error(what + " failed on the consumer's ledger: " + sqlite3_errmsg(db));
@@ -59,12 +71,44 @@ Status read_orders(sqlite3* db, const std::string& query, std::vector<std::int64
       return Status::error(what + " failed on the consumer's ledger: " + sqlite3_errmsg(db));
     }
     if (sqlite3_column_type(raw, 0) != SQLITE_INTEGER) {
-      return Status::error(what + " gave '" + value_text(raw) + "' in row " + std::to_string(row) +
-                           ", column " + sqlite3_column_name(raw, 0) +
-                           ": not an order number (the first column must be the order id)");
+      return Status::error(not_an_order(query, value_text(raw), row, sqlite3_column_name(raw, 0)));
     }
     orders.push_back(sqlite3_column_int64(raw, 0));
   }
+}
+
+// The same on the ledger on PostgreSQL at `url`: the first column's text must be a whole
+// number (a bigint, integer or smallint column gives one).
+Status read_orders_at(const std::string& url, const std::string& query,
+                      std::vector<std::int64_t>& orders) {
+  std::vector<std::optional<std::string>> values;
+  std::string column;
+  if (Status st = first_column(url, query, values, column); !st.ok()) {
+    return Status::error(effects_query_text(query) +
+                         " failed on the consumer's ledger: " + st.message);
+  }
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const std::string text = values[i].value_or("NULL");
+    std::int64_t order = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), order);
+    if (!values[i] || ec != std::errc() || end != text.data() + text.size()) {
+      const std::string shown = text.size() > 40 ? text.substr(0, 40) + "..." : text;
+      return Status::error(not_an_order(query, shown, static_cast<std::int64_t>(i + 1), column));
+    }
+    orders.push_back(order);
+  }
+  return Status::success();
+}
+
+// The order numbers `query` gives on the consumer's ledger in `dir`, wherever it is.
+Status ledger_orders(const std::string& dir, const std::string& query,
+                     std::vector<std::int64_t>& orders) {
+  if (const std::string url = user_ledger_url(dir); !url.empty()) {
+    return read_orders_at(url, query, orders);
+  }
+  Ledger db;
+  if (Status st = open_ledger(dir, db); !st.ok()) return st;
+  return read_orders(db.get(), query, orders);
 }
 
 // Each committed order's amount, from the run's orders.db.
@@ -123,20 +167,33 @@ std::string failpoint_socket_path(const std::string& dir, int instance) {
 
 std::vector<std::string> user_consumer_env(const lab::Scenario& s, const std::string& dir,
                                            const std::string& queue, int instance) {
+  const std::string url = user_ledger_url(dir);
   return {std::string(kQueueEnv) + "=" + queue,
           std::string(kPrefetchEnv) + "=" + std::to_string(s.broker.prefetch),
-          std::string(kLedgerEnv) + "=" + user_ledger_path(dir),
+          url.empty() ? std::string(kLedgerEnv) + "=" + user_ledger_path(dir)
+                      : std::string(kLedgerUrlEnv) + "=" + url,
           std::string(kInstanceEnv) + "=" + std::to_string(instance),
           std::string(kFailpointEnv) + "=" + failpoint_socket_path(dir, instance),
           std::string(kRunDirEnv) + "=" + dir};
 }
 
+Status make_user_ledger(const std::string& dir, const std::string& store_url,
+                        const std::string& schema) {
+  if (store_url.empty()) return Status::success();
+  const std::string own = schema + kUserSchemaSuffix;
+  if (Status st = create_schema(store_url, own); !st.ok()) return st;
+  return set_user_ledger_url(dir, schema_url(store_url, own));
+}
+
 std::string user_consumer_refusal(const lab::Scenario& s, bool postgres) {
-  if (postgres) return "--consumer with --store postgres is not supported yet: use SQLite";
   for (const sim::FaultRule& rule : s.script) {
     if (orders::site_named(rule.site) == orders::Site::kDbCommit) {
       return "a db.commit rule fails a commit inside eosim's own consumer; your consumer's "
              "commits cannot be made to fail from outside";
+    }
+    if (orders::site_named(rule.site) == orders::Site::kDbRestart && !postgres) {
+      return "a db.restart rule restarts the database server at your consumer's before_commit "
+             "failpoint: run it with --store postgres (your ledger is a SQLite file here)";
     }
   }
   if (s.consumer.side_effect != consumer::SideEffect::kNone) {
@@ -147,19 +204,14 @@ std::string user_consumer_refusal(const lab::Scenario& s, bool postgres) {
 }
 
 std::int64_t count_effects(const std::string& dir, const std::string& query) {
-  Ledger db;
-  if (!open_ledger(dir, db).ok()) return -1;
   std::vector<std::int64_t> orders;
-  if (!read_orders(db.get(), query, orders).ok()) return -1;
+  if (!ledger_orders(dir, query, orders).ok()) return -1;
   return static_cast<std::int64_t>(orders.size());
 }
 
 Status import_effects(const lab::Scenario& s, const std::string& dir, const std::string& query) {
-  Ledger db;
-  if (Status st = open_ledger(dir, db); !st.ok()) return st;
   std::vector<std::int64_t> orders;
-  if (Status st = read_orders(db.get(), query, orders); !st.ok()) return st;
-  db.reset();
+  if (Status st = ledger_orders(dir, query, orders); !st.ok()) return st;
   if (const store::Status st = write_debits(s, dir, orders); !st.ok()) {
     return Status::error("cannot write the consumer's effects into the run's ledger: " +
                          st.to_string());

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -74,6 +75,30 @@ inline nlohmann::json last_json_line(const std::string& text) {
   INFO(text);
   REQUIRE(!last.empty());
   return nlohmann::json::parse(last);
+}
+
+// Every line of `text` that is a JSON object, in order.
+inline std::vector<nlohmann::json> json_lines(const std::string& text) {
+  std::vector<nlohmann::json> out;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty() && line.front() == '{') out.push_back(nlohmann::json::parse(line));
+  }
+  return out;
+}
+
+// The JSON report of every run of a command over several files, by scenario name.
+inline std::map<std::string, nlohmann::json> reports_by_scenario(const std::string& out) {
+  std::map<std::string, nlohmann::json> by_name;
+  for (const nlohmann::json& j : json_lines(out)) by_name[j["scenario"].get<std::string>()] = j;
+  return by_name;
+}
+
+// order -> debits, as a run's report gives them (its "orders").
+inline std::map<int, int> reported_debits_of(const nlohmann::json& summary) {
+  std::map<int, int> out;
+  for (const auto& o : summary["orders"]) out[o["order"].get<int>()] = o["debits"].get<int>();
+  return out;
 }
 
 // One number a query about `order` gives in the database at `path`.

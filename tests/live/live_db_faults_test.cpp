@@ -28,27 +28,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::map<int, int> debits_of(const nlohmann::json& summary) {
-  std::map<int, int> out;
-  for (const auto& o : summary["orders"]) out[o["order"].get<int>()] = o["debits"].get<int>();
-  return out;
-}
-
 std::string file_text(const std::string& path) {
   std::ifstream in(path);
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-// The JSON report of every run, by scenario name.
-std::map<std::string, nlohmann::json> reports_by_scenario(const std::string& out) {
-  std::map<std::string, nlohmann::json> by_name;
-  std::istringstream lines(out);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.empty() || line.front() != '{') continue;
-    const nlohmann::json j = nlohmann::json::parse(line);
-    by_name[j["scenario"].get<std::string>()] = j;
-  }
-  return by_name;
 }
 
 }  // namespace
@@ -78,15 +60,15 @@ TEST_CASE(
       dir, env);
   INFO(r.out);
   CHECK(r.exit_code == 0);  // every file's [expect] met
-  auto runs = reports_by_scenario(r.out);
+  auto runs = live_test::reports_by_scenario(r.out);
   REQUIRE(runs.size() == 8);
   const nlohmann::json& separate = runs["database restart under a separate dedup store"];
   CHECK(separate["verdict"] == "lost");
-  CHECK(debits_of(separate) == std::map<int, int>{{1, 1}, {2, 0}, {3, 1}});
+  CHECK(live_test::reported_debits_of(separate) == std::map<int, int>{{1, 1}, {2, 0}, {3, 1}});
   CHECK(separate["dedup_keys"] == 3);  // order 2's key outlived the restart
   const nlohmann::json& atomic = runs["database restart (atomic)"];
   CHECK(atomic["verdict"] == "exactly-once");
-  CHECK(debits_of(atomic) == std::map<int, int>{{1, 1}, {2, 1}, {3, 1}});
+  CHECK(live_test::reported_debits_of(atomic) == std::map<int, int>{{1, 1}, {2, 1}, {3, 1}});
   CHECK(atomic["redeliveries"].get<int>() >= 1);  // order 2 came back after the restart
 
   // The reply to order 2's COMMIT lost between the server and the consumer: the debit
@@ -98,9 +80,9 @@ TEST_CASE(
     CHECK(run["database_link"]["commit_replies_dropped"] == 1);
   }
   CHECK(runs["commit reply lost (no dedup)"]["verdict"] == "duplicated");
-  CHECK(debits_of(runs["commit reply lost (no dedup)"]).at(2) == 2);
+  CHECK(live_test::reported_debits_of(runs["commit reply lost (no dedup)"]).at(2) == 2);
   CHECK(runs["commit reply lost (atomic)"]["verdict"] == "exactly-once");
-  CHECK(debits_of(runs["commit reply lost (atomic)"]) ==
+  CHECK(live_test::reported_debits_of(runs["commit reply lost (atomic)"]) ==
         std::map<int, int>{{1, 1}, {2, 1}, {3, 1}});
 
   // The order service's own link: the reply to order 2's COMMIT dropped on the wire, and
@@ -111,7 +93,7 @@ TEST_CASE(
   const nlohmann::json& restart = runs["order service: database restart"];
   for (const nlohmann::json* run : {&reply, &restart}) {
     CHECK((*run)["verdict"] == "exactly-once");
-    CHECK(debits_of(*run) == std::map<int, int>{{1, 1}, {2, 1}, {3, 1}});
+    CHECK(live_test::reported_debits_of(*run) == std::map<int, int>{{1, 1}, {2, 1}, {3, 1}});
     REQUIRE((*run)["faults_fired"].size() == 1);
     CHECK((*run)["faults_fired"][0]["order"] == 2);
   }
@@ -125,7 +107,7 @@ TEST_CASE(
     const nlohmann::json& run = runs[name];
     INFO(name);
     CHECK(run["verdict"] == "exactly-once");
-    CHECK(debits_of(run) == std::map<int, int>{{1, 1}, {2, 1}, {3, 1}});
+    CHECK(live_test::reported_debits_of(run) == std::map<int, int>{{1, 1}, {2, 1}, {3, 1}});
     CHECK(run["redeliveries"].get<int>() >= 1);
   }
   // The SQLSTATEs were the server's (the consumer gives its own only where the conflict
@@ -155,14 +137,14 @@ TEST_CASE("live: db.commit_reply debits twice without a key, once with one", "[l
                        dir, env);
   INFO(r.out);
   CHECK(r.exit_code == 0);  // both files' [expect] met
-  auto runs = reports_by_scenario(r.out);
+  auto runs = live_test::reports_by_scenario(r.out);
   REQUIRE(runs.size() == 2);
   const nlohmann::json& naive = runs["commit reply lost (no dedup)"];
   CHECK(naive["verdict"] == "duplicated");
-  CHECK(debits_of(naive).at(2) == 2);
+  CHECK(live_test::reported_debits_of(naive).at(2) == 2);
   const nlohmann::json& atomic = runs["commit reply lost (atomic)"];
   CHECK(atomic["verdict"] == "exactly-once");
-  CHECK(debits_of(atomic) == std::map<int, int>{{1, 1}, {2, 1}, {3, 1}});
+  CHECK(live_test::reported_debits_of(atomic) == std::map<int, int>{{1, 1}, {2, 1}, {3, 1}});
 
   CHECK(live_test::processes_with_env("TMPDIR=" + tmp) == 0);
 }

@@ -154,6 +154,22 @@ TEST_CASE("live: what cannot run live is refused with one line and exit 2", "[li
       CHECK(std::count(o.out.begin(), o.out.end(), '\n') == 1);
     }
   }
+  SECTION("--jobs without a sweep, or with runs that would restart the one broker") {
+    const std::string crash = kSource + "/scenarios/23-broker-crash-redelivered-lies.toml";
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        {{kScenario02, "--jobs", "2"}, "it needs --seeds A..B"},
+        {{crash, "--seeds", "1..4", "--jobs", "2"}, "restarts the broker or the database"},
+        {{kScenario02, "--seeds", "1..4", "--jobs", "17"}, "not in range 1 to 16"},
+    };
+    for (const auto& [more, says] : cases) {
+      std::vector<std::string> args = {"live"};
+      args.insert(args.end(), more.begin(), more.end());
+      const Outcome o = live_test::eosim(args, dir);
+      INFO(o.out);
+      CHECK(o.exit_code == 2);
+      CHECK(o.out.find(says) != std::string::npos);
+    }
+  }
   SECTION("every line of the refusal is one line") {
     const Outcome o = live_test::eosim({"live", kScenario02, "--broker", "amqp://127.0.0.1:1/"}, dir);
     CHECK(std::count(o.out.begin(), o.out.end(), '\n') == 1);

@@ -33,16 +33,6 @@ using namespace live_test;
 
 const std::string kTruth = kSource + "/tests/data/live/truth/";
 
-// Every JSON line of `text`, parsed.
-std::vector<nlohmann::json> json_lines(const std::string& text) {
-  std::vector<nlohmann::json> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line.front() == '{') lines.push_back(nlohmann::json::parse(line));
-  }
-  return lines;
-}
-
 // Whether the run's faults_fired holds a fault at `site` for `order` on `attempt`.
 bool fired(const nlohmann::json& run, const std::string& site, std::int64_t order,
            std::int64_t attempt) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "src/live/actor_process.h"
+#include "src/live/amqp_transport.h"
 #include "src/live/net_faults.h"
 #include "src/orders/order_key.h"
 #include "src/scenario/scenario.h"
@@ -180,4 +181,25 @@ TEST_CASE("what a consumer holds: deliveries of its latest connection not yet se
   // A new connection (its first frame): the broker takes back what the old one held.
   judge.judge(frame(0, 2, Direction::kClientToBroker, {10, 11}, 0, 0));
   CHECK(judge.held_by(0).orders.empty());
+}
+
+// A consumer that connects again after its connection broke takes no delivery until it
+// consumes once more: the supervisor does not call the run settled (what the queue holds
+// "stuck") while it logs in, for at most kLoginGraceMs.
+TEST_CASE("a consumer logging in again is not subscribed until it consumes", "[proxy]") {
+  const lab::Scenario s = scenario_from("name = \"t\"\n[workload]\norders = 3\n");
+  live_test::TempDir dir;
+  live::NetFaults judge(s, {{"consumer1"}, dir.path, 0, 10});
+  const std::int64_t now = live::WallClock::monotonic_ms();
+  CHECK(!judge.logging_in(0, now));  // never connected: the start-up wait covers that
+  constexpr live::MethodId kConsume{60, 20};
+  judge.judge(frame(0, 1, Direction::kClientToBroker, {10, 11}, 0, 0));  // connection.start-ok
+  CHECK(judge.logging_in(0, now));
+  judge.judge(frame(0, 1, Direction::kClientToBroker, kConsume, 0, 0));
+  CHECK(!judge.logging_in(0, now));
+  judge.judge(frame(0, 2, Direction::kClientToBroker, {10, 11}, 0, 0));  // a new connection
+  CHECK(judge.logging_in(0, now));
+  CHECK(!judge.logging_in(0, now + live::NetFaults::kLoginGraceMs + 1000));  // bounded
+  judge.judge(frame(0, 2, Direction::kClientToBroker, kConsume, 0, 0));
+  CHECK(!judge.logging_in(0, now));
 }
