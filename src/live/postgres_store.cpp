@@ -303,7 +303,11 @@ Status first_column(const std::string& url, const std::string& sql,
   }
   PQsetNoticeProcessor(
       conn.get(), [](void*, const char*) {}, nullptr);
+  // Read only, as the SQLite ledger is opened: the query may read the user's tables, never
+  // change them (a DELETE fails with the server's own words).
+  PQclear(PQexec(conn.get(), "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY"));
   const std::unique_ptr<PGresult, decltype(&PQclear)> r(PQexec(conn.get(), sql.c_str()), &PQclear);
+  if (PQresultStatus(r.get()) == PGRES_COMMAND_OK) return Status::error("it gives no rows");
   if (PQresultStatus(r.get()) != PGRES_TUPLES_OK) {
     const bool answered = r != nullptr && *PQresultErrorMessage(r.get()) != '\0';
     return Status::error(

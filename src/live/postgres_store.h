@@ -50,8 +50,9 @@ std::string via_proxy(const std::string& url, int port);
 
 // Runs `sql` once on `url` (a connection of its own) and gives the first column of every
 // row as text (NULL as nullopt) and that column's name: how eosim reads the user's
-// consumer's effects from a ledger on PostgreSQL (user_consumer.h). An error, one line,
-// when the login or the query fails or the query gives no column.
+// consumer's effects from a ledger on PostgreSQL (user_consumer.h), in a read-only session
+// (it cannot change the user's tables). An error, one line, when the login or the query
+// fails, or the query gives no rows or no column.
 Status first_column(const std::string& url, const std::string& sql,
                     std::vector<std::optional<std::string>>& values, std::string& column);
 

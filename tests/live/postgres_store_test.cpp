@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -76,6 +77,22 @@ TEST_CASE("store over PostgreSQL: statements, rows, changes, and the SQLSTATEs o
     q.reset();
     CHECK(a.statement("INSERT OR IGNORE INTO k(id, n) VALUES(?1, 0)").bind(1, "x").exec().ok());
     CHECK(a.changes() == 0);
+  }
+
+  SECTION("first_column, the reader of a user's consumer's effects: text values, read only") {
+    std::vector<std::optional<std::string>> values;
+    std::string column;
+    REQUIRE(live::first_column(server.url, "SELECT n, id FROM k ORDER BY id", values, column).ok());
+    CHECK(column == "n");
+    CHECK(values == std::vector<std::optional<std::string>>{"11", "12"});
+    // The query cannot change the user's tables.
+    const live::Status del = live::first_column(server.url, "DELETE FROM k", values, column);
+    INFO(del.message);
+    CHECK_FALSE(del.ok());
+    CHECK(del.message.find("read-only transaction") != std::string::npos);
+    REQUIRE(live::first_column(server.url, "SELECT id FROM k", values, column).ok());
+    CHECK(values.size() == 2);
+    CHECK_FALSE(live::first_column(server.url, "SELECT nope FROM k", values, column).ok());
   }
 
   SECTION("23505: a duplicate key is a unique violation; the transaction rolls back") {
