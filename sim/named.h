@@ -40,12 +40,20 @@ std::span<const Named<E>> enum_names();
 
 // Whether V is one of its enum's enumerators: compilers spell a named value by its name
 // and any other value as a cast, "(E)3", in the signature of a function it instantiates.
+// The value's text ends at ';' (GCC) or ']' (clang). A cast is told by the number after
+// its last ')': an enumerator may hold parentheses too, clang's "(anonymous namespace)::E::kA".
 template <auto V>
 constexpr bool is_enumerator() {
   constexpr std::string_view signature = __PRETTY_FUNCTION__;
   constexpr std::string_view key = "V = ";
   constexpr std::size_t at = signature.find(key);
-  return at != std::string_view::npos && signature[at + key.size()] != '(';
+  if (at == std::string_view::npos) return false;
+  std::string_view value = signature.substr(at + key.size());
+  value = value.substr(0, value.find_first_of(";]"));
+  const std::size_t close = value.rfind(')');
+  if (close == std::string_view::npos || close + 1 >= value.size()) return true;
+  const char after = value[close + 1];
+  return after != '-' && (after < '0' || after > '9');
 }
 
 namespace named_detail {
