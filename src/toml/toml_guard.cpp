@@ -105,7 +105,7 @@ class Lexer {
       if (c == '\n') {
         ++line_, ++pos_, line_start = true;
         parts = 1, bare = 0;
-        place_ = open_.empty() ? Place::key : Place::other, key_seen_ = false;
+        place_ = open_.empty() ? Place::kKey : Place::kOther, key_seen_ = false;
         continue;
       }
       if (is_blank(c)) {
@@ -120,7 +120,7 @@ class Lexer {
       const bool first_on_line = line_start;
       line_start = false;
       if (c == '"' || c == '\'') {
-        const bool value = place_ == Place::after_equals;
+        const bool value = place_ == Place::kAfterEquals;
         step_place(c, true);
         if (!string(value)) return false;
         continue;
@@ -145,16 +145,16 @@ class Lexer {
     const bool key_char = quote || c == '.' || c == '_' || c == '-' ||
                           (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
                           (c >= '0' && c <= '9');
-    if (place_ == Place::key && key_char) {
+    if (place_ == Place::kKey && key_char) {
       key_seen_ = true;
       return;
     }
-    if (place_ == Place::key && c == '=' && key_seen_) {
-      place_ = Place::after_equals;
+    if (place_ == Place::kKey && c == '=' && key_seen_) {
+      place_ = Place::kAfterEquals;
       return;
     }
     const bool opens_key = c == '{' || (c == ',' && !open_.empty() && open_.back() == '{');
-    place_ = opens_key ? Place::key : Place::other;
+    place_ = opens_key ? Place::kKey : Place::kOther;
     key_seen_ = false;
   }
 
@@ -257,12 +257,12 @@ class Lexer {
     return true;
   }
 
-  enum class Place { key, after_equals, other };
+  enum class Place { kKey, kAfterEquals, kOther };
 
   std::string_view text_;
   std::size_t pos_ = 0;
   std::string open_;  // the open [ and { of values, innermost last
-  Place place_ = Place::key;
+  Place place_ = Place::kKey;
   bool key_seen_ = false;  // a key character or quoted part since the key began
   std::int64_t line_ = 1;
   std::string message_;
