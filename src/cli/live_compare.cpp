@@ -11,6 +11,8 @@
 #include <set>
 #include <vector>
 
+#include "src/cli/live_time.h"
+
 namespace cli {
 
 namespace {
@@ -143,7 +145,8 @@ nlohmann::ordered_json compare_json(const std::string& file, const lab::RunSumma
           {"store", real.schema.empty() ? "sqlite" : "postgres"},
           {"model_s", t.model_s},
           {"live_s", t.live_s},
-          {"broker_restart_ms", real.broker_restart_ms}};
+          {"broker_restart_ms", real.broker_restart_ms},
+          {"time_split", time_split_json(real)}};
 }
 
 }  // namespace
@@ -184,6 +187,7 @@ bool compare_one(const std::string& file, const lab::RunSummary& model,
   }
   print_text(file, model, real, rows, emails, reasons, agree, out);
   out << timing_line(model, real, timing) << '\n';
+  out << "  live time: " << time_split_text(real) << '\n';
   if (!real.loop.empty()) out << "  (live: " << real.loop << ")\n";
   if (real.timed_out) {
     out << "  (live: stopped at the timeout, " << timeout_s << " s: " << real.still_going << ")\n";

@@ -123,9 +123,11 @@ Status PrivateBroker::start(const LaunchOptions& options, std::unique_ptr<Privat
   // take the ports this one picked before it binds them, and the start fails; the next
   // attempt picks new ports in a new folder. A failed attempt leaves nothing behind (its
   // PrivateBroker is destroyed: processes stopped, folder removed).
+  const auto began = std::chrono::steady_clock::now();
   Status last;
   for (int attempt = 1; attempt <= kStartAttempts; ++attempt) {
     last = start_once(options, out);
+    if (last.ok()) out->start_ms_ = elapsed_ms(began);
     if (last.ok() || interrupted() != 0) return last;
   }
   return Status::error("rabbitmq-server did not start in " + std::to_string(kStartAttempts) +

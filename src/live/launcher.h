@@ -32,6 +32,7 @@
 #include <sys/types.h>
 
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -83,6 +84,8 @@ class PrivateBroker {
   PrivateBroker& operator=(const PrivateBroker&) = delete;
 
   const Endpoint& endpoint() const { return endpoint_; }
+  // How long start() took, every attempt included (ms).
+  std::int64_t start_ms() const { return start_ms_; }
   Status restart(RestartKind kind);
   // Sets the node's consumer_timeout (ms; 0 = RabbitMQ's default, 30 minutes) for the
   // channels opened from now on: `rabbitmqctl eval` with application:set_env, the runtime
@@ -134,6 +137,7 @@ class PrivateBroker {
   int dist_port_ = 0;
   int epmd_port_ = 0;
   pid_t node_pid_ = 0;
+  std::int64_t start_ms_ = 0;
   pid_t epmd_pid_ = 0;
 };
 

@@ -157,6 +157,23 @@ Status read_dedup_keys(const std::string& url, LiveResult& out) {
   return count_run_keys(url, out.dedup_keys);
 }
 
+// The actors, the failpoint socket and the proxies stopped; what the database proxy counted.
+void stop_all(Supervision& sv, LiveResult& out) {
+  for (Actor& a : sv.actors) {
+    stop_actor(a);
+    out.consumer_ends += a.ended_on_its_own;
+  }
+  if (sv.failpoints) sv.failpoints->stop();
+  // A connection the proxy still holds silent (a frozen one, the far end of a broken one)
+  // lets go now: the broker takes back what it held, and the drain below counts it.
+  sv.proxy->stop();
+  if (sv.db_proxy) {
+    sv.db_proxy->stop();
+    out.db_link.connections = sv.db_proxy->connections_accepted();
+    out.db_link.replies_dropped = sv.db_faults->replies_dropped();
+  }
+}
+
 std::string joined(const std::string& error, const std::string& more) {
   return more.empty() ? error : error + "; " + more;
 }
@@ -167,6 +184,7 @@ Status run_live(const lab::Scenario& s, const Endpoint& endpoint, const LiveOpti
                 LiveResult& out) {
   // Several processes share the run's files: a lock held by another one is waited for.
   store::Db::set_live_lock_wait_ms(10000);
+  const std::int64_t began = WallClock::monotonic_ms();
   if (Status st = set_consumer_timeout(s, o); !st.ok()) return st;
   if (Status st = prepare_run_dir(s, o.keep_db, out.run_dir); !st.ok()) return st;
   if (!o.schedule.empty()) {
@@ -193,20 +211,13 @@ Status run_live(const lab::Scenario& s, const Endpoint& endpoint, const LiveOpti
   }
   ActorArgs base;
   if (Status st = set_up(sv, out, base); !st.ok()) return st;
-  if (start_consumers(sv, base, out) && start_the_rest(sv)) supervise(sv, base, out);
-  for (Actor& a : sv.actors) {
-    stop_actor(a);
-    out.consumer_ends += a.ended_on_its_own;
-  }
-  if (sv.failpoints) sv.failpoints->stop();
-  // A connection the proxy still holds silent (a frozen one, the far end of a broken one)
-  // lets go now: the broker takes back what it held, and the drain below counts it.
-  sv.proxy->stop();
-  if (sv.db_proxy) {
-    sv.db_proxy->stop();
-    out.db_link.connections = sv.db_proxy->connections_accepted();
-    out.db_link.replies_dropped = sv.db_faults->replies_dropped();
-  }
+  out.split.setup_ms = base.origin_ms - began;
+  const bool started = start_consumers(sv, base, out) && start_the_rest(sv);
+  out.split.starting_ms = WallClock::monotonic_ms() - base.origin_ms;
+  if (started) supervise(sv, base, out);
+  const std::int64_t supervised = WallClock::monotonic_ms();
+  out.split.quiet_ms = std::max<std::int64_t>(0, supervised - base.origin_ms - out.wall_ms);
+  stop_all(sv, out);
   if (!sv.failure.empty()) {
     Status failed = Status::error(joined(sv.failure, remove_queues(sv)));
     failed.bad_input = sv.failure_bad_input;
@@ -225,7 +236,9 @@ Status run_live(const lab::Scenario& s, const Endpoint& endpoint, const LiveOpti
     }
   }
   if (Status st = read_dedup_keys(dedup_url, out); !st.ok()) return st;
-  return summarize(sv, left, out);
+  const Status judged = summarize(sv, left, out);
+  out.split.teardown_ms = WallClock::monotonic_ms() - supervised;
+  return judged;
 }
 
 }  // namespace live

@@ -93,6 +93,18 @@ struct LiveResult {
   bool user_consumer = false;  // the run ran the user's consumer ([consumer] command)
   int broker_restarts = 0;   // the private broker stopped and started again
   std::int64_t broker_restart_ms = 0;  // wall time those took (part of wall_ms)
+  // Where the run's wall time went (ms). setup + wall_ms + quiet + teardown is the whole of
+  // run_live; wall_ms includes `starting`.
+  struct TimeSplit {
+    std::int64_t setup_ms = 0;     // run folder, stores, queues, proxies: before any actor
+    std::int64_t starting_ms = 0;  // the actors started (the user's consumers subscribed)
+    std::int64_t quiet_ms = 0;     // after the last change, the quiet period that ends a run
+    std::int64_t teardown_ms = 0;  // actors stopped, queues read and deleted, the checker
+    // The command's private servers, started once before its first run (-1: none of ours).
+    std::int64_t broker_start_ms = -1;
+    std::int64_t database_start_ms = -1;
+    std::int64_t redis_start_ms = -1;
+  } split;
   std::string run_dir;
   std::string schema;  // the run's schema on the database server ("" with SQLite)
   // How eosim's actors reached the database server (with `schema` only).

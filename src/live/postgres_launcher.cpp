@@ -98,11 +98,13 @@ Status PrivatePostgres::start(const PostgresOptions& options,
   // Another server starting at the same moment can take the port picked here before the
   // postmaster binds it; the next attempt picks a new one. A failed attempt leaves nothing
   // running and, in a temporary folder, nothing on disk.
+  const auto began = std::chrono::steady_clock::now();
   Status last;
   for (int attempt = 1; attempt <= kPgStartAttempts; ++attempt) {
     std::unique_ptr<PrivatePostgres> server(new PrivatePostgres());
     last = server->start_once(options);
     if (last.ok()) {
+      server->start_ms_ = elapsed_ms(began);
       out = std::move(server);
       return last;
     }

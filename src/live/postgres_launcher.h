@@ -29,6 +29,7 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -55,6 +56,8 @@ class PrivatePostgres {
   // the pgpass file (it is never part of the URL or of a command line).
   std::string url() const;
   int port() const { return port_; }
+  // How long start() took, initdb and every attempt included (ms).
+  std::int64_t start_ms() const { return start_ms_; }
   pid_t pid() const { return pid_; }  // 0 while down
   const std::string& dir() const { return dir_; }
 
@@ -88,6 +91,7 @@ class PrivatePostgres {
   std::string password_;
   int port_ = 0;
   pid_t pid_ = 0;
+  std::int64_t start_ms_ = 0;
 };
 
 // "" if PostgreSQL's server programs are installed; otherwise the one line saying how to

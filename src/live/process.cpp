@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -257,6 +258,12 @@ bool stop_group(pid_t& pgid, int sig, int timeout_ms) {
   unregister_group(pgid);
   pgid = 0;
   return clean;
+}
+
+std::int64_t elapsed_ms(std::chrono::steady_clock::time_point began) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                               began)
+      .count();
 }
 
 void register_group(pid_t pgid) {

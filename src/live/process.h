@@ -23,6 +23,8 @@
 
 #include <sys/types.h>
 
+#include <chrono>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -59,6 +61,10 @@ bool wait_group_gone(pid_t pgid, int timeout_ms);
 // Ends a registered group: `sig` to it, up to `timeout_ms` for it to go, else SIGKILL; then
 // unregisters it and sets `pgid` to 0 (a no-op when it is 0). False if it had to be killed.
 bool stop_group(pid_t& pgid, int sig, int timeout_ms);
+
+// Milliseconds since `began` on the steady clock: how long a start or a stage took, for
+// the report (never a decision of a run).
+std::int64_t elapsed_ms(std::chrono::steady_clock::time_point began);
 
 // Registry for invariant (3). register_group installs the handlers on first use.
 void register_group(pid_t pgid);

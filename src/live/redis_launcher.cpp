@@ -38,12 +38,14 @@ Status PrivateRedis::start(const RedisOptions& options, std::unique_ptr<PrivateR
   // Another server starting at the same moment can take the port picked here before
   // redis-server binds it; the next attempt picks a new one. A failed attempt leaves
   // nothing running and nothing on disk.
+  const auto began = std::chrono::steady_clock::now();
   Status last;
   for (int attempt = 1; attempt <= kRedisStartAttempts; ++attempt) {
     std::unique_ptr<PrivateRedis> server(new PrivateRedis());
     server->options_ = options;
     last = server->start_once();
     if (last.ok()) {
+      server->start_ms_ = elapsed_ms(began);
       out = std::move(server);
       return last;
     }

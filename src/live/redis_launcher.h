@@ -21,6 +21,7 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -43,6 +44,8 @@ class PrivateRedis {
   // redis://127.0.0.1:PORT/0?passfile=DIR/password: the password stays in its file.
   std::string url() const;
   int port() const { return port_; }
+  // How long start() took, every attempt included (ms).
+  std::int64_t start_ms() const { return start_ms_; }
   pid_t pid() const { return pid_; }  // 0 once stopped
   const std::string& dir() const { return dir_; }
 
@@ -61,6 +64,7 @@ class PrivateRedis {
   std::string password_;
   int port_ = 0;
   pid_t pid_ = 0;
+  std::int64_t start_ms_ = 0;
 };
 
 // "" if redis-server is installed; otherwise the one line saying how to install it.

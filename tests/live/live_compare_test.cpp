@@ -69,6 +69,10 @@ TEST_CASE("live: model and RabbitMQ agree on every scenario that can run live",
   }
   CHECK(compared + refused == files);
   CHECK(occurrences(o.out, "-> agree") == compared);
+  // Each comparison says where its live run's time went, and that the command's own
+  // RabbitMQ was started before the first run.
+  CHECK(occurrences(o.out, "  live time: setup ") == compared);
+  CHECK(occurrences(o.out, "; before the first run: RabbitMQ ") == compared);
   // A refused scenario is not a pass: the others run, then the command exits 2.
   CHECK(o.exit_code == (refused > 0 ? 2 : 0));
   CHECK(o.out.find("compare: " + std::to_string(compared) + " agree, 0 disagree, " +

@@ -43,6 +43,17 @@ TEST_CASE("live: scenario 02 against RabbitMQ is exactly-once, order 2 redeliver
   CHECK(j["faults_fired"][0]["site"] == "consumer.after_commit");
   for (std::int64_t order = 1; order <= 3; ++order) CHECK(debits_of(keep + "/ledger.db", order) == 1);
   CHECK(processes_mentioning(keep) == 0);
+  // Where the run's time went: the parts add up to the run, the run ended by a quiet period
+  // of at least 1.5 s, and no server of the command's own is named (the broker is given).
+  REQUIRE(j.contains("time_split"));
+  const nlohmann::json& t = j.at("time_split");
+  CHECK(t["run_ms"].get<std::int64_t>() ==
+        t["setup_ms"].get<std::int64_t>() + j["wall_ms"].get<std::int64_t>() +
+            t["quiet_ms"].get<std::int64_t>() + t["teardown_ms"].get<std::int64_t>());
+  CHECK(t["starting_ms"].get<std::int64_t>() + t["working_ms"].get<std::int64_t>() ==
+        j["wall_ms"].get<std::int64_t>());
+  CHECK(t["quiet_ms"].get<std::int64_t>() >= 1500);
+  CHECK_FALSE(t.contains("broker_start_ms"));
 }
 
 TEST_CASE("live: with no-dedup, a real process killed between commit and ack debits order 2 "
