@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/checker/violations.h"
+#include "src/cli/live_batch.h"
 #include "src/live/actor_process.h"
 #include "src/live/broker_probe.h"
 #include "src/live/live_schedule.h"
@@ -210,15 +211,15 @@ Loaded with_schedule(const LiveCommandOptions& o, const Loaded& l, std::uint64_t
   return scheduled;
 }
 
-std::string jobs_refusal(const LiveCommandOptions& o, const lab::Scenario& s) {
+std::string jobs_refusal(const LiveCommandOptions& o, const lab::Scenario& s, std::size_t files) {
   if (o.jobs <= 1) return "";
   if (o.seeds.empty() || o.seeds.find("..") == std::string::npos) {
-    return "--jobs runs the seeds of a live sweep at once: it needs --seeds A..B";
+    // Several files: those that cannot run beside others run alone (live_batch.h).
+    if (files > 1) return "";
+    return "--jobs runs the seeds of a live sweep (--seeds A..B) or several scenario files at "
+           "once";
   }
-  const bool database = std::any_of(s.script.begin(), s.script.end(), [](const sim::FaultRule& r) {
-    return live::is_database_restart(r.site);
-  });
-  if (live::kills_broker(s) || database || s.broker.consumer_timeout > 0) {
+  if (!runs_alongside(s)) {
     return "--jobs " + std::to_string(o.jobs) +
            ": the scenario restarts the broker or the database, or sets the broker's "
            "consumer_timeout, which every run at once would share; run its seeds one at a time";

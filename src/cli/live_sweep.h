@@ -51,10 +51,10 @@ live::LiveOptions make_live_options(const LiveCommandOptions& o, const Loaded& l
 // The command that runs `file` again as the command line did (live_command.cpp).
 std::string replay_of(const LiveCommandOptions& o, const std::string& file);
 
-// Why --jobs N (N > 1) cannot run the seeds of `s` at once, or "": it needs a sweep, and
-// runs that restart the broker or the database, or set the broker's consumer_timeout,
-// would do it to every run at once.
-std::string jobs_refusal(const LiveCommandOptions& o, const lab::Scenario& s);
+// Why --jobs N (N > 1) cannot run as asked, or "": it needs a sweep or several scenario
+// files (`files`), and a sweep's runs that restart the broker or the database, or set the
+// broker's consumer_timeout, would do it to every run at once (runs_alongside).
+std::string jobs_refusal(const LiveCommandOptions& o, const lab::Scenario& s, std::size_t files);
 
 // The sweep over o.seeds (several seeds), o.jobs runs at a time, each on its own queues,
 // fault proxy and run folder; the exit code. The summary lists the seeds in order, however

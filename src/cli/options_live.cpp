@@ -83,8 +83,11 @@ void consumer_options(CLI::App* live, LiveCommandOptions& o) {
                    "connection silent), e.g. kill=1/3,drop=1/4 (default kill=1/3,drop=1/3)")
       ->type_name("SPEC");
   live->add_option("--jobs", o.jobs,
-                   "With --seeds A..B: run this many seeds at once, each on its own queues, fault "
-                   "proxy and run folder, on the one broker (default 1)")
+                   "Run this many live runs at once, each on its own queues, fault proxy and run "
+                   "folder, on the one broker: the seeds of --seeds A..B, or several scenario "
+                   "files (those that restart the broker or the database, or set "
+                   "consumer_timeout, then run one at a time; each report is printed whole as "
+                   "its run ends) (default 1)")
       ->type_name("N")
       ->check(CLI::Range(1, 16));
 }

@@ -167,9 +167,12 @@ TEST_CASE("live: what cannot run live is refused with one line and exit 2", "[li
   }
   SECTION("--jobs without a sweep, or with runs that would restart the one broker") {
     const std::string crash = kSource + "/scenarios/23-broker-crash-redelivered-lies.toml";
+    // A clean restart (broker.restart) ends every run's connections as a crash does.
+    const std::string restart = kSource + "/scenarios/15-outbox-no-confirm-restart.toml";
     const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-        {{kScenario02, "--jobs", "2"}, "it needs --seeds A..B"},
+        {{kScenario02, "--jobs", "2"}, "or several scenario files at once"},
         {{crash, "--seeds", "1..4", "--jobs", "2"}, "restarts the broker or the database"},
+        {{restart, "--seeds", "1..4", "--jobs", "2"}, "restarts the broker or the database"},
         {{kScenario02, "--seeds", "1..4", "--jobs", "17"}, "not in range 1 to 16"},
     };
     for (const auto& [more, says] : cases) {
