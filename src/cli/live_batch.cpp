@@ -58,20 +58,11 @@ int run_some(const std::vector<Loaded>& runs, const std::vector<std::size_t>& wh
 
 }  // namespace
 
-bool runs_alongside(const lab::Scenario& s) {
-  // broker.restart as well as broker.crash: a clean stop of the broker ends every run's
-  // connections just as a kill does.
-  const bool restarts = std::any_of(s.script.begin(), s.script.end(), [](const sim::FaultRule& r) {
-    return live::is_broker_stop(r.site) || live::is_database_restart(r.site);
-  });
-  return !restarts && s.broker.consumer_timeout <= 0;
-}
-
 int run_batch(const LiveCommandOptions& o, const std::vector<Loaded>& runs, const RunOne& run_one,
               CompareTally& tally, std::ostream& out, std::ostream& err) {
   std::vector<std::size_t> together, alone;
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    (runs_alongside(runs[i].scenario) ? together : alone).push_back(i);
+    (live::runs_alongside(runs[i].scenario) ? together : alone).push_back(i);
   }
   // The runs together first: each of them leaves consumer_timeout at its default, which the
   // private broker has from its start, so none of them changes the broker under another.

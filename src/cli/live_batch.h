@@ -20,10 +20,6 @@ namespace cli {
 using RunOne =
     std::function<int(const Loaded& l, CompareTally& tally, std::ostream& out, std::ostream& err)>;
 
-// Whether `s` can run beside other runs on one broker: it restarts neither the broker nor
-// the database and leaves the broker's consumer_timeout as it is.
-bool runs_alongside(const lab::Scenario& s);
-
 // Every run of `runs`: first those that run alongside others, o.jobs at a time, then the
 // rest one at a time; each counted into `tally`. The worst exit code. Stops taking new
 // runs once interrupted (live::interrupted()).

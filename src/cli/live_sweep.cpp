@@ -17,7 +17,6 @@
 #include <nlohmann/json.hpp>
 
 #include "src/checker/violations.h"
-#include "src/cli/live_batch.h"
 #include "src/live/actor_process.h"
 #include "src/live/broker_probe.h"
 #include "src/live/live_schedule.h"
@@ -219,7 +218,7 @@ std::string jobs_refusal(const LiveCommandOptions& o, const lab::Scenario& s, st
     return "--jobs runs the seeds of a live sweep (--seeds A..B) or several scenario files at "
            "once";
   }
-  if (!runs_alongside(s)) {
+  if (!live::runs_alongside(s)) {
     return "--jobs " + std::to_string(o.jobs) +
            ": the scenario restarts the broker or the database, or sets the broker's "
            "consumer_timeout, which every run at once would share; run its seeds one at a time";

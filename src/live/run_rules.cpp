@@ -51,6 +51,14 @@ bool kills_broker(const lab::Scenario& s) {
                      [](const sim::FaultRule& r) { return is_broker_kill(r.site); });
 }
 
+bool runs_alongside(const lab::Scenario& s) {
+  // A clean stop of the broker ends every run's connections just as a kill does.
+  const bool restarts = std::any_of(s.script.begin(), s.script.end(), [](const sim::FaultRule& r) {
+    return is_broker_stop(r.site) || is_database_restart(r.site);
+  });
+  return !restarts && s.broker.consumer_timeout <= 0;
+}
+
 namespace {
 
 // Keys of the scenario outside its fault script that a live run cannot honour: the

@@ -53,4 +53,9 @@ bool is_broker_kill(const std::string& site);
 // Whether a rule of the scenario's script SIGKILLs the broker.
 bool kills_broker(const lab::Scenario& scenario);
 
+// Whether `scenario` can run beside other runs on one broker (--jobs): it restarts neither
+// the broker (broker.restart or broker.crash) nor the database (db.restart) and leaves the
+// broker's consumer_timeout as it is.
+bool runs_alongside(const lab::Scenario& scenario);
+
 }  // namespace live

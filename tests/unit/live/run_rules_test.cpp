@@ -48,6 +48,21 @@ TEST_CASE("live refuses, naming the key, what it cannot honour", "[live-unit]") 
             .empty());
 }
 
+TEST_CASE("live --jobs runs beside others only what leaves the broker and database alone",
+          "[live-unit]") {
+  CHECK(live::runs_alongside(scenario("[workload]\norders = 3\n")));
+  CHECK(live::runs_alongside(
+      scenario("[[faults.script]]\nat = \"consumer.after_commit\"\norder = 2\ndo = \"crash\"\n")));
+  // A clean restart cuts every run's connections as a crash does (scenario 15's rule).
+  CHECK_FALSE(live::runs_alongside(
+      scenario("[[faults.script]]\nat = \"broker.restart\"\norder = 2\ndo = \"restart\"\n")));
+  CHECK_FALSE(live::runs_alongside(
+      scenario("[[faults.script]]\nat = \"broker.crash\"\norder = 3\ndo = \"kill\"\n")));
+  CHECK_FALSE(live::runs_alongside(scenario(
+      "[[faults.script]]\nat = \"db.restart\"\norder = 2\nattempt = 1\ndo = \"restart\"\n")));
+  CHECK_FALSE(live::runs_alongside(scenario("[broker]\nconsumer_timeout = 105\n")));
+}
+
 TEST_CASE("live counts each fired fault for the first rule it matches", "[live-unit]") {
   const lab::Scenario s = scenario(
       "[[faults.script]]\nat = \"consumer.after_commit\"\norder = 2\ndo = \"crash\"\n"
