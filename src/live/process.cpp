@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -35,6 +36,12 @@ namespace {
 // 16 consumer instances of the user's (each a group) beside the broker's epmd and node.
 constexpr std::size_t kMaxGroups = 40;
 std::array<std::atomic<pid_t>, kMaxGroups> g_groups{};
+
+// The children spawn() started that their owner has not reaped yet. reap_orphans() leaves
+// them alone: with several runs at once (--jobs), one run's cleanup would otherwise reap
+// another run's actor that had just died, and that run would never see it end.
+std::mutex g_children_mutex;
+std::set<pid_t> g_children;
 std::once_flag g_handlers_once;
 // Invariant (4): lock-free atomics, read and written by the handler.
 std::atomic<bool> g_defer{false};
@@ -93,6 +100,7 @@ bool registered(pid_t pid) {
 // an `epmd -daemon` that lost the race for its port). Reap those zombies; leave our own
 // children (registered group leaders) to whoever waits for them.
 void reap_orphans() {
+  const std::lock_guard<std::mutex> lock(g_children_mutex);  // no spawn() half done
   const pid_t self = ::getpid();
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
@@ -114,7 +122,9 @@ void reap_orphans() {
     pid_t ppid = 0;
     rest >> state >> ppid;
     const pid_t pid = static_cast<pid_t>(std::stol(name));
-    if (state == 'Z' && ppid == self && !registered(pid)) ::waitpid(pid, nullptr, WNOHANG);
+    if (state == 'Z' && ppid == self && !registered(pid) && g_children.count(pid) == 0) {
+      ::waitpid(pid, nullptr, WNOHANG);
+    }
   }
 }
 
@@ -157,6 +167,9 @@ Status spawn(const ChildSpec& spec, pid_t& pid) {
     gid = pw->pw_gid;
   }
 
+  // Held from the fork until the child is known: reap_orphans() cannot take it meanwhile.
+  // (The child only execs or exits: it never touches its copy of the lock.)
+  std::unique_lock<std::mutex> known(g_children_mutex);
   const pid_t child = ::fork();
   if (child < 0) return Status::error(std::string("fork failed: ") + std::strerror(errno));
   if (child == 0) {
@@ -180,6 +193,8 @@ Status spawn(const ChildSpec& spec, pid_t& pid) {
     ::_exit(127);
   }
   ::setpgid(child, child);  // also from the parent, so no signal can race the child's call
+  g_children.insert(child);
+  known.unlock();
   pid = child;
   return Status::success();
 }
@@ -191,7 +206,7 @@ Status run_to_end(const ChildSpec& spec, int timeout_ms, int& exit_code) {
   exit_code = -1;
   int status = 0;
   for (int waited = 0;; waited += 20) {
-    const pid_t r = ::waitpid(pid, &status, WNOHANG);
+    const pid_t r = reap_child(pid, &status);
     if (r == pid) {
       exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
       break;
@@ -216,10 +231,19 @@ Status run_to_end(const ChildSpec& spec, int timeout_ms, int& exit_code) {
   return Status::success();
 }
 
+pid_t reap_child(pid_t pid, int* status) {
+  const pid_t r = ::waitpid(pid, status, WNOHANG);
+  if (r > 0) {
+    const std::lock_guard<std::mutex> lock(g_children_mutex);
+    g_children.erase(r);
+  }
+  return r;
+}
+
 bool wait_exit(pid_t pid, int timeout_ms) {
   for (int waited = 0;; waited += 20) {
     int status = 0;
-    const pid_t r = ::waitpid(pid, &status, WNOHANG);
+    const pid_t r = reap_child(pid, &status);
     if (r == pid || (r < 0 && errno == ECHILD)) return true;
     if (waited >= timeout_ms) return false;
     sleep_ms(20);
@@ -228,7 +252,7 @@ bool wait_exit(pid_t pid, int timeout_ms) {
 
 bool group_alive(pid_t pgid) {
   // Reap the group's zombies first (we are their parent or subreaper), or they would count.
-  while (::waitpid(-pgid, nullptr, WNOHANG) > 0) {
+  while (reap_child(-pgid, nullptr) > 0) {
   }
   reap_orphans();
   return ::kill(-pgid, 0) == 0;

@@ -49,6 +49,10 @@ Status spawn(const ChildSpec& spec, pid_t& pid);
 // (-1 if it was killed at the deadline).
 Status run_to_end(const ChildSpec& spec, int timeout_ms, int& exit_code);
 
+// waitpid(pid, status, WNOHANG) for a child spawn() started (or -pgid: one of its group);
+// what it reaps is no longer that spawn's to reap, and reap_orphans may take orphans again.
+// Every owner reaps its children through this.
+pid_t reap_child(pid_t pid, int* status);
 // Waits up to `timeout_ms` for `pid` (a child of ours) to exit and reaps it.
 bool wait_exit(pid_t pid, int timeout_ms);
 // True while any process of group `pgid` exists.

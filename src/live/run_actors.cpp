@@ -115,7 +115,7 @@ Status reap(Actor& actor, std::int64_t now_ms, std::int64_t restart_ms,
             std::vector<sim::TraceEvent>& events) {
   if (actor.pid == 0) return Status::success();
   int status = 0;
-  if (::waitpid(actor.pid, &status, WNOHANG) != actor.pid) return Status::success();
+  if (reap_child(actor.pid, &status) != actor.pid) return Status::success();
   signal_group(actor.pid, SIGKILL);
   unregister_group(actor.pid);
   actor.pid = 0;

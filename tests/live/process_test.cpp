@@ -3,7 +3,12 @@
 
 #include <poll.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <fstream>
+#include <iterator>
+#include <string>
 
 #include "src/live/process.h"
 
@@ -50,4 +55,39 @@ TEST_CASE("process: a child inherits stdin, stdout and stderr only", "[process]"
   CHECK(running);     // the end of file did not come from the child exiting
   CHECK(ready == 1);  // readable at once...
   CHECK(n == 0);      // ...because every writer is gone
+}
+
+namespace {
+
+// Whether /proc says `pid` is a zombie (dead, not yet reaped).
+bool is_zombie(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const auto paren = text.rfind(')');
+  return paren != std::string::npos && paren + 2 < text.size() && text[paren + 2] == 'Z';
+}
+
+}  // namespace
+
+// With several runs at once (--jobs), one run's cleanup scans for orphans to reap while
+// another run's actor may just have died. That actor is its own run's to reap: if the
+// cleanup took it, its run would wait for it forever.
+TEST_CASE("process: the cleanup of orphans never reaps a child spawn() started", "[process]") {
+  live::ChildSpec spec;
+  spec.argv = {"/bin/sh", "-c", "exit 3"};
+  pid_t pid = 0;
+  const live::Status st = live::spawn(spec, pid);
+  INFO(st.message);
+  REQUIRE(st.ok());
+  for (int i = 0; i < 500 && !is_zombie(pid); ++i) ::usleep(10 * 1000);
+  REQUIRE(is_zombie(pid));
+  // Another group's check reaps the orphans it finds (an Erlang helper, say).
+  const pid_t other = spawn_sleeper();
+  CHECK(live::group_alive(other));
+  end(other);
+  // The exit status is still there for its owner.
+  int status = 0;
+  CHECK(live::reap_child(pid, &status) == pid);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 3);
 }
