@@ -151,6 +151,7 @@ void Consumer::crash(const std::string& why) {
   ++generation_;
   up_ = false;
   ledger_.close();  // an open transaction is rolled back by SQLite: nothing half-done stays
+  txn_.reset();     // its guard: nothing is left to roll back
   dedup_.close();
   effects_.close();  // what the mail server accepted stays: it was never in a transaction
   k_.net.reset_all();
@@ -192,6 +193,7 @@ void Consumer::settle(Settle how, bool requeue) {
 }
 
 void Consumer::finish() {
+  txn_.reset();  // committed or rolled back by now; a guard still active rolls back
   current_.reset();
   next();
 }
@@ -225,6 +227,7 @@ void Consumer::on_db_error(const store::Status& status) {
 void Consumer::stop() {
   up_ = false;
   ++generation_;
+  txn_.reset();
   current_.reset();
 }
 
@@ -236,6 +239,9 @@ void Consumer::add_state(sim::StateHash& hash) const {
   hash.add(ledger_.is_open());
   hash.add(dedup_.is_open());
   hash.add(effects_.is_open());
+  // Only a held transaction is open between steps (check = in-transaction); added only
+  // then, so that every other design's states hash as before.
+  if (check_in_txn()) hash.add(txn_.has_value() && txn_->active());
   hash.add(static_cast<std::uint64_t>(inbox_.size()));
   for (const Work& w : inbox_) {
     hash.add(static_cast<std::uint64_t>(w.conn));

@@ -100,6 +100,13 @@ class Consumer {
   void next();
   void receive();      // step 1: on_deliver, early ack, dedup outside the transaction
   void transact();     // step 2: the business transaction, then what follows the commit
+  // The transaction's writes and commit: in step 2, or with check = in-transaction in
+  // step 3, the transaction still open from step 2 (its check).
+  void act();
+  bool check_in_txn() const;  // check-then-act with check = in-transaction
+  // check = in-transaction: was `id` debited? The SELECT runs inside the open transaction.
+  // False when the delivery is settled (already debited, or a database error).
+  bool check_debited(const std::string& id);
   void after_commit(std::int64_t order, const std::string& id);
   void reject_unidentified(bool readable);
   bool expire_dedup_keys();                 // false when it failed (already handled)
@@ -144,6 +151,10 @@ class Consumer {
   store::Db ledger_;
   store::Db dedup_;
   store::Db effects_;
+  // The ledger transaction of the current delivery. A member, not a local of one step:
+  // with check = in-transaction it stays open from one step to the next, while other
+  // consumers run. Ended by finish(); a crash closes the ledger under it (rolled back).
+  std::optional<store::Txn> txn_;
   transport::ConnId conn_ = 0;
   bool up_ = false;
   bool acked_ = false;           // the current delivery was already acked (or auto-acked)

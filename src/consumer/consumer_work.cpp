@@ -17,13 +17,14 @@ namespace consumer {
 
 using orders::Site;
 
-namespace {
-
-}  // namespace
-
 bool Consumer::key_in_txn() const {
   const Dedup dedup = options_.strategy.choices.dedup;
-  return dedup == Dedup::kSameTxn || dedup == Dedup::kCheckThenAct;
+  return dedup == Dedup::kSameTxn || (dedup == Dedup::kCheckThenAct && !check_in_txn());
+}
+
+bool Consumer::check_in_txn() const {
+  return options_.strategy.choices.dedup == Dedup::kCheckThenAct &&
+         options_.strategy.check == Check::kInTransaction;
 }
 
 bool Consumer::key_last() const {
@@ -48,7 +49,7 @@ void Consumer::receive() {
   }
   if (!expire_dedup_keys()) return;
   const std::string& id = d.message.message_id;
-  if (c.dedup == Dedup::kSeparateStore || c.dedup == Dedup::kCheckThenAct) {
+  if (c.dedup == Dedup::kSeparateStore || (c.dedup == Dedup::kCheckThenAct && !check_in_txn())) {
     bool seen = false;
     if (!check_outside(id, seen)) return;
     if (seen && separate_mark_without_effect(id)) return on_skipped(id);
@@ -179,13 +180,44 @@ bool Consumer::insert_key(store::Txn& txn, const std::string& id, std::int64_t o
 // delivery - a duplicate, a refusal, a database error - or a fault crashed the consumer.
 void Consumer::transact() {
   const broker::Delivery& d = current_->deliver.delivery;
-  const auto body = orders::decode(d.message.body);
-  EOSIM_ASSERT(body.has_value());  // receive() rejected a body that does not decode
   // Ack after commit: nothing is acked yet. Auto-ack or ack before commit: it already is.
   EOSIM_ASSERT(acked_ == (options_.strategy.choices.ack != AckTiming::kAfterCommit));
+  txn_.emplace(ledger_, store::Txn::Mode::kImmediate, options_.strategy.isolation);
+  if (!txn_->status().ok()) return on_db_error(txn_->status());
+  if (!check_in_txn()) return act();
+  if (!check_debited(d.message.message_id)) return;
+  later("consumer.act", [](Consumer& self) { self.act(); });
+}
+
+bool Consumer::check_debited(const std::string& id) {
+  store::Stmt& check =
+      ledger_.statement("SELECT 1 FROM debits WHERE message_id = ?1").bind(1, id);
+  bool debited = false;
+  const store::Status st = check.step(debited);
+  check.reset();
+  if (!st.ok() || debited) txn_->abandon();
+  if (!st.ok()) {
+    on_db_error(st);
+  } else if (debited) {
+    on_duplicate(id + " already debited (checked inside the transaction): ack without effect");
+  } else {
+    // No unique key will stop a second debit: whether another consumer's debit, made
+    // between this check and this transaction's commit, stops this one is the isolation
+    // level's to say.
+    trace(orders::event::kChecked,
+          id + " not in debits: will debit in the next step, the transaction still open");
+  }
+  return st.ok() && !debited;
+}
+
+void Consumer::act() {
+  const broker::Delivery& d = current_->deliver.delivery;
+  const auto body = orders::decode(d.message.body);
+  EOSIM_ASSERT(body.has_value());  // receive() rejected a body that does not decode
   const std::string id = d.message.message_id;
-  store::Txn txn(ledger_);
-  if (!txn.status().ok()) return on_db_error(txn.status());
+  store::Txn& txn = *txn_;
+  // Read committed on SQLite takes its write lock only now (store/txn.h).
+  if (const store::Status st = txn.writes(); !st.ok()) return on_db_error(st);
   // Asked first: a server stages it before the transaction's first statement.
   const std::optional<store::Status> update_answer =
       conflict(Site::kDbSerializationFailure, store::Conflict::kSerialization, body->account);

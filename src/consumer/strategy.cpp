@@ -122,6 +122,16 @@ constexpr std::array<sim::Named<SideEffect>, 3> kSideEffect{{
 }};
 static_assert(sim::names_every_value(kSideEffect));
 
+constexpr std::array<sim::Named<Check>, 2> kCheck{{
+    {Check::kOutside, "outside", "SELECT the dedup table on its own, then debit in a later "
+                                 "transaction"},
+    {Check::kInTransaction, "in-transaction",
+     "SELECT the order's debit inside the debit's transaction, debit a step later in the "
+     "same transaction: no unique key, only the isolation level stands between two "
+     "consumers"},
+}};
+static_assert(sim::names_every_value(kCheck));
+
 }  // namespace
 
 std::span<const Preset> presets() { return kPresets; }
@@ -165,5 +175,7 @@ template <>
 std::span<const Named<DedupOrder>> enum_names<DedupOrder>() { return kDedupOrder; }
 template <>
 std::span<const Named<SideEffect>> enum_names<SideEffect>() { return kSideEffect; }
+template <>
+std::span<const Named<Check>> enum_names<Check>() { return kCheck; }
 
 }  // namespace sim

@@ -16,11 +16,13 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 
 #include "sim/named.h"
+#include "src/store/txn.h"
 
 namespace consumer {
 
@@ -58,6 +60,13 @@ enum class Mark {
 enum class DedupOrder {
   kKeyFirst,     // insert the key, then apply: a duplicate stops before any work
   kEffectFirst,  // apply, then insert the key: a duplicate fails late, after the work ran
+};
+
+// Where check-then-act looks (dedup = check-then-act only).
+enum class Check {
+  kOutside,        // SELECT the dedup table on its own, act in a later transaction
+  kInTransaction,  // SELECT the debits (no unique key) inside the debit's transaction,
+                   // held open across steps: the isolation level decides the race
 };
 
 // An effect outside the database (an email through a mail server), in no transaction.
@@ -103,6 +112,10 @@ struct Strategy {
   SideEffect side_effect = SideEffect::kNone;
   bool idempotency_key = false;        // the effect carries the message id; repeats ignored
   std::int64_t dedup_retention = 0;    // ticks a dedup key is kept; 0 = forever
+  Check check = Check::kOutside;
+  // The level of every ledger transaction on a database server; none = the server's
+  // default. SQLite is always serializable: store::Txn gives each level its meaning there.
+  std::optional<store::Isolation> isolation;
   friend bool operator==(const Strategy&, const Strategy&) = default;
 };
 
@@ -135,6 +148,8 @@ template <>
 std::span<const Named<consumer::DedupOrder>> enum_names<consumer::DedupOrder>();
 template <>
 std::span<const Named<consumer::SideEffect>> enum_names<consumer::SideEffect>();
+template <>
+std::span<const Named<consumer::Check>> enum_names<consumer::Check>();
 }  // namespace sim
 
 namespace consumer {

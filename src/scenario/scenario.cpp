@@ -82,6 +82,8 @@ void write_consumer(std::ostringstream& out, const ConsumerConfig& c) {
   }
   if (c.idempotency_key) out << "idempotency_key = true\n";
   if (c.dedup_retention != 0) out << "dedup_retention = " << c.dedup_retention << "\n";
+  if (c.check != defaults.check) out << "check = " << string_value(sim::name_of(c.check)) << "\n";
+  write_choice(out, "isolation", c.isolation);
   out << "instances = " << c.instances << "\n";
   out << "work_ticks = " << c.work_ticks << "\n";
   if (c.restart_after != defaults.restart_after) out << "restart_after = " << c.restart_after << "\n";

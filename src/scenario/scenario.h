@@ -93,6 +93,10 @@ struct ConsumerConfig {
   consumer::SideEffect side_effect = consumer::SideEffect::kNone;
   bool idempotency_key = false;
   std::int64_t dedup_retention = 0;  // ticks; 0 = dedup keys are kept forever
+  consumer::Check check = consumer::Check::kOutside;  // check-then-act only
+  // The ledger transactions' isolation level on a database server; none = the server's
+  // default (PostgreSQL's is read committed). SQLite is always serializable.
+  std::optional<store::Isolation> isolation;
   std::int64_t instances = 1;
   std::int64_t work_ticks = 2;  // virtual time each step of handling a delivery takes
   std::int64_t restart_after = 20;  // ticks a crashed consumer stays down

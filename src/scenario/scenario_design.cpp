@@ -85,6 +85,8 @@ consumer::Strategy ConsumerConfig::design() const {
   s.side_effect = side_effect;
   s.idempotency_key = idempotency_key;
   s.dedup_retention = dedup_retention;
+  s.check = check;
+  s.isolation = isolation;
   return s;
 }
 

@@ -94,6 +94,13 @@ constexpr ScenarioKey kKeys[] = {
      "an email sent outside the database, and when"},
     {"consumer", "idempotency_key", "boolean", "false", "",
      "the email carries the message id; the mail server ignores repeats"},
+    {"consumer", "check", "string", "\"outside\"", "outside | in-transaction",
+     "check-then-act: SELECT the dedup table on its own, or the debits inside the debit's "
+     "transaction"},
+    {"consumer", "isolation", "string", "the server's",
+     "read-committed | repeatable-read | serializable",
+     "the ledger transactions' isolation level on PostgreSQL; SQLite is always serializable, "
+     "and the model gives each level its meaning there (docs/postgres.md)"},
     {"consumer", "dedup_retention", "integer", "0", "{} (0 = forever)",
      "ticks a dedup key is kept before a cleanup deletes it", {0, kMaxTicks}},
     {"consumer", "instances", "integer", "1", "{}",

@@ -156,6 +156,10 @@ bool check_variations(const TableReader& t, const ConsumerConfig& c) {
     return t.fail_at("dedup_order", "applies only to dedup = \"same-transaction\" (the "
                                     "design has " + in_quotes(sim::name_of(dedup)) + ")");
   }
+  if (t.has("check") && dedup != consumer::Dedup::kCheckThenAct) {
+    return t.fail_at("check", "applies only to dedup = \"check-then-act\" (the design has " +
+                                  in_quotes(sim::name_of(dedup)) + ")");
+  }
   if (c.idempotency_key && c.side_effect == consumer::SideEffect::kNone) {
     return t.fail_at("idempotency_key", "needs a side_effect to carry the key");
   }
@@ -176,7 +180,8 @@ bool read_consumer(const TableReader& t, Scenario& s) {
       !t.read_choice("ack", c.ack) || !t.read_choice("dedup", c.dedup) ||
       !t.read_choice("errors", c.errors) || !t.read_choice("poison", c.poison) ||
       !t.read_choice("mark", c.mark) || !t.read_choice("dedup_order", c.dedup_order) ||
-      !t.read_choice("side_effect", c.side_effect) ||
+      !t.read_choice("side_effect", c.side_effect) || !t.read_choice("check", c.check) ||
+      !t.read_choice("isolation", c.isolation) ||
       !t.read_bool("idempotency_key", c.idempotency_key) ||
       !n.read("dedup_retention", c.dedup_retention) || !n.read("instances", c.instances) ||
       !n.read("work_ticks", c.work_ticks) || !n.read("restart_after", c.restart_after) ||
@@ -505,7 +510,8 @@ void merge(toml::table& into, const toml::table& from) {
 // A new preset replaces the whole design: the keys given beside the old one go.
 void drop_choices_replaced(toml::table& root, const toml::table& change) {
   const std::pair<const char*, std::vector<const char*>> presets[] = {
-      {"consumer", {"strategy", "ack", "dedup", "errors", "poison", "mark", "dedup_order"}},
+      {"consumer", {"strategy", "ack", "dedup", "errors", "poison", "mark", "dedup_order",
+                    "check"}},
       {"producer", {"pattern", "delivery", "confirms", "order"}}};
   for (const auto& [table, keys] : presets) {
     const toml::table* changed = change[table].as_table();

@@ -72,6 +72,8 @@ class Db {
 
   void close();
   bool is_open() const { return conn_ != nullptr; }
+  // A database server's connection (remote.h), not SQLite's. False when closed.
+  bool is_server() const { return conn_ != nullptr && conn_->remote != nullptr; }
 
   // Rows changed by the last completed INSERT/UPDATE/DELETE. REQUIRES: is_open().
   int64_t changes() const;
@@ -138,6 +140,9 @@ class Db {
   // Runs a cached transaction-control statement (BEGIN, COMMIT, ROLLBACK) without the
   // HookOp::kStatement hook: control statements have their own fault sites.
   Status run_control(std::string_view sql);
+  // SQLite's PRAGMA data_version (changes when another connection commits), without the
+  // hook. REQUIRES: an SQLite connection.
+  Status data_version(std::int64_t& out);
 
   // Heap-allocated so that Stmt's pointer to the hook survives moves of the Db.
   std::unique_ptr<Conn> conn_;

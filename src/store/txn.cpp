@@ -16,15 +16,50 @@ const char* begin_sql(Txn::Mode mode) {
   return "BEGIN";
 }
 
+// A server's BEGIN at each level, in Isolation's order (the dialect passes it unchanged).
+constexpr std::array<const char*, kIsolationNames.size()> kBeginAtLevel{
+    "BEGIN ISOLATION LEVEL READ COMMITTED", "BEGIN ISOLATION LEVEL REPEATABLE READ",
+    "BEGIN ISOLATION LEVEL SERIALIZABLE"};
+
 }  // namespace
 
-Txn::Txn(Db& db, Mode mode) : db_(db) {
+Txn::Txn(Db& db, Mode mode, std::optional<Isolation> isolation) : db_(db), mode_(mode) {
   EOSIM_ASSERT(db_.is_open());
   // A nested BEGIN would fail with "cannot start a transaction within a transaction";
   // eosim never nests, so that is a programmer error.
   EOSIM_ASSERT(!db_.in_transaction());
-  begin_status_ = db_.run_control(begin_sql(mode));
+  if (isolation && !db_.is_server()) {
+    isolation_ = isolation;  // BEGIN waits for writes()
+    if (*isolation != Isolation::kReadCommitted) {
+      begin_status_ = db_.data_version(data_version_);
+    }
+    active_ = begin_status_.ok();
+    return;
+  }
+  begin_status_ = db_.run_control(isolation ? kBeginAtLevel[static_cast<std::size_t>(*isolation)]
+                                            : begin_sql(mode));
   active_ = begin_status_.ok();
+  begun_ = active_;
+}
+
+Status Txn::writes() {
+  EOSIM_ASSERT(active_);
+  if (begun_) return Status::success();
+  begin_status_ = db_.run_control(begin_sql(mode_));
+  active_ = begin_status_.ok();
+  begun_ = active_;
+  if (!active_ || *isolation_ == Isolation::kReadCommitted) return begin_status_;
+  std::int64_t now = 0;
+  Status s = db_.data_version(now);
+  if (s.ok() && now != data_version_) {
+    s = Status::from_sqlstate(
+        "40001",
+        "could not serialize access: another transaction committed to the database "
+        "after this one began (SQLite at " +
+            std::string(sim::name_of(*isolation_)) + ": the first committer wins)");
+  }
+  if (!s.ok()) abandon();
+  return s;
 }
 
 Txn::~Txn() {
@@ -33,6 +68,10 @@ Txn::~Txn() {
 
 Status Txn::commit() {
   EOSIM_ASSERT(active_);
+  if (!begun_) {  // SQLite with a level, nothing written: nothing to commit
+    active_ = false;
+    return Status::success();
+  }
   const int injected = db_.injected_fault(HookOp::kCommit);
   if (injected != SQLITE_OK) {
     return Status::injected(injected,

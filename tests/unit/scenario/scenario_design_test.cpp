@@ -161,6 +161,27 @@ TEST_CASE("design: the variation keys load, round-trip, and refuse what would do
             "none, before-commit, after-commit") != std::string::npos);
 }
 
+TEST_CASE("design: isolation and check load, round-trip, and refuse a bad value by its line",
+          "[design][isolation]") {
+  const lab::Scenario s = parse(
+      "name = 'x'\n[consumer]\nstrategy = 'check-then-act'\ncheck = 'in-transaction'\n"
+      "isolation = 'serializable'\n");
+  CHECK(s.consumer.check == consumer::Check::kInTransaction);
+  CHECK(s.consumer.isolation == store::Isolation::kSerializable);
+  CHECK(s.consumer.design().isolation == store::Isolation::kSerializable);
+  lab::Scenario again = test_support::loaded(lab::parse_scenario(lab::to_toml(s), "again.toml"));
+  again.path = s.path;
+  CHECK(again == s);
+  CHECK_FALSE(parse("name = 'x'\n").consumer.isolation.has_value());  // the server's default
+
+  const lab::LoadError bad =
+      parse_bad("name = 'x'\n[consumer]\nstrategy = 'atomic'\nisolation = 'snapshot'\n");
+  CHECK(bad.key == "consumer.isolation");
+  CHECK(bad.line == 4);
+  CHECK(bad.message.find("read-committed, repeatable-read, serializable") != std::string::npos);
+  CHECK(parse_bad("name = 'x'\n[consumer]\ncheck = 'in-transaction'\n").key == "consumer.check");
+}
+
 TEST_CASE("design: a fixed twin applies its assignments to the same scenario", "[design]") {
   const lab::Scenario s = parse(
       "name = 'x'\nseed = 9\nfixed = \"consumer.strategy = 'atomic'\"\n[consumer]\n"
