@@ -11,6 +11,7 @@
 #include "src/consumer/consumer.h"
 #include "src/orders/order_message.h"
 #include "src/store/db.h"
+#include "src/store/remote.h"
 #include "src/transport/sim_transport.h"
 #include "src/world/schema.h"
 #include "tests/support/db_query.h"
@@ -102,6 +103,50 @@ std::unique_ptr<consumer::Consumer> FakeConsumerBroker::start_consumer(const cha
 }
 
 consumer::Choices atomic_choices() { return consumer::find_preset("atomic")->choices; }
+
+// A database server whose role cannot stage a competing transaction (RemoteConn's
+// stage_conflict refuses, as a PostgreSQL role without superuser does), its tables SQLite's
+// underneath: "postgres://unstaged/NAME" is the memdb NAME.
+class UnstagedServer final : public store::RemoteConn {
+ public:
+  explicit UnstagedServer(const std::string& memdb) { REQUIRE(store::Db::open(memdb, db_).ok()); }
+  store::Status run(const std::string& sql, const std::vector<store::Value>& params,
+                    store::RemoteRows& out) override {
+    store::Stmt& st = db_.statement(sql);
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      const int index = static_cast<int>(i) + 1;
+      if (params[i]) st.bind(index, *params[i]); else st.bind_null(index);
+    }
+    out.rows.clear();
+    for (bool row = true; row;) {
+      const store::Status s = st.step(row);
+      if (!s.ok()) return s;
+      if (!row) break;
+      std::vector<store::Value>& values = out.rows.emplace_back();
+      for (int j = 0; j < st.column_count(); ++j) {
+        values.push_back(st.column_is_null(j) ? store::Value() : store::Value(st.column_text(j)));
+      }
+    }
+    st.reset();
+    out.changes = db_.changes();
+    return store::Status::success();
+  }
+  store::Status run_script(const std::string& sql) override { return db_.exec(sql); }
+  bool in_transaction() const override { return db_.in_transaction(); }
+  std::string dialect(std::string_view sqlite_sql) const override {
+    return std::string(sqlite_sql);
+  }
+
+ private:
+  store::Db db_;
+};
+
+store::Status open_unstaged(const std::string& uri, std::unique_ptr<store::RemoteConn>& out) {
+  const std::string prefix = "postgres://unstaged/";
+  REQUIRE(uri.rfind(prefix, 0) == 0);
+  out = std::make_unique<UnstagedServer>(uri.substr(prefix.size()));
+  return store::Status::success();
+}
 
 }  // namespace
 
@@ -375,4 +420,42 @@ TEST_CASE("consumer: the strategy's choices and presets are named by their table
   // Listed in this order by `eosim list strategies` and error messages.
   CHECK(sim::names_list<consumer::Dedup>() ==
         "same-transaction, separate-store, check-then-act, none");
+}
+
+TEST_CASE("consumer: a conflict the server cannot stage is given its SQLSTATE, and retried",
+          "[consumer][unstaged]") {
+  // The fallback of db.serialization_failure and db.deadlock on a server where the
+  // competing transaction cannot be staged: the consumer says so in its trace, gives the
+  // statement the server's SQLSTATE itself, rolls back and nacks; the redelivery debits.
+  struct OpenerScope {
+    OpenerScope() { store::set_remote_opener(&open_unstaged); }
+    ~OpenerScope() { store::set_remote_opener(nullptr); }  // other tests expect none
+  } opener;
+  for (const char* site : {"db.serialization_failure", "db.deadlock"}) {
+    INFO(site);
+    FakeConsumerBroker b;
+    b.k.trace.keep(true);
+    sim::FaultRule conflict;
+    conflict.site = site;
+    conflict.action = sim::FaultAction::kFail;
+    b.k.faults.set_rules({conflict});
+    consumer::ConsumerOptions o = options_for(b, "atomic");
+    o.ledger_uri = "postgres://unstaged/" + b.uri;
+    consumer::Consumer c(b.env(), o);
+    c.start();
+    b.k.scheduler.run(100);
+    b.deliver(1, 150);
+    b.k.scheduler.run(100);
+    CHECK(b.debits() == 0);
+    CHECK(b.received.back() == "basic.nack");
+    std::string errors;
+    for (const sim::TraceEvent& e : b.k.trace.events()) errors += e.detail + "\n";
+    CHECK(errors.find("the conflict could not be staged on the server") != std::string::npos);
+    CHECK(errors.find(std::string(site) == "db.deadlock" ? "SQLSTATE 40P01" : "SQLSTATE 40001") !=
+          std::string::npos);
+    b.deliver(1, 150, true);  // the redelivery (the rule fired its one time)
+    b.k.scheduler.run(100);
+    CHECK(b.debits() == 1);
+    CHECK(b.balance() == 850);
+  }
 }
