@@ -16,6 +16,7 @@
 #include "src/world/schema.h"
 #include "tests/support/db_query.h"
 #include "tests/support/named_check.h"
+#include "tests/support/sqlite_server.h"
 #include "tests/support/temp_dir.h"
 
 namespace {
@@ -107,44 +108,10 @@ consumer::Choices atomic_choices() { return consumer::find_preset("atomic")->cho
 // A database server whose role cannot stage a competing transaction (RemoteConn's
 // stage_conflict refuses, as a PostgreSQL role without superuser does), its tables SQLite's
 // underneath: "postgres://unstaged/NAME" is the memdb NAME.
-class UnstagedServer final : public store::RemoteConn {
- public:
-  explicit UnstagedServer(const std::string& memdb) { REQUIRE(store::Db::open(memdb, db_).ok()); }
-  store::Status run(const std::string& sql, const std::vector<store::Value>& params,
-                    store::RemoteRows& out) override {
-    store::Stmt& st = db_.statement(sql);
-    for (std::size_t i = 0; i < params.size(); ++i) {
-      const int index = static_cast<int>(i) + 1;
-      if (params[i]) st.bind(index, *params[i]); else st.bind_null(index);
-    }
-    out.rows.clear();
-    for (bool row = true; row;) {
-      const store::Status s = st.step(row);
-      if (!s.ok()) return s;
-      if (!row) break;
-      std::vector<store::Value>& values = out.rows.emplace_back();
-      for (int j = 0; j < st.column_count(); ++j) {
-        values.push_back(st.column_is_null(j) ? store::Value() : store::Value(st.column_text(j)));
-      }
-    }
-    st.reset();
-    out.changes = db_.changes();
-    return store::Status::success();
-  }
-  store::Status run_script(const std::string& sql) override { return db_.exec(sql); }
-  bool in_transaction() const override { return db_.in_transaction(); }
-  std::string dialect(std::string_view sqlite_sql) const override {
-    return std::string(sqlite_sql);
-  }
-
- private:
-  store::Db db_;
-};
-
 store::Status open_unstaged(const std::string& uri, std::unique_ptr<store::RemoteConn>& out) {
   const std::string prefix = "postgres://unstaged/";
   REQUIRE(uri.rfind(prefix, 0) == 0);
-  out = std::make_unique<UnstagedServer>(uri.substr(prefix.size()));
+  out = std::make_unique<test_support::SqliteServer>(uri.substr(prefix.size()));
   return store::Status::success();
 }
 

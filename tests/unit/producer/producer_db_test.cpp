@@ -16,6 +16,7 @@
 #include "src/transport/sim_transport.h"
 #include "src/world/schema.h"
 #include "tests/support/db_query.h"
+#include "tests/support/sqlite_server.h"
 
 namespace {
 
@@ -29,43 +30,21 @@ struct Breaks {
 Breaks g_breaks;
 
 // SQLite's SQL as it is (dialect), run on the memdb; its connection breaks as g_breaks says.
-class BreakingConn final : public store::RemoteConn {
+class BreakingConn final : public test_support::SqliteServer {
  public:
-  BreakingConn() { (void)store::Db::open(kFile, db_); }
+  BreakingConn() : SqliteServer(kFile) {}
   store::Status run(const std::string& sql, const std::vector<store::Value>& params,
                     store::RemoteRows& out) override {
     if (sql.starts_with("BEGIN") && g_breaks.begins_refused > 0) {
       --g_breaks.begins_refused;
       return store::Status::from_sqlstate("08001", "the server is starting up");
     }
-    store::Stmt& st = db_.statement(sql);
-    for (std::size_t i = 0; i < params.size(); ++i) {
-      if (params[i])
-        st.bind(static_cast<int>(i + 1), *params[i]);
-      else
-        st.bind_null(static_cast<int>(i + 1));
-    }
-    bool row = false;
-    store::Status s = st.step(row);
-    for (; s.ok() && row; s = st.step(row)) {
-      out.rows.emplace_back();
-      for (int c = 0; c < st.column_count(); ++c) out.rows.back().push_back(st.column_text(c));
-    }
-    st.reset();
-    out.changes = db_.changes();
+    const store::Status s = SqliteServer::run(sql, params, out);
     if (sql == "COMMIT" && s.ok() && ++g_breaks.commits == g_breaks.commit_reply_lost) {
       return store::Status::from_sqlstate("", "server closed the connection unexpectedly");
     }
     return s;
   }
-  store::Status run_script(const std::string& sql) override { return db_.exec(sql); }
-  bool in_transaction() const override { return db_.in_transaction(); }
-  std::string dialect(std::string_view sqlite_sql) const override {
-    return std::string(sqlite_sql);
-  }
-
- private:
-  store::Db db_;
 };
 
 store::Status open_breaking(const std::string&, std::unique_ptr<store::RemoteConn>& out) {
