@@ -236,7 +236,7 @@ Status run_live(const lab::Scenario& s, const Endpoint& endpoint, const LiveOpti
     }
   }
   if (Status st = read_dedup_keys(dedup_url, out); !st.ok()) return st;
-  const Status judged = summarize(sv, left, out);
+  Status judged = summarize(sv, left, out);
   out.split.teardown_ms = WallClock::monotonic_ms() - supervised;
   return judged;
 }

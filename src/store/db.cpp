@@ -206,7 +206,7 @@ Status Db::data_version(std::int64_t& out) {
   EOSIM_ASSERT(is_open() && conn_->remote == nullptr);
   Stmt& st = statement("PRAGMA data_version");
   bool has_row = false;
-  const Status s = st.step_impl(has_row, /*hooked=*/false);
+  Status s = st.step_impl(has_row, /*hooked=*/false);
   if (s.ok() && has_row) out = st.column_int64(0);
   st.reset();
   return s;
