@@ -43,8 +43,8 @@ std::string time_split_text(const live::LiveResult& result) {
   const live::LiveResult::TimeSplit& s = result.split;
   std::string text = "setup " + seconds(s.setup_ms) + ", starting " + seconds(s.starting_ms) +
                      ", working " + seconds(working_ms(result)) + ", quiet " + seconds(s.quiet_ms) +
-                     ", teardown " + seconds(s.teardown_ms) + " (run " + seconds(run_ms(result)) +
-                     ")";
+                     (s.drained ? " (drained)" : "") + ", teardown " + seconds(s.teardown_ms) +
+                     " (run " + seconds(run_ms(result)) + ")";
   std::string servers;
   for (const Server& server : kServers) {
     const std::int64_t ms = s.*server.ms;
@@ -60,6 +60,7 @@ nlohmann::ordered_json time_split_json(const live::LiveResult& result) {
   nlohmann::ordered_json j = {{"setup_ms", s.setup_ms},           {"starting_ms", s.starting_ms},
                               {"working_ms", working_ms(result)}, {"quiet_ms", s.quiet_ms},
                               {"teardown_ms", s.teardown_ms},     {"run_ms", run_ms(result)}};
+  j["drained"] = s.drained;
   for (const Server& server : kServers) {
     if (s.*server.ms >= 0) j[server.key] = s.*server.ms;
   }

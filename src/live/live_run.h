@@ -100,6 +100,9 @@ struct LiveResult {
     std::int64_t starting_ms = 0;  // the actors started (the user's consumers subscribed)
     std::int64_t quiet_ms = 0;     // after the last change, the quiet period that ends a run
     std::int64_t teardown_ms = 0;  // actors stopped, queues read and deleted, the checker
+    // The run settled drained (settle.h): nothing waited anywhere, so the quiet period was
+    // the short one.
+    bool drained = false;
     // The command's private servers, started once before its first run (-1: none of ours).
     std::int64_t broker_start_ms = -1;
     std::int64_t database_start_ms = -1;

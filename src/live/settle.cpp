@@ -16,6 +16,11 @@ Snapshot snapshot(const std::string& dir, const std::string& effects_query) {
                  ? read_number(store_uri(dir, "ledger.db"), "SELECT COUNT(*) FROM debits")
                  : count_effects(dir, effects_query);
   s.rejections = read_number(store_uri(dir, "ledger.db"), "SELECT COUNT(*) FROM rejections");
+  s.applied = effects_query.empty()
+                  ? read_number(store_uri(dir, "ledger.db"),
+                                "SELECT COUNT(*) FROM (SELECT order_id FROM debits UNION "
+                                "SELECT order_id FROM rejections)")
+                  : count_effect_orders(dir, effects_query);
   s.deliveries =
       read_number(dir + "/deliveries.db", "SELECT COALESCE(SUM(n), 0) FROM deliveries");
   s.faults = read_fired(dir).size();
@@ -54,10 +59,12 @@ void SettleWatch::observe(const Snapshot& snap, std::int64_t now_ms) {
   }
 }
 
-RunEnd SettleWatch::decide(std::int64_t now_ms, bool pending, std::int64_t orders) const {
-  if (pending) return RunEnd::kGoesOn;
+RunEnd SettleWatch::decide(std::int64_t now_ms, Hold hold, std::int64_t orders) const {
+  if (hold == Hold::kPending) return RunEnd::kGoesOn;
   const bool produced = last_.committed >= orders;
   const std::int64_t quiet = now_ms - last_change_ms_;
+  if (produced && last_.drained() && quiet >= drained_ms_) return RunEnd::kDrained;
+  if (hold == Hold::kMargin && !last_.idle()) return RunEnd::kGoesOn;
   if (quiet >= quiet_ms_ && (produced || quiet >= 3 * quiet_ms_)) return RunEnd::kSettled;
   if (produced && now_ms - last_effect_ms_ >= quiet_ms_ &&
       last_.most_delivered >= kLoopDeliveries) {

@@ -354,6 +354,16 @@ bool user_holds(const Supervision& sv) {
   return false;
 }
 
+// The deliveries every consumer's latest connection holds unacked, as the fault proxy saw
+// them pass.
+std::int64_t held_deliveries(const Supervision& sv) {
+  std::int64_t held = 0;
+  for (std::size_t i = 0; i < consumer_count(sv); ++i) {
+    held += static_cast<std::int64_t>(sv.net_faults->held_by(static_cast<int>(i)).orders.size());
+  }
+  return held;
+}
+
 // At the timeout: each consumer of the user's that still holds deliveries, and for how long
 // it has neither received nor settled one; "" when none does.
 std::string hung_text(const Supervision& sv, std::int64_t now) {
@@ -416,11 +426,12 @@ bool start_the_rest(Supervision& sv) {
 void supervise(Supervision& sv, const ActorArgs& base, LiveResult& out) {
   const lab::Scenario& s = sv.s;
   const std::int64_t quiet_ms = std::max<std::int64_t>(1500, 100 * sv.o.tick_ms);
+  const std::int64_t drained_ms = std::max<std::int64_t>(kDrainedQuietMs, 20 * sv.o.tick_ms);
   const std::string queue = sv.prefix + "orders";
   const bool silence_ends = !s.network.heartbeat || *s.network.heartbeat > 0;
   // Quiet since now, not since tick 0: the wait for the user's consumers to subscribe can
   // outlast three quiet periods, and nothing was published before it ended.
-  SettleWatch watch(WallClock::monotonic_ms(), quiet_ms);
+  SettleWatch watch(WallClock::monotonic_ms(), quiet_ms, drained_ms);
   for (;;) {
     ::usleep(100 * 1000);
     if (interrupted() != 0) {  // Ctrl-C: run_live stops everything, the caller cleans up
@@ -429,7 +440,6 @@ void supervise(Supervision& sv, const ActorArgs& base, LiveResult& out) {
     }
     bool pending = false, restarted = false;
     if (!tend_actors(sv, WallClock::monotonic_ms(), pending, out)) return;
-    pending = pending || WallClock::monotonic_ms() < sv.no_settle_before_ms;
     if (!carry_out_broker_faults(sv, base, out, restarted)) return;
     if (restarted) watch.changed_at(WallClock::monotonic_ms());
     const std::int64_t now = WallClock::monotonic_ms();
@@ -440,13 +450,18 @@ void supervise(Supervision& sv, const ActorArgs& base, LiveResult& out) {
     // still going: the broker gives back what it held once its end is closed.
     snap.silent_ends = sv.proxy->silent_ends();
     pending = pending || (snap.silent_ends > 0 && silence_ends);
+    snap.held = held_deliveries(sv);
     watch.observe(snap, now);
     out.wall_ms = now - base.origin_ms;
     const std::string line = progress_line(snap, s.workload.orders, out.wall_ms, out.restarts);
     if (sv.o.progress) sv.o.progress(line);
-    const RunEnd end = watch.decide(now, pending, s.workload.orders);
-    if (end == RunEnd::kSettled) {
+    const Hold hold = pending                        ? Hold::kPending
+                      : now < sv.no_settle_before_ms ? Hold::kMargin
+                                                     : Hold::kNone;
+    const RunEnd end = watch.decide(now, hold, s.workload.orders);
+    if (end == RunEnd::kSettled || end == RunEnd::kDrained) {
       out.wall_ms = watch.last_change_ms() - base.origin_ms;
+      out.split.drained = end == RunEnd::kDrained;
       return;
     }
     if (end == RunEnd::kLoop) {

@@ -29,10 +29,16 @@
 
 namespace live {
 
-// After a broker restart the run may not settle for this long: an actor that connected
-// while the node was still booting can sit in its login until rabbitmq-c's handshake
-// timeout (12 s) gives up, and only then reconnect and publish again.
+// After a broker restart a run that still has a message waiting (unsent, ready or held:
+// Snapshot::idle) may not settle for this long: an actor that connected while the node
+// was still booting can sit in its login until rabbitmq-c's handshake timeout (12 s) gives
+// up, and only then reconnect and publish or consume again. An idle run has nothing left
+// for it to do.
 constexpr std::int64_t kAfterBrokerRestartMs = 15000;
+
+// The quiet period of a drained run (settle.h): long enough for the broker to give back
+// what a broken connection held and deliver it again, which the proxy then sees.
+constexpr std::int64_t kDrainedQuietMs = 500;
 
 // Everything the supervisor holds while the run goes on.
 struct Supervision {

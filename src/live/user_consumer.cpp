@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <charconv>
 #include <map>
 #include <memory>
@@ -207,6 +208,13 @@ std::int64_t count_effects(const std::string& dir, const std::string& query) {
   std::vector<std::int64_t> orders;
   if (!ledger_orders(dir, query, orders).ok()) return -1;
   return static_cast<std::int64_t>(orders.size());
+}
+
+std::int64_t count_effect_orders(const std::string& dir, const std::string& query) {
+  std::vector<std::int64_t> orders;
+  if (!ledger_orders(dir, query, orders).ok()) return -1;
+  std::sort(orders.begin(), orders.end());
+  return std::unique(orders.begin(), orders.end()) - orders.begin();
 }
 
 Status import_effects(const lab::Scenario& s, const std::string& dir, const std::string& query) {

@@ -79,6 +79,8 @@ std::string user_consumer_refusal(const lab::Scenario& s, bool postgres);
 // schema on the server); -1 when it cannot be read yet (the consumer has not made its
 // tables) or fails.
 std::int64_t count_effects(const std::string& dir, const std::string& query);
+// The same, counting each order once: how many orders have at least one effect.
+std::int64_t count_effect_orders(const std::string& dir, const std::string& query);
 
 // Invariant (2): the consumer's effects, read with `query`, written into the run's ledger.db.
 // An error (invariant (1)) when the query fails or gives something other than order numbers.

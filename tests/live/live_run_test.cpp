@@ -16,6 +16,7 @@ namespace {
 using namespace live_test;
 
 const std::string kScenario02 = kSource + "/scenarios/02-crash-between-commit-and-ack.toml";
+const std::string kScenario10 = kSource + "/scenarios/10-poison-requeue-forever.toml";
 
 }  // namespace
 
@@ -43,8 +44,9 @@ TEST_CASE("live: scenario 02 against RabbitMQ is exactly-once, order 2 redeliver
   CHECK(j["faults_fired"][0]["site"] == "consumer.after_commit");
   for (std::int64_t order = 1; order <= 3; ++order) CHECK(debits_of(keep + "/ledger.db", order) == 1);
   CHECK(processes_mentioning(keep) == 0);
-  // Where the run's time went: the parts add up to the run, the run ended by a quiet period
-  // of at least 1.5 s, and no server of the command's own is named (the broker is given).
+  // Where the run's time went: the parts add up to the run, the run ended drained (every
+  // order applied, nothing left in the queue or held) by the short quiet period of at
+  // least 0.5 s, and no server of the command's own is named (the broker is given).
   REQUIRE(j.contains("time_split"));
   const nlohmann::json& t = j.at("time_split");
   CHECK(t["run_ms"].get<std::int64_t>() ==
@@ -52,7 +54,8 @@ TEST_CASE("live: scenario 02 against RabbitMQ is exactly-once, order 2 redeliver
             t["quiet_ms"].get<std::int64_t>() + t["teardown_ms"].get<std::int64_t>());
   CHECK(t["starting_ms"].get<std::int64_t>() + t["working_ms"].get<std::int64_t>() ==
         j["wall_ms"].get<std::int64_t>());
-  CHECK(t["quiet_ms"].get<std::int64_t>() >= 1500);
+  CHECK(t["drained"] == true);
+  CHECK(t["quiet_ms"].get<std::int64_t>() >= 500);
   CHECK_FALSE(t.contains("broker_start_ms"));
 }
 
@@ -104,12 +107,14 @@ TEST_CASE("live --compare: a run stopped at its timeout fails, even where the or
           "[live-run]") {
   live_test::broker_endpoint();
   TempDir dir;
-  // The quiet period alone (1.5 s) outlasts --timeout 1: the run is stopped unsettled,
-  // though at 1 ms a tick its three orders are all debited well within the second.
-  const Outcome o = live_test::eosim({"live", "--compare", kSource + "/scenarios/01-happy-path.toml",
-                           "--broker", live_test::real_broker().url, "--tick-ms", "1",
-                           "--timeout", "1"},
-                          dir);
+  // A poison loop at 1 ms a tick: orders 1 and 3 are debited well within the second, and
+  // order 2 is redelivered again and again, which the model's step bound ends; the run
+  // names a loop only after a quiet period without an effect (1.5 s), which outlasts
+  // --timeout 1: the run is stopped unsettled.
+  const Outcome o = live_test::eosim({"live", "--compare", kScenario10, "--broker",
+                                      live_test::real_broker().url, "--tick-ms", "1",
+                                      "--timeout", "1"},
+                                     dir);
   INFO(o.out);
   CHECK(o.out.find("stopped at the timeout") != std::string::npos);
   CHECK(o.exit_code == 1);
@@ -121,19 +126,19 @@ TEST_CASE("live: a run stopped at its timeout is incomplete: nothing lost, nothi
           "[live-run]") {
   live_test::broker_endpoint();
   TempDir dir;
-  // --tick-ms 1: every order is debited well within the second, but the quiet period
-  // (1.5 s) outlasts --timeout 1. --tick-ms 40: orders come 0.4 s apart, the last ones
-  // still on their way at the timeout.
-  const char* tick = GENERATE("1", "40");
-  const Outcome o = live_test::eosim({"live", kSource + "/scenarios/01-happy-path.toml", "--broker",
-                           live_test::real_broker().url, "--tick-ms", tick, "--timeout", "1",
-                           "--format", "json"},
-                          dir);
+  // Scenario 10 at 1 ms a tick: a poison loop, named only after 1.5 s without an effect,
+  // which outlasts --timeout 1 (above). Scenario 01 at 40 ms a tick: orders come 0.4 s
+  // apart, the last ones still on their way at the timeout.
+  const auto [scenario, tick] = GENERATE(table<std::string, std::string>(
+      {{kScenario10, "1"}, {kSource + "/scenarios/01-happy-path.toml", "40"}}));
+  const Outcome o = live_test::eosim({"live", scenario, "--broker", live_test::real_broker().url,
+                                      "--tick-ms", tick, "--timeout", "1", "--format", "json"},
+                                     dir);
   INFO(o.out);
   CHECK(o.exit_code == 1);
   const nlohmann::json j = last_json_line(o.out);
   CHECK(j["timed_out"] == true);
-  CHECK(j["verdict"] == "incomplete");  // scenario 01 has nothing that could be duplicated
+  CHECK(j["verdict"] == "incomplete");  // neither has anything that could be duplicated
   CHECK(j["lost"] == nlohmann::json::array());
   CHECK(j["expect_ok"] == false);
   REQUIRE(j.contains("cut_short"));
