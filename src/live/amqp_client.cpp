@@ -182,11 +182,18 @@ Status AmqpClient::declare_queue(const broker::QueueOptions& options) {
 }
 
 Status AmqpClient::ready_count(const std::string& queue, std::uint32_t& ready) {
+  std::uint32_t consumers = 0;
+  return queue_counts(queue, ready, consumers);
+}
+
+Status AmqpClient::queue_counts(const std::string& queue, std::uint32_t& ready,
+                                std::uint32_t& consumers) {
   if (Status s = guard("queue.declare passive"); !s.ok()) return s;
   const amqp_queue_declare_ok_t* ok = amqp_queue_declare(
       conn_, kChannel, amqp_cstring_bytes(queue.c_str()), 1, 0, 0, 0, amqp_empty_table);
   if (Status s = check_reply("queue.declare passive"); !s.ok()) return s;
   ready = ok->message_count;
+  consumers = ok->consumer_count;
   return Status::success();
 }
 

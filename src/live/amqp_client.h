@@ -79,6 +79,8 @@ class AmqpClient {
   Status declare_queue(const broker::QueueOptions& options);
   // Passive declare: the queue's ready messages. A missing queue is error 404.
   Status ready_count(const std::string& queue, std::uint32_t& ready);
+  // The same, with the queue's consumers.
+  Status queue_counts(const std::string& queue, std::uint32_t& ready, std::uint32_t& consumers);
   Status delete_queue(const std::string& queue);
   Status qos(std::uint16_t prefetch);
   Status confirm_select();

@@ -224,7 +224,7 @@ Status run_live(const lab::Scenario& s, const Endpoint& endpoint, const LiveOpti
     return failed;
   }
   lab::BrokerLeftovers left;
-  if (Status st = leftovers(s, endpoint, sv.prefix, left); !st.ok()) {
+  if (Status st = leftovers(s, endpoint, sv.prefix, out.split.drained, left); !st.ok()) {
     return Status::error(joined(st.message, remove_queues(sv)), st.reply_code);
   }
   out.queues_left = remove_queues(sv);

@@ -1,7 +1,9 @@
 #include "src/live/run_queues.h"
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
+#include <thread>
 #include <variant>
 
 #include "src/live/run_rules.h"
@@ -74,15 +76,39 @@ Status sync_definitions(const lab::Scenario& s, PrivateBroker* broker) {
 
 namespace {
 
+// Waits until `queue` has no consumer left (polled every 20 ms, for 2 s at most), then
+// gives its ready count in `left`; `known` false when consumers stayed. RabbitMQ requeues a
+// closed channel's unacked messages as it drops its consumers, so with none left the ready
+// count holds everything the run's consumers had.
+Status count_once_unconsumed(AmqpClient& client, const std::string& queue, bool& known,
+                             std::uint32_t& left) {
+  for (int waited = 0; waited <= 2000; waited += 20) {
+    std::uint32_t consumers = 0;
+    if (Status st = client.queue_counts(queue, left, consumers); !st.ok()) return st;
+    known = consumers == 0;
+    if (known) return Status::success();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return Status::success();
+}
+
 // Every message left in `queue`, by order number: read without acking (the broker takes
-// them all back when this connection closes).
-Status drain(const Endpoint& endpoint, const std::string& queue, std::vector<std::int64_t>& orders) {
+// them all back when this connection closes). The read ends when nothing more came for
+// 300 ms; with `counted` (a run that settled drained: nothing was unsent, ready or held,
+// so nothing is still on its way to the queue) it ends once the queue's count, read when
+// its consumers are gone, has come.
+Status drain(const Endpoint& endpoint, const std::string& queue, bool counted,
+             std::vector<std::int64_t>& orders) {
   std::unique_ptr<AmqpClient> client;
   Status st = AmqpClient::connect(endpoint, {}, client);
+  bool known = false;
+  std::uint32_t left = 0;
+  if (st.ok() && counted) st = count_once_unconsumed(*client, queue, known, left);
+  if (st.ok() && known && left == 0) return Status::success();
   if (st.ok()) st = client->qos(0);
   if (st.ok()) st = client->consume(queue, "eosim-drain", false);
-  while (st.ok()) {
-    const std::optional<Event> event = client->poll(300);
+  while (st.ok() && !(known && orders.size() >= left)) {
+    const std::optional<Event> event = client->poll(known ? 3000 : 300);
     if (!event) break;  // nothing more came: the queue is read
     if (const auto* d = std::get_if<broker::Delivery>(&*event)) {
       orders.push_back(d->message.order);
@@ -103,13 +129,16 @@ Status drain(const Endpoint& endpoint, const std::string& queue, std::vector<std
 }  // namespace
 
 Status leftovers(const lab::Scenario& s, const Endpoint& endpoint, const std::string& prefix,
-                 lab::BrokerLeftovers& out) {
+                 bool drained, lab::BrokerLeftovers& out) {
   const broker::QueueOptions q = run_queue(s, prefix);
   lab::BrokerLeftovers left;
   // The unacked came back when the consumers stopped.
-  if (Status st = drain(endpoint, q.name, left.ready); !st.ok()) return st;
+  if (Status st = drain(endpoint, q.name, drained, left.ready); !st.ok()) return st;
   if (!q.dead_letter_queue.empty()) {
-    if (Status st = drain(endpoint, q.dead_letter_queue, left.dead_lettered); !st.ok()) return st;
+    if (Status st = drain(endpoint, q.dead_letter_queue, drained, left.dead_lettered);
+        !st.ok()) {
+      return st;
+    }
   }
   out = std::move(left);
   return Status::success();

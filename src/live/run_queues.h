@@ -58,8 +58,10 @@ Status sync_definitions(const lab::Scenario& s, PrivateBroker* broker);
 
 // What is left in the run's queues at the end, read without acking. An error naming the
 // queue and the broker's reason when one cannot be read: never counted as empty.
+// `drained`: the run settled drained (settle.h), so each queue's count, once its consumers
+// are gone, is all there is to read, and the read need not wait for stragglers.
 Status leftovers(const lab::Scenario& s, const Endpoint& endpoint, const std::string& prefix,
-                 lab::BrokerLeftovers& out);
+                 bool drained, lab::BrokerLeftovers& out);
 
 // The names of the run's queues, the dead-letter queue first.
 std::vector<std::string> queue_names(const lab::Scenario& s, const std::string& prefix);
