@@ -31,6 +31,7 @@ set(BOUNDARY
   "^src/live/redis_store\\.cpp$"  # redis:// URL parameters and Redis replies off the wire
   "^src/live/postgres_store\\.cpp$"  # libpq's URL parameters (host, port, sslmode)
   "^src/live/pg_wire\\.cpp$"     # PostgreSQL's messages off the wire (COMMIT, INSERT INTO debits)
+  "^src/live/resp_wire\\.cpp$"   # Redis's replies off the wire (+OK)
   "^src/prose/"                    # text for people (lists in Markdown)
 )
 set(KNOWN

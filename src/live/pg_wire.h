@@ -31,6 +31,7 @@
 #include <string_view>
 
 #include "src/live/fault_proxy.h"
+#include "src/live/store_reply.h"
 
 namespace live {
 
@@ -43,9 +44,8 @@ std::size_t pg_startup_end(const std::uint8_t* data, std::size_t size, std::size
 // The typed message at `pos`.
 std::size_t pg_message_end(const std::uint8_t* data, std::size_t size, std::size_t pos);
 
-// What a transaction wrote that its COMMIT's reply is judged by: a consumer's debit, or
-// the order service's order row.
-enum class Wrote : std::uint8_t { kNothing, kDebit, kOrder };
+// What a transaction wrote that its COMMIT's reply is judged by: a consumer's debit
+// (Wrote::kDebit), or the order service's order row (Wrote::kOrder).
 struct WrittenOrder {
   Wrote what = Wrote::kNothing;
   std::int64_t order = 0;
@@ -58,15 +58,6 @@ Wrote insert_kind(std::string_view sql);
 WrittenOrder order_in_sql(std::string_view sql);
 // The first parameter of a Bind message's body (text format) as a number; 0 if none.
 std::int64_t first_bind_value(const std::uint8_t* body, std::size_t size);
-
-// A COMMIT's reply about to pass to the client: the transaction wrote order `order`'s
-// debit or order row (`wrote`).
-struct CommitReply {
-  ConnectionId id;
-  std::int64_t order = 0;
-  Wrote wrote = Wrote::kDebit;
-};
-using CommitJudge = std::function<ProxyAction(const CommitReply&)>;
 
 // The proxy's framer for PostgreSQL; `judge` is asked about every COMMIT reply of a
 // transaction that wrote a debit or an order (null: everything passes).
