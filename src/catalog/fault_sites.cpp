@@ -33,6 +33,8 @@ bool writes_dedup_mark(const Strategy& s) {
           s.dedup_order == consumer::DedupOrder::kKeyFirst) ||
          (s.choices.dedup == Dedup::kSeparateStore && s.mark == consumer::Mark::kBeforeCommit);
 }
+// Only a separate store is ever marked on its own (before or after the commit).
+bool marks_separate_store(const Strategy& s) { return s.choices.dedup == Dedup::kSeparateStore; }
 // side_effect = none sends no email, so there is no moment right after one.
 bool sends_effect(const Strategy& s) { return s.side_effect != consumer::SideEffect::kNone; }
 
@@ -156,6 +158,12 @@ constexpr std::array<FaultSite, kSiteCount> kSites = {{
      "the debit's transaction with 40P01 (deadlock detected) as it writes the debit "
      "(scripted only)",
      kConsumerKeys, kDeliveryAttempt},
+    {S::kDedupMarkReply, orders::site_name(S::kDedupMarkReply), A::kDrop,
+     "the mark (SET NX) reaches the separate dedup store and is written, but its reply is "
+     "lost and the store's connection breaks: the consumer cannot tell whether its key was "
+     "set (scripted only)",
+     kConsumerKeys, kDeliveryAttempt, 0, nullptr, marks_separate_store, {}, false, false,
+     "dedup = separate-store"},
     {S::kBrokerRestart, orders::site_name(S::kBrokerRestart), A::kRestart,
      "the broker restarts (with `order`: as that order's message is enqueued): connections "
      "drop, non-durable queues and transient messages are lost",

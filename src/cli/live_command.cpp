@@ -238,6 +238,10 @@ nlohmann::ordered_json live_json(const LiveCommandOptions& o, const lab::RunReco
     j["dedup_prefix"] = result.dedup_prefix;
     j["dedup_ttl_ms"] = result.dedup_ttl_ms;
     j["dedup_keys"] = result.dedup_keys;
+    const live::LiveResult::DedupLink& link = result.dedup_link;
+    j["dedup_link"] = {{"proxied", link.proxied},
+                       {"connections", link.connections},
+                       {"mark_replies_dropped", link.replies_dropped}};
   }
   return j;
 }
@@ -257,7 +261,13 @@ void print_dedup_store(const live::LiveResult& result, std::ostream& out) {
   if (result.dedup_ttl_ms > 0) {
     out << "each expiring " << result.dedup_ttl_ms << " ms after it was set (dedup_retention), ";
   }
-  out << result.dedup_keys << " left at the end\n";
+  out << result.dedup_keys << " left at the end";
+  const live::LiveResult::DedupLink& link = result.dedup_link;
+  if (link.proxied) {
+    out << "; the consumers reached it through the fault proxy (" << link.connections
+        << " connection(s), " << link.replies_dropped << " mark reply(ies) dropped)";
+  }
+  out << '\n';
 }
 
 // How eosim's actors reached PostgreSQL: through the fault proxy, or directly and why.

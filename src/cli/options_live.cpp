@@ -111,7 +111,8 @@ CLI::App* live_options(CLI::App& app, LiveCommandOptions& o) {
   live->add_option("--dedup-store", o.dedup_store,
                    "redis: a design with a separate dedup store keeps its keys in a private "
                    "redis-server on loopback (SET NX, dedup_retention as the keys' TTL) "
-                   "instead of a table beside the other stores")
+                   "instead of a table beside the other stores; the consumers reach it "
+                   "through the fault proxy (dedup.mark_reply drops the reply to a mark)")
       ->type_name("redis");
   add_design_options(live, o.overrides, {.choices = false});
   live->add_option("--keep-db", o.keep_db,

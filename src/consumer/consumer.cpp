@@ -70,6 +70,12 @@ void Consumer::lose_ledger_connection(const store::Status& status) {
   on_db_error(status);
 }
 
+void Consumer::lose_dedup_connection(const store::Status& status) {
+  dedup_.close();
+  if (store::machine_failed(store::Db::open(options_.dedup_uri, dedup_))) return stop();
+  on_db_error(status);
+}
+
 void Consumer::connect() {
   if (!up_) return;
   conn_ = k_.net.connect();

@@ -7,11 +7,13 @@
 //
 // Handling a delivery takes a few steps of virtual time (receive, then the transaction,
 // then the ack), so other actors - and faults - can act between them. Fault sites, in
-// order: consumer.on_deliver, db.serialization_failure (as the transaction begins; it
-// fails the balance's UPDATE), consumer.after_dedup_insert, db.deadlock (after the
+// order: consumer.on_deliver, dedup.mark_reply (mark = before-commit: the separate
+// store's mark written, its reply lost), db.serialization_failure (as the transaction
+// begins; it fails the balance's UPDATE), consumer.after_dedup_insert, db.deadlock (after the
 // balance's UPDATE; it fails the debit's INSERT), consumer.after_side_effect
 // (side_effect = before-commit), consumer.before_commit, db.restart, db.commit (fail),
-// db.commit_reply, consumer.after_commit (with mark = after-commit: before the mark),
+// db.commit_reply, consumer.after_commit (with mark = after-commit: before the mark, and
+// dedup.mark_reply after it),
 // consumer.after_side_effect (side_effect = after-commit), consumer.after_ack.
 // The work itself (receive, transact and their parts) is in consumer_work.cpp.
 //
@@ -97,6 +99,8 @@ class Consumer {
   bool open_ledger();  // false when it failed: the run is over (stop())
   // Sites db.restart and db.commit_reply: the ledger's connection broke with `status`.
   void lose_ledger_connection(const store::Status& status);
+  // Site dedup.mark_reply: the separate store's connection broke with `status`.
+  void lose_dedup_connection(const store::Status& status);
   void next();
   void receive();      // step 1: on_deliver, early ack, dedup outside the transaction
   void transact();     // step 2: the business transaction, then what follows the commit

@@ -141,6 +141,14 @@ bool Consumer::mark_seen(const std::string& id, std::int64_t order) {
     on_db_error(st);
     return false;
   }
+  // The key is set, but the reply never came and the store's connection broke: the
+  // consumer cannot tell whether it was set, and goes on as from a lost connection.
+  if (fault(Site::kDedupMarkReply, sim::FaultAction::kDrop)) {
+    lose_dedup_connection(store::Status::from_sqlstate(
+        "08006", "the connection to the dedup store broke before the reply to the mark came: "
+                 "is the key set?"));
+    return false;
+  }
   trace(orders::event::kDedupStore,
         id + (options_.strategy.mark == Mark::kBeforeCommit
                   ? " marked seen in the separate store"

@@ -296,6 +296,10 @@ void wire_trace_and_faults(sim::Kernel& k, const ActorArgs& a, const lab::Scenar
   if (!actor_store_url(a.run_dir, a.node()).empty()) {
     std::erase_if(rules, [](const sim::FaultRule& r) { return is_wire_database_rule(r); });
   }
+  // Its separate dedup store's link through the proxy in front of Redis (resp_wire.h).
+  if (!actor_dedup_url(a.run_dir, a.node()).empty()) {
+    std::erase_if(rules, [](const sim::FaultRule& r) { return is_wire_dedup_rule(r); });
+  }
   k.faults.set_rules(std::move(rules));
   k.faults.set_on_fire([&k, run_dir = a.run_dir, node = a.node()](const sim::FiredFault& f) {
     append_fired(run_dir, f);

@@ -12,8 +12,12 @@
 // whether it committed. The rule is then out of the actor's own plan (actor_process.cpp):
 // it fires here or nowhere.
 //
+// The same judge serves the separate dedup store's proxy (resp_wire.h): the +OK answering
+// a consumer's mark (SET NX) is asked at dedup.mark_reply, with the order and attempt as
+// for a debit; dropped, the key is set and the consumer's Redis connection reset.
+//
 // A fired rule is appended to faults.log (the report lists it, a restarted actor counts
-// it) and to trace-dbproxy.jsonl.
+// it) and to the proxy's trace file (trace-dbproxy.jsonl, trace-dedupproxy.jsonl).
 //
 // Not thread-safe: the proxy calls judge() on its one thread.
 
@@ -26,16 +30,17 @@
 #include "sim/faults.h"
 #include "sim/rng.h"
 #include "sim/scheduler.h"
-#include "src/live/pg_wire.h"
 #include "src/live/run_rules.h"
+#include "src/live/store_reply.h"
 #include "src/scenario/scenario.h"
 
 namespace live {
 
 struct DbFaultsOptions {
   std::vector<std::string> nodes;  // listener index -> actor node ("consumer1", "producer")
-  std::string run_dir;             // faults.log and trace-dbproxy.jsonl go here
-  std::int64_t origin_ms = 0;      // the run's tick 0 (CLOCK_MONOTONIC ms) and tick length
+  std::string run_dir;             // faults.log and the trace file go here
+  std::string trace_file = "trace-dbproxy.jsonl";  // its name in run_dir
+  std::int64_t origin_ms = 0;  // the run's tick 0 (CLOCK_MONOTONIC ms) and tick length
   std::int64_t tick_ms = 10;
   // The broker's count of deliveries of an order so far (thread-safe).
   std::function<std::int64_t(std::int64_t order)> attempt_of;

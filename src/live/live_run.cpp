@@ -70,6 +70,8 @@ Status set_up(Supervision& sv, LiveResult& out, ActorArgs& base) {
   Status st = start_proxy(sv);
   // The database link too, with --store postgres: a listener of its own for each actor.
   if (st.ok()) st = start_database_proxy(sv, out);
+  // And the separate dedup store's, with --dedup-store redis.
+  if (st.ok()) st = start_dedup_proxy(sv, out);
   if (!st.ok()) {
     (void)delete_queues(s, *sv.admin, sv.prefix);
     return st;
@@ -171,6 +173,11 @@ void stop_all(Supervision& sv, LiveResult& out) {
     sv.db_proxy->stop();
     out.db_link.connections = sv.db_proxy->connections_accepted();
     out.db_link.replies_dropped = sv.db_faults->replies_dropped();
+  }
+  if (sv.dedup_proxy) {
+    sv.dedup_proxy->stop();
+    out.dedup_link.connections = sv.dedup_proxy->connections_accepted();
+    out.dedup_link.replies_dropped = sv.dedup_faults->replies_dropped();
   }
 }
 

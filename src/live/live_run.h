@@ -120,6 +120,12 @@ struct LiveResult {
   // The separate dedup store on Redis: the run's key prefix ("" when not on Redis), the
   // keys' TTL (0: none) and how many of the run's keys Redis held when the run ended.
   std::string dedup_prefix;
+  // How eosim's consumers reached that Redis: through the fault proxy (resp_wire.h).
+  struct DedupLink {
+    bool proxied = false;
+    int connections = 0;      // the proxy's connections to Redis
+    int replies_dropped = 0;  // replies to a mark it dropped (dedup.mark_reply)
+  } dedup_link;
   std::int64_t dedup_ttl_ms = 0;
   std::int64_t dedup_keys = -1;
   // The run's queue names start with it ("eosim-live-<pid>-<time>-"); set before the

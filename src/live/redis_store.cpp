@@ -4,6 +4,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <charconv>
@@ -266,6 +267,17 @@ std::string ping_redis(const std::string& url) {
   }
   redisFree(c);
   return why;
+}
+
+std::string redis_via_proxy(const std::string& url, int port) {
+  constexpr std::size_t kScheme = 8;  // "redis://", as parse_redis_url reads it
+  if (!is_redis_url(url)) return url;
+  const std::size_t query = std::min(url.find('?', kScheme), url.size());
+  const std::string_view authority(url.data() + kScheme, query - kScheme);
+  const std::size_t at = authority.rfind('@');
+  const std::size_t host = at == std::string_view::npos ? kScheme : kScheme + at + 1;
+  const std::size_t slash = std::min(url.find('/', host), query);
+  return url.substr(0, host) + "127.0.0.1:" + std::to_string(port) + url.substr(slash);
 }
 
 std::string run_dedup_url(const std::string& base, const std::string& prefix, std::int64_t ttl_ms) {

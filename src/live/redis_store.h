@@ -60,6 +60,10 @@ void install_server_stores();
 // Logs in and PINGs: "" when the server answers PONG, else one line saying why.
 std::string ping_redis(const std::string& url);
 
+// `url` reaching 127.0.0.1:`port` (the fault proxy's listener) instead of its own host
+// and port; the rest (user, database, passfile, prefix, TTL) unchanged.
+std::string redis_via_proxy(const std::string& url, int port);
+
 // `base` with the run's key prefix and the keys' TTL (0: none).
 std::string run_dedup_url(const std::string& base, const std::string& prefix, std::int64_t ttl_ms);
 // A prefix of this run's own: eosim-run-<pid>-<ms>-<n>:

@@ -102,11 +102,21 @@ Status set_actor_store_url(const std::string& dir, const std::string& node,
   return write_url_file(dir + "/store-" + node + ".url", url);
 }
 
+std::string actor_dedup_url(const std::string& dir, const std::string& node) {
+  return url_in(dir + "/dedup-" + node + ".url");
+}
+
+Status set_actor_dedup_url(const std::string& dir, const std::string& node,
+                           const std::string& url) {
+  return write_url_file(dir + "/dedup-" + node + ".url", url);
+}
+
 std::string actor_store_uri(const std::string& dir, const std::string& name,
                             const std::string& node) {
-  const std::string uri = store_uri(dir, name);
-  if (!store::is_remote_uri(uri) || uri.starts_with("redis://")) return uri;
-  const std::string own = actor_store_url(dir, node);
+  std::string uri = store_uri(dir, name);
+  if (!store::is_remote_uri(uri)) return uri;
+  const std::string own =
+      is_redis_url(uri) ? actor_dedup_url(dir, node) : actor_store_url(dir, node);
   return own.empty() ? uri : own;
 }
 

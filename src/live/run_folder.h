@@ -56,6 +56,10 @@ Status set_actor_store_url(const std::string& dir, const std::string& node, cons
 // 0600; user_consumer.h), "" when its ledger is the SQLite file.
 std::string user_ledger_url(const std::string& dir);
 Status set_user_ledger_url(const std::string& dir, const std::string& url);
+// The separate dedup store's URL (Redis) of `node` when its link goes through the fault
+// proxy: `dir`/dedup-<node>.url; "" when it has none.
+std::string actor_dedup_url(const std::string& dir, const std::string& node);
+Status set_actor_dedup_url(const std::string& dir, const std::string& node, const std::string& url);
 // store_uri as `node` sees it: the server's stores through its own URL when it has one.
 std::string actor_store_uri(const std::string& dir, const std::string& name,
                             const std::string& node);

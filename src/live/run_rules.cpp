@@ -41,6 +41,11 @@ bool is_wire_database_rule(const sim::FaultRule& rule) {
   return site != nullptr && orders::is_commit_reply(site->id);
 }
 
+bool is_wire_dedup_rule(const sim::FaultRule& rule) {
+  const lab::FaultSite* site = lab::find_fault_site(rule.site);
+  return site != nullptr && orders::is_mark_reply(site->id);
+}
+
 bool is_database_restart(const std::string& name) {
   const lab::FaultSite* site = lab::find_fault_site(name);
   return site != nullptr && orders::is_db_restart(site->id);

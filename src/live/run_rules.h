@@ -14,6 +14,9 @@
 // consumer waits with its transaction open (on SQLite, whose "server" is the process's
 // own connection, the consumer drops that connection). The order service's link has the
 // same two, db.producer_commit_reply and db.producer_restart, carried out the same way.
+// The separate dedup store's link has dedup.mark_reply: with the store on Redis the fault
+// proxy in front of it drops the +OK answering the mark (SET NX) and resets the
+// consumer's connection (resp_wire.h); with an SQLite file the consumer drops its own.
 
 #include <string>
 
@@ -43,6 +46,11 @@ bool is_database_restart(const std::string& site);
 // (db.commit_reply, db.producer_commit_reply; db_faults.h): an actor whose link goes
 // through it leaves the rule out.
 bool is_wire_database_rule(const sim::FaultRule& rule);
+// Whether `rule` is one the fault proxy in front of the separate dedup store's Redis
+// carries out (dedup.mark_reply): a consumer whose dedup link goes through it leaves the
+// rule out. With the separate store an SQLite file the consumer drops its own connection
+// after the mark, as the model does.
+bool is_wire_dedup_rule(const sim::FaultRule& rule);
 
 // Whether `site` is broker.restart or broker.crash: the supervisor stops the broker there.
 bool is_broker_stop(const std::string& site);

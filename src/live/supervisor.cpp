@@ -5,16 +5,20 @@
 #include <algorithm>
 #include <fstream>
 
+#include "sim/network.h"
 #include "src/live/amqp_transport.h"
 #include "src/live/pg_wire.h"
 #include "src/live/postgres_launcher.h"
 #include "src/live/postgres_store.h"
 #include "src/live/run_folder.h"
 #include "src/live/process.h"
+#include "src/live/redis_store.h"
+#include "src/live/resp_wire.h"
 #include "src/live/run_queues.h"
 #include "src/live/run_rules.h"
 #include "src/live/settle.h"
 #include "src/live/user_consumer.h"
+#include "src/orders/fault_site.h"
 #include "src/orders/order_key.h"
 
 namespace live {
@@ -52,20 +56,62 @@ void use_proxied_ledger(Actor& a, const std::string& url) {
 
 }  // namespace
 
+namespace {
+
+// The judge of a store's fault proxy: the run's actors by listener, the attempt of an
+// order's delivery as the broker's proxy counts it.
+DbFaultsOptions store_faults_options(const Supervision& sv, const std::string& trace_file) {
+  DbFaultsOptions df;
+  for (const Actor& a : sv.actors) df.nodes.push_back(a.args.node());
+  df.run_dir = sv.actors.front().args.run_dir;
+  df.origin_ms = sv.actors.front().args.origin_ms;
+  df.tick_ms = sv.actors.front().args.tick_ms;
+  df.trace_file = trace_file;
+  NetFaults* net = sv.net_faults.get();
+  df.attempt_of = [net](std::int64_t order) { return net->deliveries_of(order); };
+  return df;
+}
+
+}  // namespace
+
+Status start_dedup_proxy(Supervision& sv, LiveResult& out) {
+  const std::string& run_dir = sv.actors.front().args.run_dir;
+  const std::string url = store_uri(run_dir, "dedup.db");
+  if (!is_redis_url(url)) return Status::success();
+  RedisUrl u;
+  if (Status st = parse_redis_url(url, u); !st.ok()) return st;
+  Endpoint server;
+  server.host = u.host;
+  server.port = u.port;
+  sv.dedup_faults =
+      std::make_unique<DbFaults>(sv.s, store_faults_options(sv, "trace-dedupproxy.jsonl"));
+  DbFaults* judge = sv.dedup_faults.get();
+  ProxyOptions po;
+  po.listeners = static_cast<int>(sv.actors.size());
+  po.framer = redis_framing([judge](const CommitReply& r) { return judge->judge(r); });
+  if (Status st = FaultProxy::start(server, po, sv.dedup_proxy); !st.ok()) return st;
+  for (std::size_t i = 0; i < sv.actors.size(); ++i) {
+    const Actor& a = sv.actors[i];
+    // Only eosim's consumers use the separate store; the user's keeps its own stores.
+    const std::string_view marker = orders::site_row(orders::Site::kDedupMarkReply).actor;
+    if (!a.command.empty() || sim::node_role(a.args.node()) != marker) continue;
+    const int port = sv.dedup_proxy->endpoint(static_cast<int>(i)).port;
+    if (Status st = set_actor_dedup_url(run_dir, a.args.node(), redis_via_proxy(url, port));
+        !st.ok()) {
+      return st;
+    }
+  }
+  out.dedup_link.proxied = true;
+  return Status::success();
+}
+
 Status start_database_proxy(Supervision& sv, LiveResult& out) {
   const std::string& run_dir = sv.actors.front().args.run_dir;
   const std::string url = store_uri(run_dir, "ledger.db");
   if (sv.o.store_url.empty() || !url.starts_with("postgres")) return Status::success();
   Endpoint server;
   if (!proxyable_server(url, server, out.db_link.direct_why)) return Status::success();
-  DbFaultsOptions df;
-  for (const Actor& a : sv.actors) df.nodes.push_back(a.args.node());
-  df.run_dir = run_dir;
-  df.origin_ms = sv.actors.front().args.origin_ms;
-  df.tick_ms = sv.actors.front().args.tick_ms;
-  NetFaults* net = sv.net_faults.get();
-  df.attempt_of = [net](std::int64_t order) { return net->deliveries_of(order); };
-  sv.db_faults = std::make_unique<DbFaults>(sv.s, std::move(df));
+  sv.db_faults = std::make_unique<DbFaults>(sv.s, store_faults_options(sv, "trace-dbproxy.jsonl"));
   DbFaults* judge = sv.db_faults.get();
   ProxyOptions po;
   po.listeners = static_cast<int>(sv.actors.size());

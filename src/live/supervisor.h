@@ -54,6 +54,10 @@ struct Supervision {
   // with SQLite, or a server it cannot front), judged by db_faults.
   std::unique_ptr<DbFaults> db_faults;
   std::unique_ptr<FaultProxy> db_proxy;
+  // --dedup-store redis: eosim's consumers reach the separate store's Redis through this
+  // one (resp_wire.h), judged by dedup_faults (null without a separate store on Redis).
+  std::unique_ptr<DbFaults> dedup_faults;
+  std::unique_ptr<FaultProxy> dedup_proxy;
   std::vector<sim::TraceEvent> events;  // the supervisor's own (crash, restart, broker)
   std::string failure;                  // why the run failed ("interrupted", an actor, ...)
   bool failure_bad_input = false;       // ... and it is the user's to fix (exit 2)
@@ -84,6 +88,11 @@ Status start_proxy(Supervision& sv);
 // to the server. A server the proxy cannot front (a Unix socket, TLS required) is reached
 // directly and out.db_link says why. REQUIRES: start_proxy done.
 Status start_database_proxy(Supervision& sv, LiveResult& out);
+
+// With the separate dedup store on Redis: a fault proxy in front of it, reading RESP
+// (resp_wire.h), a listener for each of eosim's actors, whose dedup URL (run_folder.h,
+// set_actor_dedup_url) points there. REQUIRES: start_proxy done.
+Status start_dedup_proxy(Supervision& sv, LiveResult& out);
 
 // Starts the consumers, and with the user's consumer waits until every instance has
 // subscribed to the queue (as the model's consumers are from the start) before the

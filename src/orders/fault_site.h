@@ -46,6 +46,7 @@ enum class Site : std::uint8_t {
   kDbProducerRestart,
   kDbSerializationFailure,
   kDbDeadlock,
+  kDedupMarkReply,
   kBrokerRestart,
   kBrokerCrash,
   kBrokerReorder,
@@ -55,7 +56,7 @@ enum class Site : std::uint8_t {
   kNetBrokerToConsumer,
   kNetConsumerToBroker,
 };
-inline constexpr std::size_t kSiteCount = 26;
+inline constexpr std::size_t kSiteCount = 27;
 
 struct SiteRow {
   Site id;
@@ -84,6 +85,7 @@ inline constexpr std::array<SiteRow, kSiteCount> kSiteRows = {{
     {Site::kDbProducerRestart,        "db.producer_restart",         "producer", ""},
     {Site::kDbSerializationFailure,   "db.serialization_failure",    "consumer", ""},
     {Site::kDbDeadlock,               "db.deadlock",                 "consumer", ""},
+    {Site::kDedupMarkReply,           "dedup.mark_reply",            "consumer", ""},
     {Site::kBrokerRestart,            "broker.restart",              "broker",   ""},
     {Site::kBrokerCrash,              "broker.crash",                "broker",   ""},
     {Site::kBrokerReorder,            "broker.reorder",              "broker",   ""},
@@ -131,13 +133,16 @@ constexpr bool is_network(Site site) { return !site_row(site).peer.empty(); }
 constexpr bool scripted_only(Site site) {
   return site == Site::kDbCommitReply || site == Site::kDbRestart ||
          site == Site::kDbProducerCommitReply || site == Site::kDbProducerRestart ||
-         site == Site::kDbSerializationFailure || site == Site::kDbDeadlock;
+         site == Site::kDbSerializationFailure || site == Site::kDbDeadlock ||
+         site == Site::kDedupMarkReply;
 }
 // The database link's faults, the consumer's (db.commit_reply, db.restart) and the order
 // service's (db.producer_*): a COMMIT's reply lost, the server restarted.
 constexpr bool is_commit_reply(Site site) {
   return site == Site::kDbCommitReply || site == Site::kDbProducerCommitReply;
 }
+// The separate dedup store's link (dedup.mark_reply): the mark's reply lost.
+constexpr bool is_mark_reply(Site site) { return site == Site::kDedupMarkReply; }
 constexpr bool is_db_restart(Site site) {
   return site == Site::kDbRestart || site == Site::kDbProducerRestart;
 }

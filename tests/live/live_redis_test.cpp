@@ -6,8 +6,11 @@
 // the debit run again; one that outlives it stops it. With --store postgres the ledger is a
 // real PostgreSQL: Redis and PostgreSQL, the two stores of the anti-pattern, and order 2
 // lost all the same. The keys were in Redis (the report counts them there; no dedup.db is
-// made), and nothing the runs started is left running. Outcomes only: the test never
-// looks at how long anything took.
+// made), and nothing the runs started is left running. The consumers reach Redis through
+// the fault proxy (resp_wire.h): scenario 51 drops the reply to order 2's SET NX there,
+// and order 2 is lost, as in the model; its twin (40: the key in the ledger's
+// transaction, the COMMIT's reply lost) debits once. Outcomes only: the test never looks
+// at how long anything took.
 #include <sys/stat.h>
 
 #include <catch2/catch.hpp>
@@ -67,17 +70,18 @@ TEST_CASE(
   std::ofstream(dir.path + "/outlives.toml") << redis_expiring_scenario(100000, "exactly-once");
   const std::string kept = dir.path + "/kept";
 
-  const auto r =
-      live_test::eosim({"live", "--dedup-store", "redis", "--format", "json", "--keep-db", kept,
-                        live_test::kSource + "/scenarios/07-separate-dedup-store.toml",
-                        live_test::kSource + "/scenarios/33-separate-store-mark-after-commit.toml",
-                        live_test::kSource + "/scenarios/38-separate-store-key-expired.toml",
-                        dir.path + "/outlives.toml"},
-                       dir, env);
+  const auto r = live_test::eosim(
+      {"live", "--dedup-store", "redis", "--format", "json", "--keep-db", kept,
+       live_test::kSource + "/scenarios/07-separate-dedup-store.toml",
+       live_test::kSource + "/scenarios/33-separate-store-mark-after-commit.toml",
+       live_test::kSource + "/scenarios/38-separate-store-key-expired.toml",
+       dir.path + "/outlives.toml", live_test::kSource + "/scenarios/51-dedup-mark-reply-lost.toml",
+       live_test::kSource + "/scenarios/40-commit-reply-lost-atomic.toml"},
+      dir, env);
   INFO(r.out);
-  CHECK(r.exit_code == 0);  // every file's [expect] met
+  CHECK(r.exit_code == 0);  // every file's [expect] met, as in the model
   auto runs = redis_reports(r.out);
-  REQUIRE(runs.size() == 4);
+  REQUIRE(runs.size() == 6);
 
   const nlohmann::json& first = runs["07-separate-dedup-store"];
   CHECK(first["verdict"] == "lost");
@@ -106,6 +110,29 @@ TEST_CASE(
   CHECK(redis_debits(outlives) == std::map<int, int>{{1, 1}, {2, 1}, {3, 1}});
   CHECK(outlives["dedup_keys"] == 3);
   CHECK(outlives["redeliveries"].get<int>() >= 1);  // the key stopped a real redelivery
+
+  // Every consumer reached Redis through the fault proxy, which dropped nothing unasked.
+  for (const char* stem : {"07-separate-dedup-store", "33-separate-store-mark-after-commit",
+                           "38-separate-store-key-expired", "outlives"}) {
+    INFO(stem);
+    CHECK(runs[stem]["dedup_link"]["proxied"] == true);
+    CHECK(runs[stem]["dedup_link"]["connections"].get<int>() >= 1);
+    CHECK(runs[stem]["dedup_link"]["mark_replies_dropped"] == 0);
+  }
+  // dedup.mark_reply: the proxy dropped the +OK of order 2's SET NX and reset the
+  // consumer's connection; the key was set, the redelivery found it: order 2 lost.
+  const nlohmann::json& reply = runs["51-dedup-mark-reply-lost"];
+  CHECK(reply["verdict"] == "lost");
+  CHECK(redis_debits(reply) == std::map<int, int>{{1, 1}, {2, 0}, {3, 1}});
+  CHECK(reply["dedup_link"]["mark_replies_dropped"] == 1);
+  CHECK(reply["dedup_link"]["connections"].get<int>() >= 2);  // the consumer connected again
+  CHECK(reply["dedup_keys"] == 3);
+  CHECK(reply["faults_fired"][0]["site"] == "dedup.mark_reply");
+  // Its fixed twin: the key in the ledger's transaction, the COMMIT's reply lost: once.
+  const nlohmann::json& twin = runs["40-commit-reply-lost-atomic"];
+  CHECK(twin["verdict"] == "exactly-once");
+  CHECK(redis_debits(twin) == std::map<int, int>{{1, 1}, {2, 1}, {3, 1}});
+  CHECK_FALSE(twin.contains("dedup_store"));
 
   CHECK(live_test::processes_with_env("TMPDIR=" + tmp) == 0);
   std::error_code ec;

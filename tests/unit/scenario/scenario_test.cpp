@@ -406,13 +406,14 @@ TEST_CASE("the catalog is consistent and finds exactly its own names", "[catalog
                            "producer.after_commit", "producer.after_publish", "db.commit",
                            "db.commit_reply", "db.restart", "db.producer_commit_reply",
                            "db.producer_restart", "db.serialization_failure", "db.deadlock",
+                           "dedup.mark_reply",
                            "broker.restart", "broker.crash", "broker.reorder",
                            "net.relay->broker",
                            "net.broker->relay", "net.producer->broker",
                            "net.broker->consumer", "net.consumer->broker"}) {
     CHECK(sites.count(name) == 1);
   }
-  CHECK(sites.size() == 26);
+  CHECK(sites.size() == 27);
 
   const lab::FaultSite* acks = lab::find_fault_site("net.consumer->broker");
   REQUIRE(acks);
