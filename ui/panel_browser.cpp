@@ -133,8 +133,10 @@ void draw_browser(const Model& model, ViewState& view, Commands& commands) {
   const lab::Scenario& s = model.main.session->scenario();
   ImGui::Separator();
   ImGui::PushTextWrapPos(0.0f);
-  if (const auto* strategy = lab::find_strategy(s.consumer.strategy)) {
-    text_colored(palette::kInfo, s.consumer.strategy + ": " + std::string(strategy->meaning));
+  if (const std::string meaning = s.consumer.meaning(); !meaning.empty()) {
+    const std::string line = s.consumer.strategy + ": " + meaning;
+    text_colored(palette::kInfo, line);
+    probe_last_item(line.c_str());  // a headless test reads the line it shows
   }
   ImGui::Spacing();
   ImGui::TextUnformatted(reflowed(base.about).c_str());

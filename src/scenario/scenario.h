@@ -112,6 +112,10 @@ struct ConsumerConfig {
   std::vector<std::string> overrides() const;
   // The preset's name, or "atomic + dedup=none (= no-dedup)" when keys change it.
   std::string label() const;
+  // What the design does, in one line: the meaning of the preset its choices equal, or of
+  // `strategy`; a variation that changes the story says what it does instead (check =
+  // in-transaction, mark = after-commit).
+  std::string meaning() const;
   // Drops the choices given beside the preset (a new preset replaces the whole design).
   void clear_choices();
   friend bool operator==(const ConsumerConfig&, const ConsumerConfig&) = default;

@@ -100,6 +100,25 @@ std::string ConsumerConfig::label() const {
   return label_of(strategy, overrides(), consumer::preset_of(choices()));
 }
 
+std::string ConsumerConfig::meaning() const {
+  const consumer::Strategy d = design();
+  if (d.choices.dedup == consumer::Dedup::kCheckThenAct &&
+      d.check == consumer::Check::kInTransaction) {
+    return "SELECTs the order's debit inside the debit's own transaction and debits a step "
+           "later in that same transaction; with no unique key, whether two consumers racing "
+           "on one message both debit is the isolation level's to decide (read committed lets "
+           "both through, serializable refuses one with 40001)";
+  }
+  if (d.choices.dedup == consumer::Dedup::kSeparateStore &&
+      d.mark == consumer::Mark::kAfterCommit) {
+    return "commits the debit, then marks the message seen in a separate store (a cache "
+           "such as Redis); a crash in between applies it twice";
+  }
+  const std::string_view equal = consumer::preset_of(choices());
+  const consumer::Preset* preset = consumer::find_preset(equal.empty() ? strategy : equal);
+  return preset != nullptr ? std::string(preset->meaning) : "";
+}
+
 void ConsumerConfig::clear_choices() {
   ack.reset();
   dedup.reset();

@@ -251,6 +251,28 @@ TEST_CASE("the browser opens a scenario and the overrides start it over", "[ui]"
                                           "consumer2", "ledger"});
 }
 
+TEST_CASE("the browser describes the design the scenario runs, check inside the transaction too",
+          "[ui]") {
+  Headless ui;
+  ui::App app;
+  open_app(app, "50-check-in-transaction-serializable.toml");
+  ui.frame(app);
+  CHECK(ui.has(
+      "check-then-act: SELECTs the order's debit inside the debit's own transaction and debits "
+      "a step later in that same transaction; with no unique key, whether two consumers racing "
+      "on one message both debit is the isolation level's to decide (read committed lets both "
+      "through, serializable refuses one with 40001)"));
+  // The preset's own line, the check outside any transaction, is not what 50 runs.
+  CHECK_FALSE(
+      ui.has("check-then-act: SELECTs the dedup table, then debits in another "
+             "transaction; two consumers both pass the check and debit twice"));
+  app.apply(ui::LoadCmd{scenario("16-competing-consumers-check-then-act.toml")});
+  ui.frame(app);
+  CHECK(
+      ui.has("check-then-act: SELECTs the dedup table, then debits in another "
+             "transaction; two consumers both pass the check and debit twice"));
+}
+
 TEST_CASE("compare mode steps both strategies together and finds where they part", "[ui]") {
   Headless ui;
   ui::App app;

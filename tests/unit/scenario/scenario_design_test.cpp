@@ -231,3 +231,25 @@ TEST_CASE("design: the checker counts emails apart from debits, and dedup rows",
   CHECK_FALSE(r.report.effects_checked);
   CHECK(r.report.ledger_verdict == r.report.verdict);
 }
+
+TEST_CASE("design: the one-line meaning follows check = in-transaction and mark = after-commit",
+          "[design]") {
+  lab::ConsumerConfig c;
+  c.strategy = "check-then-act";
+  const std::string outside = c.meaning();
+  CHECK(outside.find("SELECTs the dedup table, then debits in another transaction") == 0);
+  c.check = consumer::Check::kInTransaction;
+  const std::string inside = c.meaning();
+  CHECK(inside.find("inside the debit's own transaction") != std::string::npos);
+  CHECK(inside.find("isolation level") != std::string::npos);
+  CHECK(inside.find("in another transaction") == std::string::npos);
+  c.strategy = "atomic";  // check is read by check-then-act only
+  CHECK(c.meaning().find("dedup key in the same transaction") != std::string::npos);
+  c.strategy = "separate-dedup-store";
+  CHECK(c.meaning().find("before the debit commits") != std::string::npos);
+  c.mark = consumer::Mark::kAfterCommit;
+  CHECK(c.meaning().find("commits the debit, then marks") == 0);
+  c.strategy = "atomic";  // atomic + dedup = none is no-dedup: its meaning
+  c.dedup = consumer::Dedup::kNone;
+  CHECK(c.meaning().find("keeps no dedup key") != std::string::npos);
+}
