@@ -70,10 +70,31 @@ TEST_CASE("live --consumer: the atomic example survives a kill between commit an
   check_survives_kill_after_commit(kAtomic);
 }
 
-// The same consumer in C on rabbitmq-c (examples/consumers/c/atomic.c), built by CMake.
-TEST_CASE("live --consumer: the C example on rabbitmq-c survives a kill between commit and ack",
+// The same consumer in C++ on rabbitmq-c (examples/consumers/cpp/atomic.cpp), built by
+// CMake: killed at its failpoint after the commit of order 2, then through a short live
+// sweep whose kills and lost frames need no failpoint (6 seeds, all at once).
+TEST_CASE("live --consumer: the C++ example on rabbitmq-c survives a kill between commit and ack",
           "[live-consumer]") {
-  check_survives_kill_after_commit(EOSIM_ATOMIC_C);
+  check_survives_kill_after_commit(EOSIM_ATOMIC_CPP);
+}
+
+TEST_CASE("live --consumer --seeds: the C++ example passes a short sweep with kills and drops",
+          "[live-consumer]") {
+  live_test::broker_endpoint();
+  live_test::TempDir dir;
+  const std::string keep = dir.path + "/runs";
+  const live_test::Outcome o = run_consumer(
+      kConsumer01, EOSIM_ATOMIC_CPP, dir,
+      {"--seeds", "1..6", "--faults", "kill=1/2,drop=1/2", "--jobs", "6", "--keep-db", keep});
+  INFO(o.out);
+  CHECK(o.exit_code == 0);
+  const nlohmann::json j = live_test::last_json_line(o.out);
+  CHECK(j["runs"] == 6);
+  CHECK(j["verdicts"].value("exactly-once", 0) == 6);
+  CHECK(j["faults_fired"].value("crash", 0) >= 1);  // kills and lost frames both came
+  CHECK(j["faults_fired"].value("drop", 0) >= 1);
+  CHECK(j["failing"].empty());
+  CHECK(left_running(keep) == 0);
 }
 
 // With --compare the same file runs in the model with eosim's own consumer (the file's
