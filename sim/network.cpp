@@ -143,6 +143,7 @@ void Network::add_state(StateHash& hash) const {
         hash.add(faults_.frames().name(f.frame.kind));
         for (const std::int64_t part : f.frame.key.parts) hash.add(part);
         hash.add(f.freeze_after);
+        if (f.kill_client) hash.add(std::string_view("kill client"));
         hash.add(f.frame.payload != nullptr);
         if (f.frame.payload) f.frame.payload->add_state(hash);
       }
@@ -208,8 +209,9 @@ bool Network::send(ConnId conn, const NodeId& from, Frame frame) {
       std::max(scheduler_.now() + draw_latency(options_.latency_min, options_.latency_max, identity),
                dir.last_arrival);
   dir.last_arrival = arrival;
-  const bool freeze_after = fault == FaultAction::kFreeze;
-  dir.queue.push_back({std::move(frame), freeze_after});
+  InFlight item{std::move(frame), fault == FaultAction::kFreeze};
+  if (fault == FaultAction::kCrash) kill_client_at(conn, c, d, item);
+  dir.queue.push_back(std::move(item));
   // Connection and direction in one word: a closure of two words is stored inside the
   // std::function, where three would be allocated on the heap (one per frame sent).
   const std::uint64_t conn_dir = conn * 2 + static_cast<std::uint64_t>(d);
@@ -236,7 +238,28 @@ void Network::deliver_head(ConnId conn, int d) {
   }
   trace_.record(dir.to, EventKind::kRecv, dir.from, item.frame.key.subject(), item.frame.summary);
   if (item.freeze_after) freeze(conn, "frozen after " + item.frame.summary);
+  if (item.kill_client) {
+    on_kill_(dir.to, "killed as " + item.frame.summary + " arrived (a crash rule on " +
+                         std::string(faults_.sites().name(dir.site)) + ")");
+    return;
+  }
   if (node->second.on_frame) node->second.on_frame(conn, item.frame);
+}
+
+void Network::kill_client_at(ConnId conn, const Connection& c, int d, InFlight& item) {
+  if (!on_kill_) return;
+  if (d == 1) {  // towards the client: killed as it arrives (deliver_head)
+    item.kill_client = true;
+    return;
+  }
+  // From the client: killed right after sending, before any other event of this instant
+  // (priority -1), so it takes no further step.
+  const NodeId client = c.dir[0].from;
+  const std::string why = "killed right after sending " + item.frame.summary +
+                          " (a crash rule on " +
+                          std::string(faults_.sites().name(c.dir[0].site)) + ")";
+  scheduler_.at(scheduler_.now(), "net.kill", [this, client, why] { on_kill_(client, why); }, -1,
+                event_tag(conn));
 }
 
 void Network::lose_queue(Direction& dir, const char* why) {

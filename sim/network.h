@@ -19,6 +19,13 @@
 // that notices closes its socket (it is told, and its sends fail from then on); the other
 // end, behind the frozen link, learns nothing of it. A frozen connection never thaws.
 //
+// A crash rule on a frame (FaultAction::kCrash, which the layer above allows on some
+// frames only) kills the connection's *client* at that frame, through the on_kill hook: a
+// frame towards the client is delivered, and instead of handling it the client is killed
+// as it arrives (it dies holding what the frame gave it); a frame from the client goes on
+// its way, and the client is killed right after, before any other event of that instant
+// runs. Without a hook, or on a frame that never arrives, nothing is killed.
+//
 // Fault sites are named "net.<role>-><role>" (the fault plan's sites() gives each its id)
 // where a node's role is its name without the trailing instance number ("client2" has
 // role "client" and instance 2). With set_instance_part(p), a frame's fault opportunity
@@ -140,6 +147,9 @@ class Network {
   Network(Scheduler& scheduler, Chooser& chooser, FaultPlan& faults, Trace& trace);
 
   void set_options(LinkOptions options) { options_ = options; }
+  // Kills `node` (a crash rule's client, see the header comment): `why` says at which frame.
+  using KillHook = std::function<void(const NodeId& node, const std::string& why)>;
+  void set_on_kill(KillHook hook) { on_kill_ = std::move(hook); }
   // The key part that carries a node's instance number at a connection's fault
   // opportunities (see the header comment); unset, the frame's key goes as it is.
   void set_instance_part(std::size_t part);
@@ -191,6 +201,7 @@ class Network {
   struct InFlight {
     Frame frame;
     bool freeze_after = false;  // a freeze rule matched it: the link freezes as it arrives
+    bool kill_client = false;   // a crash rule matched it: the client is killed as it arrives
   };
   struct Direction {
     NodeId from;
@@ -222,6 +233,8 @@ class Network {
   int side_of(const Connection& c, const NodeId& node) const;
   void deliver_head(ConnId conn, int d);
   void lose_queue(Direction& dir, const char* why);
+  // A crash rule matched `item`, sent on `conn` in direction `d` (see the header comment).
+  void kill_client_at(ConnId conn, const Connection& c, int d, InFlight& item);
   void notify(ConnId conn, int side, Tick delay);
   // The far end of a dead or frozen connection: told after its detection time, if ever.
   void notify_by_detection(ConnId conn, int side);
@@ -235,6 +248,7 @@ class Network {
   FaultPlan& faults_;
   Trace& trace_;
   LinkOptions options_;
+  KillHook on_kill_;
   std::optional<std::size_t> instance_part_;
   std::map<NodeId, NodeHandlers> nodes_;
   std::map<ConnId, Connection> connections_;

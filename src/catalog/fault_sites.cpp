@@ -68,11 +68,11 @@ constexpr std::array<SiteFrame, 1> kProducerToBroker = {{
     {"basic.publish", true, true, publishes_directly, nullptr},
 }};
 constexpr std::array<SiteFrame, 2> kBrokerToConsumer = {{
-    {"basic.deliver", true, true, nullptr, nullptr},
+    {"basic.deliver", true, true, nullptr, nullptr, true},
     {"channel.close", false, false, nullptr, nullptr},
 }};
 constexpr std::array<SiteFrame, 5> kConsumerToBroker = {{
-    {"basic.ack", true, true, nullptr, settles},
+    {"basic.ack", true, true, nullptr, settles, true},
     {"basic.nack", true, true, nullptr, settles},
     {"basic.reject", true, true, nullptr, settles},
     {"basic.qos", false, false, nullptr, nullptr},
@@ -192,12 +192,14 @@ constexpr std::array<FaultSite, kSiteCount> kSites = {{
      kProducerToBroker, true, false, "", true},
     {S::kNetBrokerToConsumer, orders::site_name(S::kNetBrokerToConsumer), A::kDrop,
      "a frame from the broker to a consumer is lost and the connection dies (with `tick`: "
-     "the connection breaks at that time and the broker notices at once)",
+     "the connection breaks at that time and the broker notices at once); `crash` on "
+     "basic.deliver: the consumer is killed as that delivery reaches it, holding it unacked",
      kNetKeys | kKeyInstance, kDeliveryAttempt, 0, nullptr, nullptr,
      kBrokerToConsumer, true, false, "", true},
     {S::kNetConsumerToBroker, orders::site_name(S::kNetConsumerToBroker), A::kDrop,
      "a frame from a consumer to the broker is lost and the connection dies (with `tick`: "
-     "the connection breaks at that time and the consumer notices at once)",
+     "the connection breaks at that time and the consumer notices at once); `crash` on "
+     "basic.ack: the consumer is killed right after it sent that ack",
      kNetKeys | kKeyInstance, kDeliveryAttempt, 0, nullptr, nullptr,
      kConsumerToBroker, true, false, "", true},
 }};
@@ -249,13 +251,18 @@ bool random_kind(std::string_view name) {
   return false;
 }
 
+bool FaultSite::kills() const {
+  return std::any_of(frames.begin(), frames.end(), [](const SiteFrame& f) { return f.kills; });
+}
+
 bool FaultSite::allows(Action a) const {
-  return a == action || (freezes && a == Action::kFreeze);
+  return a == action || (freezes && a == Action::kFreeze) || (kills() && a == Action::kCrash);
 }
 
 std::string FaultSite::allowed_text() const {
   std::string text(action_name(action));
   if (freezes) text += ", " + std::string(action_name(Action::kFreeze));
+  if (kills()) text += ", " + std::string(action_name(Action::kCrash));
   return text;
 }
 

@@ -76,6 +76,11 @@ struct SiteFrame {
   bool names_attempt = false;  // ... and the attempt of that order it belongs to
   PatternTest patterns = nullptr;  // who ever sends it (null: every one)
   StrategyTest strategies = nullptr;
+  // A rule may `do = "crash"` on it: the consumer (the connection's client) is killed as
+  // the frame reaches it (basic.deliver: it dies holding that delivery unacked), or right
+  // after it sent the frame (basic.ack: the ack is on its way), as a live run's fault proxy
+  // kills the consumer's process at that frame. sim/network.h says how the model does it.
+  bool kills = false;
 };
 
 struct FaultSite {
@@ -103,9 +108,11 @@ struct FaultSite {
   bool freezes = false;
 
   bool is_network() const { return !frames.empty(); }
+  // Whether a rule here may `do = "crash"` on one of its frames (SiteFrame::kills).
+  bool kills() const;
   bool takes(SiteKey key) const { return (keys & key) != 0; }
   bool allows(Action a) const;
-  std::string allowed_text() const;  // "drop" or "drop, freeze"
+  std::string allowed_text() const;  // "drop", "drop, freeze" or "drop, freeze, crash"
   bool carries(std::string_view frame) const;
   const SiteFrame* frame(std::string_view kind) const;  // nullptr if not carried
   std::vector<std::string_view> frame_names() const;

@@ -454,6 +454,7 @@ live::LiveOptions make_live_options(const LiveCommandOptions& o, const Loaded& l
   lo.broker = own;
   lo.database = store.own.get();
   lo.schedule = l.schedule;
+  lo.schedule_scenario = l.schedule_scenario;
   lo.kill_delays_ms = l.kill_delays_ms;
   if (o.progress) {
     lo.progress = [&err](const std::string& line) {

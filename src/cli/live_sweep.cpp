@@ -44,6 +44,8 @@ struct SeedRun {
   std::size_t faults = 0;
   std::string run_dir;
   std::string replay;
+  std::string replay_file;   // the run folder's replay.toml: the schedule as a scenario file
+  std::size_t left_out = 0;  // drawn faults it cannot hold
 };
 
 struct SweepTally {
@@ -88,6 +90,8 @@ SeedRun run_seed(const LiveCommandOptions& o, const Loaded& base, std::uint64_t 
   LiveCommandOptions one = o;
   one.seeds = std::to_string(seed);
   r.replay = replay_of(one, l.file);
+  r.replay_file = (fs::path(r.run_dir) / "replay.toml").string();
+  r.left_out = l.left_out;
   const live::LiveOptions lo = make_live_options(o, l, r.run_dir, own, store, err);
   live::LiveResult result;
   const live::Status st = live::run_live(l.scenario, endpoint, lo, result);
@@ -131,6 +135,12 @@ std::string faults_text(const std::map<std::string, int>& faults) {
   return std::to_string(total) + (parts.empty() ? "" : " (" + parts + ")");
 }
 
+// What the replay file leaves out of the seed's schedule, if anything.
+std::string file_note(const SeedRun& r) {
+  if (r.left_out == 0) return "";
+  return " (without " + std::to_string(r.left_out) + " of its faults: see its opening comment)";
+}
+
 void print_text(const LiveCommandOptions& o, const Loaded& l, const SweepTally& t,
                 std::ostream& out) {
   out << "live sweep of " << l.scenario.name << " (" << l.file << ")\n"
@@ -151,6 +161,8 @@ void print_text(const LiveCommandOptions& o, const Loaded& l, const SweepTally& 
   for (const SeedRun& r : t.failing) {
     out << "  " << lab::printable(seed_line(r)) << "\n    run folder " << r.run_dir
         << " (schedule.txt)\n    same faults, timing may differ: " << r.replay << '\n';
+    if (!r.error.empty()) continue;
+    out << "    as a scenario file to keep" << file_note(r) << ": " << r.replay_file << '\n';
   }
 }
 
@@ -173,6 +185,10 @@ void print_json(const LiveCommandOptions& o, const SweepTally& t, std::ostream& 
     }
     f["run_dir"] = r.run_dir;
     f["replay"] = r.replay;
+    if (r.error.empty()) {
+      f["replay_file"] = r.replay_file;
+      f["replay_file_left_out"] = r.left_out;
+    }
     failing.push_back(f);
   }
   j["failing"] = failing;
@@ -207,6 +223,11 @@ Loaded with_schedule(const LiveCommandOptions& o, const Loaded& l, std::uint64_t
   one.seeds = std::to_string(seed);
   scheduled.schedule =
       live::schedule_text(seed, live_faults_spec(o), replay_of(one, l.file), faults);
+  LiveCommandOptions file = o;  // the file holds the faults
+  file.seeds.clear();
+  scheduled.schedule_scenario =
+      live::schedule_scenario(l.scenario, seed, live_faults_spec(o), replay_of(file, "replay.toml"),
+                              faults, scheduled.left_out);
   return scheduled;
 }
 

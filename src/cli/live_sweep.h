@@ -34,6 +34,8 @@ struct Loaded {
   std::string file;
   lab::Scenario scenario;
   std::string schedule;
+  std::string schedule_scenario;             // replay.toml (live_schedule.h)
+  std::size_t left_out = 0;                  // drawn faults replay.toml cannot hold
   std::vector<std::int64_t> kill_delays_ms;  // per rule of scenario.script (LiveOptions)
 };
 
@@ -41,7 +43,7 @@ struct Loaded {
 std::string live_faults_spec(const LiveCommandOptions& o);
 
 // `l` with the schedule seed `seed` draws from --faults (live_faults_spec): the seed set,
-// the rules added, the schedule's text. REQUIRES: the spec parses.
+// the rules added, the schedule's text and scenario file. REQUIRES: the spec parses.
 Loaded with_schedule(const LiveCommandOptions& o, const Loaded& l, std::uint64_t seed);
 
 // The live run's options for `l` (live_command.cpp), its run folder `keep` ("" = temporary).

@@ -197,6 +197,9 @@ Status run_live(const lab::Scenario& s, const Endpoint& endpoint, const LiveOpti
   if (!o.schedule.empty()) {
     std::ofstream(out.run_dir + "/schedule.txt") << o.schedule;
   }
+  if (!o.schedule_scenario.empty()) {
+    std::ofstream(out.run_dir + "/replay.toml") << o.schedule_scenario;
+  }
   install_server_stores();
   // On every way out, after the checker has read the tables (a return value is made before
   // the locals go): the run's schema on a server of the user's, unless kept.

@@ -69,6 +69,9 @@ struct LiveOptions {
   // A live sweep's fault schedule in words (live_schedule.h): written to the run folder's
   // schedule.txt; its rules are in the scenario's script already. "" = none.
   std::string schedule;
+  // The same schedule as a scenario file (live_schedule.h, schedule_scenario): written to
+  // the run folder's replay.toml. "" = none.
+  std::string schedule_scenario;
   // Per rule of the scenario's script: a kill the fault proxy carries out this many wall
   // milliseconds after its frame (live_schedule.h); missing or 0 = at once.
   std::vector<std::int64_t> kill_delays_ms;

@@ -123,6 +123,36 @@ std::string schedule_line(const ScheduledFault& fault) {
   }
 }
 
+std::string schedule_scenario(const lab::Scenario& s, std::uint64_t seed, const std::string& spec,
+                              const std::string& replay, const std::vector<ScheduledFault>& faults,
+                              std::size_t& left_out) {
+  lab::Scenario file = s;
+  file.seed = seed;
+  std::string omitted;
+  left_out = 0;
+  for (const ScheduledFault& fault : faults) {
+    const std::string why = fault.delay_ms > 0
+                                ? "a delay is the machine's clock, which the model has none of"
+                                : lab::rule_never_passed(s, fault.rule);
+    if (why.empty()) {
+      file.script.push_back(fault.rule);
+      continue;
+    }
+    ++left_out;
+    omitted += "#   " + schedule_line(fault) + ": " + why + "\n";
+  }
+  std::string text = "# The fault schedule of seed " + std::to_string(seed) + " (--faults " + spec +
+                     ") as a scenario file: the scenario's own rules and the drawn ones\n" +
+                     "# (optional: a run that never reaches a rule's frame is not a failure).\n" +
+                     "# Keep it, change it, run it live (same faults, timing may differ):\n#   " +
+                     replay + "\n# or in the model, with eosim's own consumer: eosim run FILE\n";
+  if (left_out > 0) {
+    text += "# Left out (replay them with --seeds " + std::to_string(seed) + " --faults " + spec +
+            "):\n" + omitted;
+  }
+  return text + "\n" + lab::to_toml(file);
+}
+
 std::string schedule_text(std::uint64_t seed, const std::string& spec, const std::string& replay,
                           const std::vector<ScheduledFault>& faults) {
   std::string text = "# The fault schedule of seed " + std::to_string(seed) + " (--faults " + spec +

@@ -21,9 +21,10 @@
 //
 // Invariants:
 //  (1) draw_schedule is a function of (scenario's orders and budget, ratios, seed) alone.
-//  (2) No drawn rule can be written in a scenario file as it is (`do = "crash"` on a
-//      network site is the fault proxy's only): a schedule is replayed by its seed and
-//      ratios (the sweep prints that command).
+//  (2) Every drawn rule but a kill at a delay can be written in a scenario file as it is
+//      (a kill at a frame has a model meaning: sim/network.h), and schedule_scenario
+//      writes them so; a kill at a delay is the machine's clock, which the model does not
+//      have: it is replayed by its seed and ratios (the sweep prints that command).
 
 #include <cstdint>
 #include <map>
@@ -75,5 +76,14 @@ std::string schedule_line(const ScheduledFault& fault);
 // (in words, then as the rule).
 std::string schedule_text(std::uint64_t seed, const std::string& spec, const std::string& replay,
                           const std::vector<ScheduledFault>& faults);
+
+// replay.toml: `s` (the scenario before the schedule was added) with seed `seed` and the
+// drawn rules that a file can hold, as a scenario file `eosim live` and `eosim run` read;
+// its opening comment gives `replay` (the command that runs it) and names each fault left
+// out and why (invariant 2; a rule that scenario could never pass, which the loader
+// refuses). Sets `left_out` to how many were left out.
+std::string schedule_scenario(const lab::Scenario& s, std::uint64_t seed, const std::string& spec,
+                              const std::string& replay, const std::vector<ScheduledFault>& faults,
+                              std::size_t& left_out);
 
 }  // namespace live

@@ -28,8 +28,8 @@
 // model.
 //
 // A rule with `do = "crash"` on a consumer's link (`net.broker->consumer` frame
-// basic.deliver, `net.consumer->broker` frame basic.ack; drawn by a live sweep's schedule,
-// live_schedule.h - a scenario file cannot say it) kills that consumer's process group with
+// basic.deliver, `net.consumer->broker` frame basic.ack; written in a scenario file, or
+// drawn by a live sweep's schedule, live_schedule.h) kills that consumer's process group with
 // SIGKILL as the frame goes by: the frame is forwarded, so the consumer is killed holding
 // that delivery unacked, or right after its ack left. The kill goes to the group set for the
 // frame's listener (set_group), never to anything else; with none set, nothing is killed.

@@ -356,6 +356,33 @@ bool check_match_keys(const TableReader& t, const FaultSite& site, const SiteFra
   return true;
 }
 
+// `do = "crash"` on a network site kills the consumer at one frame (SiteFrame::kills): the
+// rule names that frame, and fires at it, never at a moment (`tick`, `step`: a process
+// crash at a moment is consumer.process).
+bool check_kill(const TableReader& t, const FaultSite& site, const SiteFrame* frame) {
+  std::vector<std::string_view> killing;
+  for (const SiteFrame& f : site.frames) {
+    if (f.kills) killing.push_back(f.kind);
+  }
+  const std::string which = join_names(killing);
+  const std::string crash = "\"crash\" at " + rule_site(site);
+  if (frame == nullptr) {
+    return t.fail_at("do", crash + " kills the consumer at a frame: give `frame = \"" + which +
+                               "\"`");
+  }
+  if (!frame->kills) {
+    return t.fail_at("frame", crash + " applies only to frame " + which + ", not " +
+                                  std::string(frame->kind));
+  }
+  for (const std::string_view moment : {"tick", "step"}) {
+    if (t.has(moment)) {
+      return t.fail_at(moment, crash + " fires at its frame, not at a moment (a crash at a "
+                                       "moment: consumer.process)");
+    }
+  }
+  return true;
+}
+
 // `attempt` can only reach so high at some sites (the order service never retries).
 bool check_attempt_bound(const TableReader& t, const FaultSite& site,
                          const sim::FaultRule& rule) {
@@ -395,7 +422,11 @@ bool read_rule(const TableReader& t, const Scenario& s, sim::FaultRule& rule) {
     }
     rule.frame = std::move(kind);
   }
-  if (!check_triggers(t, site) || !check_match_keys(t, site, frame)) return false;
+  const bool kill = site.is_network() && rule.action == Action::kCrash;
+  if ((kill && !check_kill(t, site, frame)) || !check_triggers(t, site) ||
+      !check_match_keys(t, site, frame)) {
+    return false;
+  }
   const std::string never = rule_never_passed(s, rule);
   if (!never.empty()) return t.fail_at(frame ? "frame" : "at", never);
   const Bounded n(t, "faults.script", s);

@@ -189,6 +189,12 @@ void WorldImpl::set_up_kernel() {
   k.faults.log_opportunities(options_.log_opportunities);
   k.network.set_options(link_options(s.network));
   k.network.set_instance_part(orders::kInstance);  // `instance` rules on net.* sites
+  // A crash rule on a consumer's link (basic.deliver, basic.ack) kills that consumer.
+  k.network.set_on_kill([this](const sim::NodeId& node, const std::string& why) {
+    for (auto& c : consumers_) {
+      if (c->name() == node) c->crash(why);
+    }
+  });
   transport::name_lab_ids(k);                      // before the rules name sites
   k.faults.set_rules(s.script);
   sim::RandomFaultOptions random;

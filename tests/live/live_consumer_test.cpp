@@ -4,9 +4,12 @@
 // errors' causes, that no process of the run is left - never how long anything took.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
+#include "src/live/actor_process.h"
 #include "tests/live/live_cli.h"
 #include "tests/live/real_broker.h"
 
@@ -95,6 +98,43 @@ TEST_CASE("live --consumer --seeds: the C++ example passes a short sweep with ki
   CHECK(j["faults_fired"].value("drop", 0) >= 1);
   CHECK(j["failing"].empty());
   CHECK(left_running(keep) == 0);
+}
+
+// Kills written in a scenario file, at frames of the consumer's link (`do = "crash"` on
+// basic.deliver and basic.ack: tests/data/live/kills/kills-at-frames.toml): live, the fault
+// proxy kills the consumer at both frames, and --compare finds the model's outcome per
+// order, with eosim's own consumer and with the C++ example in its place. On main the file
+// is refused at load (crash is not allowed on a network site).
+TEST_CASE(
+    "live --compare: kills written at frames agree with the model, for eosim's consumer "
+    "and the C++ example",
+    "[live-consumer]") {
+  live_test::broker_endpoint();
+  live_test::TempDir dir;
+  const std::string file = live_test::kSource + "/tests/data/live/kills/kills-at-frames.toml";
+  for (const std::string& consumer : {std::string(), std::string(EOSIM_ATOMIC_CPP)}) {
+    INFO(consumer);
+    const std::string keep = dir.path + (consumer.empty() ? "/own" : "/cpp");
+    std::vector<std::string> args = {
+        "live",     file,   "--compare", "--broker", live_test::real_broker().url,
+        "--format", "json", "--keep-db", keep};
+    if (!consumer.empty()) args.insert(args.end(), {"--consumer", consumer});
+    const live_test::Outcome o = live_test::eosim(args, dir);
+    INFO(o.out);
+    CHECK(o.exit_code == 0);
+    const auto lines = live_test::json_lines(o.out);
+    REQUIRE(lines.size() == 2);
+    CHECK(lines[0]["model"]["verdict"] == "exactly-once");
+    CHECK(lines[0]["live"]["verdict"] == "exactly-once");
+    CHECK(lines[0]["agree"] == true);
+    const std::vector<sim::FiredFault> fired = live::read_fired(keep);
+    REQUIRE(fired.size() == 2);
+    CHECK(fired[0].site == "net.broker->consumer");
+    CHECK(fired[0].action == sim::FaultAction::kCrash);
+    CHECK(fired[1].site == "net.consumer->broker");
+    CHECK(fired[1].action == sim::FaultAction::kCrash);
+    CHECK(left_running(keep) == 0);
+  }
 }
 
 // With --compare the same file runs in the model with eosim's own consumer (the file's
@@ -249,6 +289,21 @@ TEST_CASE(
             " --faults kill=1/2,drop=1/2") != std::string::npos);
   const std::string run_dir = first["run_dir"];
   CHECK(std::filesystem::exists(run_dir + "/schedule.txt"));
+  // The seed's schedule as a scenario file, with its faults as rules, which loads (the model
+  // runs it: exit 0 or 1, never 2).
+  const std::string replay_file = first["replay_file"];
+  CHECK(replay_file == run_dir + "/replay.toml");
+  const live_test::Outcome model = live_test::eosim({"run", replay_file}, dir);
+  INFO(model.out);
+  CHECK(model.exit_code <= 1);
+  std::ifstream in(replay_file);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::size_t rules = 0;
+  for (std::size_t at = text.find("[[faults.script]]"); at != std::string::npos;
+       at = text.find("[[faults.script]]", at + 1)) {
+    ++rules;
+  }
+  CHECK(rules + first["replay_file_left_out"].get<std::size_t>() >= 1);
   // The order named was debited more than once in the consumer's own ledger (twice, or
   // three times when two faults hit it).
   CHECK(live_test::debits_of(run_dir + "/consumer-ledger.db",

@@ -84,3 +84,38 @@ TEST_CASE("live schedule: the run folder's text names the seed, the replay and e
   CHECK(text.find("the 1st ") != std::string::npos);
   CHECK(text.find("nth=3") != std::string::npos);
 }
+
+// replay.toml: the schedule as a scenario file that loads back with every drawn rule a
+// file can hold - kills at a frame included (they have a model meaning) - and names the
+// kills at a delay it leaves out.
+TEST_CASE("live schedule: the scenario file holds every fault but a kill at a delay",
+          "[live-unit]") {
+  std::map<std::string, sim::Ratio> ratios;
+  REQUIRE(live::parse_live_faults("kill=1,drop=1/2", ratios).ok());
+  lab::Scenario s = three_orders();
+  s.name = "three orders";
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const std::vector<live::ScheduledFault> faults = live::draw_schedule(s, ratios, seed);
+    std::size_t left_out = 99;
+    const std::string text = live::schedule_scenario(s, seed, "kill=1,drop=1/2",
+                                                     "eosim live replay.toml", faults, left_out);
+    INFO(text);
+    const eosim::Result<lab::Scenario> loaded = lab::parse_scenario(text, "replay.toml");
+    REQUIRE(loaded.ok());
+    CHECK(loaded.value().seed == seed);
+    std::vector<sim::FaultRule> kept;
+    std::size_t delayed = 0;
+    for (const live::ScheduledFault& f : faults) {
+      if (f.delay_ms > 0) {
+        ++delayed;
+        CHECK(text.find("# Left out") != std::string::npos);
+        CHECK(text.find("#   " + live::schedule_line(f) + ": a delay") != std::string::npos);
+      } else {
+        kept.push_back(f.rule);
+      }
+    }
+    CHECK(left_out == delayed);
+    CHECK(loaded.value().script == kept);
+    CHECK(text.find("eosim live replay.toml") != std::string::npos);
+  }
+}

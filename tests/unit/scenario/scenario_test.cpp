@@ -256,6 +256,18 @@ TEST_CASE("every kind of bad value is an error naming its key and line", "[scena
        4, "faults.script[1].frame", "unknown frame kind"},
       {"name = 'x'\n[[faults.script]]\nat = 'consumer.on_deliver'\ndo = 'crash'\norder = 4\n",
        5, "faults.script[1].order", "between 1 and 3, got 4"},
+      // A kill on a network site: a consumer's link only, at its frame, never at a moment.
+      {"name = 'x'\n[[faults.script]]\nat = 'net.relay->broker'\nframe = 'basic.publish'\n"
+       "do = 'crash'\n",
+       5, "faults.script[1].do", "allowed: drop, freeze)"},
+      {"name = 'x'\n[[faults.script]]\nat = 'net.broker->consumer'\ndo = 'crash'\n", 4,
+       "faults.script[1].do", "kills the consumer at a frame: give `frame = \"basic.deliver\"`"},
+      {"name = 'x'\n[[faults.script]]\nat = 'net.broker->consumer'\nframe = 'channel.close'\n"
+       "do = 'crash'\n",
+       4, "faults.script[1].frame", "applies only to frame basic.deliver, not channel.close"},
+      {"name = 'x'\n[[faults.script]]\nat = 'net.consumer->broker'\nframe = 'basic.ack'\n"
+       "do = 'crash'\ntick = 5\n",
+       6, "faults.script[1].tick", "fires at its frame, not at a moment"},
       {"name = 'x'\n[[faults.script]]\nat = 'consumer.on_deliver'\ndo = 'crash'\nattempt = 0\n",
        5, "faults.script[1].attempt", "got 0"},
       {"name = 'x'\n[[faults.script]]\nat = 'consumer.on_deliver'\ndo = 'crash'\nnth = 0\n",
@@ -419,7 +431,10 @@ TEST_CASE("the catalog is consistent and finds exactly its own names", "[catalog
   REQUIRE(acks);
   CHECK(acks->allows(lab::Action::kDrop));
   CHECK(acks->allows(lab::Action::kFreeze));
-  CHECK_FALSE(acks->allows(lab::Action::kCrash));
+  CHECK(acks->allows(lab::Action::kCrash));  // a kill at a frame (basic.ack only)
+  CHECK(acks->frame("basic.ack")->kills);
+  CHECK_FALSE(acks->frame("basic.nack")->kills);
+  CHECK_FALSE(lab::find_fault_site("net.relay->broker")->allows(lab::Action::kCrash));
   CHECK(acks->carries("basic.ack"));
   CHECK_FALSE(acks->carries("basic.deliver"));
   CHECK(lab::find_fault_site("db.commit")->allows(lab::Action::kFail));
