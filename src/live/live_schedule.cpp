@@ -141,11 +141,13 @@ std::string schedule_scenario(const lab::Scenario& s, std::uint64_t seed, const 
     ++left_out;
     omitted += "#   " + schedule_line(fault) + ": " + why + "\n";
   }
-  std::string text = "# The fault schedule of seed " + std::to_string(seed) + " (--faults " + spec +
-                     ") as a scenario file: the scenario's own rules and the drawn ones\n" +
-                     "# (optional: a run that never reaches a rule's frame is not a failure).\n" +
-                     "# Keep it, change it, run it live (same faults, timing may differ):\n#   " +
-                     replay + "\n# or in the model, with eosim's own consumer: eosim run FILE\n";
+  std::string text =
+      "# The fault schedule of seed " + std::to_string(seed) + " (--faults " + spec +
+      ") as a scenario file:\n# the scenario's own rules and the drawn ones "
+      "(optional: a run that never reaches\n# a rule's frame is not a failure). "
+      "Keep it, change it, run it live (same faults,\n# timing may differ; replay.toml "
+      "is this file):\n#   " +
+      replay + "\n# or in the model, with eosim's own consumer: eosim run replay.toml\n";
   if (left_out > 0) {
     text += "# Left out (replay them with --seeds " + std::to_string(seed) + " --faults " + spec +
             "):\n" + omitted;
