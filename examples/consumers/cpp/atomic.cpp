@@ -17,6 +17,7 @@
 #include <amqp.h>
 #include <amqp_tcp_socket.h>
 #include <sqlite3.h>
+#include <sys/time.h>
 
 #include <charconv>
 #include <chrono>
@@ -215,6 +216,8 @@ class Envelope {
   bool filled_ = false;
 };
 
+constexpr long kWaitSeconds = 10;  // the longest wait for a connect, a login or an RPC
+
 // One connection to the broker at EOSIM_BROKER_URL, subscribed to EOSIM_QUEUE on channel 1
 // with EOSIM_PREFETCH; destroyed when it goes out of scope. ok() is false once any call on
 // it failed (the connection broke, or never came up).
@@ -230,8 +233,15 @@ class Broker {
     }
     const std::string queue = env("EOSIM_QUEUE");
     const int prefetch = std::atoi(env("EOSIM_PREFETCH").c_str());
+    // No step of connecting may wait for ever: a connect, login or RPC whose reply never
+    // comes (a connection broken under it) fails after kWaitSeconds; the caller connects
+    // again.
+    timeval wait{kWaitSeconds, 0};
+    amqp_set_handshake_timeout(conn_.get(), &wait);
+    amqp_set_rpc_timeout(conn_.get(), &wait);
     amqp_socket_t* socket = amqp_tcp_socket_new(conn_.get());
-    ok_ = socket != nullptr && amqp_socket_open(socket, info.host, info.port) == AMQP_STATUS_OK;
+    ok_ = socket != nullptr &&
+          amqp_socket_open_noblock(socket, info.host, info.port, &wait) == AMQP_STATUS_OK;
     ok_ = ok_ && amqp_login(conn_.get(), info.vhost, 0, 131072, 30, AMQP_SASL_METHOD_PLAIN,
                             info.user, info.password)
                          .reply_type == AMQP_RESPONSE_NORMAL;
