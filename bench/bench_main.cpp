@@ -9,6 +9,11 @@
 //       SQL run back to back (replay first in every other round) and the round's ratios
 //       are printed; then each measurement's least and median CPU time per run, and per
 //       ratio the median of the rounds' ratios beside the ratio of the best times.
+//   eosim_bench instructions [--scenario FILE] [--runs N] [--faults on|off]
+//       for callgrind (bench/instructions.sh): records the sweep of N seeds (one job),
+//       then runs the sweep once and the replay of its SQL once, each between a reset of
+//       callgrind's counters and a dump named "sweep" / "replay", so that each dump holds
+//       the instructions of that part alone. Outside valgrind the requests do nothing.
 //   eosim_bench anti-patterns [--seeds N]
 //       for every anti-pattern (lab/patterns.h): the first seed of N that shows its
 //       violation, and how long shrinking it takes and to how many faults.
@@ -29,6 +34,13 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#else  // no valgrind headers: the client requests are no-ops, as outside valgrind
+#define CALLGRIND_ZERO_STATS
+#define CALLGRIND_DUMP_STATS_AT(name) static_cast<void>(name)
+#endif
 
 #include "bench/recorded_ceiling.h"
 #include "bench/sqlite_baseline.h"
@@ -161,11 +173,13 @@ Rate sweep_rate(const lab::Scenario& s, const lab::SweepOptions& options) {
 
 Rate replay_rate(bench::RecordedSweep& recorded) {
   std::uint64_t mismatches = 0;
-  const Rate rate = measure(static_cast<double>(recorded.runs),
-                            [&] { mismatches = recorded.replay.play(); });
+  const Rate rate =
+      measure(static_cast<double>(recorded.runs), [&] { mismatches = recorded.replay.play(); });
   if (mismatches != 0) {
-    std::fprintf(stderr, "the replay did other work than the sweep it recorded: %llu steps "
-                 "returned another code\n", static_cast<unsigned long long>(mismatches));
+    std::fprintf(stderr,
+                 "the replay did other work than the sweep it recorded: %llu steps "
+                 "returned another code\n",
+                 static_cast<unsigned long long>(mismatches));
     std::exit(3);
   }
   return rate;
@@ -179,9 +193,8 @@ Rate sqlite_rate(const lab::Scenario& s, std::uint64_t runs, unsigned jobs,
     std::optional<store::WarmScope> warm;
     if (setup == bench::SchemaSetup::kWarm) warm.emplace();
     for (std::uint64_t i = next++; i < runs; i = next++) {
-      const std::int64_t balance =
-          bench::sqlite_only_run(s.workload.orders, s.workload.amount,
-                                 s.workload.initial_balance, setup, ++run_ids);
+      const std::int64_t balance = bench::sqlite_only_run(
+          s.workload.orders, s.workload.amount, s.workload.initial_balance, setup, ++run_ids);
       if (balance != s.workload.initial_balance - s.workload.orders * s.workload.amount) {
         std::fprintf(stderr, "sqlite-only run ended with balance %lld\n",
                      static_cast<long long>(balance));
@@ -201,16 +214,17 @@ Rate sqlite_rate(const lab::Scenario& s, std::uint64_t runs, unsigned jobs,
 void record_or_exit(const lab::Scenario& s, const lab::SweepOptions& options,
                     bench::RecordedSweep& out, const char* what) {
   if (const eosim::Status recorded = bench::record_sweep(s, options, out); !recorded.ok()) {
-    std::fprintf(stderr, "recording the sweep (%s) failed: %s\n", what,
-                 recorded.message.c_str());
+    std::fprintf(stderr, "recording the sweep (%s) failed: %s\n", what, recorded.message.c_str());
     std::exit(3);
   }
   static_cast<void>(out.replay.play());  // untimed: the replay's pages and caches warm up
-  std::printf("recorded %s: %llu runs, %.1f connections, %.1f statement steps, %.1f calls "
-              "into SQLite per run\n", what, static_cast<unsigned long long>(out.runs),
-              static_cast<double>(out.connections) / static_cast<double>(out.runs),
-              static_cast<double>(out.steps) / static_cast<double>(out.runs),
-              static_cast<double>(out.replay.calls()) / static_cast<double>(out.runs));
+  std::printf(
+      "recorded %s: %llu runs, %.1f connections, %.1f statement steps, %.1f calls "
+      "into SQLite per run\n",
+      what, static_cast<unsigned long long>(out.runs),
+      static_cast<double>(out.connections) / static_cast<double>(out.runs),
+      static_cast<double>(out.steps) / static_cast<double>(out.runs),
+      static_cast<double>(out.replay.calls()) / static_cast<double>(out.runs));
 }
 
 void print_series(const char* what, const Series& series) {
@@ -230,10 +244,11 @@ void measure_pair(const lab::Scenario& s, const lab::SweepOptions& options,
 
 void print_ratio(const char* what, const Pair& pair) {
   const std::vector<double> ratios = pair.ratios();
-  std::printf("ratio %s: median of the rounds %.2f (rounds %.2f-%.2f), best sweep / best "
-              "replay %.2f\n", what, median(ratios),
-              *std::min_element(ratios.begin(), ratios.end()),
-              *std::max_element(ratios.begin(), ratios.end()), pair.best_ratio());
+  std::printf(
+      "ratio %s: median of the rounds %.2f (rounds %.2f-%.2f), best sweep / best "
+      "replay %.2f\n",
+      what, median(ratios), *std::min_element(ratios.begin(), ratios.end()),
+      *std::max_element(ratios.begin(), ratios.end()), pair.best_ratio());
 }
 
 struct Throughput {
@@ -252,8 +267,9 @@ void print_throughput(const Throughput& t) {
   print_series("fault-free statement list, schema parsed per run", t.parsed);
   print_series("fault-free statement list, schema cloned per run", t.cloned);
   print_series("fault-free statement list, warm connections", t.warm);
-  std::printf("ratio = sweep / the replay of its own SQL, runs per CPU second; target >= 0.60 "
-              "with faults\n");
+  std::printf(
+      "ratio = sweep / the replay of its own SQL, runs per CPU second; target >= 0.60 "
+      "with faults\n");
   print_ratio("without faults", t.clean);
   print_ratio("with the file's random faults", t.faulty);
 }
@@ -271,9 +287,11 @@ int throughput(int argc, char** argv) {
     return 2;
   }
   const lab::Scenario& s = loaded.value();
-  std::printf("machine: %u x %s; load average %s; %u job(s); %llu runs per measurement, "
-              "%d rounds\n", cores, cpu_model().c_str(), load_average().c_str(),
-              jobs, static_cast<unsigned long long>(runs), rounds);
+  std::printf(
+      "machine: %u x %s; load average %s; %u job(s); %llu runs per measurement, "
+      "%d rounds\n",
+      cores, cpu_model().c_str(), load_average().c_str(), jobs,
+      static_cast<unsigned long long>(runs), rounds);
   std::printf("scenario: %s (%lld orders)\n", s.name.c_str(),
               static_cast<long long>(s.workload.orders));
   // The recorded databases live in this scope; the one-job sweeps below use it too.
@@ -293,11 +311,12 @@ int throughput(int argc, char** argv) {
     const Rate& cr = t.clean.replay.rounds.back();
     const Rate& f = t.faulty.sweep.rounds.back();
     const Rate& fr = t.faulty.replay.rounds.back();
-    std::printf("round %d (load %s): CPU us per run, sweep / replay: %.0f / %.0f no faults "
-                "(ratio %.2f), %.0f / %.0f with faults (ratio %.2f)\n", round + 1,
-                load_average().c_str(), c.cpu_us_per_run(), cr.cpu_us_per_run(),
-                c.per_cpu_s() / cr.per_cpu_s(), f.cpu_us_per_run(), fr.cpu_us_per_run(),
-                f.per_cpu_s() / fr.per_cpu_s());
+    std::printf(
+        "round %d (load %s): CPU us per run, sweep / replay: %.0f / %.0f no faults "
+        "(ratio %.2f), %.0f / %.0f with faults (ratio %.2f)\n",
+        round + 1, load_average().c_str(), c.cpu_us_per_run(), cr.cpu_us_per_run(),
+        c.per_cpu_s() / cr.per_cpu_s(), f.cpu_us_per_run(), fr.cpu_us_per_run(),
+        f.per_cpu_s() / fr.per_cpu_s());
     std::fflush(stdout);
     t.parsed.rounds.push_back(sqlite_rate(s, runs, jobs, bench::SchemaSetup::kParsed));
     t.cloned.rounds.push_back(sqlite_rate(s, runs, jobs, bench::SchemaSetup::kCloned));
@@ -307,10 +326,38 @@ int throughput(int argc, char** argv) {
   return 0;
 }
 
+// One sweep and one replay of its SQL, each alone in a callgrind dump (see the top).
+int instructions(int argc, char** argv) {
+  const std::string file = arg(argc, argv, "--scenario", "bench/ten-orders.toml");
+  const std::uint64_t runs = std::strtoull(arg(argc, argv, "--runs", "300"), nullptr, 10);
+  const bool faults = std::strcmp(arg(argc, argv, "--faults", "on"), "off") != 0;
+  const eosim::Result<lab::Scenario> loaded = lab::load_scenario(file);
+  if (!loaded.ok()) {
+    std::fprintf(stderr, "%s\n", loaded.message().c_str());
+    return 2;
+  }
+  store::WarmScope scope;
+  const lab::SweepOptions options = sweep_options(runs, 1, faults);
+  bench::RecordedSweep sql;
+  record_or_exit(loaded.value(), options, sql,
+                 faults ? "sweep with the file's faults" : "sweep without faults");
+  CALLGRIND_ZERO_STATS;
+  const Rate sweep = sweep_rate(loaded.value(), options);
+  CALLGRIND_DUMP_STATS_AT("sweep");
+  CALLGRIND_ZERO_STATS;
+  const Rate replay = replay_rate(sql);
+  CALLGRIND_DUMP_STATS_AT("replay");
+  std::printf(
+      "CPU us per run, sweep / replay: %.0f / %.0f (ratio %.2f); under callgrind "
+      "the dumps \"sweep\" and \"replay\" hold each part's instructions\n",
+      sweep.cpu_us_per_run(), replay.cpu_us_per_run(), sweep.per_cpu_s() / replay.per_cpu_s());
+  return 0;
+}
+
 int anti_patterns(int argc, char** argv) {
   const std::uint64_t seeds = std::strtoull(arg(argc, argv, "--seeds", "500"), nullptr, 10);
-  std::printf("%-34s %-11s %10s %12s %10s %10s\n", "strategy / producer", "verdict",
-              "first seed", "faults", "shrink ms", "shrink runs");
+  std::printf("%-34s %-11s %10s %12s %10s %10s\n", "strategy / producer", "verdict", "first seed",
+              "faults", "shrink ms", "shrink runs");
   int worst = 0;
   for (const auto& p : lab::anti_patterns()) {
     const lab::Scenario s = lab::anti_pattern_scenario(p);
@@ -326,7 +373,8 @@ int anti_patterns(int argc, char** argv) {
     }
     const std::string name = std::string(sim::name_of(p.strategy)) + " / " + p.producer;
     if (seed == 0) {
-      std::printf("%-34s %-11s %10s\n", name.c_str(), std::string(lab::verdict_name(p.verdict)).c_str(), "NOT FOUND");
+      std::printf("%-34s %-11s %10s\n", name.c_str(),
+                  std::string(lab::verdict_name(p.verdict)).c_str(), "NOT FOUND");
       worst = 1;
       continue;
     }
@@ -336,14 +384,16 @@ int anti_patterns(int argc, char** argv) {
     const double ms = 1000 * seconds_since(start);
     if (!status.ok() || status.value() != lab::ShrinkStatus::kShrunk) {
       const std::string why = status.ok() ? r.why : status.message();
-      std::printf("%-34s %-11s %10llu  shrink failed: %s\n", name.c_str(), std::string(lab::verdict_name(p.verdict)).c_str(),
+      std::printf("%-34s %-11s %10llu  shrink failed: %s\n", name.c_str(),
+                  std::string(lab::verdict_name(p.verdict)).c_str(),
                   static_cast<unsigned long long>(seed), why.c_str());
       worst = 1;
       continue;
     }
     const std::string faults =
         std::to_string(r.candidates.size()) + " -> " + std::to_string(r.minimal.size());
-    std::printf("%-34s %-11s %10llu %12s %10.0f %10zu\n", name.c_str(), std::string(lab::verdict_name(p.verdict)).c_str(),
+    std::printf("%-34s %-11s %10llu %12s %10.0f %10zu\n", name.c_str(),
+                std::string(lab::verdict_name(p.verdict)).c_str(),
                 static_cast<unsigned long long>(seed), faults.c_str(), ms, r.runs);
     if (r.minimal.size() > 2 || ms > 2000) worst = 1;
   }
@@ -355,9 +405,11 @@ int anti_patterns(int argc, char** argv) {
 int main(int argc, char** argv) {
   const std::string command = argc > 1 ? argv[1] : "";
   if (command == "throughput") return throughput(argc, argv);
+  if (command == "instructions") return instructions(argc, argv);
   if (command == "anti-patterns") return anti_patterns(argc, argv);
   std::fprintf(stderr,
                "usage: eosim_bench throughput [--scenario FILE] [--runs N] [--jobs J] "
-               "[--rounds R]\n       eosim_bench anti-patterns [--seeds N]\n");
+               "[--rounds R]\n       eosim_bench instructions [--scenario FILE] [--runs N] "
+               "[--faults on|off]\n       eosim_bench anti-patterns [--seeds N]\n");
   return 2;
 }
