@@ -8,6 +8,7 @@
 #include "src/store/failure.h"
 #include "src/store/recorder.h"
 #include "src/store/remote.h"
+#include "src/store/sqlite_memory.h"
 #include "src/store/warm.h"
 
 namespace store {
@@ -37,12 +38,8 @@ Db& Db::operator=(Db&& other) noexcept {
 void Db::set_live_lock_wait_ms(int ms) { g_live_lock_wait_ms.store(ms); }
 
 Status Db::open(const std::string& uri_or_path, Db& out) {
-  // SQLite counts every allocation under one process-wide mutex (SQLITE_CONFIG_MEMSTATUS),
-  // which serialised a sweep's worker threads (2 threads ran slower than 1). Nothing here
-  // reads those statistics, so they are switched off before SQLite initialises; if it
-  // already has (another caller opened a database first), the call fails harmlessly.
-  static const int memstatus_off = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-  static_cast<void>(memstatus_off);
+  // Memory statistics off and eosim's allocator, before SQLite initialises (sqlite_memory.h).
+  static_cast<void>(configure_sqlite());
   out.close();
   if (is_remote_uri(uri_or_path)) return open_remote(uri_or_path, out);
   WarmScope* warm = WarmScope::current();

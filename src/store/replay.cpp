@@ -3,6 +3,7 @@
 #include <map>
 
 #include "sim/assert.h"
+#include "src/store/sqlite_memory.h"
 
 namespace store {
 
@@ -14,7 +15,9 @@ Replay::~Replay() {
 }
 
 Status Replay::open(const std::string& uri, Conn*& out) {
-  // The flags of store::Db::open: same connection, same locking (no busy handler).
+  // The configuration and flags of store::Db::open: same allocator, same connection, same
+  // locking (no busy handler).
+  static_cast<void>(configure_sqlite());
   const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI |
                     SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE;
   auto conn = std::make_unique<Conn>();
@@ -48,9 +51,9 @@ Status Replay::statement(Conn& conn, std::int32_t text, sqlite3_stmt*& out) {
 
 Status Replay::compile(const Recorder& record) {
   texts_ = record.texts();
-  std::map<std::int32_t, Conn*> live;                     // recorded number -> ours
-  std::map<std::int32_t, std::vector<Conn*>> idle;         // URI text -> free ones
-  std::map<std::int32_t, std::int32_t> uri_of;             // recorded number -> URI text
+  std::map<std::int32_t, Conn*> live;               // recorded number -> ours
+  std::map<std::int32_t, std::vector<Conn*>> idle;  // URI text -> free ones
+  std::map<std::int32_t, std::int32_t> uri_of;      // recorded number -> URI text
   for (const Recorder::Call& call : record.calls()) {
     if (call.kind == Recorder::Kind::kOpen) {
       std::vector<Conn*>& free = idle[call.text];
@@ -74,9 +77,7 @@ Status Replay::compile(const Recorder& record) {
         idle[uri_of[call.conn]].push_back(it->second);
         live.erase(it);
         break;
-      case Recorder::Kind::kExec:
-        op.text = &texts_[static_cast<std::size_t>(call.text)];
-        break;
+      case Recorder::Kind::kExec: op.text = &texts_[static_cast<std::size_t>(call.text)]; break;
       case Recorder::Kind::kBindText:
         op.text = &texts_[static_cast<std::size_t>(call.value)];
         [[fallthrough]];
@@ -115,8 +116,8 @@ std::uint64_t Replay::play() {
       case Recorder::Kind::kBindInt: sqlite3_bind_int64(op.stmt, op.index, op.value); break;
       case Recorder::Kind::kBindText:
         // TRANSIENT, as store::Stmt binds: SQLite's copy is part of the work.
-        sqlite3_bind_text64(op.stmt, op.index, op.text->data(), op.text->size(),
-                            SQLITE_TRANSIENT, SQLITE_UTF8);
+        sqlite3_bind_text64(op.stmt, op.index, op.text->data(), op.text->size(), SQLITE_TRANSIENT,
+                            SQLITE_UTF8);
         break;
       case Recorder::Kind::kBindNull: sqlite3_bind_null(op.stmt, op.index); break;
       case Recorder::Kind::kStep: {

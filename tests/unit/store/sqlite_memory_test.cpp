@@ -1,0 +1,78 @@
+// store::configure_sqlite: SQLite allocates through eosim's size classes, any thread frees
+// any block, and a database works on top of it.
+#include "src/store/sqlite_memory.h"
+
+#include <sqlite3.h>
+
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "src/store/db.h"
+
+namespace {
+
+// Under AddressSanitizer the allocator is not installed (invariant 4).
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAsan = true;
+#else
+constexpr bool kAsan = false;
+#endif
+
+}  // namespace
+
+TEST_CASE("sqlite memory: SQLite allocates in eosim's size classes", "[store][memory]") {
+  const bool installed = store::configure_sqlite();
+  if (kAsan) {
+    CHECK_FALSE(installed);
+    return;
+  }
+  REQUIRE(installed);
+  CHECK(store::configure_sqlite());  // once: a second call changes nothing
+  void* small = sqlite3_malloc(100);
+  REQUIRE(small != nullptr);
+  CHECK(sqlite3_msize(small) == 128);  // its class; SQLite's own allocator says 100
+  std::memset(small, 7, 100);
+  void* grown = sqlite3_realloc(small, 120);  // still fits: the same block
+  CHECK(grown == small);
+  grown = sqlite3_realloc(grown, 5000);
+  REQUIRE(grown != nullptr);
+  CHECK(sqlite3_msize(grown) == 8192);
+  CHECK(static_cast<unsigned char*>(grown)[99] == 7);  // the content moved with it
+  void* big = sqlite3_malloc(100000);                  // above the classes: malloc's, as asked
+  REQUIRE(big != nullptr);
+  CHECK(sqlite3_msize(big) == 100000);
+  sqlite3_free(big);
+  sqlite3_free(grown);
+  void* again = sqlite3_malloc(5000);
+  CHECK(again == grown);  // the thread's freed block of that class, reused
+  sqlite3_free(again);
+}
+
+TEST_CASE("sqlite memory: a block freed by another thread and a database on top",
+          "[store][memory]") {
+  static_cast<void>(store::configure_sqlite());
+  std::vector<void*> blocks;
+  for (int i = 0; i < 64; ++i) blocks.push_back(sqlite3_malloc(24 + 40 * i));
+  std::thread other([&blocks] {
+    for (void* p : blocks) sqlite3_free(p);
+  });
+  other.join();
+  store::Db db;
+  REQUIRE(store::Db::open("file:/sqlite-memory-test?vfs=memdb", db).ok());
+  REQUIRE(db.exec("CREATE TABLE t(id INTEGER PRIMARY KEY, body TEXT)").ok());
+  REQUIRE(db.exec("BEGIN").ok());
+  for (int i = 0; i < 500; ++i) {
+    store::Stmt& insert = db.statement("INSERT INTO t(body) VALUES (printf('%.*c', 300, 'x'))");
+    REQUIRE(insert.exec().ok());
+  }
+  REQUIRE(db.exec("ROLLBACK").ok());
+  REQUIRE(db.exec("INSERT INTO t(body) VALUES ('kept')").ok());
+  store::Stmt& count = db.statement("SELECT count(*), sum(length(body)) FROM t");
+  bool row = false;
+  REQUIRE(count.step(row).ok());
+  REQUIRE(row);
+  CHECK(count.column_int64(0) == 1);
+  CHECK(count.column_int64(1) == 4);
+}
