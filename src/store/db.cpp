@@ -63,6 +63,7 @@ Status Db::open(const std::string& uri_or_path, Db& out) {
   sqlite3_extended_result_codes(handle, 1);
   // No waiting on locks in the simulator (see the header): 0 clears any busy handler.
   sqlite3_busy_timeout(handle, g_live_lock_wait_ms.load());
+  configure_connection(handle);
   out.conn_ = std::make_unique<Conn>();
   out.conn_->handle = handle;
   out.conn_->uri = uri_or_path;

@@ -27,6 +27,7 @@ Status Replay::open(const std::string& uri, Conn*& out) {
     return Status::error(rc, "replay: cannot open " + uri);
   }
   sqlite3_extended_result_codes(conn->handle, 1);
+  configure_connection(conn->handle);
   conn->by_text.assign(texts_.size(), nullptr);
   out = conn.get();
   conns_.push_back(std::move(conn));

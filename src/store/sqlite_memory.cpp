@@ -156,4 +156,9 @@ bool configure_sqlite() {
   return installed;
 }
 
+void configure_connection(sqlite3* handle) {
+  // A pragma that sets a flag: it cannot fail on an open connection.
+  static_cast<void>(sqlite3_exec(handle, "PRAGMA secure_delete = OFF", nullptr, nullptr, nullptr));
+}
+
 }  // namespace store

@@ -10,6 +10,9 @@
 //   malloc, and the in-memory journal allocates a 1 KB chunk per kilobyte journalled:
 //   about 1,200 allocations per 10-order run. A class's block is reused by the next
 //   allocation of that class on the thread, without malloc's bins.
+// - Per connection (configure_connection), secure_delete off: Debian builds SQLite with
+//   SQLITE_SECURE_DELETE, which overwrites every freed page with zeros, and a World
+//   empties its tables before every run.
 //
 // Invariants:
 //   (1) Nothing SQLite returns depends on the allocator: it decides where memory is, never
@@ -23,10 +26,16 @@
 // REQUIRES: configure_sqlite() runs before SQLite initialises (store::Db::open calls it
 //   first); if SQLite was initialised already, SQLite's own configuration stays.
 
+struct sqlite3;
+
 namespace store {
 
 // Configures SQLite once for the process (later calls do nothing). Returns true when the
 // allocator above is SQLite's (false: SQLite had initialised before, or ASan).
 bool configure_sqlite();
+
+// Configures a connection just opened (secure_delete off). Changes how much SQLite writes
+// to free pages, never what a statement returns. REQUIRES: an open SQLite connection.
+void configure_connection(sqlite3* handle);
 
 }  // namespace store

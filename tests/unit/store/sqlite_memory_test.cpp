@@ -76,3 +76,13 @@ TEST_CASE("sqlite memory: a block freed by another thread and a database on top"
   CHECK(count.column_int64(0) == 1);
   CHECK(count.column_int64(1) == 4);
 }
+
+TEST_CASE("sqlite memory: connections open with secure_delete off", "[store][memory]") {
+  store::Db db;
+  REQUIRE(store::Db::open("file:/sqlite-memory-secure-delete?vfs=memdb", db).ok());
+  store::Stmt& pragma = db.statement("PRAGMA secure_delete");
+  bool row = false;
+  REQUIRE(pragma.step(row).ok());
+  REQUIRE(row);
+  CHECK(pragma.column_int64(0) == 0);  // Debian's SQLite starts with 1 (SQLITE_SECURE_DELETE)
+}
