@@ -3,7 +3,7 @@
 # no tests) and prints every figure the document reports. Not run by ctest.
 #
 #   bench/run.sh            # the full set (a few minutes on 2 cores)
-#   RUNS=500 bench/run.sh   # fewer runs per throughput measurement
+#   RUNS=500 bench/run.sh   # fewer runs per throughput measurement (one job, ROUNDS=10 rounds)
 #   BUILD_DIR=... JOBS=1 bench/run.sh   # where to build, and how many compile jobs
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +23,16 @@ echo "sqlite $(sqlite3 --version 2>/dev/null | cut -d' ' -f1 || echo '(cli not i
 
 echo
 echo "== throughput: a sweep of bench/ten-orders.toml beside the SQLite-only statements"
-"$build/bench/eosim_bench" throughput --scenario bench/ten-orders.toml --runs "$runs"
+"$build/bench/eosim_bench" throughput --scenario bench/ten-orders.toml --runs "$runs" \
+  --jobs 1 --rounds "${ROUNDS:-10}"
+
+echo
+echo "== instructions of one sweep beside the replay of its SQL (callgrind, load-independent)"
+if command -v valgrind >/dev/null; then
+  BENCH="$build/bench/eosim_bench" RUNS=300 bench/instructions.sh
+else
+  echo "  (valgrind is not installed: skipped)"
+fi
 
 echo
 echo "== the same through the CLI (random faults on, every run must be exactly-once)"
