@@ -124,6 +124,9 @@ void write_text(const ExploreCommandOptions& o, const lab::Scenario& s,
   for (std::size_t k = 0; k < r.runs_by_faults.size(); ++k) {
     out << "  with " << k << " added fault(s): " << r.runs_by_faults[k] << "\n";
   }
+  for (std::size_t d = 1; d < r.runs_by_changes.size(); ++d) {
+    out << "  with " << d << " changed decision(s): " << r.runs_by_changes[d] << "\n";
+  }
   if (!s.script.empty()) {
     // The file's own rules are in every run; a written counterexample counts them too.
     out << "  (every run also has the file's " << s.script.size() << " scripted fault(s))\n";
@@ -192,6 +195,7 @@ void write_json(const ExploreCommandOptions& o, const lab::Scenario& s,
     j["unmerged_seconds"] = cmp.seconds;
   }
   j["runs_by_faults"] = r.runs_by_faults;
+  j["runs_by_changes"] = r.runs_by_changes;
   j["truncated"] = r.truncated;
   j["outcomes"] = nlohmann::ordered_json::array();
   for (const auto& c : r.outcomes) {

@@ -22,8 +22,6 @@ struct Node {
   std::size_t first_position = 0;     // children change decisions at this position or later
   std::uint64_t state_key = 0;        // state merging (explore.h); 0 = never merged
   std::uint64_t state_step = 0;       // the step of the parent's run that key was taken at
-  std::uint64_t change_step = 0;      // the step its only change is drawn in (in-state,
-                                      // 0: none or several): pruning (explore.h)
 };
 
 struct NodeRun {
@@ -36,6 +34,7 @@ struct NodeRun {
   std::uint64_t alternatives = 0;   // sum of (options - 1) over them
   std::uint64_t changes_pending = 0;  // a hash of the in-state changes that never applied
   std::uint64_t pruned = 0;         // fault children pruned (explore.h)
+  std::uint64_t pruned_changes = 0; // the changes of the node that pruned them
   std::vector<ExplorePath> pruned_paths;  // their paths, when ExploreOptions::on_prune asks
 };
 
@@ -106,7 +105,7 @@ class Search {
     }
     out.built = true;
     out.changes_pending = pending_changes(world, *w);
-    if (may_add_fault(node)) add_fault_children(node, *w, out);
+    if (may_add_fault(node)) add_fault_children(node, *w, prune_before(node, *w), out);
     if (may_add_deviation(node)) add_schedule_children(node, *w, out);
     for (const auto& choice : out.summary.tape) {
       out.choice_points += choice.bound > 1 ? 1 : 0;
@@ -130,16 +129,28 @@ class Search {
 
   bool keyed() const { return root_.draws == sim::Draws::kKeyed; }
 
-  // Pruning (explore.h): a fault that fires before the step of the node's in-state change.
-  bool pruned(const Node& node, const sim::FiredFault& o) const {
-    return merge_ && node.change_step != 0 && o.step < node.change_step;
+  // Pruning (explore.h): fault children at an opportunity of a step before the returned
+  // one are not made (0: none). The node's in-state changes, at most two, must each have
+  // applied in its run in the step of its parent's run it was drawn in, in order.
+  std::uint64_t prune_before(const Node& node, const World& world) const {
+    const std::vector<Deviation>& changes = node.path.deviations;
+    if (!merge_ || changes.empty() || changes.size() > 2) return 0;
+    std::uint64_t last = 0;
+    for (std::size_t i = 0; i < changes.size(); ++i) {
+      const Deviation& d = changes[i];
+      if (!d.in_state || d.step < last || world.change_step(i) != d.step) return 0;
+      last = d.step;
+    }
+    return last;
   }
 
   // The state merging key of a fault placed at opportunity `o`, the `place`-th of its step.
   std::uint64_t state_key(const World& world, const sim::FiredFault& o, std::uint64_t place,
                           std::size_t faults_after) const {
     const auto& states = world.state_hashes();
-    if (o.step == 0 || o.step > states.size()) return 0;  // not at a step: never merged
+    // Not merging (the states may be hashed for keyed schedule children all the same), or
+    // not at a step: never merged.
+    if (!merge_ || o.step == 0 || o.step > states.size()) return 0;
     sim::StateHash key;
     key.add(states[o.step - 1]);
     key.add(std::string_view(o.site));
@@ -151,7 +162,8 @@ class Search {
     return key.value() | 1;  // never 0
   }
 
-  void add_fault_children(const Node& node, const World& world, NodeRun& out) const {
+  void add_fault_children(const Node& node, const World& world, std::uint64_t prune_step,
+                          NodeRun& out) const {
     const sim::FaultPlan& plan = world.kernel().faults;
     const auto& opportunities = plan.opportunities();
     std::uint64_t place = 0;  // opportunities before this one in the same step
@@ -164,8 +176,9 @@ class Search {
       for (const auto& f : plan.fired()) taken = taken || same_moment(f, o);
       if (taken) continue;
       ++out.opportunities;
-      if (pruned(node, o)) {
+      if (o.step < prune_step) {
         ++out.pruned;
+        out.pruned_changes = node.path.deviations.size();
         if (options_.on_prune) {
           ExplorePath path = node.path;
           path.faults.push_back(rule_from_fired(o, true, root_.consumer.instances));
@@ -222,8 +235,6 @@ class Search {
           child.path.deviations.push_back({j, v, true, world.change_states()[step],
                                            j - world.decisions_before()[step], step + 1});
           child.path.tape = node.path.tape;
-          // Pruning is argued for a single change (explore.h).
-          child.change_step = node.path.deviations.empty() ? step + 1 : 0;
         } else {
           child.path.deviations.push_back({j, v});
           child.path.tape.assign(tape.begin(), tape.begin() + static_cast<std::ptrdiff_t>(j));
@@ -262,6 +273,9 @@ bool reduce(const Node& node, NodeRun& run, std::map<std::uint64_t, bool>& seen,
   const std::size_t faults = node.path.faults.size();
   if (out.runs_by_faults.size() <= faults) out.runs_by_faults.resize(faults + 1, 0);
   ++out.runs_by_faults[faults];
+  const std::size_t changes = node.path.deviations.size();
+  if (out.runs_by_changes.size() <= changes) out.runs_by_changes.resize(changes + 1, 0);
+  ++out.runs_by_changes[changes];
   std::uint64_t key = fold(0xcbf29ce484222325ULL, run.summary.trace_hash);
   key = fold(key, node.path.tape.size());
   key = fold(key, node.first_opportunity);
@@ -309,6 +323,7 @@ struct MergeCheck {
   // (cut, kept) paths, for ExploreOptions::on_merge once the pass is the one kept.
   std::vector<std::pair<ExplorePath, ExplorePath>> pairs;
   std::vector<ExplorePath> pruned;  // for ExploreOptions::on_prune, likewise
+  std::uint64_t pruned_changes = 0;  // most changes of a node that pruned
 };
 
 // A queued fault child's key: the step it was taken at, and its path when a test asks.
@@ -322,6 +337,7 @@ void queue_children(NodeRun& run, const ExploreOptions& options,
                     std::map<std::uint64_t, KeptChild>& states, std::vector<Node>& next_level,
                     MergeCheck& check, ExploreResult& out) {
   out.pruned += run.pruned;
+  check.pruned_changes = std::max(check.pruned_changes, run.pruned_changes);
   for (auto& path : run.pruned_paths) check.pruned.push_back(std::move(path));
   for (auto& child : run.children) {
     if (child.state_key != 0) {
@@ -411,11 +427,12 @@ eosim::Status explore(const Scenario& scenario, const ExploreOptions& options,
   // below the step bound. Otherwise the search runs again without merging (keying by the
   // steps left too would be exact, but a run that reaches the bound is long, and hashing
   // its every step costs more than merging saves).
-  // A pruned run is a prefix of a kept run up to where the change applies, then the rest
-  // of another kept run (explore.h): at most the longest run twice, shifted likewise.
+  // A pruned run is a prefix of a kept run up to where a change applies, then the rest of
+  // another kept run, one more for each further change (explore.h): at most the longest
+  // run once per piece, shifted likewise.
+  const std::uint64_t pieces = 1 + check.pruned_changes;
   const std::uint64_t shifted =
-      check.max_steps * (out.pruned > 0 ? 2 : 1) +
-      check.max_shift * static_cast<std::uint64_t>(options.max_faults) * (out.pruned > 0 ? 2 : 1);
+      pieces * (check.max_steps + check.max_shift * static_cast<std::uint64_t>(options.max_faults));
   out.merge_shift = check.max_shift;
   if (!check.bound_hit && shifted < static_cast<std::uint64_t>(step_bound(explore_root(scenario)))) {
     for (const auto& [cut, kept] : check.pairs) options.on_merge(cut, kept);

@@ -57,9 +57,22 @@
 //    children are made. Either way R ends in the final state of a node of the kept tree
 //    (or of one merged into it): the same verdict and outcome class. R is a prefix of one
 //    kept run and the rest of another, so the step bound check counts the longest run
-//    twice. Nodes with two changes prune nothing (each change could meet the other), nor
-//    does sequential drawing: a positional change hits whatever decision comes at its
-//    position after the fault.
+//    twice. Sequential drawing prunes nothing: a positional change hits whatever decision
+//    comes at its position after the fault.
+//    Two changes (c1 in state S1, drawn in step s1 of the root's run; c2 in S2, drawn in
+//    step s2 >= s1 of c1's run): a node C = {c1, c2} whose own run applied each change in
+//    the step it was drawn in prunes its fault children before step s2. Up to s2, C's run
+//    is c1's run, and up to s1 the root's. A fault F in steps s1..s2-1 is the case above
+//    with c1's node as the root: R ends like c1 + F + G (never in S2) or like C + B. A
+//    fault F before s1: R never starts a step in S1 nor S2, and ends like root + F + G; or
+//    starts one in S1 first, and goes on as C's run from s1 (c2 still pending): C + B,
+//    with B's faults in step s1 or later (those before s2 pruned in turn, the case
+//    before); or starts one in S2 first, then goes on as C's run from s2 (c1 pending, which
+//    C's run no longer needs) until it starts a step in S1, if ever, and from there as c1's
+//    own run with nothing pending: C + B or c1 + B'', kept. R is then up to three pieces of
+//    kept runs, and the step bound check counts the longest run three times. A node whose
+//    changes applied elsewhere than drawn (its run met S2 before s1, say) prunes nothing,
+//    nor does one with more than two changes.
 // Levels are run in parallel and reduced in tree order, so the result is the same for any
 // number of jobs.
 //
@@ -152,6 +165,7 @@ struct ExploreResult {
                                           // again without merging
   std::uint64_t merge_first_pass_runs = 0;  // runs of the pass that was thrown away
   std::vector<std::uint64_t> runs_by_faults;  // index = faults placed
+  std::vector<std::uint64_t> runs_by_changes;  // index = scheduler decisions changed
   std::uint64_t violations = 0;           // distinct executions that were not exactly-once
                                           // (nor incomplete)
   std::uint64_t incomplete = 0;           // distinct executions the step bound cut short

@@ -317,7 +317,8 @@ const std::vector<std::uint64_t>& World::change_states() const { return impl_->c
 const std::vector<std::uint64_t>& World::decisions_before() const {
   return impl_->decisions_before_;
 }
-bool World::change_applied(std::size_t i) const { return impl_->change_applied_.at(i); }
+bool World::change_applied(std::size_t i) const { return impl_->change_steps_.at(i) != 0; }
+std::uint64_t World::change_step(std::size_t i) const { return impl_->change_steps_.at(i); }
 
 void World::run() {
   while (step()) {

@@ -187,6 +187,9 @@ class World {
   const std::vector<std::uint64_t>& decisions_before() const;
   // Whether WorldOptions::changes[i] has applied so far.
   bool change_applied(std::size_t i) const;
+  // The step (1-based, as sim::FiredFault::step) WorldOptions::changes[i] applied in; 0 when
+  // it has not applied.
+  std::uint64_t change_step(std::size_t i) const;
 
   // --- commands (world_commands.cpp) ---
   // Adds a scripted rule to the running world, as if the scenario had held it from the

@@ -56,7 +56,7 @@ class WorldImpl {
                              : sim::Kernel(scenario.seed)) {
     kernel_.chooser.set_recording(options.record_tape);
     kernel_.chooser.set_draws(scenario.draws);
-    change_applied_.assign(options.changes.size(), false);
+    change_steps_.assign(options.changes.size(), 0);
   }
 
   eosim::Status build();
@@ -84,7 +84,8 @@ class WorldImpl {
   std::vector<std::uint64_t> state_hashes_;  // WorldOptions::hash_states
   std::vector<std::uint64_t> change_states_;
   std::vector<std::uint64_t> decisions_before_;
-  std::vector<bool> change_applied_;  // by WorldOptions::changes
+  std::vector<std::uint64_t> change_steps_;  // by WorldOptions::changes: the step it
+                                            // applied in (1-based), 0 = not yet
   std::size_t changes_applied_ = 0;
 };
 

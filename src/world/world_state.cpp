@@ -130,7 +130,7 @@ std::uint64_t World::run_state_from(std::uint64_t change_state) {
   hash.add(change_state);
   w.kernel_.faults.add_rules_state(hash, w.options_.own_rules, SIZE_MAX);
   for (std::size_t i = 0; i < w.options_.changes.size(); ++i) {
-    if (w.change_applied_[i]) continue;
+    if (w.change_steps_[i] != 0) continue;
     const StateChange& c = w.options_.changes[i];
     hash.add(c.state);
     hash.add(static_cast<std::uint64_t>(c.index));
@@ -155,9 +155,9 @@ void World::before_step() {
   }
   for (std::size_t i = 0; i < w.options_.changes.size(); ++i) {
     const StateChange& c = w.options_.changes[i];
-    if (w.change_applied_[i] || c.state != state) continue;
+    if (w.change_steps_[i] != 0 || c.state != state) continue;
     chooser.force(c.index, c.value);
-    w.change_applied_[i] = true;
+    w.change_steps_[i] = w.kernel_.scheduler.steps() + 1;
     ++w.changes_applied_;
   }
 }
