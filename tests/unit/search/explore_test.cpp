@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <map>
 #include <set>
 #include <utility>
@@ -563,4 +564,13 @@ TEST_CASE("explore: pruned placements end like the fault or the change alone, ev
   const auto [as_fault, as_change] = check_pruned(merge_scenarios(), budget(1, 1), 60);
   INFO(as_fault << " like the fault alone, " << as_change << " like the change alone");
   CHECK(as_fault + as_change > 200);
+}
+
+// Hidden, with [.merge] above: every placement pruned on two changes, two consumers.
+TEST_CASE("explore: placements pruned on two changes end like kept ones, every kind", "[.merge]") {
+  const auto [as_fault, as_change] =
+      check_pruned({small_scenarios()[1]}, budget(1, 2), SIZE_MAX, 2);
+  INFO(as_fault << " like the fault alone, " << as_change << " like a change");
+  CHECK(as_fault + as_change > 1000);
+  CHECK(as_change > 0);  // runs that came back to a change's state after the fault
 }
