@@ -156,7 +156,7 @@ Status delete_queues(const lab::Scenario& s, AmqpClient& admin, const std::strin
   constexpr int kNotFound = 404;
   for (const std::string& name : queue_names(s, prefix)) {
     if (!admin.channel_open() && admin.connected()) (void)admin.reopen_channel();
-    const Status st = admin.delete_queue(name);
+    Status st = admin.delete_queue(name);
     if (!st.ok() && st.reply_code != kNotFound) return st;
   }
   return Status::success();
