@@ -140,25 +140,13 @@ void pool_shutdown(void*) {}
 sqlite3_mem_methods g_methods = {pool_malloc,  pool_free, pool_realloc,  pool_size,
                                  pool_roundup, pool_init, pool_shutdown, nullptr};
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kInstall = false;  // invariant (4)
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kInstall = false;
-#else
-constexpr bool kInstall = true;
-#endif
-#else
-constexpr bool kInstall = true;
-#endif
-
 }  // namespace
 
 bool configure_sqlite() {
   static const bool installed = [] {
     // Fails harmlessly (SQLITE_MISUSE) when SQLite has initialised already.
     static_cast<void>(sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0));
-    return kInstall && sqlite3_config(SQLITE_CONFIG_MALLOC, &g_methods) == SQLITE_OK;
+    return kOwnAllocator && sqlite3_config(SQLITE_CONFIG_MALLOC, &g_methods) == SQLITE_OK;
   }();
   return installed;
 }

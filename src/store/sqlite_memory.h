@@ -30,6 +30,20 @@ struct sqlite3;
 
 namespace store {
 
+// Whether this build installs the allocator: not under AddressSanitizer (invariant 4),
+// whether GCC (__SANITIZE_ADDRESS__) or clang (__has_feature) built it.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kOwnAllocator = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kOwnAllocator = false;
+#else
+inline constexpr bool kOwnAllocator = true;
+#endif
+#else
+inline constexpr bool kOwnAllocator = true;
+#endif
+
 // Configures SQLite once for the process (later calls do nothing). Returns true when the
 // allocator above is SQLite's (false: SQLite had initialised before, or ASan).
 bool configure_sqlite();

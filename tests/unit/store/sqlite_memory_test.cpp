@@ -11,20 +11,9 @@
 
 #include "src/store/db.h"
 
-namespace {
-
-// Under AddressSanitizer the allocator is not installed (invariant 4).
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAsan = true;
-#else
-constexpr bool kAsan = false;
-#endif
-
-}  // namespace
-
 TEST_CASE("sqlite memory: SQLite allocates in eosim's size classes", "[store][memory]") {
   const bool installed = store::configure_sqlite();
-  if (kAsan) {
+  if (!store::kOwnAllocator) {
     CHECK_FALSE(installed);
     return;
   }
