@@ -19,16 +19,12 @@ constexpr std::uint8_t kHeartbeatFrame = 8;
 constexpr std::uint8_t kFrameEnd = 0xCE;
 constexpr std::size_t kHeaderFixedBytes = 12;  // class, weight, body size; then properties
 
-std::uint16_t be16(const std::uint8_t* p) {
-  return static_cast<std::uint16_t>((p[0] << 8) | p[1]);
-}
+std::uint16_t be16(const std::uint8_t* p) { return static_cast<std::uint16_t>((p[0] << 8) | p[1]); }
 std::uint32_t be32(const std::uint8_t* p) {
   return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) |
          std::uint32_t{p[3]};
 }
-std::uint64_t be64(const std::uint8_t* p) {
-  return (std::uint64_t{be32(p)} << 32) | be32(p + 4);
-}
+std::uint64_t be64(const std::uint8_t* p) { return (std::uint64_t{be32(p)} << 32) | be32(p + 4); }
 
 // The frame at `pos`: its length with overhead, 0 while incomplete, kNotAmqp if malformed.
 std::size_t frame_length(const std::uint8_t* data, std::size_t size, std::size_t pos) {
@@ -61,8 +57,7 @@ std::uint64_t tag_of(amqp_method_number_t number, void* decoded) {
       return static_cast<amqp_basic_deliver_t*>(decoded)->delivery_tag;
     case AMQP_BASIC_ACK_METHOD: return static_cast<amqp_basic_ack_t*>(decoded)->delivery_tag;
     case AMQP_BASIC_NACK_METHOD: return static_cast<amqp_basic_nack_t*>(decoded)->delivery_tag;
-    case AMQP_BASIC_REJECT_METHOD:
-      return static_cast<amqp_basic_reject_t*>(decoded)->delivery_tag;
+    case AMQP_BASIC_REJECT_METHOD: return static_cast<amqp_basic_reject_t*>(decoded)->delivery_tag;
     default: return 0;
   }
 }
@@ -77,16 +72,19 @@ bool settles_many(amqp_method_number_t number, void* decoded) {
   return false;
 }
 
+bool consumes_without_acks(amqp_method_number_t number, void* decoded) {
+  return number == AMQP_BASIC_CONSUME_METHOD &&
+         static_cast<amqp_basic_consume_t*>(decoded)->no_ack != 0;
+}
+
 }  // namespace
 
 bool method_by_name(const std::string& name, MethodId& out) {
   static const std::map<std::string, MethodId> kMethods = {
-      {"connection.close", {10, 50}}, {"channel.close", {20, 40}},
-      {"queue.declare", {50, 10}},    {"basic.qos", {60, 10}},
-      {"basic.consume", {60, 20}},    {"basic.cancel", {60, 30}},
-      {"basic.publish", {60, 40}},    {"basic.return", {60, 50}},
-      {"basic.deliver", {60, 60}},    {"basic.ack", {60, 80}},
-      {"basic.reject", {60, 90}},     {"basic.nack", {60, 120}},
+      {"connection.close", {10, 50}}, {"channel.close", {20, 40}}, {"queue.declare", {50, 10}},
+      {"basic.qos", {60, 10}},        {"basic.consume", {60, 20}}, {"basic.cancel", {60, 30}},
+      {"basic.publish", {60, 40}},    {"basic.return", {60, 50}},  {"basic.deliver", {60, 60}},
+      {"basic.ack", {60, 80}},        {"basic.reject", {60, 90}},  {"basic.nack", {60, 120}},
       {"confirm.select", {85, 10}},
   };
   const auto it = kMethods.find(name);
@@ -134,6 +132,7 @@ bool read_command(const std::uint8_t* data, std::size_t size, SeenFrame& out) {
   out.order = 0;
   out.delivery_tag = 0;
   out.multiple = false;
+  out.no_ack = false;
   const auto number = static_cast<amqp_method_number_t>((std::uint32_t{out.method.class_id} << 16) |
                                                         out.method.method_id);
   amqp_pool_t pool;
@@ -142,6 +141,7 @@ bool read_command(const std::uint8_t* data, std::size_t size, SeenFrame& out) {
   if (amqp_decode_method(number, &pool, bytes_of(data + 11, payload - 4), &decoded) == 0) {
     out.delivery_tag = tag_of(number, decoded);
     out.multiple = settles_many(number, decoded);
+    out.no_ack = consumes_without_acks(number, decoded);
   }
   // The content header, if any: the first header frame after the method.
   for (std::size_t at = payload + kFrameOverheadBytes; at + kFrameOverheadBytes <= size;) {

@@ -43,6 +43,7 @@ struct SeenFrame {
   std::int64_t order = 0;          // the message's "order" header (0: none, no content)
   std::uint64_t delivery_tag = 0;  // basic.deliver, .ack, .nack, .reject (0 otherwise)
   bool multiple = false;           // basic.ack, .nack: every tag up to delivery_tag
+  bool no_ack = false;             // basic.consume: the broker settles each delivery itself
 };
 
 inline constexpr std::size_t kProtocolHeaderBytes = 8;  // "AMQP" 0 0 9 1, client side only

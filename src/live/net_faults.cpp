@@ -172,11 +172,17 @@ void NetFaults::track_held(const SeenFrame& f) {
   Holding& h = held_[static_cast<std::size_t>(f.listener)];
   if (f.connection > h.connection) {
     const std::int64_t now = WallClock::monotonic_ms();
-    h = Holding{f.connection, {}, now, now, false};
+    h = Holding{f.connection, {}, now, now, false, false};
   }
   if (f.connection != h.connection) return;  // an old connection's last frames
-  if (f.direction == Direction::kClientToBroker && f.method == MethodId{60, 20}) h.consumed = true;
-  const bool deliver = f.direction == Direction::kBrokerToClient && f.method == MethodId{60, 60};
+  if (f.direction == Direction::kClientToBroker && f.method == MethodId{60, 20}) {
+    h.consumed = true;
+    h.auto_ack = h.auto_ack || f.no_ack;
+  }
+  // Under auto-ack the broker counts a delivery settled as it sends it: the consumer holds
+  // nothing the broker would give back.
+  const bool deliver =
+      f.direction == Direction::kBrokerToClient && f.method == MethodId{60, 60} && !h.auto_ack;
   const bool settle = f.direction == Direction::kClientToBroker && is_settle(f.method);
   if (deliver) h.tags[f.delivery_tag] = f.order;
   if (settle && f.multiple) {
@@ -237,10 +243,9 @@ ProxyAction NetFaults::judge(const SeenFrame& f) {
       attempt = it->second.attempt;
     }
   }
-  const std::optional<sim::FaultAction> fired =
-      plan_.check({plan_.sites().id(site), lab::Action::kDrop,
-                   orders::order_key(order, attempt, sim::node_instance(node)),
-                   plan_.frames().id(kind)});
+  const std::optional<sim::FaultAction> fired = plan_.check(
+      {plan_.sites().id(site), lab::Action::kDrop,
+       orders::order_key(order, attempt, sim::node_instance(node)), plan_.frames().id(kind)});
   if (!fired) return {};
   on_fired(plan_.fired().back(), f);
   if (*fired == lab::Action::kCrash) {
@@ -268,8 +273,7 @@ void NetFaults::on_fired(sim::FiredFault fault, const SeenFrame& f) {
   e.subject = fault.key[orders::kOrder];
   e.kind = sim::EventKind::kFault;
   e.detail = fault.site + " -> " + std::string(sim::fault_action_name(fault.action)) + " " +
-             fault.frame + " #" +
-             std::to_string(fault.nth) + " (fault proxy, connection " +
+             fault.frame + " #" + std::to_string(fault.nth) + " (fault proxy, connection " +
              std::to_string(f.connection) + ")";
   trace_ << sim::format_jsonl(e, orders::kTraceNames) << '\n';
   const bool freeze = fault.action == lab::Action::kFreeze;

@@ -54,8 +54,8 @@
 #include "sim/rng.h"
 #include "sim/scheduler.h"
 #include "src/live/fault_proxy.h"
-#include "src/store/db.h"
 #include "src/scenario/scenario.h"
+#include "src/store/db.h"
 
 namespace live {
 
@@ -132,6 +132,7 @@ class NetFaults {
     std::int64_t since_ms = 0;
     std::int64_t opened_ms = 0;  // its first frame
     bool consumed = false;       // the connection sent basic.consume
+    bool auto_ack = false;       // ... with no-ack: its deliveries are settled as sent
   };
 
   NetFaultsOptions options_;
@@ -140,16 +141,16 @@ class NetFaults {
   sim::Scheduler scheduler_{chooser_};
   sim::FaultPlan plan_{chooser_, scheduler_};
   std::map<std::pair<std::string, std::int64_t>, std::int64_t> sends_;  // (site, order) -> n
-  std::map<std::pair<std::uint64_t, std::uint64_t>, Tagged> tags_;     // (connection, tag)
+  std::map<std::pair<std::uint64_t, std::uint64_t>, Tagged> tags_;      // (connection, tag)
   std::ofstream trace_;
-  store::Db attempts_;  // the run's deliveries.db
+  store::Db attempts_;                      // the run's deliveries.db
   std::vector<std::atomic<int>> frames_;    // per listener, from the client
   std::vector<std::atomic<int>> consumes_;  // per listener: basic.consume
   mutable std::mutex delivered_mutex_;
   std::map<std::int64_t, std::int64_t> delivered_;  // order -> basic.deliver frames
-  std::vector<std::atomic<pid_t>> groups_;  // per listener: its process group, 0 = none
+  std::vector<std::atomic<pid_t>> groups_;          // per listener: its process group, 0 = none
   mutable std::mutex held_mutex_;
-  std::vector<Holding> held_;  // per listener, under held_mutex_
+  std::vector<Holding> held_;             // per listener, under held_mutex_
   std::vector<std::int64_t> delays_;      // per rule of plan_: a kill's delay in ms
   std::vector<std::int64_t> rule_fired_;  // per rule of plan_: firings seen so far
   std::vector<std::thread> later_;        // kills at a delay

@@ -122,6 +122,23 @@ TEST_CASE("the order comes from the message's header, the tag from the method", 
   CHECK(acked.delivery_tag == 9);
 }
 
+TEST_CASE("basic.consume says whether the broker settles each delivery itself", "[proxy]") {
+  for (const bool no_ack : {false, true}) {
+    Bytes c;
+    amqp_basic_consume_t consume{};
+    consume.queue = amqp_cstring_bytes("orders");
+    consume.consumer_tag = amqp_cstring_bytes("c1");
+    consume.no_ack = no_ack ? 1 : 0;
+    consume.arguments = amqp_empty_table;
+    method(c, AMQP_BASIC_CONSUME_METHOD, &consume);
+    live::SeenFrame seen;
+    seen.no_ack = !no_ack;  // read_command sets it either way
+    REQUIRE(live::read_command(c.data(), c.size(), seen));
+    CHECK(seen.method == live::MethodId{60, 20});
+    CHECK(seen.no_ack == no_ack);
+  }
+}
+
 TEST_CASE("bytes that are not AMQP frames are said so", "[proxy]") {
   Bytes junk = ack(1);
   junk.back() = 0x00;  // no frame-end octet

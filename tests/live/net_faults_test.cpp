@@ -183,6 +183,23 @@ TEST_CASE("what a consumer holds: deliveries of its latest connection not yet se
   CHECK(judge.held_by(0).orders.empty());
 }
 
+// Under auto-ack (basic.consume with no-ack) the broker forgets a delivery as it sends it:
+// the consumer holds nothing, so a run of scenario 06 can drain.
+TEST_CASE("an auto-ack consumer holds none of its deliveries", "[proxy]") {
+  const lab::Scenario s = scenario_from("name = \"t\"\n[workload]\norders = 3\n");
+  live_test::TempDir dir;
+  live::NetFaults judge(s, {{"consumer1"}, dir.path, 0, 10});
+  SeenFrame consume = frame(0, 1, Direction::kClientToBroker, {60, 20}, 0, 0);
+  consume.no_ack = true;
+  judge.judge(consume);
+  judge.judge(frame(0, 1, Direction::kBrokerToClient, kDeliver, 1, 1));
+  CHECK(judge.held_by(0).orders.empty());
+  // A new connection that consumes with acks holds what it is sent until it acks.
+  judge.judge(frame(0, 2, Direction::kClientToBroker, {60, 20}, 0, 0));
+  judge.judge(frame(0, 2, Direction::kBrokerToClient, kDeliver, 2, 1));
+  CHECK(judge.held_by(0).orders == std::vector<std::int64_t>{2});
+}
+
 // A consumer that connects again after its connection broke takes no delivery until it
 // consumes once more: the supervisor does not call the run settled (what the queue holds
 // "stuck") while it logs in, for at most kLoginGraceMs.

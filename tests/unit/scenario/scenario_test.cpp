@@ -83,8 +83,10 @@ TEST_CASE("a full scenario file loads with every field", "[scenario]") {
 
   CHECK(s.random.budget == 5);
   CHECK(s.random.horizon == 900);
-  const std::map<std::string, sim::Ratio> ratios = {{"crash", {1, 30}}, {"drop", {1, 20}},
-                                                    {"fail", {0, 1}},   {"reorder", {1, 1}},
+  const std::map<std::string, sim::Ratio> ratios = {{"crash", {1, 30}},
+                                                    {"drop", {1, 20}},
+                                                    {"fail", {0, 1}},
+                                                    {"reorder", {1, 1}},
                                                     {"restart", {2, 7}}};
   CHECK(s.random.ratios == ratios);
 
@@ -196,8 +198,8 @@ TEST_CASE("every kind of bad value is an error naming its key and line", "[scena
        "expected an integer"},
       {"name = 'x'\n[workload]\norders = 2\nwithout_message_id = [3]\n", 4,
        "workload.without_message_id", "between 1 and 2, got 3"},
-      {"name = 'x'\n[workload]\nwithout_message_id = [1, 1]\n", 3,
-       "workload.without_message_id", "twice"},
+      {"name = 'x'\n[workload]\nwithout_message_id = [1, 1]\n", 3, "workload.without_message_id",
+       "twice"},
       {"name = 'x'\n[workload]\naccount = ''\n", 3, "workload.account", "must not be empty"},
       {"name = ''\n", 1, "name", "must not be empty"},
       {"name = 'x'\nseed = -4\n", 2, "seed", "at least 0"},
@@ -216,11 +218,10 @@ TEST_CASE("every kind of bad value is an error naming its key and line", "[scena
        "network.heartbeat_timeout", "not both"},
       {"name = 'x'\n[network]\nclient_timeout = 9\n", 3, "network.client_timeout",
        "needs heartbeat"},
-      {"name = 'x'\n[network]\nheartbeat = 0\nclient_timeout = 9\n", 4,
-       "network.client_timeout", "heartbeat = 0"},
+      {"name = 'x'\n[network]\nheartbeat = 0\nclient_timeout = 9\n", 4, "network.client_timeout",
+       "heartbeat = 0"},
       {"name = 'x'\n[network]\nheartbeat = -1\n", 3, "network.heartbeat", "got -1"},
-      {"name = 'x'\n[faults.random]\nfreeze = '1/2'\n", 3, "faults.random.freeze",
-       "scripted only"},
+      {"name = 'x'\n[faults.random]\nfreeze = '1/2'\n", 3, "faults.random.freeze", "scripted only"},
       {"name = 'x'\n[broker]\nexchange = 'x'\n", 3, "broker.exchange", "unknown key"},
       {"name = 'x'\n[consumer]\nstrategy = 'optimistic'\n", 3, "consumer.strategy",
        "unknown strategy \"optimistic\""},
@@ -243,8 +244,8 @@ TEST_CASE("every kind of bad value is an error naming its key and line", "[scena
        "required key is missing"},
       {"name = 'x'\n[[faults.script]]\nat = 'db.commit'\ndo = 'explode'\n", 4,
        "faults.script[1].do", "unknown action \"explode\""},
-      {"name = 'x'\n[[faults.script]]\nat = 'db.commit'\ndo = 'crash'\n", 4,
-       "faults.script[1].do", "allowed: fail"},
+      {"name = 'x'\n[[faults.script]]\nat = 'db.commit'\ndo = 'crash'\n", 4, "faults.script[1].do",
+       "allowed: fail"},
       {"name = 'x'\n[[faults.script]]\nat = 'consumer.after_ack'\nframe = 'basic.ack'\n"
        "do = 'crash'\n",
        4, "faults.script[1].frame", "only to network sites"},
@@ -254,8 +255,8 @@ TEST_CASE("every kind of bad value is an error naming its key and line", "[scena
       {"name = 'x'\n[[faults.script]]\nat = 'net.consumer->broker'\nframe = 'smoke.signal'\n"
        "do = 'drop'\n",
        4, "faults.script[1].frame", "unknown frame kind"},
-      {"name = 'x'\n[[faults.script]]\nat = 'consumer.on_deliver'\ndo = 'crash'\norder = 4\n",
-       5, "faults.script[1].order", "between 1 and 3, got 4"},
+      {"name = 'x'\n[[faults.script]]\nat = 'consumer.on_deliver'\ndo = 'crash'\norder = 4\n", 5,
+       "faults.script[1].order", "between 1 and 3, got 4"},
       // A kill on a network site: a consumer's link only, at its frame, never at a moment.
       {"name = 'x'\n[[faults.script]]\nat = 'net.relay->broker'\nframe = 'basic.publish'\n"
        "do = 'crash'\n",
@@ -268,16 +269,16 @@ TEST_CASE("every kind of bad value is an error naming its key and line", "[scena
       {"name = 'x'\n[[faults.script]]\nat = 'net.consumer->broker'\nframe = 'basic.ack'\n"
        "do = 'crash'\ntick = 5\n",
        6, "faults.script[1].tick", "fires at its frame, not at a moment"},
-      {"name = 'x'\n[[faults.script]]\nat = 'consumer.on_deliver'\ndo = 'crash'\nattempt = 0\n",
-       5, "faults.script[1].attempt", "got 0"},
-      {"name = 'x'\n[[faults.script]]\nat = 'consumer.on_deliver'\ndo = 'crash'\nnth = 0\n",
-       5, "faults.script[1].nth", "got 0"},
-      {"name = 'x'\n[[faults.script]]\nat = 'consumer.on_deliver'\ndo = 'crash'\ninstance = 2\n",
-       5, "faults.script[1].instance", "between 1 and 1, got 2"},
-      {"name = 'x'\n[[faults.script]]\nat = 'consumer.on_deliver'\ndo = 'crash'\ntick = 9\n",
-       5, "faults.script[1].tick", "applies only to consumer.process, broker.restart"},
-      {"name = 'x'\n[[faults.script]]\nat = 'consumer.on_deliver'\ndo = 'crash'\ntimes = 0\n",
-       5, "faults.script[1].times", "got 0"},
+      {"name = 'x'\n[[faults.script]]\nat = 'consumer.on_deliver'\ndo = 'crash'\nattempt = 0\n", 5,
+       "faults.script[1].attempt", "got 0"},
+      {"name = 'x'\n[[faults.script]]\nat = 'consumer.on_deliver'\ndo = 'crash'\nnth = 0\n", 5,
+       "faults.script[1].nth", "got 0"},
+      {"name = 'x'\n[[faults.script]]\nat = 'consumer.on_deliver'\ndo = 'crash'\ninstance = 2\n", 5,
+       "faults.script[1].instance", "between 1 and 1, got 2"},
+      {"name = 'x'\n[[faults.script]]\nat = 'consumer.on_deliver'\ndo = 'crash'\ntick = 9\n", 5,
+       "faults.script[1].tick", "applies only to consumer.process, broker.restart"},
+      {"name = 'x'\n[[faults.script]]\nat = 'consumer.on_deliver'\ndo = 'crash'\ntimes = 0\n", 5,
+       "faults.script[1].times", "got 0"},
       {"name = 'x'\n[expect]\nverdict = 'fine'\n", 3, "expect.verdict",
        "exactly-once, duplicated, lost, phantom, stuck"},
       {"name = 'x'\n[expect]\nbalance = '550'\n", 3, "expect.balance", "expected an integer"},
@@ -316,8 +317,11 @@ TEST_CASE("to_toml writes a file that loads back to the same scenario", "[scenar
     original.about = "line one\nline \"two\" ends in a quote\"\n\x01 control, caf\xc3\xa9\n";
     original.seed = std::numeric_limits<std::uint64_t>::max();
     original.workload.account = "o'brien";
-    original.script.push_back(sim::FaultRule{"db.commit", sim::FaultAction::kFail, 3, 2,
-                                             std::nullopt, std::nullopt, 1, std::nullopt, 4});
+    sim::FaultRule rule{.site = "db.commit", .action = sim::FaultAction::kFail};
+    rule.key = sim::KeyMatch{{3, 2, std::nullopt}};
+    rule.nth = 1;
+    rule.times = 4;
+    original.script.push_back(rule);
     original.expect.stuck = Orders{};
     original.expect.verdict = lab::Verdict::kStuck;
   }
@@ -393,12 +397,11 @@ TEST_CASE("the catalog is consistent and finds exactly its own names", "[catalog
         std::vector<std::string>{"atomic", "auto-ack", "ack-before-commit", "no-dedup",
                                  "separate-dedup-store", "check-then-act", "naive-errors",
                                  "requeue-poison"});
-  CHECK(names_of(lab::producers()) ==
-        std::vector<std::string>{"outbox", "dual-write", "publish-then-commit",
-                                 "outbox-no-confirm"});
+  CHECK(names_of(lab::producers()) == std::vector<std::string>{"outbox", "dual-write",
+                                                               "publish-then-commit",
+                                                               "outbox-no-confirm"});
   CHECK(names_of(lab::fault_kinds()) ==
-        std::vector<std::string>{"drop", "crash", "fail", "reorder", "restart", "kill",
-                                 "freeze"});
+        std::vector<std::string>{"drop", "crash", "fail", "reorder", "restart", "kill", "freeze"});
 
   std::set<std::string> sites;
   for (const lab::FaultSite& site : lab::fault_sites()) {
@@ -410,19 +413,33 @@ TEST_CASE("the catalog is consistent and finds exactly its own names", "[catalog
     CHECK(site.is_network() == (site.name.substr(0, 4) == "net."));
     CHECK(lab::find_fault_site(site.name) == &site);
   }
-  for (const char* name : {"consumer.on_deliver", "consumer.after_dedup_insert",
-                           "consumer.after_side_effect", "consumer.before_commit",
+  for (const char* name : {"consumer.on_deliver",
+                           "consumer.after_dedup_insert",
+                           "consumer.after_side_effect",
+                           "consumer.before_commit",
                            "consumer.after_commit",
-                           "consumer.after_ack", "consumer.process", "relay.after_publish",
+                           "consumer.after_ack",
+                           "consumer.process",
+                           "relay.after_publish",
                            "relay.after_confirm",
-                           "producer.after_commit", "producer.after_publish", "db.commit",
-                           "db.commit_reply", "db.restart", "db.producer_commit_reply",
-                           "db.producer_restart", "db.serialization_failure", "db.deadlock",
+                           "producer.after_commit",
+                           "producer.after_publish",
+                           "db.commit",
+                           "db.commit_reply",
+                           "db.restart",
+                           "db.producer_commit_reply",
+                           "db.producer_restart",
+                           "db.serialization_failure",
+                           "db.deadlock",
                            "dedup.mark_reply",
-                           "broker.restart", "broker.crash", "broker.reorder",
+                           "broker.restart",
+                           "broker.crash",
+                           "broker.reorder",
                            "net.relay->broker",
-                           "net.broker->relay", "net.producer->broker",
-                           "net.broker->consumer", "net.consumer->broker"}) {
+                           "net.broker->relay",
+                           "net.producer->broker",
+                           "net.broker->consumer",
+                           "net.consumer->broker"}) {
     CHECK(sites.count(name) == 1);
   }
   CHECK(sites.size() == 27);
@@ -477,8 +494,8 @@ TEST_CASE("a rule that can never fire is refused with its key, line and who pass
       {"name = 'x'\n[[faults.script]]\nat = 'net.broker->relay'\nframe = 'confirm.ack'\n"
        "order = 1\ndo = 'drop'\n",
        5, "faults.script[1].order", "confirm.ack carries no order"},
-      {"name = 'x'\n[[faults.script]]\nat = 'net.broker->relay'\nattempt = 1\ndo = 'drop'\n",
-       4, "faults.script[1].attempt", "cannot match on `attempt`"},
+      {"name = 'x'\n[[faults.script]]\nat = 'net.broker->relay'\nattempt = 1\ndo = 'drop'\n", 4,
+       "faults.script[1].attempt", "cannot match on `attempt`"},
       {"name = 'x'\n[[faults.script]]\nat = 'relay.after_publish'\ninstance = 1\n"
        "do = 'crash'\n",
        4, "faults.script[1].instance", "cannot match on `instance`"},
