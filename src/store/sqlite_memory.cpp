@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 namespace store {
 
@@ -18,6 +19,7 @@ namespace {
 constexpr std::uint32_t kClasses = 17;
 constexpr std::uint32_t kSystem = 0xffffffff;  // a block straight from malloc
 constexpr std::size_t kMaxCachedBytes = std::size_t{8} << 20;
+constexpr std::size_t kLargestClass = 8192;
 
 // In front of every block: 16 bytes keep the block 16-byte aligned, as malloc's are.
 struct Header {
@@ -142,6 +144,14 @@ sqlite3_mem_methods g_methods = {pool_malloc,  pool_free, pool_realloc,  pool_si
 
 }  // namespace
 
+void* pooled_new(std::size_t size) {
+  void* p = size <= kLargestClass ? pool_malloc(static_cast<int>(size)) : system_block(size);
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+
+void pooled_delete(void* p) noexcept { pool_free(p); }
+
 bool configure_sqlite() {
   static const bool installed = [] {
     // Fails harmlessly (SQLITE_MISUSE) when SQLite has initialised already.
@@ -157,3 +167,31 @@ void configure_connection(sqlite3* handle) {
 }
 
 }  // namespace store
+
+// The process's operator new and delete (see the header): the simulation's own small
+// allocations take the same per-thread lists as SQLite's. Only where the allocator is
+// installed at all (not under AddressSanitizer, which needs to see every block).
+#if EOSIM_OWN_OPERATOR_NEW
+void* operator new(std::size_t size) { return store::pooled_new(size); }
+void* operator new[](std::size_t size) { return store::pooled_new(size); }
+void* operator new(std::size_t size, const std::nothrow_t& /*unused*/) noexcept {
+  try {
+    return store::pooled_new(size);
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+void* operator new[](std::size_t size, const std::nothrow_t& /*unused*/) noexcept {
+  return ::operator new(size, std::nothrow);
+}
+void operator delete(void* p) noexcept { store::pooled_delete(p); }
+void operator delete[](void* p) noexcept { store::pooled_delete(p); }
+void operator delete(void* p, std::size_t /*size*/) noexcept { store::pooled_delete(p); }
+void operator delete[](void* p, std::size_t /*size*/) noexcept { store::pooled_delete(p); }
+void operator delete(void* p, const std::nothrow_t& /*unused*/) noexcept {
+  store::pooled_delete(p);
+}
+void operator delete[](void* p, const std::nothrow_t& /*unused*/) noexcept {
+  store::pooled_delete(p);
+}
+#endif

@@ -6,6 +6,8 @@
 
 #include <catch2/catch.hpp>
 #include <cstring>
+#include <memory>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -37,6 +39,24 @@ TEST_CASE("sqlite memory: SQLite allocates in eosim's size classes", "[store][me
   void* again = sqlite3_malloc(5000);
   CHECK(again == grown);  // the thread's freed block of that class, reused
   sqlite3_free(again);
+}
+
+TEST_CASE("sqlite memory: operator new takes the same size classes as SQLite", "[store][memory]") {
+  if (!store::kOwnAllocator) return;  // ASan keeps the C library's operator new
+  REQUIRE(store::configure_sqlite());
+  // A block the program freed is the next block of its class SQLite asks for: one list.
+  // With malloc behind operator new, 100 bytes and SQLite's 128-byte class (144 with its
+  // header) sit in different bins, and SQLite gets another block.
+  void* ours = ::operator new(100);
+  ::operator delete(ours);
+  void* sqlites = sqlite3_malloc(100);
+  CHECK(sqlites == ours);
+  CHECK(sqlite3_msize(sqlites) == 128);
+  sqlite3_free(sqlites);
+  const auto text = std::make_unique<std::string>(5000, 'x');         // the 6 KB class
+  const auto big = std::make_unique<std::vector<char>>(100000, 'y');  // above the classes
+  CHECK(text->back() == 'x');
+  CHECK(big->back() == 'y');
 }
 
 TEST_CASE("sqlite memory: a block freed by another thread and a database on top",
