@@ -53,14 +53,24 @@ void OrderService::schedule_next() {
   }, 0, sim::event_tag(generation, order));
 }
 
+namespace {
+
+// The body of an order's message: written to the outbox, or published directly by a
+// producer without one.
+std::string body_of(const ProducerOptions& options, std::int64_t order) {
+  return orders::encode(
+      {order, options.amounts[static_cast<std::size_t>(order - 1)], options.account});
+}
+
+}  // namespace
+
 broker::Message OrderService::message_for(std::int64_t order) const {
   broker::Message m;
   const bool no_id =
       std::find(options_.without_message_id.begin(), options_.without_message_id.end(), order) !=
       options_.without_message_id.end();
   m.message_id = no_id ? "" : orders::message_id_for(order);
-  m.body = orders::encode(
-      {order, options_.amounts[static_cast<std::size_t>(order - 1)], options_.account});
+  m.body = body_of(options_, order);
   m.order = order;
   m.persistent = options_.persistent;
   return m;
@@ -110,10 +120,10 @@ OrderService::Written OrderService::write_order(std::int64_t order, std::int64_t
   }
   if (st.ok() && outbox) {
     // The message id is fixed here, in the same transaction as the order.
-    const broker::Message m = message_for(order);
     st = db_.statement("INSERT INTO outbox(order_id, message_id, body, created_tick) "
                        "VALUES(?1, ?2, ?3, ?4)")
-             .bind(1, order).bind(2, orders::message_id_for(order)).bind(3, m.body).bind(4, now)
+             .bind(1, order).bind(2, orders::message_id_for(order))
+             .bind(3, body_of(options_, order)).bind(4, now)
              .exec();
   }
   // A database server is restarted by whoever runs it (a live run's supervisor, before the

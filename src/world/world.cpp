@@ -202,12 +202,16 @@ void WorldImpl::set_up_kernel() {
   random.budget = s.random.budget;
   random.horizon = static_cast<sim::Tick>(s.random.horizon);
   k.faults.set_random(std::move(random));
+  // "SITE -> ACTION[ FRAME #NTH][ attempt N]", in parts: no string is built unless the
+  // trace keeps its events.
   k.faults.set_on_fire([this](const sim::FiredFault& f) {
-    std::string detail = f.site + " -> " + std::string(sim::fault_action_name(f.action));
-    if (!f.frame.empty()) detail += " " + f.frame + " #" + std::to_string(f.nth);
-    if (f.key[orders::kAttempt] > 0)
-      detail += " attempt " + std::to_string(f.key[orders::kAttempt]);
-    kernel_.trace.record(actor_of(f), sim::EventKind::kFault, "", f.key[orders::kOrder], detail);
+    using Part = sim::DetailPart;
+    const bool framed = !f.frame.empty();
+    const std::int64_t attempt = f.key[orders::kAttempt];
+    kernel_.trace.record(actor_of(f), sim::EventKind::kFault, "", f.key[orders::kOrder],
+                         {f.site, " -> ", sim::fault_action_name(f.action), framed ? " " : "",
+                          f.frame, framed ? " #" : "", framed ? Part(f.nth) : Part(""),
+                          attempt > 0 ? " attempt " : "", attempt > 0 ? Part(attempt) : Part("")});
   });
 }
 
