@@ -31,7 +31,7 @@ Stmt::Stmt(RemoteConn* remote, std::int64_t* changes, const FaultHook* hook,
 
 Stmt::~Stmt() { sqlite3_finalize(stmt_); }
 
-void Stmt::record(Recorder::Kind kind, int index, int result, int64_t value) const {
+void Stmt::record_call(Recorder::Kind kind, int index, int result, int64_t value) const {
   if (Recorder* recorder = recording(*recorded_)) {
     recorder->add(kind, *recorded_, sql_, index, result, value);
   }

@@ -92,8 +92,12 @@ class Stmt {
   void rewind_for_fetch();                       // reset + clear bindings (Db::statement)
   Status step_impl(bool& has_row, bool hooked);  // hooked=false: BEGIN/COMMIT/ROLLBACK
   Status last_error() const;
-  // Appends this call to the installed store::Recorder, if this connection is recorded.
-  void record(Recorder::Kind kind, int index = 0, int result = 0, int64_t value = 0) const;
+  // Appends this call to the installed store::Recorder, if this connection is recorded
+  // (inline: the test is on every bind, step, reset and column read).
+  void record(Recorder::Kind kind, int index = 0, int result = 0, int64_t value = 0) const {
+    if (*recorded_ >= 0) record_call(kind, index, result, value);
+  }
+  void record_call(Recorder::Kind kind, int index, int result, int64_t value) const;
   void check_bind(int rc, int index) const;
   void check_column(int index) const;
   // The remote side of bind and step (remote_ != nullptr).
