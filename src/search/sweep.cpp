@@ -48,9 +48,13 @@ std::uint64_t digest_term(std::uint64_t seed, std::uint64_t trace_hash) {
 
 eosim::Status run_block(const Scenario& scenario, const SweepOptions& options,
                         std::uint64_t first, std::vector<SeedResult>& results, unsigned workers) {
+  // The fault ratios are parsed once per block (a scenario without [faults.random] takes
+  // the default spec); each run copies the result and sets its seed.
+  const Scenario base = sweep_scenario(scenario, options, first);
   return parallel_for(results.size(), workers, options.warm, [&](std::size_t i) {
     SeedResult& r = results[i];
-    const Scenario s = sweep_scenario(scenario, options, first + i);
+    Scenario s = base;
+    s.seed = first + i;
     WorldOptions world;
     world.keep_trace = false;
     world.record_tape = false;
