@@ -18,6 +18,7 @@ std::vector<Actor> actors_of(const lab::Scenario& s, const ActorArgs& base) {
     Actor a{base};
     a.args.role = "consumer";
     a.args.instance = static_cast<int>(i);
+    a.restart_ticks = s.consumer.restart_after;
     if (!s.consumer.command.empty()) {
       a.command = s.consumer.command;
       a.env = user_consumer_env(s, base.run_dir, base.queue_prefix + "orders", a.args.instance);
@@ -30,10 +31,12 @@ std::vector<Actor> actors_of(const lab::Scenario& s, const ActorArgs& base) {
       preset->pattern == producer::Pattern::kOutboxNoConfirm) {
     Actor relay{base};
     relay.args.role = "relay";
+    relay.restart_ticks = s.producer.relay_restart_after;
     actors.push_back(relay);
   }
   Actor producer{base};
   producer.args.role = "producer";
+  producer.restart_ticks = s.producer.restart_after;
   actors.push_back(producer);
   return actors;
 }
@@ -85,6 +88,8 @@ std::string last_log_line(const ActorArgs& args) {
 
 namespace {
 
+std::int64_t restart_ms_of(const Actor& actor) { return actor.restart_ticks * actor.args.tick_ms; }
+
 std::string how_it_ended(int status) {
   return WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
                            : "signal " + std::to_string(WTERMSIG(status));
@@ -93,7 +98,7 @@ std::string how_it_ended(int status) {
 // The user's consumer ended without a failpoint's kill: back like a crashed one, unless
 // the shell could not run the command at all.
 Status user_consumer_ended(Actor& actor, int status, std::int64_t now_ms,
-                           std::int64_t restart_ms, std::vector<sim::TraceEvent>& events) {
+                           std::vector<sim::TraceEvent>& events) {
   const std::string last = last_log_line(actor.args);
   if (WIFEXITED(status) && (WEXITSTATUS(status) == 126 || WEXITSTATUS(status) == 127)) {
     return Status::bad_input_error("the consumer command '" + actor.command +
@@ -101,9 +106,9 @@ Status user_consumer_ended(Actor& actor, int status, std::int64_t now_ms,
                                    (last.empty() ? "" : ": " + last));
   }
   ++actor.ended_on_its_own;
-  actor.restart_at_ms = now_ms + restart_ms;
-  events.push_back({0, tick_at(actor.args, now_ms), actor.args.node(), sim::EventKind::kCrash,
-                    "", 0,
+  actor.restart_at_ms = now_ms + restart_ms_of(actor);
+  events.push_back({0, tick_at(actor.args, now_ms), actor.args.node(), sim::EventKind::kCrash, "",
+                    0,
                     "your consumer ended on its own (" + how_it_ended(status) +
                         "): started again like a crashed one" + (last.empty() ? "" : "; " + last)});
   return Status::success();
@@ -111,8 +116,7 @@ Status user_consumer_ended(Actor& actor, int status, std::int64_t now_ms,
 
 }  // namespace
 
-Status reap(Actor& actor, std::int64_t now_ms, std::int64_t restart_ms,
-            std::vector<sim::TraceEvent>& events) {
+Status reap(Actor& actor, std::int64_t now_ms, std::vector<sim::TraceEvent>& events) {
   if (actor.pid == 0) return Status::success();
   int status = 0;
   if (reap_child(actor.pid, &status) != actor.pid) return Status::success();
@@ -120,12 +124,12 @@ Status reap(Actor& actor, std::int64_t now_ms, std::int64_t restart_ms,
   unregister_group(actor.pid);
   actor.pid = 0;
   if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
-    actor.restart_at_ms = now_ms + restart_ms;
-    events.push_back({0, tick_at(actor.args, now_ms), actor.args.node(), sim::EventKind::kCrash,
-                      "", 0, "process killed by SIGKILL at its crash site"});
+    actor.restart_at_ms = now_ms + restart_ms_of(actor);
+    events.push_back({0, tick_at(actor.args, now_ms), actor.args.node(), sim::EventKind::kCrash, "",
+                      0, "process killed by SIGKILL at its crash site"});
     return Status::success();
   }
-  if (!actor.command.empty()) return user_consumer_ended(actor, status, now_ms, restart_ms, events);
+  if (!actor.command.empty()) return user_consumer_ended(actor, status, now_ms, events);
   const std::string last = last_log_line(actor.args);
   return Status::error(actor.args.node() + " ended on its own (" + how_it_ended(status) + ")" +
                        (last.empty() ? "" : ": " + last));

@@ -25,6 +25,9 @@ struct Actor {
   ActorArgs args;
   pid_t pid = 0;
   std::int64_t restart_at_ms = -1;  // >= 0: killed by a crash site, back at this time
+  // Ticks it stays down after a crash before its process starts again: the scenario's
+  // restart_after of its role ([consumer], [producer], relay_restart_after for the relay).
+  std::int64_t restart_ticks = 20;
   // The user's consumer (user_consumer.h): its shell command and environment; "" for
   // eosim's own actors. It is restarted whenever it ends, like a crashed one.
   std::string command;
@@ -54,12 +57,11 @@ std::string last_log_line(const ActorArgs& args);
 // SIGTERM, then SIGKILL after 3 s; returns when the process group is gone (or 3 s more).
 void stop_actor(Actor& actor);
 
-// Reaps an actor that ended; one killed by SIGKILL (a crash site) comes back after
-// `restart_ms`, with a crash event in `events`. An error saying how when it ended some
-// other way, with the last line of its log - except the user's consumer, which comes back
+// Reaps an actor that ended; one killed by SIGKILL (a crash site) comes back after its
+// `restart_ticks` of wall time, with a crash event in `events`. An error saying how when it ended
+// some other way, with the last line of its log - except the user's consumer, which comes back
 // however it ended, unless its shell could not run the command at all (exit 126, 127:
 // an error flagged bad_input).
-Status reap(Actor& actor, std::int64_t now_ms, std::int64_t restart_ms,
-            std::vector<sim::TraceEvent>& events);
+Status reap(Actor& actor, std::int64_t now_ms, std::vector<sim::TraceEvent>& events);
 
 }  // namespace live

@@ -268,13 +268,12 @@ bool starting_up(const Supervision& sv, const Actor& a, std::size_t i, std::int6
 // an actor is waiting for its restart, or a restarted consumer of the user's has not
 // subscribed yet.
 bool tend_actors(Supervision& sv, std::int64_t now, bool& pending, LiveResult& out) {
-  const std::int64_t restart_ms = 20 * sv.o.tick_ms;  // the actors' restart_ticks
   pending = false;
   for (std::size_t i = 0; i < sv.actors.size(); ++i) {
     Actor& a = sv.actors[i];
     const bool was_running = a.pid != 0;
     const int ends_before = a.ended_on_its_own;
-    if (Status reaped = reap(a, now, restart_ms, sv.events); !reaped.ok()) {
+    if (Status reaped = reap(a, now, sv.events); !reaped.ok()) {
       return fail(sv, std::move(reaped));
     }
     if (was_running && a.pid == 0) sv.net_faults->set_group(static_cast<int>(i), 0);
