@@ -200,6 +200,11 @@ Status use_dedup_server(const lab::Scenario& s, const std::string& dir, const st
 std::int64_t read_number(const std::string& path, const char* sql) {
   store::Db db;
   if (!store::Db::open(path, db).ok()) return -1;
+  return read_number(db, sql);
+}
+
+std::int64_t read_number(store::Db& db, const char* sql) {
+  if (!db.is_open()) return -1;
   store::Stmt& st = db.statement(sql);
   bool row = false;
   const std::int64_t n = st.step(row).ok() && row ? st.column_int64(0) : -1;

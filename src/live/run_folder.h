@@ -15,6 +15,7 @@
 #include "src/checker/checker.h"
 #include "src/live/status.h"
 #include "src/scenario/scenario.h"
+#include "src/store/db.h"
 
 namespace live {
 
@@ -67,6 +68,10 @@ std::string actor_store_uri(const std::string& dir, const std::string& name,
 // The first column of the first row `sql` gives in the database at `path` (a file or a
 // store_uri); -1 when the database or the query cannot be read.
 std::int64_t read_number(const std::string& path, const char* sql);
+// The same on a database already open (-1 when `db` is not open or the query fails): a
+// reader of several numbers opens a server's store once (each connection costs the server
+// a process and a login).
+std::int64_t read_number(store::Db& db, const char* sql);
 
 // The actors' trace files and the supervisor's events, merged by wall tick (the events of
 // one process keep their order) and numbered again from step 1.

@@ -10,32 +10,40 @@ namespace live {
 
 Snapshot snapshot(const std::string& dir, const std::string& effects_query) {
   Snapshot s;
-  s.committed = read_number(store_uri(dir, "orders.db"), "SELECT COUNT(*) FROM orders");
-  s.unsent = read_number(store_uri(dir, "orders.db"), "SELECT COUNT(*) FROM outbox WHERE sent = 0");
-  s.debits = effects_query.empty()
-                 ? read_number(store_uri(dir, "ledger.db"), "SELECT COUNT(*) FROM debits")
-                 : count_effects(dir, effects_query);
-  s.rejections = read_number(store_uri(dir, "ledger.db"), "SELECT COUNT(*) FROM rejections");
+  // Each store opened once per look: on PostgreSQL the orders and the ledger are one
+  // server's schema, and every connection costs the server a process and a login.
+  const std::string orders_uri = store_uri(dir, "orders.db");
+  const std::string ledger_uri = store_uri(dir, "ledger.db");
+  store::Db orders, own_ledger;
+  (void)store::Db::open(orders_uri, orders);  // not open: each number below reads -1
+  if (ledger_uri != orders_uri) (void)store::Db::open(ledger_uri, own_ledger);
+  store::Db& ledger = ledger_uri == orders_uri ? orders : own_ledger;
+  s.committed = read_number(orders, "SELECT COUNT(*) FROM orders");
+  s.unsent = read_number(orders, "SELECT COUNT(*) FROM outbox WHERE sent = 0");
+  s.debits = effects_query.empty() ? read_number(ledger, "SELECT COUNT(*) FROM debits")
+                                   : count_effects(dir, effects_query);
+  s.rejections = read_number(ledger, "SELECT COUNT(*) FROM rejections");
+  // The alias: PostgreSQL 15 refuses a subquery in FROM without one.
   s.applied = effects_query.empty()
-                  ? read_number(store_uri(dir, "ledger.db"),
+                  ? read_number(ledger,
                                 "SELECT COUNT(*) FROM (SELECT order_id FROM debits UNION "
-                                "SELECT order_id FROM rejections)")
+                                "SELECT order_id FROM rejections) AS applied")
                   : count_effect_orders(dir, effects_query);
-  s.deliveries =
-      read_number(dir + "/deliveries.db", "SELECT COALESCE(SUM(n), 0) FROM deliveries");
+  store::Db deliveries;
+  (void)store::Db::open(dir + "/deliveries.db", deliveries);
+  s.deliveries = read_number(deliveries, "SELECT COALESCE(SUM(n), 0) FROM deliveries");
   s.faults = read_fired(dir).size();
-  s.most_delivered =
-      read_number(dir + "/deliveries.db", "SELECT COALESCE(MAX(n), 0) FROM deliveries");
+  s.most_delivered = read_number(deliveries, "SELECT COALESCE(MAX(n), 0) FROM deliveries");
   return s;
 }
 
 std::string progress_line(const Snapshot& s, std::int64_t orders, std::int64_t elapsed_ms,
                           int restarts) {
   std::ostringstream line;
-  line << "live: " << elapsed_ms / 1000 << '.' << (elapsed_ms % 1000) / 100 << " s, "
-       << s.committed << '/' << orders << " orders committed, " << s.deliveries
-       << " deliveries, " << s.debits << " debits, " << s.ready << " ready in the queue, "
-       << s.faults << " faults, " << restarts << " restarts";
+  line << "live: " << elapsed_ms / 1000 << '.' << (elapsed_ms % 1000) / 100 << " s, " << s.committed
+       << '/' << orders << " orders committed, " << s.deliveries << " deliveries, " << s.debits
+       << " debits, " << s.ready << " ready in the queue, " << s.faults << " faults, " << restarts
+       << " restarts";
   return line.str();
 }
 
