@@ -25,6 +25,14 @@ std::string reason(int error_number) { return std::strerror(error_number); }
 
 }  // namespace
 
+std::string unique_folder_name(const std::string& stem, std::set<std::string>& used) {
+  const std::string base = stem.empty() ? "run" : stem;
+  std::string name = base;
+  for (int n = 2; used.count(name) != 0; ++n) name = base + "-" + std::to_string(n);
+  used.insert(name);
+  return name;
+}
+
 eosim::Status prepare_keep_db_dir(const std::string& dir, const std::vector<std::string>& names,
                                   bool force) {
   std::error_code ec;

@@ -8,6 +8,7 @@
 // Every function returns a Status whose message is one line a user can act on; the caller
 // prints it and exits 2 (bad input: the environment the user pointed us at).
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,11 @@ using files::write_output_file;
 // with the OS's reason. Other files in `dir` are never touched.
 eosim::Status prepare_keep_db_dir(const std::string& dir, const std::vector<std::string>& names,
                                   bool force);
+
+// The name of a file's own folder under a --keep-db DIR of several runs: the file's stem
+// ("run" if it has none), or stem-2, stem-3, ... when an earlier file of the command took
+// it (`used` holds the names given so far; the one returned is added).
+std::string unique_folder_name(const std::string& stem, std::set<std::string>& used);
 
 // The *.toml files of the folder the user named (`given`, from --dir), or else of eosim's
 // own scenarios ("") or lessons ("lessons") wherever they are found from this folder

@@ -14,11 +14,13 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "src/cli/commands.h"
+#include "src/cli/files.h"
 #include "src/prose/printable.h"
 #include "src/report/report_format.h"
 #include "src/world/world.h"
@@ -90,11 +92,14 @@ std::string replay_of(const LiveCommandOptions& o, const std::string& file) {
 
 namespace {
 
-// Where a run keeps its files: DIR itself for one scenario, DIR/<file stem> for several.
-std::string keep_dir_for(const LiveCommandOptions& o, const std::string& file, bool several) {
+// Where a run keeps its files: DIR itself for one scenario, DIR/<file stem> for several
+// (DIR/<stem>-2 for a second file of that name: `used`).
+std::string keep_dir_for(const LiveCommandOptions& o, const std::string& file, bool several,
+                         std::set<std::string>& used) {
   if (o.keep_db.empty()) return "";
   if (!several) return o.keep_db;
-  return (std::filesystem::path(o.keep_db) / std::filesystem::path(file).stem()).string();
+  const std::string name = unique_folder_name(std::filesystem::path(file).stem().string(), used);
+  return (std::filesystem::path(o.keep_db) / name).string();
 }
 
 // --consumer, --consumers and --effects-query applied to `s`; why it cannot run so, or "".
@@ -115,6 +120,7 @@ int load_all(const LiveCommandOptions& o, const std::vector<std::string>& files,
              std::vector<Loaded>& out, std::vector<std::pair<std::string, std::string>>& refused,
              bool& stop, std::ostream& err) {
   int exit_code = kExitOk;
+  std::set<std::string> kept_names;
   for (const auto& file : files) {
     eosim::Result<lab::Scenario> scenario = lab::load_scenario(file);
     if (!scenario.ok()) {
@@ -142,9 +148,9 @@ int load_all(const LiveCommandOptions& o, const std::vector<std::string>& files,
       exit_code = worse(exit_code, kExitBadInput);
       continue;  // a folder: the others still run
     }
-    const std::string keep = keep_dir_for(o, file, files.size() > 1);
-    if (!keep.empty()) {
-      if (live::Status st = live::check_keep_dir(l.scenario, keep); !st.ok()) {
+    l.keep_dir = keep_dir_for(o, file, files.size() > 1, kept_names);
+    if (!l.keep_dir.empty()) {
+      if (live::Status st = live::check_keep_dir(l.scenario, l.keep_dir); !st.ok()) {
         err << "eosim: live: " << st.message << '\n';
         stop = true;
         return kExitBadInput;
@@ -380,10 +386,9 @@ int report_run(const LiveCommandOptions& o, const Loaded& l, const live::LiveRes
 // the user can fix at their broker (credentials, vhost, permissions), 3 for eosim's or the
 // broker's trouble during the run - never a verdict.
 int live_one(const LiveCommandOptions& o, const Loaded& l, const live::Endpoint& endpoint,
-             live::PrivateBroker* own, const LiveStore& store, bool several, CompareTally& tally,
+             live::PrivateBroker* own, const LiveStore& store, CompareTally& tally,
              std::ostream& out, std::ostream& err) {
-  const live::LiveOptions lo =
-      make_live_options(o, l, keep_dir_for(o, l.file, several), own, store, err);
+  const live::LiveOptions lo = make_live_options(o, l, l.keep_dir, own, store, err);
   live::LiveResult result;
   const auto live_started = std::chrono::steady_clock::now();
   const live::Status st = live::run_live(l.scenario, endpoint, lo, result);
@@ -535,14 +540,14 @@ int live_command(const LiveCommandOptions& o, std::ostream& out, std::ostream& e
     each.progress = false;  // several runs at once share the terminal
     const RunOne one = [&](const Loaded& l, CompareTally& t, std::ostream& run_out,
                            std::ostream& run_err) {
-      return live_one(each, l, endpoint, own.get(), store, true, t, run_out, run_err);
+      return live_one(each, l, endpoint, own.get(), store, t, run_out, run_err);
     };
     exit_code = worse(exit_code, run_batch(o, runs, one, tally, out, err));
   }
   for (const Loaded& l : runs) {
     if (sweep || o.jobs > 1 || live::interrupted() != 0) break;
     exit_code = worse(
-        exit_code, live_one(o, l, endpoint, own.get(), store, files.size() > 1, tally, out, err));
+        exit_code, live_one(o, l, endpoint, own.get(), store, tally, out, err));
   }
   if (own) own->stop();
   close_store(store, o.format == "text" ? out : err);

@@ -37,6 +37,7 @@ struct Loaded {
   std::string schedule_scenario;             // replay.toml (live_schedule.h)
   std::size_t left_out = 0;                  // drawn faults replay.toml cannot hold
   std::vector<std::int64_t> kill_delays_ms;  // per rule of scenario.script (LiveOptions)
+  std::string keep_dir;                      // where --keep-db keeps its run ("": not kept)
 };
 
 // The ratios --faults gives, or the default one when it is empty.

@@ -44,7 +44,7 @@ class KeepDbDirs {
     dir.clear();
     if (root_.empty()) return eosim::Status::success();
     fs::path path(root_);
-    if (per_file_) path /= unique_name(fs::path(file).stem().string());
+    if (per_file_) path /= unique_folder_name(fs::path(file).stem().string(), used_);
     if (eosim::Status prepared =
             prepare_keep_db_dir(path.string(), lab::database_files(scenario), force_);
         !prepared.ok()) {
@@ -55,14 +55,6 @@ class KeepDbDirs {
   }
 
  private:
-  std::string unique_name(const std::string& stem) {
-    const std::string base = stem.empty() ? "run" : stem;
-    std::string name = base;
-    for (int n = 2; used_.count(name) != 0; ++n) name = base + "-" + std::to_string(n);
-    used_.insert(name);
-    return name;
-  }
-
   std::string root_;
   bool per_file_;
   bool force_;

@@ -78,18 +78,21 @@ TEST_CASE("live: with no-dedup, a real process killed between commit and ack deb
   CHECK(processes_mentioning(keep) == 0);
 }
 
+// Scenario 01 is given twice: its second run keeps its files in 01-happy-path-2.
 TEST_CASE("live --jobs 2: three scenario files at once, each judged as if it ran alone",
           "[live-run]") {
   live_test::broker_endpoint();
   TempDir dir;
   const std::string keep = dir.path + "/runs";
+  const std::string s01 = kSource + "/scenarios/01-happy-path.toml";
   const std::string s03 = kSource + "/scenarios/03-crash-between-commit-and-ack-no-dedup.toml";
-  const Outcome o = live_test::eosim(
-      {"live", "--jobs", "2", "--broker", live_test::real_broker().url, "--format", "json",
-       "--keep-db", keep, kSource + "/scenarios/01-happy-path.toml", kScenario02, s03},
-      dir);
+  const Outcome o = live_test::eosim({"live", "--jobs", "2", "--broker",
+                                      live_test::real_broker().url, "--format", "json",
+                                      "--keep-db", keep, s01, kScenario02, s03, s01},
+                                     dir);
   INFO(o.out);
   CHECK(o.exit_code == 0);  // every file's own expectations met
+  CHECK(live_test::json_lines(o.out).size() == 4);  // a report per run
   const std::map<std::string, nlohmann::json> runs = reports_by_scenario(o.out);
   REQUIRE(runs.size() == 3);
   for (const auto& [name, j] : runs) {
@@ -100,6 +103,7 @@ TEST_CASE("live --jobs 2: three scenario files at once, each judged as if it ran
   CHECK(debits_of(keep + "/03-crash-between-commit-and-ack-no-dedup/ledger.db", 2) == 2);
   CHECK(debits_of(keep + "/02-crash-between-commit-and-ack/ledger.db", 2) == 1);
   CHECK(debits_of(keep + "/01-happy-path/ledger.db", 2) == 1);
+  CHECK(debits_of(keep + "/01-happy-path-2/ledger.db", 2) == 1);
   CHECK(processes_mentioning(keep) == 0);
 }
 
