@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstdio>
+#include <cstring>
 #include <ostream>
 #include <string_view>
 
@@ -12,14 +13,75 @@ namespace sim {
 namespace {
 
 constexpr std::uint64_t kFnvPrime = 0x100000001b3ULL;
+constexpr char kDigitPairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
 
-std::uint64_t fold(std::uint64_t hash, std::string_view bytes) {
-  for (const char c : bytes) {
-    hash ^= static_cast<unsigned char>(c);
-    hash *= kFnvPrime;
+// FNV-1a 64, fed piece by piece: the hash of the pieces is the hash of their concatenation.
+// A trace hashes every event of every run (a sweep hashes hundreds per run and keeps none),
+// so the bytes are folded where they are, four a turn, and numbers written two digits a turn
+// into a small buffer: nothing is copied or allocated; the value is FNV-1a over the same bytes.
+class Fnv {
+ public:
+  explicit Fnv(std::uint64_t hash) : hash_(hash) {}
+
+  void byte(unsigned char c) { hash_ = (hash_ ^ c) * kFnvPrime; }
+  void bytes(std::string_view text) {
+    const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+    std::size_t n = text.size();
+    std::uint64_t h = hash_;
+    for (; n >= 4; n -= 4, p += 4) {
+      h = (h ^ p[0]) * kFnvPrime;
+      h = (h ^ p[1]) * kFnvPrime;
+      h = (h ^ p[2]) * kFnvPrime;
+      h = (h ^ p[3]) * kFnvPrime;
+    }
+    for (; n > 0; --n, ++p) h = (h ^ *p) * kFnvPrime;
+    hash_ = h;
   }
-  return hash;
-}
+  // The decimal text of a number, as std::to_string writes it, two digits a turn.
+  void number(std::uint64_t value) {
+    if (value < 10) {
+      byte(static_cast<unsigned char>('0' + value));
+      return;
+    }
+    char digits[20];
+    std::size_t at = sizeof digits;
+    for (; value >= 100; value /= 100) {
+      at -= 2;
+      std::memcpy(digits + at, kDigitPairs + 2 * (value % 100), 2);
+    }
+    if (value >= 10) {
+      at -= 2;
+      std::memcpy(digits + at, kDigitPairs + 2 * value, 2);
+    } else {
+      digits[--at] = static_cast<char>('0' + value);
+    }
+    bytes(std::string_view(digits + at, sizeof digits - at));
+  }
+  void signed_number(std::int64_t value) {
+    if (value >= 0) {
+      number(static_cast<std::uint64_t>(value));
+      return;
+    }
+    byte('-');
+    number(~static_cast<std::uint64_t>(value) + 1);  // |value|, INT64_MIN included
+  }
+  void part(const DetailPart& part) {
+    if (!part.is_number) {
+      bytes(part.text);
+    } else if (part.is_signed) {
+      signed_number(static_cast<std::int64_t>(part.number));
+    } else {
+      number(part.number);
+    }
+  }
+  std::uint64_t value() const { return hash_; }
+
+ private:
+  std::uint64_t hash_;
+};
 
 // The decimal text of a number (what std::to_string gives), without allocating.
 template <class Int>
@@ -28,46 +90,42 @@ std::string_view decimal(Int value, char (&buffer)[24]) {
   return std::string_view(buffer, static_cast<std::size_t>(end - buffer));
 }
 
-std::uint64_t fold_number(std::uint64_t hash, std::int64_t value) {
-  char buffer[24];
-  return fold(hash, decimal(value, buffer));
-}
-
 std::string_view part_text(const DetailPart& part, char (&buffer)[24]) {
   if (!part.is_number) return part.text;
   return part.is_signed ? decimal(static_cast<std::int64_t>(part.number), buffer)
                         : decimal(part.number, buffer);
 }
 
-constexpr std::string_view kFieldSep = "\x1f";
-constexpr std::string_view kEventSep = "\x1e";
-
-}  // namespace
-
-namespace {
+constexpr unsigned char kFieldSep = 0x1f;
+constexpr unsigned char kEventSep = 0x1e;
 
 // The canonical encoding of an event up to its detail (which the caller folds in, whole or
 // in pieces, before kEventSep).
-std::uint64_t hash_head(std::uint64_t hash, std::uint64_t step, Tick time, std::string_view actor,
-                        std::string_view kind, std::string_view target, std::int64_t subject) {
-  hash = fold_number(hash, static_cast<std::int64_t>(step));
-  hash = fold(hash, kFieldSep);
-  hash = fold_number(hash, static_cast<std::int64_t>(time));
-  for (const std::string_view field : {actor, kind, target}) {
-    hash = fold(hash, kFieldSep);
-    hash = fold(hash, field);
-  }
-  hash = fold(hash, kFieldSep);
-  hash = fold_number(hash, subject);
-  return fold(hash, kFieldSep);
+void hash_head(Fnv& fnv, std::uint64_t step, Tick time, std::string_view actor,
+               std::string_view kind, std::string_view target, std::int64_t subject) {
+  // Step and time as signed numbers, as they always were (both stay far below 2^63).
+  fnv.signed_number(static_cast<std::int64_t>(step));
+  fnv.byte(kFieldSep);
+  fnv.signed_number(static_cast<std::int64_t>(time));
+  fnv.byte(kFieldSep);
+  fnv.bytes(actor);
+  fnv.byte(kFieldSep);
+  fnv.bytes(kind);
+  fnv.byte(kFieldSep);
+  fnv.bytes(target);
+  fnv.byte(kFieldSep);
+  fnv.signed_number(subject);
+  fnv.byte(kFieldSep);
 }
 
 }  // namespace
 
 std::uint64_t hash_event(std::uint64_t hash, const TraceEvent& e, const EventKindNames& kinds) {
-  hash = hash_head(hash, e.step, e.time, e.actor, kinds.name(e.kind), e.target, e.subject);
-  hash = fold(hash, e.detail);
-  return fold(hash, kEventSep);
+  Fnv fnv(hash);
+  hash_head(fnv, e.step, e.time, e.actor, kinds.name(e.kind), e.target, e.subject);
+  fnv.bytes(e.detail);
+  fnv.byte(kEventSep);
+  return fnv.value();
 }
 
 std::string concat(std::initializer_list<DetailPart> parts) {
@@ -90,14 +148,15 @@ void Trace::record(std::string_view actor, EventKind kind, std::string_view targ
                    std::int64_t subject, std::initializer_list<DetailPart> detail) {
   const std::uint64_t step = scheduler_.steps();
   const Tick time = scheduler_.now();
-  std::uint64_t hash = hash_head(hash_, step, time, actor, kinds_.name(kind), target, subject);
-  char buffer[24];
-  for (const DetailPart& part : detail) hash = fold(hash, part_text(part, buffer));
-  hash_ = fold(hash, kEventSep);
+  Fnv fnv(hash_);
+  hash_head(fnv, step, time, actor, kinds_.name(kind), target, subject);
+  for (const DetailPart& part : detail) fnv.part(part);
+  fnv.byte(kEventSep);
+  hash_ = fnv.value();
   ++count_;
   if (!keep_ && sinks_.empty()) return;
-  TraceEvent event{step, time, std::string(actor), kind, std::string(target), subject,
-                   concat(detail)};
+  TraceEvent event{step,    time,          std::string(actor), kind, std::string(target),
+                   subject, concat(detail)};
   for (const auto& sink : sinks_) sink(event);
   if (keep_) events_.push_back(std::move(event));
 }

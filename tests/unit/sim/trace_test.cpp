@@ -1,7 +1,9 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <cstdint>
 #include <sstream>
+#include <string>
 #include <string_view>
 
 #include "sim/kernel.h"
@@ -92,12 +94,49 @@ TEST_CASE("trace: the JSON Lines recording format", "[trace]") {
                          "\"order\":1,\"detail\":\"debit 150\"}") != std::string::npos);
 }
 
+// FNV-1a 64 over the canonical text of one event, written out plainly: the reference the
+// trace's own hashing (which folds numbers digit by digit, four bytes a turn) must equal.
+namespace {
+
+std::uint64_t fnv1a_reference(std::uint64_t hash, const std::string& text) {
+  for (const char c : text) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 0x100000001b3ULL;
+  }
+  return hash;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "trace: an event's hash is FNV-1a over its canonical text, numbers as to_string writes them",
+    "[trace]") {
+  const std::int64_t subjects[] = {0, 7, -1, 1234567, INT64_MIN, INT64_MAX};
+  for (const std::int64_t subject : subjects) {
+    sim::Chooser chooser(1);
+    sim::Scheduler scheduler(chooser);
+    sim::Trace trace(scheduler);
+    trace.name_kinds(kNames.kinds);
+    trace.record("consumer12", kCommit, "broker", subject,
+                 {"tag=", std::uint64_t{18446744073709551615ULL}, " of ", -42, " ", 0, "", "x",
+                  std::int64_t{INT64_MIN}, "abcdefghij"});
+    const std::string detail = "tag=18446744073709551615 of -42 0x" +
+                               std::to_string(std::int64_t{INT64_MIN}) + "abcdefghij";
+    const std::string f(1, '\x1f');  // the field separator; an event ends with 0x1e
+    const std::string text = "0" + f + "0" + f + "consumer12" + f + "commit" + f + "broker" + f +
+                             std::to_string(subject) + f + detail + "\x1e";
+    INFO("subject " << subject);
+    CHECK(trace.hash() == fnv1a_reference(0xcbf29ce484222325ULL, text));
+    const sim::TraceEvent event{0, 0, "consumer12", kCommit, "broker", subject, detail};
+    CHECK(sim::hash_event(0xcbf29ce484222325ULL, event, kNames.kinds) == trace.hash());
+  }
+}
+
 TEST_CASE("trace: json_escape handles quotes and control characters", "[trace]") {
   CHECK(sim::json_escape("a\"b\\c\n\x01") == "a\\\"b\\\\c\\n\\u0001");
 }
 
-TEST_CASE("determinism: a run replayed from its tape has the same trace hash",
-          "[trace][tape]") {
+TEST_CASE("determinism: a run replayed from its tape has the same trace hash", "[trace][tape]") {
   sim::Kernel original(2024);
   const auto first = sim::run_synthetic(original, ring_options());
   REQUIRE(first.steps == 5000);
