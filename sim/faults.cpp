@@ -70,14 +70,27 @@ bool FaultPlan::matches(const FaultRule& rule, const RuleIds& ids, const FaultPo
 
 std::int64_t FaultPlan::next_occurrence(const FaultPoint& point) {
   EOSIM_ASSERT(point.frame < kFrameColumns);
-  const std::size_t at = point.site * kFrameColumns + point.frame;
-  if (at >= occurrences_.size()) occurrences_.resize((point.site + 1) * kFrameColumns, 0);
-  return ++occurrences_[at];
+  const std::size_t row = point.site < row_of_.size() && row_of_[point.site] != 0
+                              ? row_of_[point.site] - 1
+                              : add_row(point.site);
+  return ++occurrences_[row * kFrameColumns + point.frame];
+}
+
+// Out of line: called a dozen times a run, and inlined it made every call save and restore
+// the registers it needs.
+[[gnu::noinline]] std::size_t FaultPlan::add_row(SiteId site) {
+  // A row for each site counted so far, not for every site named: the catalog names a few
+  // hundred, a run counts a dozen, and zeroing a row for each was most of the counting.
+  if (site >= row_of_.size()) row_of_.resize(std::max<std::size_t>(site + 1, sites_.size()), 0);
+  EOSIM_ASSERT(row_of_[site] == 0);
+  occurrences_.resize(occurrences_.size() + kFrameColumns, 0);
+  row_of_[site] = static_cast<std::uint32_t>(occurrences_.size() / kFrameColumns);
+  return row_of_[site] - 1;
 }
 
 std::int64_t FaultPlan::occurrences_of(SiteId site, FrameKind frame) const {
-  const std::size_t at = site * kFrameColumns + frame;
-  return frame < kFrameColumns && at < occurrences_.size() ? occurrences_[at] : 0;
+  if (frame >= kFrameColumns || site >= row_of_.size() || row_of_[site] == 0) return 0;
+  return occurrences_[(row_of_[site] - 1) * kFrameColumns + frame];
 }
 
 std::optional<FaultAction> FaultPlan::check(const FaultPoint& point) {
@@ -138,8 +151,8 @@ std::int64_t FaultPlan::times_fired(std::size_t index) const {
   return rule_fired_[index];
 }
 
-const FiredFault& FaultPlan::log(const FaultPoint& point, FaultAction action,
-                                 std::int64_t nth, bool scripted) {
+const FiredFault& FaultPlan::log(const FaultPoint& point, FaultAction action, std::int64_t nth,
+                                 bool scripted) {
   FiredFault fault;
   fault.step = scheduler_.steps();
   fault.time = scheduler_.now();
@@ -168,7 +181,7 @@ void FaultPlan::add_rules_state(StateHash& hash, std::size_t begin, std::size_t 
   for (std::size_t i = begin; i < std::min(end, rules_.size()); ++i) {
     const FaultRule& rule = rules_[i];
     const std::int64_t left = rule.times - rule_fired_[i];
-    if (left <= 0) continue;  // spent: it never matches again
+    if (left <= 0) continue;    // spent: it never matches again
     std::int64_t nth_left = 0;  // occurrences of its (site, frame) still to pass; <= 0: never
     const RuleIds& ids = rule_ids_[i];
     if (rule.nth && ids.frame) {

@@ -47,10 +47,10 @@ namespace sim {
 
 // One opportunity for a fault. Fields left at 0 do not apply here.
 struct FaultPoint {
-  SiteId site;               // named by FaultPlan::sites(): the layer's, "net.<role>-><role>"
-  FaultAction kind;          // random fault kind of this opportunity: kCrash, kDrop, ...
-  Key key;                   // what the opportunity is about (sim/key.h)
-  FrameKind frame = 0;       // FaultPlan::frames(): a network frame's kind, 0 = none
+  SiteId site;          // named by FaultPlan::sites(): the layer's, "net.<role>-><role>"
+  FaultAction kind;     // random fault kind of this opportunity: kCrash, kDrop, ...
+  Key key;              // what the opportunity is about (sim/key.h)
+  FrameKind frame = 0;  // FaultPlan::frames(): a network frame's kind, 0 = none
   // Only a rule matches here (invariant 8): no random draw, no entry in opportunities().
   bool scripted_only = false;
 };
@@ -59,11 +59,11 @@ struct FaultPoint {
 struct FaultRule {
   std::string site;
   FaultAction action = FaultAction::kCrash;  // what it does (the site allows it: catalog)
-  KeyMatch key;                          // the parts of the point's key it asks for
-  std::optional<std::string> frame;      // network frame kind
-  std::optional<std::int64_t> nth;       // nth occurrence (1-based) of this site (+frame)
-  std::optional<std::int64_t> tick;      // fire at this virtual time (timed sites only)
-  std::int64_t times = 1;                // how many times the rule may fire
+  KeyMatch key;                              // the parts of the point's key it asks for
+  std::optional<std::string> frame;          // network frame kind
+  std::optional<std::int64_t> nth;           // nth occurrence (1-based) of this site (+frame)
+  std::optional<std::int64_t> tick;          // fire at this virtual time (timed sites only)
+  std::int64_t times = 1;                    // how many times the rule may fire
   // Step triggers, for faults made by hand at a step of a running world (the GUI) that a
   // scenario file must replay exactly. Neither adds a scheduler event, so a run with the
   // rule in its file takes the same steps as the run the rule was made in.
@@ -91,8 +91,8 @@ struct RandomFaultOptions {
   // Per fault kind (by its name, as in [faults.random]), per opportunity.
   // REQUIRES: every name is a FaultAction's (parse_fault_action).
   std::map<std::string, Ratio> ratios;
-  std::int64_t budget = 0;              // most random faults in one run
-  Tick horizon = 0;                     // no random fault at or after this time
+  std::int64_t budget = 0;  // most random faults in one run
+  Tick horizon = 0;         // no random fault at or after this time
 };
 
 class FaultPlan {
@@ -156,6 +156,8 @@ class FaultPlan {
                std::int64_t nth) const;
   // Counts one more occurrence of (point.site, point.frame) and returns the count.
   std::int64_t next_occurrence(const FaultPoint& point);
+  // Adds the row of `site`, which has none yet, and returns its index.
+  std::size_t add_row(SiteId site);
   // How often (site, frame) has occurred so far.
   std::int64_t occurrences_of(SiteId site, FrameKind frame) const;
   const FiredFault& log(const FaultPoint& point, FaultAction action, std::int64_t nth,
@@ -173,9 +175,11 @@ class FaultPlan {
   // random_.ratios by action, for the lookup every opportunity makes.
   std::array<std::optional<Ratio>, kFaultActionCount> ratio_of_{};
   std::int64_t random_fired_ = 0;
-  // Occurrences per (site, frame kind): row `site`, column `frame`, kFrameColumns columns
-  // (a run has a few dozen pairs; rows are added as site ids are first counted).
+  // Occurrences per (site, frame kind): kFrameColumns counts per row, column `frame`, one
+  // row per site counted so far, in the order first counted; row_of_[site] is its row + 1
+  // (0 = not counted yet). A run has a few dozen pairs among hundreds of named sites.
   static constexpr std::size_t kFrameColumns = 32;
+  std::vector<std::uint32_t> row_of_;
   std::vector<std::int64_t> occurrences_;
   std::vector<FiredFault> fired_;
   bool log_opportunities_ = false;
