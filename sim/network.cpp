@@ -56,11 +56,40 @@ std::uint64_t datagram_tag(const NodeId& from, const NodeId& to, const Frame& fr
 Network::Network(Scheduler& scheduler, Chooser& chooser, FaultPlan& faults, Trace& trace)
     : scheduler_(scheduler), chooser_(chooser), faults_(faults), trace_(trace) {}
 
-void Network::attach(const NodeId& node, NodeHandlers handlers) {
-  nodes_[node] = std::move(handlers);
+std::size_t Network::node_slot(const NodeId& node) {
+  const auto it = node_index_.find(node);
+  if (it != node_index_.end()) return it->second;
+  nodes_.emplace_back();
+  node_index_.emplace(node, nodes_.size() - 1);
+  return nodes_.size() - 1;
 }
 
-void Network::detach(const NodeId& node) { nodes_.erase(node); }
+const Network::Node* Network::attached(const NodeId& node) const {
+  const auto it = node_index_.find(node);
+  if (it == node_index_.end() || !nodes_[it->second].attached) return nullptr;
+  return &nodes_[it->second];
+}
+
+Network::Connection* Network::find(ConnId conn) {
+  return conn >= 1 && conn <= connections_.size() ? &connections_[conn - 1] : nullptr;
+}
+
+const Network::Connection* Network::find(ConnId conn) const {
+  return conn >= 1 && conn <= connections_.size() ? &connections_[conn - 1] : nullptr;
+}
+
+void Network::attach(const NodeId& node, NodeHandlers handlers) {
+  Node& slot = nodes_[node_slot(node)];
+  slot.handlers = std::move(handlers);
+  slot.attached = true;
+}
+
+void Network::detach(const NodeId& node) {
+  const auto it = node_index_.find(node);
+  if (it == node_index_.end()) return;
+  nodes_[it->second].handlers = NodeHandlers{};
+  nodes_[it->second].attached = false;
+}
 
 template <class Identity>
 Tick Network::draw_latency(Tick min, Tick max, const Identity& identity) {
@@ -89,8 +118,7 @@ Key Network::opportunity_key(const Frame& frame, const NodeId& from, const NodeI
   return key;
 }
 
-std::string Network::site_of(const NodeId& from, const NodeId& to,
-                             std::string_view prefix) const {
+std::string Network::site_of(const NodeId& from, const NodeId& to, std::string_view prefix) const {
   // One allocation for the whole name (a frame is sent on every step or two).
   const std::string_view from_role(from.data(), role_end(from));
   const std::string_view to_role(to.data(), role_end(to));
@@ -101,34 +129,39 @@ std::string Network::site_of(const NodeId& from, const NodeId& to,
 }
 
 ConnId Network::connect(const NodeId& client, const NodeId& server) {
-  if (!nodes_.count(server) || partitioned(client, server, scheduler_.now())) {
+  if (attached(server) == nullptr || partitioned(client, server, scheduler_.now())) {
     trace_.record(client, EventKind::kRefused, server, 0, "connection refused");
     return 0;
   }
   const ConnId id = next_conn_++;
-  Connection& c = connections_[id];
+  Connection& c = connections_.emplace_back();
   c.dir[0].from = client;
   c.dir[0].to = server;
+  c.dir[0].to_node = node_slot(server);
   c.dir[1].from = server;
   c.dir[1].to = client;
+  c.dir[1].to_node = node_slot(client);
   for (Direction& dir : c.dir) dir.site = faults_.sites().id(site_of(dir.from, dir.to, "net."));
   trace_.record(client, EventKind::kConnect, server, 0, "connection " + std::to_string(id));
-  if (const auto& accept = nodes_[server].on_accept) accept(id, client);
+  if (const auto& accept = nodes_[c.dir[0].to_node].handlers.on_accept) accept(id, client);
   return id;
 }
 
 void Network::add_state(StateHash& hash) const {
   const Tick now = scheduler_.now();
   hash.add(static_cast<std::uint64_t>(next_conn_));
-  for (const auto& [node, handlers] : nodes_) {
+  for (const auto& [node, slot] : node_index_) {
+    if (!nodes_[slot].attached) continue;
+    const NodeHandlers& handlers = nodes_[slot].handlers;
     hash.add(std::string_view(node));
     hash.add(handlers.on_frame != nullptr);
     hash.add(handlers.on_disconnect != nullptr);
     hash.add(handlers.on_accept != nullptr);
     hash.add(handlers.on_datagram != nullptr);
   }
-  for (const auto& [id, c] : connections_) {
-    hash.add(static_cast<std::uint64_t>(id));
+  for (std::size_t i = 0; i < connections_.size(); ++i) {
+    const Connection& c = connections_[i];
+    hash.add(static_cast<std::uint64_t>(i + 1));  // its id
     hash.add(c.frozen);
     hash.add(c.notified[0]);
     hash.add(c.notified[1]);
@@ -159,39 +192,40 @@ void Network::add_state(StateHash& hash) const {
 }
 
 bool Network::is_open(ConnId conn) const {
-  const auto it = connections_.find(conn);
-  return it != connections_.end() && it->second.dir[0].alive && it->second.dir[1].alive;
+  const Connection* c = find(conn);
+  return c != nullptr && c->dir[0].alive && c->dir[1].alive;
 }
 
 NodeId Network::peer(ConnId conn, const NodeId& self) const {
-  const Connection& c = connections_.at(conn);
-  return c.dir[side_of(c, self)].to;
+  const Connection* c = find(conn);
+  EOSIM_ASSERT(c != nullptr);
+  return c->dir[side_of(*c, self)].to;
 }
 
 std::vector<ConnId> Network::connections_of(const NodeId& node) const {
   std::vector<ConnId> result;
-  for (const auto& [id, c] : connections_) {
+  for (std::size_t i = 0; i < connections_.size(); ++i) {
+    const Connection& c = connections_[i];
     if ((c.dir[0].from == node || c.dir[1].from == node) && (c.dir[0].alive || c.dir[1].alive)) {
-      result.push_back(id);
+      result.push_back(i + 1);
     }
   }
   return result;
 }
 
 bool Network::send(ConnId conn, const NodeId& from, Frame frame) {
-  auto it = connections_.find(conn);
-  if (it == connections_.end()) return false;
-  Connection& c = it->second;
+  Connection* found = find(conn);
+  if (found == nullptr) return false;
+  Connection& c = *found;
   const int d = side_of(c, from);
   Direction& dir = c.dir[d];
   if (!dir.alive) return send_on_dead(c, d, frame);
   if (c.frozen) return send_frozen(c, d, frame);
   ++frames_sent_;
   const bool cut = partitioned(from, dir.to, scheduler_.now());
-  const auto fault =
-      cut ? std::optional<FaultAction>(FaultAction::kDrop)
-          : faults_.check(
-                {dir.site, FaultAction::kDrop, opportunity_key(frame, from, dir.to), frame.kind});
+  const auto fault = cut ? std::optional<FaultAction>(FaultAction::kDrop)
+                         : faults_.check({dir.site, FaultAction::kDrop,
+                                          opportunity_key(frame, from, dir.to), frame.kind});
   if (fault == FaultAction::kDrop) {
     ++frames_lost_;
     trace_.record(from, EventKind::kLost, dir.to, frame.key.subject(),
@@ -205,9 +239,9 @@ bool Network::send(ConnId conn, const NodeId& from, Frame frame) {
     return event_tag(datagram_tag(dir.from, dir.to, frame, faults_.frames()), conn, d,
                      dir.queue.size());
   };
-  const Tick arrival =
-      std::max(scheduler_.now() + draw_latency(options_.latency_min, options_.latency_max, identity),
-               dir.last_arrival);
+  const Tick arrival = std::max(
+      scheduler_.now() + draw_latency(options_.latency_min, options_.latency_max, identity),
+      dir.last_arrival);
   dir.last_arrival = arrival;
   InFlight item{std::move(frame), fault == FaultAction::kFreeze};
   if (fault == FaultAction::kCrash) kill_client_at(conn, c, d, item);
@@ -215,22 +249,25 @@ bool Network::send(ConnId conn, const NodeId& from, Frame frame) {
   // Connection and direction in one word: a closure of two words is stored inside the
   // std::function, where three would be allocated on the heap (one per frame sent).
   const std::uint64_t conn_dir = conn * 2 + static_cast<std::uint64_t>(d);
-  scheduler_.at(arrival, "net.deliver",
-                [this, conn_dir] { deliver_head(conn_dir / 2, static_cast<int>(conn_dir % 2)); },
-                0, event_tag(conn, d));
+  scheduler_.at(
+      arrival, "net.deliver",
+      [this, conn_dir] { deliver_head(conn_dir / 2, static_cast<int>(conn_dir % 2)); }, 0,
+      event_tag(conn, d));
   return true;
 }
 
 void Network::deliver_head(ConnId conn, int d) {
-  Connection& c = connections_.at(conn);
+  Connection* found = find(conn);
+  EOSIM_ASSERT(found != nullptr);
+  Connection& c = *found;
   Direction& dir = c.dir[d];
   // One event per frame sent; each delivers the head, so events that tie at the same
   // instant cannot reorder the stream. After a break the queue is empty for good (a dead
   // connection takes no new frames) and the remaining events do nothing.
   if (dir.queue.empty()) return;
   InFlight item = dir.queue.take_front();
-  const auto node = nodes_.find(dir.to);
-  if (node == nodes_.end() || c.notified[1 - d]) {
+  const Node& node = nodes_[dir.to_node];
+  if (!node.attached || c.notified[1 - d]) {
     ++frames_lost_;
     trace_.record(dir.from, EventKind::kLost, dir.to, item.frame.key.subject(),
                   item.frame.summary + " (receiver gone)");
@@ -243,7 +280,7 @@ void Network::deliver_head(ConnId conn, int d) {
                          std::string(faults_.sites().name(dir.site)) + ")");
     return;
   }
-  if (node->second.on_frame) node->second.on_frame(conn, item.frame);
+  if (node.handlers.on_frame) node.handlers.on_frame(conn, item.frame);
 }
 
 void Network::kill_client_at(ConnId conn, const Connection& c, int d, InFlight& item) {
@@ -256,10 +293,11 @@ void Network::kill_client_at(ConnId conn, const Connection& c, int d, InFlight& 
   // (priority -1), so it takes no further step.
   const NodeId client = c.dir[0].from;
   const std::string why = "killed right after sending " + item.frame.summary +
-                          " (a crash rule on " +
-                          std::string(faults_.sites().name(c.dir[0].site)) + ")";
-  scheduler_.at(scheduler_.now(), "net.kill", [this, client, why] { on_kill_(client, why); }, -1,
-                event_tag(conn));
+                          " (a crash rule on " + std::string(faults_.sites().name(c.dir[0].site)) +
+                          ")";
+  scheduler_.at(
+      scheduler_.now(), "net.kill", [this, client, why] { on_kill_(client, why); }, -1,
+      event_tag(conn));
 }
 
 void Network::lose_queue(Direction& dir, const char* why) {
@@ -272,29 +310,36 @@ void Network::lose_queue(Direction& dir, const char* why) {
 }
 
 void Network::notify(ConnId conn, int side, Tick delay) {
-  scheduler_.after(delay, "net.closed", [this, conn, side, delay] {
-    Connection& c = connections_.at(conn);
-    if (c.notified[side]) return;
-    c.notified[side] = true;
-    const NodeId& self = c.dir[side].from;
-    if (c.frozen) {
-      // Nothing came through for its whole detection time: it closes its socket, and its
-      // own sends fail from now on. The peer, behind the frozen link, sees none of this.
-      c.dir[side].alive = false;
-      trace_.record(self, EventKind::kSilentPeer, c.dir[side].to, 0,
-                    "heard nothing for " + std::to_string(delay) +
-                        " ticks (missed heartbeats): closes connection " + std::to_string(conn));
-    }
-    trace_.record(self, EventKind::kDisconnected, c.dir[side].to, 0, "connection " + std::to_string(conn));
-    const auto node = nodes_.find(self);
-    if (node != nodes_.end() && node->second.on_disconnect) node->second.on_disconnect(conn);
-  }, 1, event_tag(conn, side, delay));  // priority 1: after frames arriving at the same instant
+  scheduler_.after(
+      delay, "net.closed",
+      [this, conn, side, delay] {
+        Connection* found = find(conn);
+        EOSIM_ASSERT(found != nullptr);
+        Connection& c = *found;
+        if (c.notified[side]) return;
+        c.notified[side] = true;
+        const NodeId& self = c.dir[side].from;
+        if (c.frozen) {
+          // Nothing came through for its whole detection time: it closes its socket, and its
+          // own sends fail from now on. The peer, behind the frozen link, sees none of this.
+          c.dir[side].alive = false;
+          trace_.record(self, EventKind::kSilentPeer, c.dir[side].to, 0,
+                        "heard nothing for " + std::to_string(delay) +
+                            " ticks (missed heartbeats): closes connection " +
+                            std::to_string(conn));
+        }
+        trace_.record(self, EventKind::kDisconnected, c.dir[side].to, 0,
+                      "connection " + std::to_string(conn));
+        const Node& node = nodes_[c.dir[1 - side].to_node];  // the direction towards self
+        if (node.attached && node.handlers.on_disconnect) node.handlers.on_disconnect(conn);
+      },
+      1, event_tag(conn, side, delay));  // priority 1: after frames arriving at the same instant
 }
 
 void Network::break_connection(ConnId conn, const NodeId& noticer, const std::string& why) {
-  auto it = connections_.find(conn);
-  if (it == connections_.end()) return;
-  Connection& c = it->second;
+  Connection* found = find(conn);
+  if (found == nullptr) return;
+  Connection& c = *found;
   if (!c.dir[0].alive && !c.dir[1].alive) return;
   c.ended = "connection broken";
   for (auto& dir : c.dir) {
@@ -314,9 +359,9 @@ void Network::notify_by_detection(ConnId conn, int side) {
 }
 
 void Network::freeze(ConnId conn, const std::string& why) {
-  auto it = connections_.find(conn);
-  if (it == connections_.end()) return;
-  Connection& c = it->second;
+  Connection* found = find(conn);
+  if (found == nullptr) return;
+  Connection& c = *found;
   if (c.frozen || !c.dir[0].alive || !c.dir[1].alive) return;
   c.frozen = true;
   trace_.record(c.dir[0].from, EventKind::kFrozen, c.dir[0].to, 0,
@@ -326,8 +371,8 @@ void Network::freeze(ConnId conn, const std::string& why) {
 }
 
 bool Network::is_frozen(ConnId conn) const {
-  const auto it = connections_.find(conn);
-  return it != connections_.end() && it->second.frozen;
+  const Connection* c = find(conn);
+  return c != nullptr && c->frozen;
 }
 
 bool Network::send_frozen(Connection& c, int d, const Frame& frame) {
@@ -352,9 +397,9 @@ bool Network::send_on_dead(const Connection& c, int d, const Frame& frame) {
 }
 
 void Network::abort(ConnId conn, const NodeId& by) {
-  auto it = connections_.find(conn);
-  if (it == connections_.end()) return;
-  Connection& c = it->second;
+  Connection* found = find(conn);
+  if (found == nullptr) return;
+  Connection& c = *found;
   const int mine = side_of(c, by);
   Direction& out = c.dir[mine];
   Direction& in = c.dir[1 - mine];
@@ -408,17 +453,20 @@ void Network::send_datagram(const NodeId& from, const NodeId& to, Frame frame,
       // Keyed: the frame and which copy.
       return event_tag(datagram_tag(from, to, frame, faults_.frames()), i);
     });
-    scheduler_.after(delay, "net.datagram", [this, from, to, frame] {
-      const auto node = nodes_.find(to);
-      if (node == nodes_.end() || !node->second.on_datagram) {
-        ++frames_lost_;
-        trace_.record(from, EventKind::kLost, to, frame.key.subject(),
-                      frame.summary + " (nobody there)");
-        return;
-      }
-      trace_.record(to, EventKind::kRecv, from, frame.key.subject(), frame.summary);
-      node->second.on_datagram(from, frame);
-    }, 0, datagram_tag(from, to, frame, faults_.frames()));
+    scheduler_.after(
+        delay, "net.datagram",
+        [this, from, to, frame] {
+          const Node* node = attached(to);
+          if (node == nullptr || !node->handlers.on_datagram) {
+            ++frames_lost_;
+            trace_.record(from, EventKind::kLost, to, frame.key.subject(),
+                          frame.summary + " (nobody there)");
+            return;
+          }
+          trace_.record(to, EventKind::kRecv, from, frame.key.subject(), frame.summary);
+          node->handlers.on_datagram(from, frame);
+        },
+        0, datagram_tag(from, to, frame, faults_.frames()));
   }
 }
 

@@ -4,12 +4,12 @@
 //
 // A connection is FIFO in each direction with a latency drawn from [min, max] ticks.
 // The protocols above run over TCP, so a frame cannot simply vanish: a dropped frame
-// *breaks the connection*, and every frame in flight on it (behind it, and the other way) is lost too.
-// The end whose frame was lost notices after `reset_notice` ticks; the other end only
-// when its failure detection says so (`detect_after`). A crashed process instead *aborts* its
-// connections: frames it already sent still arrive, then the peer sees the close; frames towards it
-// are lost. Partitions are windows of virtual time in which frames between two nodes are
-// dropped and new connections refused.
+// *breaks the connection*, and every frame in flight on it (behind it, and the other way) is lost
+// too. The end whose frame was lost notices after `reset_notice` ticks; the other end only when its
+// failure detection says so (`detect_after`). A crashed process instead *aborts* its connections:
+// frames it already sent still arrive, then the peer sees the close; frames towards it are lost.
+// Partitions are windows of virtual time in which frames between two nodes are dropped and new
+// connections refused.
 //
 // A *frozen* connection (a peer gone silent: a stopped process, a stuck proxy) carries
 // nothing any more, in either direction, and sends no FIN either; frames sent on it are
@@ -40,6 +40,7 @@
 //      symmetric model (one heartbeat_timeout for the far end of a broken connection).
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -91,9 +92,9 @@ struct Boxed final : Payload {
 };
 
 struct Frame {
-  FrameKind kind = 0;        // named by FaultPlan::frames() (the protocol's method names)
-  Key key;                   // what the frame is about: fault rules, traces (sim/key.h)
-  std::string summary;       // what a person reads in the trace: "request 3 retried"
+  FrameKind kind = 0;   // named by FaultPlan::frames() (the protocol's method names)
+  Key key;              // what the frame is about: fault rules, traces (sim/key.h)
+  std::string summary;  // what a person reads in the trace: "request 3 retried"
   std::shared_ptr<const Payload> payload;  // the protocol's message (immutable once sent)
 };
 
@@ -127,7 +128,7 @@ struct LinkOptions {
 
 struct NodeHandlers {
   std::function<void(ConnId, const Frame&)> on_frame;
-  std::function<void(ConnId)> on_disconnect;         // this end learned the connection died
+  std::function<void(ConnId)> on_disconnect;             // this end learned the connection died
   std::function<void(ConnId, const NodeId&)> on_accept;  // servers: a client connected
   std::function<void(const NodeId&, const Frame&)> on_datagram;
 };
@@ -206,13 +207,14 @@ class Network {
   struct Direction {
     NodeId from;
     NodeId to;
-    SiteId site = 0;   // its fault site, "net.<from role>-><to role>" (named once)
+    std::size_t to_node = 0;  // nodes_[to_node] is `to`
+    SiteId site = 0;          // its fault site, "net.<from role>-><to role>" (named once)
     Fifo<InFlight> queue;
     Tick last_arrival = 0;
     bool alive = true;
   };
   struct Connection {
-    Direction dir[2];  // [0] client->server, [1] server->client
+    Direction dir[2];                   // [0] client->server, [1] server->client
     bool notified[2] = {false, false};  // [0] client told, [1] server told
     bool frozen = false;
     // Why a frame sent on it after it died, by an end not yet told, is lost. Not in the
@@ -250,8 +252,23 @@ class Network {
   LinkOptions options_;
   KillHook on_kill_;
   std::optional<std::size_t> instance_part_;
-  std::map<NodeId, NodeHandlers> nodes_;
-  std::map<ConnId, Connection> connections_;
+  // A node ever attached or connected keeps its place in nodes_ (a deque: what a handler
+  // running from it does never moves it), so a connection's direction finds its receiver
+  // by index; node_index_ finds a place by name and orders the nodes for add_state.
+  struct Node {
+    NodeHandlers handlers;
+    bool attached = false;
+  };
+  std::size_t node_slot(const NodeId& node);
+  const Node* attached(const NodeId& node) const;
+  // The connection with this id, or nullptr. Ids are handed out from 1 and never reused,
+  // so connections_[id - 1] is connection `id` (a deque: references stay valid).
+  Connection* find(ConnId conn);
+  const Connection* find(ConnId conn) const;
+
+  std::deque<Node> nodes_;
+  std::map<NodeId, std::size_t, std::less<>> node_index_;
+  std::deque<Connection> connections_;
   std::vector<Window> partitions_;
   ConnId next_conn_ = 1;
   std::uint64_t frames_sent_ = 0;
