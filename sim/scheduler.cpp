@@ -24,12 +24,12 @@ EventId Scheduler::at(Tick time, const char* label, std::function<void()> fn, in
     free_slots_.pop_back();
   }
   slots_[slot] = Slot{label, std::move(fn), tag};
-  push(Key{time, priority, id, slot});
+  insert(Key{time, priority, id, slot});
   return id;
 }
 
-EventId Scheduler::after(Tick delay, const char* label, std::function<void()> fn,
-                         int priority, std::uint64_t tag) {
+EventId Scheduler::after(Tick delay, const char* label, std::function<void()> fn, int priority,
+                         std::uint64_t tag) {
   return at(now_ + delay, label, std::move(fn), priority, tag);
 }
 
@@ -38,12 +38,9 @@ void Scheduler::add_state(StateHash& hash) const {
   // order they would run, and a new event always gets a higher number than every pending
   // one, so only that order decides ties. Absolute time is history here; what reads it
   // elsewhere (partitions, an actor's clock) is fed relative to now too.
-  std::vector<Key> pending(heap_);
-  const Later later;
-  std::sort(pending.begin(), pending.end(),
-            [&later](const Key& a, const Key& b) { return later(b, a); });
-  hash.add(static_cast<std::uint64_t>(pending.size()));
-  for (const Key& e : pending) {
+  hash.add(static_cast<std::uint64_t>(pending()));
+  for (std::size_t i = head_; i < queue_.size(); ++i) {
+    const Key& e = queue_[i];
     const Slot& slot = slots_[e.slot];
     hash.add(static_cast<std::uint64_t>(e.time - now_));
     hash.add(static_cast<std::int64_t>(e.priority));
@@ -52,51 +49,59 @@ void Scheduler::add_state(StateHash& hash) const {
   }
 }
 
-void Scheduler::push(const Key& key) {
-  heap_.push_back(key);
-  std::push_heap(heap_.begin(), heap_.end(), Later{});
+void Scheduler::insert(const Key& key) {
+  if (head_ == queue_.size()) {
+    queue_.clear();
+    head_ = 0;
+  } else if (head_ >= 16 && head_ * 2 >= queue_.size()) {
+    queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(head_));
+    head_ = 0;
+  }
+  // From the back: a new event is most often due after every pending one, and its sequence
+  // number is the highest, so it goes behind every event of its time and priority.
+  std::size_t at = queue_.size();
+  while (at > head_ && earlier(key, queue_[at - 1])) --at;
+  queue_.insert(queue_.begin() + static_cast<std::ptrdiff_t>(at), key);
 }
 
-Scheduler::Key Scheduler::pop() {
-  std::pop_heap(heap_.begin(), heap_.end(), Later{});
-  const Key key = heap_.back();
-  heap_.pop_back();
+Scheduler::Key Scheduler::take(std::size_t index) {
+  const Key key = queue_[head_ + index];
+  // The entries ahead of it move one place back, into its place: their order is kept.
+  const auto first = queue_.begin() + static_cast<std::ptrdiff_t>(head_);
+  std::move_backward(first, first + static_cast<std::ptrdiff_t>(index),
+                     first + static_cast<std::ptrdiff_t>(index) + 1);
+  ++head_;
   return key;
 }
 
 Scheduler::Key Scheduler::pop_next() {
-  EOSIM_ASSERT(!heap_.empty());
-  const Key first = pop();
-  if (tie_break_ == TieBreak::kFifo || heap_.empty() || heap_.front().time != first.time ||
-      heap_.front().priority != first.priority) {
-    return first;
+  EOSIM_ASSERT(!idle());
+  const Key& first = queue_[head_];
+  std::size_t tied = 1;
+  if (tie_break_ == TieBreak::kChoice) {
+    while (head_ + tied < queue_.size() && queue_[head_ + tied].time == first.time &&
+           queue_[head_ + tied].priority == first.priority) {
+      ++tied;
+    }
   }
-  // Several events are enabled at this instant: gather them (in sequence order) and let
-  // the chooser pick one. The others go back untouched.
-  ties_.clear();
-  ties_.push_back(first);
-  while (!heap_.empty() && heap_.front().time == first.time &&
-         heap_.front().priority == first.priority) {
-    ties_.push_back(pop());
-  }
+  if (tied == 1) return take(0);
+  // Several events are enabled at this instant (in sequence order): the chooser picks one.
+  // The others stay where they are.
   // Keyed: the tied events as add_state sees them (label and tag, in order).
-  const std::size_t pick = static_cast<std::size_t>(chooser_.below(ties_.size(), [this] {
+  const std::size_t pick = static_cast<std::size_t>(chooser_.below(tied, [this, tied] {
     StateHash identity;
-    for (const Key& e : ties_) {
-      const Slot& slot = slots_[e.slot];
+    for (std::size_t i = head_; i < head_ + tied; ++i) {
+      const Slot& slot = slots_[queue_[i].slot];
       identity.add(std::string_view(slot.label));
       identity.add(slot.tag);
     }
     return identity.value();
   }));
-  for (std::size_t i = 0; i < ties_.size(); ++i) {
-    if (i != pick) push(ties_[i]);
-  }
-  return ties_[pick];
+  return take(pick);
 }
 
 bool Scheduler::step() {
-  if (heap_.empty()) return false;
+  if (idle()) return false;
   const Key key = pop_next();
   EOSIM_ASSERT(key.time >= now_);
   // Out of its slot before it runs: what it schedules may reuse the slot or grow slots_.

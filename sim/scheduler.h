@@ -54,10 +54,10 @@ class Scheduler {
   // Steps until the queue is empty or `max_steps` events ran in this call.
   RunResult run(std::uint64_t max_steps);
 
-  bool idle() const { return heap_.empty(); }
+  bool idle() const { return head_ == queue_.size(); }
   // The time of the next event. REQUIRES: !idle().
-  Tick next_time() const { return heap_.front().time; }
-  std::size_t pending() const { return heap_.size(); }
+  Tick next_time() const { return queue_[head_].time; }
+  std::size_t pending() const { return queue_.size() - head_; }
   // Label of the event now running ("" between events).
   const char* current_label() const { return current_label_; }
 
@@ -80,23 +80,26 @@ class Scheduler {
     EventId seq;
     std::uint32_t slot;  // index into slots_
   };
-  struct Later {
-    bool operator()(const Key& a, const Key& b) const {
-      if (a.time != b.time) return a.time > b.time;
-      if (a.priority != b.priority) return a.priority > b.priority;
-      return a.seq > b.seq;
-    }
-  };
-  void push(const Key& key);
-  Key pop();
+  static bool earlier(const Key& a, const Key& b) {
+    if (a.time != b.time) return a.time < b.time;
+    if (a.priority != b.priority) return a.priority < b.priority;
+    return a.seq < b.seq;
+  }
+  void insert(const Key& key);
   Key pop_next();
+  // Removes queue_[head_ + index] and keeps the rest in order.
+  Key take(std::size_t index);
 
   Chooser& chooser_;
   TieBreak tie_break_;
-  std::vector<Key> heap_;  // a binary heap under Later: the earliest key at the front
+  // The pending events in the order they would run, from queue_[head_] (the earliest) to
+  // the end: a new event goes in from the back (it is most often the latest), the next one
+  // is taken at the head, and tied events stand side by side in sequence order. Entries
+  // before head_ ran; they are dropped when the queue empties or they are the majority.
+  std::vector<Key> queue_;
+  std::size_t head_ = 0;
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;  // slots of events that ran, for reuse
-  std::vector<Key> ties_;  // scratch space, kept to avoid reallocating per step
   Tick now_ = 0;
   std::uint64_t steps_ = 0;
   EventId next_seq_ = 1;
