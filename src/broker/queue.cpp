@@ -41,11 +41,15 @@ bool Queue::writes_to_disk(const Message& message) const {
   return options_.durable && (message.persistent || is_quorum());
 }
 
-void Queue::enqueue(Message message, uint64_t sync_generation) {
+void Queue::enqueue(Message&& message, uint64_t sync_generation) {
+  // Built in its place at the tail: the message is moved once, not into a temporary first.
+  QueuedMessage& entry = ready_.emplace_back();
+  entry.seq = next_seq_++;
+  entry.message = std::move(message);
+  entry.sync_generation = sync_generation;
   // x-delivery-count belongs to the quorum queue holding the message; a fresh enqueue
   // (dead-lettered copy included, item 10) starts without it.
-  if (is_quorum()) message.x_delivery_count.reset();
-  ready_.push_back(QueuedMessage{next_seq_++, std::move(message), false, false, sync_generation});
+  if (is_quorum()) entry.message.x_delivery_count.reset();
 }
 
 void Queue::requeue(QueuedMessage message, bool to_tail) {

@@ -56,8 +56,8 @@ class Queue {
   // and is confirmed only at the sync (item 14, 16). Quorum queues log every message.
   bool writes_to_disk(const Message& message) const;
 
-  // A fresh message (publish or dead-letter) at the tail with a new seq.
-  void enqueue(Message message, uint64_t sync_generation);
+  // A fresh message (publish or dead-letter) at the tail with a new seq; moved in once.
+  void enqueue(Message&& message, uint64_t sync_generation);
   // A message back from a consumer. REQUIRES: its seq came from this queue; `to_tail`
   // only for a quorum queue.
   void requeue(QueuedMessage message, bool to_tail = false);
