@@ -243,9 +243,11 @@ bool Network::send(ConnId conn, const NodeId& from, Frame frame) {
       scheduler_.now() + draw_latency(options_.latency_min, options_.latency_max, identity),
       dir.last_arrival);
   dir.last_arrival = arrival;
-  InFlight item{std::move(frame), fault == FaultAction::kFreeze};
+  // Filled in its place in the queue: a frame moved once on its way in, not three times.
+  InFlight& item = dir.queue.emplace_back();
+  item.frame = std::move(frame);
+  item.freeze_after = fault == FaultAction::kFreeze;
   if (fault == FaultAction::kCrash) kill_client_at(conn, c, d, item);
-  dir.queue.push_back(std::move(item));
   // Connection and direction in one word: a closure of two words is stored inside the
   // std::function, where three would be allocated on the heap (one per frame sent).
   const std::uint64_t conn_dir = conn * 2 + static_cast<std::uint64_t>(d);
