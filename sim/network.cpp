@@ -109,12 +109,9 @@ void Network::set_instance_part(std::size_t part) {
   instance_part_ = part;
 }
 
-Key Network::opportunity_key(const Frame& frame, const NodeId& from, const NodeId& to) const {
+Key Network::opportunity_key(const Frame& frame, const Direction& dir) const {
   Key key = frame.key;
-  if (instance_part_) {
-    const std::int64_t own = node_instance(from);
-    key[*instance_part_] = own != 0 ? own : node_instance(to);
-  }
+  if (instance_part_) key[*instance_part_] = dir.instance;
   return key;
 }
 
@@ -141,6 +138,10 @@ ConnId Network::connect(const NodeId& client, const NodeId& server) {
   c.dir[1].from = server;
   c.dir[1].to = client;
   c.dir[1].to_node = node_slot(client);
+  for (Direction& dir : c.dir) {
+    const std::int64_t own = node_instance(dir.from);
+    dir.instance = own != 0 ? own : node_instance(dir.to);
+  }
   for (Direction& dir : c.dir) dir.site = faults_.sites().id(site_of(dir.from, dir.to, "net."));
   trace_.record(client, EventKind::kConnect, server, 0, "connection " + std::to_string(id));
   if (const auto& accept = nodes_[c.dir[0].to_node].handlers.on_accept) accept(id, client);
@@ -223,9 +224,9 @@ bool Network::send(ConnId conn, const NodeId& from, Frame frame) {
   if (c.frozen) return send_frozen(c, d, frame);
   ++frames_sent_;
   const bool cut = partitioned(from, dir.to, scheduler_.now());
-  const auto fault = cut ? std::optional<FaultAction>(FaultAction::kDrop)
-                         : faults_.check({dir.site, FaultAction::kDrop,
-                                          opportunity_key(frame, from, dir.to), frame.kind});
+  const auto fault =
+      cut ? std::optional<FaultAction>(FaultAction::kDrop)
+          : faults_.check({dir.site, FaultAction::kDrop, opportunity_key(frame, dir), frame.kind});
   if (fault == FaultAction::kDrop) {
     ++frames_lost_;
     trace_.record(from, EventKind::kLost, dir.to, frame.key.subject(),

@@ -208,7 +208,10 @@ class Network {
     NodeId from;
     NodeId to;
     std::size_t to_node = 0;  // nodes_[to_node] is `to`
-    SiteId site = 0;          // its fault site, "net.<from role>-><to role>" (named once)
+    // What its fault opportunities carry in the instance part (set_instance_part): the
+    // sender's instance number, or the receiver's when the sender has none. Read at connect.
+    std::int64_t instance = 0;
+    SiteId site = 0;  // its fault site, "net.<from role>-><to role>" (named once)
     Fifo<InFlight> queue;
     Tick last_arrival = 0;
     bool alive = true;
@@ -243,7 +246,7 @@ class Network {
   bool send_frozen(Connection& c, int d, const Frame& frame);
   bool send_on_dead(const Connection& c, int d, const Frame& frame);
   std::string site_of(const NodeId& from, const NodeId& to, std::string_view prefix) const;
-  Key opportunity_key(const Frame& frame, const NodeId& from, const NodeId& to) const;
+  Key opportunity_key(const Frame& frame, const Direction& dir) const;
 
   Scheduler& scheduler_;
   Chooser& chooser_;
