@@ -23,7 +23,11 @@ EventId Scheduler::at(Tick time, const char* label, std::function<void()> fn, in
     slot = free_slots_.back();
     free_slots_.pop_back();
   }
-  slots_[slot] = Slot{label, std::move(fn), tag};
+  // Field by field: a whole Slot assigned from a temporary moved the closure twice.
+  Slot& entry = slots_[slot];
+  entry.label = label;
+  entry.fn = std::move(fn);
+  entry.tag = tag;
   insert(Key{time, priority, id, slot});
   return id;
 }
