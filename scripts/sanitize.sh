@@ -19,7 +19,7 @@
 #   SANITIZE    address (default: ASan + UBSan, clang) or thread (TSan, GCC, in
 #               ./build-tsan)
 #   EOSIM_TEST_SEED_DIVISOR  the heaviest property tests walk 1/N of their seeds (default
-#               4; 1 walks them all): this pass looks for memory and undefined-behaviour
+#               8; 1 walks them all): this pass looks for memory and undefined-behaviour
 #               errors at 2-3x the cost of a run, the property itself is the Release
 #               ctest's, on every seed (tests/support/seed_budget.h)
 set -euo pipefail
@@ -44,7 +44,7 @@ esac
 export ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
-export EOSIM_TEST_SEED_DIVISOR=${EOSIM_TEST_SEED_DIVISOR:-4}
+export EOSIM_TEST_SEED_DIVISOR=${EOSIM_TEST_SEED_DIVISOR:-8}
 # -g1: line tables only, enough for a report's stack to name file and line; full -g made a
 # batch of src/world 20% slower to compile under ASan (48.0 against 39.9 CPU-s) and its
 # object 2.4 times as big.

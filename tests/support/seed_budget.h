@@ -1,7 +1,7 @@
 #pragma once
 // How many seeds the heaviest property tests walk. Normally all of them (the count the
-// test names); under the sanitizers scripts/sanitize.sh sets EOSIM_TEST_SEED_DIVISOR=4,
-// and a test walks the first quarter (at least one seed). The sanitizers look for memory
+// test names); under the sanitizers scripts/sanitize.sh sets EOSIM_TEST_SEED_DIVISOR=8,
+// and a test walks the first eighth (at least one seed). The sanitizers look for memory
 // and undefined-behaviour errors, which the same code paths show on 10 seeds as on 40,
 // at 2-3x the cost per run; the Release ctest keeps the full counts and so the property
 // itself (docs/testing.md, "CI"). A value that is not a whole number from 1 to 1000 fails
