@@ -3,7 +3,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
-#include <bit>
+#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -38,27 +38,65 @@ constexpr std::size_t capacity(std::uint32_t cls) {
   return (cls % 2 == 0 ? std::size_t{32} : std::size_t{48}) << (cls / 2);
 }
 
-std::uint32_t class_of(std::size_t n) {
-  if (n <= 32) return 0;
-  const auto bits = static_cast<std::uint32_t>(std::bit_width(n - 1));  // 2^(bits-1) < n <= 2^bits
-  const std::size_t halfway = std::size_t{3} << (bits - 2);             // 1.5 * 2^(bits-1)
-  const std::uint32_t cls = 2 * (bits - 6) + (n <= halfway ? 1 : 2);
+// The smallest class that holds n bytes, or kSystem.
+constexpr std::uint32_t smallest_class(std::size_t n) {
+  std::uint32_t cls = 0;
+  while (cls < kClasses && capacity(cls) < n) ++cls;
   return cls < kClasses ? cls : kSystem;
 }
 
-// One thread's free blocks per class. Its destructor hands them back to malloc, and the
-// thread's later frees (another thread-local's destructor freeing SQLite memory) go
-// straight to free(): t_gone is trivially destructible, so it stays readable.
-thread_local bool t_gone = false;
+// Every capacity is a multiple of 16 bytes, so the class of n bytes is the class of its
+// number of 16-byte units, (n + 15) / 16: one load from this table, for every size up to
+// the largest class.
+constexpr std::size_t kUnit = 16;
+constexpr auto kClassOfUnits = [] {
+  std::array<std::uint8_t, kLargestClass / kUnit + 1> table{};
+  for (std::size_t units = 0; units < table.size(); ++units) {
+    table[units] = static_cast<std::uint8_t>(smallest_class(units * kUnit));
+  }
+  return table;
+}();
+constexpr auto kCapacity = [] {
+  std::array<std::uint32_t, kClasses> table{};
+  for (std::uint32_t cls = 0; cls < kClasses; ++cls) {
+    table[cls] = static_cast<std::uint32_t>(capacity(cls));
+  }
+  return table;
+}();
+static_assert(capacity(kClasses - 1) == kLargestClass);
+
+std::uint32_t class_of(std::size_t n) {
+  return n <= kLargestClass ? kClassOfUnits[(n + kUnit - 1) / kUnit] : kSystem;
+}
+
+// One thread's free blocks per class. Constant-initialised and trivially destructible, so
+// that reaching them costs no check whether the thread initialised them: the fast paths
+// are a load from the list and a store. A thread registers its lists for release at its
+// end (Releaser) when it first keeps a block, and a block is kept only while
+// cached_bytes + its size <= kMaxCachedBytes: before the thread registers and after its
+// lists were released, cached_bytes is kClosed, so every free goes the slow way (which
+// registers, or hands the block to free()).
+constexpr std::size_t kClosed = std::size_t{1} << 62;
+enum class ListsState : std::uint8_t { kUnregistered, kOpen, kReleased };
 struct Lists {
-  FreeBlock* head[kClasses] = {};
-  std::size_t cached_bytes = 0;
-  Lists() = default;
-  Lists(const Lists&) = delete;
-  Lists& operator=(const Lists&) = delete;
-  ~Lists() {
-    t_gone = true;
-    for (FreeBlock*& block : head) {
+  FreeBlock* head[kClasses];
+  std::size_t cached_bytes;
+  ListsState state;
+};
+constinit thread_local Lists t_lists = {{}, kClosed, ListsState::kUnregistered};
+
+// Returns a thread's blocks to malloc when the thread ends; later frees on the thread
+// (another thread-local's destructor freeing SQLite memory) go straight to free().
+struct Releaser {
+  bool armed = false;
+  Releaser() = default;
+  Releaser(const Releaser&) = delete;
+  Releaser& operator=(const Releaser&) = delete;
+  ~Releaser() {
+    Lists& lists = t_lists;
+    lists.state = ListsState::kReleased;
+    lists.cached_bytes = kClosed;
+    for (FreeBlock*& block : lists.head) {
       while (block != nullptr) {
         FreeBlock* next = block->next;
         std::free(reinterpret_cast<Header*>(block) - 1);
@@ -67,7 +105,7 @@ struct Lists {
     }
   }
 };
-thread_local Lists t_lists;
+thread_local Releaser t_releaser;
 
 Header* header_of(void* p) { return static_cast<Header*>(p) - 1; }
 
@@ -79,41 +117,70 @@ void* system_block(std::size_t size) {
   return h + 1;
 }
 
-void* pool_malloc(int n) {
-  const auto size = static_cast<std::size_t>(std::max(n, 1));
-  const std::uint32_t cls = class_of(size);
-  if (cls == kSystem || t_gone) {
-    return system_block(size);
-  }
-  Lists& lists = t_lists;
-  if (FreeBlock* block = lists.head[cls]) {
-    lists.head[cls] = block->next;
-    lists.cached_bytes -= capacity(cls);
-    return block;
-  }
-  auto* h = static_cast<Header*>(std::malloc(sizeof(Header) + capacity(cls)));
+// A new block of class `cls` from malloc: the thread's list of that class is empty.
+[[gnu::noinline]] void* new_block(std::uint32_t cls) {
+  auto* h = static_cast<Header*>(std::malloc(sizeof(Header) + kCapacity[cls]));
   if (h == nullptr) return nullptr;
   h->cls = cls;
-  h->size = capacity(cls);
+  h->size = kCapacity[cls];
   return h + 1;
 }
 
-void pool_free(void* p) {
-  if (p == nullptr) return;
-  Header* h = header_of(p);
-  if (h->cls == kSystem || t_gone) {
+// A block of at least `size` bytes (0 included).
+inline void* allocate(std::size_t size) {
+  if (size > kLargestClass) return system_block(size);
+  const std::uint32_t cls = kClassOfUnits[(size + kUnit - 1) / kUnit];
+  Lists& lists = t_lists;
+  FreeBlock* block = lists.head[cls];
+  if (block == nullptr) return new_block(cls);
+  lists.head[cls] = block->next;
+  lists.cached_bytes -= kCapacity[cls];
+  return block;
+}
+
+// Puts a block of a class on the thread's list. REQUIRES: the lists are open, and
+// cached_bytes + its size <= kMaxCachedBytes.
+inline void keep(Lists& lists, Header* h) {
+  auto* block = reinterpret_cast<FreeBlock*>(h + 1);
+  block->next = lists.head[h->cls];
+  lists.head[h->cls] = block;
+  lists.cached_bytes += h->size;
+}
+
+// A block that is not kept on the fast path: from malloc, over the cap, or the thread's
+// lists are not open (not registered yet, or released).
+[[gnu::noinline]] void free_slow(Header* h) {
+  Lists& lists = t_lists;
+  if (h->cls == kSystem || lists.state == ListsState::kReleased) {
     std::free(h);
     return;
   }
-  Lists& lists = t_lists;
+  if (lists.state == ListsState::kUnregistered) {
+    t_releaser.armed = true;  // constructs it: its destructor runs at the thread's end
+    lists.state = ListsState::kOpen;
+    lists.cached_bytes = 0;
+  }
   if (lists.cached_bytes + h->size > kMaxCachedBytes) {
     std::free(h);
     return;
   }
-  auto* block = static_cast<FreeBlock*>(p);
-  block->next = lists.head[h->cls];
-  lists.head[h->cls] = block;
-  lists.cached_bytes += h->size;
+  keep(lists, h);
+}
+
+inline void release(void* p) {
+  Header* h = header_of(p);
+  Lists& lists = t_lists;
+  if (h->cls == kSystem || lists.cached_bytes + h->size > kMaxCachedBytes) {
+    free_slow(h);
+    return;
+  }
+  keep(lists, h);
+}
+
+void* pool_malloc(int n) { return allocate(static_cast<std::size_t>(std::max(n, 0))); }
+
+void pool_free(void* p) {
+  if (p != nullptr) release(p);
 }
 
 int pool_size(void* p) { return p == nullptr ? 0 : static_cast<int>(header_of(p)->size); }
@@ -145,8 +212,9 @@ sqlite3_mem_methods g_methods = {pool_malloc,  pool_free, pool_realloc,  pool_si
 }  // namespace
 
 void* pooled_new(std::size_t size) {
-  void* p = size <= kLargestClass ? pool_malloc(static_cast<int>(size)) : system_block(size);
-  if (p == nullptr) throw std::bad_alloc();
+  void* p = allocate(size);
+  if (p == nullptr) [[unlikely]]
+    throw std::bad_alloc();
   return p;
 }
 
