@@ -41,6 +41,32 @@ TEST_CASE("sqlite memory: SQLite allocates in eosim's size classes", "[store][me
   sqlite3_free(again);
 }
 
+TEST_CASE("sqlite memory: every size up to 8 KB gets the smallest class that holds it",
+          "[store][memory]") {
+  if (!store::kOwnAllocator) return;
+  REQUIRE(store::configure_sqlite());
+  const std::vector<int> classes = {32,  48,   64,   96,   128,  192,  256,  384, 512,
+                                    768, 1024, 1536, 2048, 3072, 4096, 6144, 8192};
+  int mismatches = 0;
+  for (int n = 1; n <= 8200; ++n) {
+    int expected = n;  // above the classes: malloc's block, as asked
+    for (const int capacity : classes) {
+      if (capacity >= n) {
+        expected = capacity;
+        break;
+      }
+    }
+    void* p = sqlite3_malloc(n);
+    REQUIRE(p != nullptr);
+    if (sqlite3_msize(p) != static_cast<sqlite3_uint64>(expected)) ++mismatches;
+    sqlite3_free(p);
+    void* q = ::operator new(static_cast<std::size_t>(n));  // the program's, the same classes
+    if (sqlite3_msize(q) != static_cast<sqlite3_uint64>(expected)) ++mismatches;
+    ::operator delete(q);
+  }
+  CHECK(mismatches == 0);
+}
+
 TEST_CASE("sqlite memory: operator new takes the same size classes as SQLite", "[store][memory]") {
   if (!store::kOwnAllocator) return;  // ASan keeps the C library's operator new
   REQUIRE(store::configure_sqlite());
