@@ -7,9 +7,16 @@
 
 namespace sim {
 
+namespace {
+constexpr std::size_t kFirstRows = 16;
+}  // namespace
+
 FaultPlan::FaultPlan(Chooser& chooser, const Scheduler& scheduler)
     : chooser_(chooser), scheduler_(scheduler) {
   frames_.id("");  // frame kind 0: no frame
+  // A run counts a dozen (site, frame) rows or so: one allocation instead of one per
+  // doubling as rows are added.
+  occurrences_.reserve(kFirstRows * kFrameColumns);
 }
 
 FaultPlan::RuleIds FaultPlan::resolve(const FaultRule& rule) {

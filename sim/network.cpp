@@ -1,5 +1,6 @@
 #include "sim/network.h"
 
+#include <array>
 #include <cstring>
 #include <string_view>
 #include <utility>
@@ -115,14 +116,36 @@ Key Network::opportunity_key(const Frame& frame, const Direction& dir) const {
   return key;
 }
 
+namespace {
+
+// "<prefix><from role>-><to role>" in `buffer` when it fits (the name of a site is looked
+// up twice per connection, and most names are longer than a short string holds), else in
+// `spill`. The view is valid while both live.
+std::string_view site_name(const NodeId& from, const NodeId& to, std::string_view prefix,
+                           std::array<char, 64>& buffer, std::string& spill) {
+  const std::string_view parts[] = {prefix, std::string_view(from.data(), role_end(from)), "->",
+                                    std::string_view(to.data(), role_end(to))};
+  std::size_t size = 0;
+  for (const std::string_view part : parts) size += part.size();
+  char* out = buffer.data();
+  if (size > buffer.size()) {
+    spill.resize(size);
+    out = spill.data();
+  }
+  std::size_t at = 0;
+  for (const std::string_view part : parts) {
+    std::memcpy(out + at, part.data(), part.size());
+    at += part.size();
+  }
+  return std::string_view(out, size);
+}
+
+}  // namespace
+
 std::string Network::site_of(const NodeId& from, const NodeId& to, std::string_view prefix) const {
-  // One allocation for the whole name (a frame is sent on every step or two).
-  const std::string_view from_role(from.data(), role_end(from));
-  const std::string_view to_role(to.data(), role_end(to));
-  std::string site;
-  site.reserve(prefix.size() + from_role.size() + 2 + to_role.size());
-  site.append(prefix).append(from_role).append("->").append(to_role);
-  return site;
+  std::array<char, 64> buffer;
+  std::string spill;
+  return std::string(site_name(from, to, prefix, buffer, spill));
 }
 
 ConnId Network::connect(const NodeId& client, const NodeId& server) {
@@ -142,7 +165,11 @@ ConnId Network::connect(const NodeId& client, const NodeId& server) {
     const std::int64_t own = node_instance(dir.from);
     dir.instance = own != 0 ? own : node_instance(dir.to);
   }
-  for (Direction& dir : c.dir) dir.site = faults_.sites().id(site_of(dir.from, dir.to, "net."));
+  std::array<char, 64> buffer;
+  std::string spill;
+  for (Direction& dir : c.dir) {
+    dir.site = faults_.sites().id(site_name(dir.from, dir.to, "net.", buffer, spill));
+  }
   trace_.record(client, EventKind::kConnect, server, 0, "connection " + std::to_string(id));
   if (const auto& accept = nodes_[c.dir[0].to_node].handlers.on_accept) accept(id, client);
   return id;

@@ -7,8 +7,17 @@
 
 namespace sim {
 
+// A world makes a scheduler per run, and a run has a few dozen events pending at most:
+// room for them from the start spares the queue's and the slots' growth (six
+// reallocations per run, each moving every pending closure).
+constexpr std::size_t kFirstCapacity = 64;
+
 Scheduler::Scheduler(Chooser& chooser, TieBreak tie_break)
-    : chooser_(chooser), tie_break_(tie_break) {}
+    : chooser_(chooser), tie_break_(tie_break) {
+  queue_.reserve(kFirstCapacity);
+  slots_.reserve(kFirstCapacity);
+  free_slots_.reserve(kFirstCapacity);
+}
 
 EventId Scheduler::at(Tick time, const char* label, std::function<void()> fn, int priority,
                       std::uint64_t tag) {
