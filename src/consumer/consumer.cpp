@@ -99,7 +99,10 @@ void Consumer::on_frame(transport::ConnId conn, const broker::BrokerMethod& meth
   std::visit(broker::Overloaded{
                  [&](const broker::DeliverFrame& d) {
                    ++stats_.deliveries;
-                   inbox_.push_back({conn, d});
+                   // Copied once from the frame, straight into its place in the inbox.
+                   Work& work = inbox_.emplace_back();
+                   work.conn = conn;
+                   work.deliver = d;
                    if (!current_) next();
                  },
                  [&](const broker::ChannelClosed&) {

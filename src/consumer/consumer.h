@@ -89,6 +89,9 @@ class Consumer {
   struct Work {
     transport::ConnId conn = 0;
     broker::DeliverFrame deliver;
+    // The body read once by receive() (which rejects a body that does not decode), for
+    // the later steps.
+    orders::OrderMessage body;
   };
 
   void connect();

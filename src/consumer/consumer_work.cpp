@@ -40,8 +40,9 @@ void Consumer::receive() {
          d.message.message_id.empty() ? std::string_view("(no message_id)")
                                       : std::string_view(d.message.message_id)});
   if (fault(Site::kConsumerOnDeliver)) return;
-  const auto body = orders::decode(d.message.body);
+  auto body = orders::decode(d.message.body);
   if (d.message.message_id.empty() || !body) return reject_unidentified(body.has_value());
+  current_->body = std::move(*body);
   const Choices& c = options_.strategy.choices;
   if (c.ack == AckTiming::kBeforeCommit) {
     settle(Settle::kAck);
@@ -62,7 +63,7 @@ void Consumer::receive() {
     if (c.dedup == Dedup::kSeparateStore && options_.strategy.mark == Mark::kBeforeCommit) {
       // Written first and on its own: if the business transaction fails now, the key
       // says "done" although nothing was done.
-      if (!mark_seen(id, body->order)) return;
+      if (!mark_seen(id, current_->body.order)) return;
       if (fault(Site::kConsumerAfterDedupInsert)) return;
     }
   }
@@ -219,36 +220,35 @@ bool Consumer::check_debited(const std::string& id) {
 }
 
 void Consumer::act() {
-  const broker::Delivery& d = current_->deliver.delivery;
-  const auto body = orders::decode(d.message.body);
-  EOSIM_ASSERT(body.has_value());  // receive() rejected a body that does not decode
-  const std::string id = d.message.message_id;
+  // Copies: a fault below may crash the consumer, which resets current_.
+  const orders::OrderMessage body = current_->body;
+  const std::string id = current_->deliver.delivery.message.message_id;
   store::Txn& txn = *txn_;
   // Read committed on SQLite takes its write lock only now (store/txn.h).
   if (const store::Status st = txn.writes(); !st.ok()) return on_db_error(st);
   // Asked first: a server stages it before the transaction's first statement.
   const std::optional<store::Status> update_answer =
-      conflict(Site::kDbSerializationFailure, store::Conflict::kSerialization, body->account);
+      conflict(Site::kDbSerializationFailure, store::Conflict::kSerialization, body.account);
   bool key_written = false;  // this transaction holds the dedup key
   if (key_in_txn() && !key_last()) {
-    if (!insert_key(txn, id, body->order)) return;
+    if (!insert_key(txn, id, body.order)) return;
     key_written = true;
     const bool same_txn = options_.strategy.choices.dedup == Dedup::kSameTxn;
     if (same_txn && fault(Site::kConsumerAfterDedupInsert)) return;
   }
-  if (!debit(txn, *body, id, update_answer)) return;
+  if (!debit(txn, body, id, update_answer)) return;
   if (options_.strategy.side_effect == SideEffect::kBeforeCommit) {
-    if (!send_effect(body->order, id)) return;
+    if (!send_effect(body.order, id)) return;
     if (fault(Site::kConsumerAfterSideEffect)) return;
   }
   if (key_last()) {
-    if (!insert_key(txn, id, body->order)) return;
+    if (!insert_key(txn, id, body.order)) return;
     key_written = true;
   }
   // With the key in the business transaction, the debit never commits without it: the key
   // is what recognises the next copy of this message and stops a second debit.
   EOSIM_ASSERT(key_written == key_in_txn());
-  commit(txn, *body, id);
+  commit(txn, body, id);
 }
 
 // Sites db.serialization_failure and db.deadlock: another transaction conflicts with this
