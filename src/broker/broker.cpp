@@ -198,7 +198,11 @@ void Broker::deliver(Queue& queue, Consumer& consumer, QueuedMessage message) {
     return;
   }
   ++consumer.unacked;
-  ch.add_unacked(tag, Unacked{queue.name(), consumer.tag, std::move(message), now_});
+  Unacked& unacked = ch.add_unacked(tag);
+  unacked.queue = queue.name();
+  unacked.consumer_tag = consumer.tag;
+  unacked.entry = std::move(message);
+  unacked.delivered_at = now_;
 }
 
 }  // namespace broker

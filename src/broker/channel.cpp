@@ -20,11 +20,12 @@ std::optional<std::string> Channel::remove_consumer(const std::string& tag) {
   return queue;
 }
 
-void Channel::add_unacked(uint64_t tag, Unacked unacked) {
+Unacked& Channel::add_unacked(uint64_t tag) {
   EOSIM_ASSERT(tag > 0);
   EOSIM_ASSERT(tag <= last_delivery_tag_);
-  const bool inserted = unacked_.emplace(tag, std::move(unacked)).second;
+  const auto [it, inserted] = unacked_.try_emplace(tag);
   EOSIM_ASSERT(inserted);
+  return it->second;
 }
 
 std::optional<std::vector<Unacked>> Channel::take_unacked(uint64_t tag, bool multiple) {

@@ -50,7 +50,9 @@ class Channel {
   // Deliveries.
   uint64_t next_delivery_tag() { return ++last_delivery_tag_; }
   uint64_t last_delivery_tag() const { return last_delivery_tag_; }
-  void add_unacked(uint64_t tag, Unacked unacked);
+  // A new unacked delivery under `tag`, to be filled in place (its message is moved in
+  // once). REQUIRES: tag was handed out by next_delivery_tag() and is not unacked yet.
+  Unacked& add_unacked(uint64_t tag);
   // Takes the deliveries that basic.ack/nack(tag, multiple) settles, in tag order, like
   // RabbitMQ's collect_acks: the tag itself must be unacked (else nullopt: a channel error,
   // item 1), multiple adds every smaller tag (item 2), and multiple with tag 0 means all.

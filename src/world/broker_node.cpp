@@ -57,7 +57,7 @@ void BrokerNode::attach() {
     clock();
     broker_.connection_lost(conn);
   };
-  k_.network.attach("broker", std::move(handlers));
+  k_.network.attach(node_, std::move(handlers));
 }
 
 void BrokerNode::on_frame(sim::ConnId conn, const sim::Frame& frame) {
@@ -145,8 +145,8 @@ void BrokerNode::restart(const std::string& why, broker::Broker::Stop stop) {
   sync_scheduled_ = false;
   clock();
   broker_.restart(stop);
-  k_.network.abort_all("broker");
-  k_.network.detach("broker");
+  k_.network.abort_all(node_);
+  k_.network.detach(node_);
   const std::uint64_t generation = generation_;
   k_.scheduler.after(options_.downtime_ticks, "broker.up", [this, generation] {
     if (generation != generation_) return;
@@ -167,10 +167,13 @@ void BrokerNode::deliver(broker::Delivery d) {
                                          ? std::string_view("(no id)")
                                          : std::string_view(d.message.message_id)});
   const broker::ConnId conn = d.to.conn;
-  k_.network.send(conn, "broker",
-                  broker::make_frame(
-                      broker::BrokerMethod(broker::DeliverFrame{std::move(d), attempt}), order,
-                      attempt, std::move(summary)));
+  // The delivery is moved into the method's own storage, and from there into the frame.
+  broker::BrokerMethod method(std::in_place_type<broker::DeliverFrame>);
+  auto& deliver = std::get<broker::DeliverFrame>(method);
+  deliver.delivery = std::move(d);
+  deliver.attempt = attempt;
+  k_.network.send(conn, node_,
+                  broker::make_frame(std::move(method), order, attempt, std::move(summary)));
 }
 
 std::int64_t BrokerNode::next_attempt(std::int64_t order) {
@@ -182,21 +185,21 @@ std::int64_t BrokerNode::next_attempt(std::int64_t order) {
 }
 
 void BrokerNode::confirm(const broker::Confirm& c) {
-  k_.network.send(c.to.conn, "broker",
+  k_.network.send(c.to.conn, node_,
                   broker::make_frame(c, 0, 0,
                                      sim::concat({c.ack ? "confirm " : "nack ",
                                                   c.multiple ? "<=" : "", c.seq})));
 }
 
 void BrokerNode::returned(const broker::Returned& r) {
-  k_.network.send(r.to.conn, "broker",
+  k_.network.send(r.to.conn, node_,
                   broker::make_frame(r, r.message.order, 0,
                                      "return " + std::to_string(r.reply_code) + " " +
                                          r.reply_text));
 }
 
 void BrokerNode::channel_closed(const broker::ChannelClosed& c) {
-  k_.network.send(c.channel.conn, "broker",
+  k_.network.send(c.channel.conn, node_,
                   broker::make_frame(c, 0, 0,
                                      std::string(sim::name_of(broker::FrameKind::kChannelClose)) +
                                          " " + std::to_string(c.code) + " " + c.text));

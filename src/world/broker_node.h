@@ -85,6 +85,8 @@ class BrokerNode : public broker::Output {
   void clock();  // invariant (3)
 
   sim::Kernel& k_;
+  // Its node on the network, built once: every frame it sends names it.
+  const sim::NodeId node_{"broker"};
   BrokerNodeOptions options_;
   broker::Broker broker_;
   // The how-manyth delivery of `order` this is (counting it).
