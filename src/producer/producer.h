@@ -69,8 +69,8 @@ class Publisher {
   bool ensure_connected();
   // The publish sequence number (0 outside confirm mode); nullopt when the connection is
   // known dead and nothing was sent. `attempt` is the how-manyth publish of this order it
-  // is: the frame carries it, for fault rules.
-  std::optional<std::uint64_t> publish(const std::string& queue, broker::Message message,
+  // is: the frame carries it, for fault rules. The message is moved into the frame once.
+  std::optional<std::uint64_t> publish(const std::string& queue, broker::Message&& message,
                                        std::int64_t attempt);
   void drop();  // forget the connection (crash / disconnect)
   transport::ConnId conn() const { return conn_; }

@@ -9,6 +9,17 @@ std::string_view message_id_text(const broker::Message& message) {
   return message.message_id;
 }
 
+// A mandatory publish to the default exchange, built in the method's own storage and
+// returned in place: a PublishFrame temporary would move the message once more.
+broker::ClientMethod publish_method(const std::string& queue, broker::Message&& message) {
+  broker::ClientMethod method(std::in_place_type<broker::PublishFrame>);
+  auto& publish = std::get<broker::PublishFrame>(method);
+  publish.routing_key = queue;
+  publish.message = std::move(message);
+  publish.mandatory = true;
+  return method;
+}
+
 }  // namespace
 
 Publisher::Publisher(transport::Transport& net, bool confirms) : net_(net), confirms_(confirms) {}
@@ -25,15 +36,15 @@ bool Publisher::ensure_connected() {
   return true;
 }
 
-std::optional<std::uint64_t> Publisher::publish(const std::string& queue, broker::Message message,
-                                                std::int64_t attempt) {
+std::optional<std::uint64_t> Publisher::publish(const std::string& queue,
+                                                broker::Message&& message, std::int64_t attempt) {
   const std::int64_t order = message.order;
   std::string summary =
       confirms_ ? sim::concat({"publish ", message_id_text(message), " seq=", next_seq_ + 1})
                 : sim::concat({"publish ", message_id_text(message)});
-  const bool sent = net_.send(
-      conn_, {broker::ClientMethod(broker::PublishFrame{queue, std::move(message), true}),
-              order, attempt, std::move(summary)});
+  const bool sent =
+      net_.send(conn_, {publish_method(queue, std::move(message)), order, attempt,
+                        std::move(summary)});
   if (!sent) return std::nullopt;
   return confirms_ ? ++next_seq_ : 0;
 }
