@@ -8,13 +8,13 @@ SimTransport::SimTransport(sim::Network& network, sim::NodeId node, sim::NodeId 
     : network_(network), node_(std::move(node)), server_(std::move(server)) {}
 
 void SimTransport::set_handlers(Handlers handlers) {
+  handlers_ = std::move(handlers);
   sim::NodeHandlers h;
-  h.on_frame = [on_frame = std::move(handlers.on_frame)](sim::ConnId conn,
-                                                           const sim::Frame& frame) {
-    if (on_frame) on_frame(conn, broker::broker_method(frame), frame.summary);
+  h.on_frame = [this](sim::ConnId conn, const sim::Frame& frame) {
+    if (handlers_.on_frame) handlers_.on_frame(conn, broker::broker_method(frame), frame.summary);
   };
-  h.on_disconnect = [on_disconnect = std::move(handlers.on_disconnect)](sim::ConnId conn) {
-    if (on_disconnect) on_disconnect(conn);
+  h.on_disconnect = [this](sim::ConnId conn) {
+    if (handlers_.on_disconnect) handlers_.on_disconnect(conn);
   };
   network_.attach(node_, std::move(h));
 }

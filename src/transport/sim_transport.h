@@ -27,6 +27,9 @@ class SimTransport final : public Transport {
   sim::Network& network_;
   sim::NodeId node_;
   sim::NodeId server_;
+  // The actor's handlers, kept here: the node's handlers only point back at them, so each
+  // is a closure of one pointer that std::function stores without allocating.
+  Handlers handlers_;
 };
 
 // The Env of an actor in a simulated world. Its kernel's fault plan is named for the
