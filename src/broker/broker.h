@@ -129,7 +129,6 @@ class Broker {
   void dead_letter(const Queue& from, Message message, const std::string& reason);
   void fail_channel(ChannelRef ref, int code, const std::string& text);  // sends channel.close
   void drop_channel(ChannelRef ref, RequeueReason why);  // consumers removed, unacked requeued; no dispatch
-  void send_confirms(const std::vector<Confirm>& frames);
 
   Output& out_;
   std::map<std::string, Queue> queues_;

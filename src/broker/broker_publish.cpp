@@ -26,7 +26,7 @@ uint64_t Broker::publish(ChannelRef ref, const std::string& routing_key, Message
     }
     if (seq != 0) {
       ++counters_.confirmed;
-      send_confirms(ch->confirm_now(seq));
+      ch->confirm_now(seq, out_);
     }
     return seq;
   }
@@ -38,7 +38,7 @@ uint64_t Broker::publish(ChannelRef ref, const std::string& routing_key, Message
       ch->await_sync(seq);
     } else {
       ++counters_.confirmed;
-      send_confirms(ch->confirm_now(seq));
+      ch->confirm_now(seq, out_);
     }
   }
   dispatch_all();  // deliverable at once, before any sync
@@ -54,10 +54,6 @@ uint64_t Broker::publish_to(ChannelRef ref, const std::string& exchange,
   return 0;
 }
 
-void Broker::send_confirms(const std::vector<Confirm>& frames) {
-  for (const Confirm& frame : frames) out_.confirm(frame);
-}
-
 bool Broker::sync_has_batch() const {
   for (const auto& [ref, ch] : channels_) {
     if (ch.awaiting_sync() >= 2) return true;
@@ -69,7 +65,7 @@ void Broker::sync(Batching batching) {
   ++sync_generation_;
   for (auto& [ref, ch] : channels_) {
     const std::size_t before = ch.unconfirmed().size();
-    send_confirms(ch.confirm_synced(batching == Batching::kSplit));
+    ch.confirm_synced(out_, batching == Batching::kSplit);
     counters_.confirmed += before - ch.unconfirmed().size();
   }
   dispatch_all();  // quorum messages just committed (row 11)

@@ -57,47 +57,47 @@ bool Channel::has_expired_delivery(uint64_t now, uint64_t timeout) const {
 uint64_t Channel::register_publish() {
   if (!confirm_mode_) return 0;
   const uint64_t seq = ++last_publish_seq_;
-  unconfirmed_.insert(seq);
+  unconfirmed_.push_back(seq);  // the largest yet: the vector stays sorted
   return seq;
 }
 
 void Channel::await_sync(uint64_t seq) {
-  EOSIM_ASSERT(unconfirmed_.count(seq) == 1);
+  EOSIM_ASSERT(std::binary_search(unconfirmed_.begin(), unconfirmed_.end(), seq));
   EOSIM_ASSERT(awaiting_sync_.empty() || awaiting_sync_.back() < seq);
   awaiting_sync_.push_back(seq);
 }
 
-std::vector<Confirm> Channel::confirm_now(uint64_t seq) { return confirm_seqs({seq}); }
+void Channel::confirm_now(uint64_t seq, Output& out) { confirm_seqs({&seq, 1}, out); }
 
-std::vector<Confirm> Channel::confirm_synced(bool split) {
-  std::vector<uint64_t> seqs = std::move(awaiting_sync_);
-  awaiting_sync_.clear();
-  if (!split || seqs.size() < 2) return confirm_seqs(seqs);
-  // The first seq alone, then the rest: confirm_seqs frames each part as RabbitMQ would.
-  std::vector<Confirm> frames = confirm_seqs({seqs.front()});
-  std::vector<Confirm> rest = confirm_seqs(std::vector<uint64_t>(seqs.begin() + 1, seqs.end()));
-  frames.insert(frames.end(), rest.begin(), rest.end());
-  return frames;
+void Channel::confirm_synced(Output& out, bool split) {
+  const std::span<const uint64_t> seqs(awaiting_sync_);
+  if (!split || seqs.size() < 2) {
+    confirm_seqs(seqs, out);
+  } else {
+    // The first seq alone, then the rest: confirm_seqs frames each part as RabbitMQ would.
+    confirm_seqs(seqs.first(1), out);
+    confirm_seqs(seqs.subspan(1), out);
+  }
+  awaiting_sync_.clear();  // keeps its capacity for the next batch
 }
 
 // Item 13: one frame per message at most, batched the way RabbitMQ does. Every seq below the
 // lowest still-unconfirmed one is covered by a single multiple=true ack (observed: one ack,
 // tag 3, multiple=1 for three publishes); seqs above a gap must go one by one, because a
 // multiple ack would also confirm the gap.
-std::vector<Confirm> Channel::confirm_seqs(const std::vector<uint64_t>& seqs) {
+void Channel::confirm_seqs(std::span<const uint64_t> seqs, Output& out) {
   EOSIM_ASSERT(std::is_sorted(seqs.begin(), seqs.end()));
   for (uint64_t seq : seqs) {
-    const std::size_t erased = unconfirmed_.erase(seq);
-    EOSIM_ASSERT(erased == 1);
+    const auto it = std::lower_bound(unconfirmed_.begin(), unconfirmed_.end(), seq);
+    EOSIM_ASSERT(it != unconfirmed_.end() && *it == seq);
+    unconfirmed_.erase(it);
   }
   const bool any_left = !unconfirmed_.empty();
-  const uint64_t lowest_left = any_left ? *unconfirmed_.begin() : 0;
-  std::vector<Confirm> frames;
+  const uint64_t lowest_left = any_left ? unconfirmed_.front() : 0;
   std::size_t i = 0;
   while (i < seqs.size() && (!any_left || seqs[i] < lowest_left)) ++i;
-  if (i > 0) frames.push_back(Confirm{ref_, seqs[i - 1], i > 1, true});
-  for (; i < seqs.size(); ++i) frames.push_back(Confirm{ref_, seqs[i], false, true});
-  return frames;
+  if (i > 0) out.confirm(Confirm{ref_, seqs[i - 1], i > 1, true});
+  for (; i < seqs.size(); ++i) out.confirm(Confirm{ref_, seqs[i], false, true});
 }
 
 }  // namespace broker

@@ -6,14 +6,14 @@
 //  - Delivery tags start at 1 and only grow (item 1); an auto-ack delivery uses a tag too.
 //  - unacked() holds exactly the deliveries not yet settled, keyed by tag.
 //  - In confirm mode publish seqs start at 1; unconfirmed() holds the seqs with no confirm
-//    yet, and every seq is confirmed exactly once (item 13).
+//    yet, ascending, and every seq is confirmed exactly once (item 13).
 //  - awaiting_sync_ is a subset of unconfirmed_ (persistent messages waiting for sync()).
 // Item numbers refer to docs/amqp-semantics.md.
 
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -69,17 +69,17 @@ class Channel {
   uint64_t register_publish();
   uint64_t last_publish_seq() const { return last_publish_seq_; }
   void await_sync(uint64_t seq);
-  const std::set<uint64_t>& unconfirmed() const { return unconfirmed_; }
-  // The confirm frames for `seq` now / for everything that waited for the sync.
-  std::vector<Confirm> confirm_now(uint64_t seq);
+  const std::vector<uint64_t>& unconfirmed() const { return unconfirmed_; }
+  // Sends `out` the confirm frames for `seq` now / for everything that waited for the sync.
+  void confirm_now(uint64_t seq, Output& out);
   // `split`: the first seq of the batch gets a frame of its own (conformance row 8).
-  std::vector<Confirm> confirm_synced(bool split = false);
+  void confirm_synced(Output& out, bool split = false);
   std::size_t awaiting_sync() const { return awaiting_sync_.size(); }
   // broker_state.cpp; `now`: the broker's clock, delivery times are fed relative to it.
   void add_state(sim::StateHash& hash, uint64_t now) const;
 
  private:
-  std::vector<Confirm> confirm_seqs(const std::vector<uint64_t>& seqs);
+  void confirm_seqs(std::span<const uint64_t> seqs, Output& out);
 
   ChannelRef ref_;
   uint32_t prefetch_ = 0;
@@ -88,7 +88,9 @@ class Channel {
   std::map<uint64_t, Unacked> unacked_;
   bool confirm_mode_ = false;
   uint64_t last_publish_seq_ = 0;
-  std::set<uint64_t> unconfirmed_;
+  // Vectors, not sets: seqs only grow, so both stay sorted by appending, and they keep
+  // their capacity from one publish to the next.
+  std::vector<uint64_t> unconfirmed_;    // ascending
   std::vector<uint64_t> awaiting_sync_;  // ascending
 };
 
