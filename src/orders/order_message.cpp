@@ -6,8 +6,15 @@
 namespace orders {
 
 std::string encode(const OrderMessage& m) {
-  return "order=" + std::to_string(m.order) + ";amount=" + std::to_string(m.amount) +
-         ";account=" + m.account;
+  // Appended into one buffer sized up front: one allocation, where a chain of operator+
+  // grew the string (and allocated again) on the way.
+  constexpr std::size_t kTextAndDigits = 64;  // the keys and two 64-bit numbers, signed
+  std::string body;
+  body.reserve(kTextAndDigits + m.account.size());
+  body.append("order=").append(std::to_string(m.order));
+  body.append(";amount=").append(std::to_string(m.amount));
+  body.append(";account=").append(m.account);
+  return body;
 }
 
 namespace {
