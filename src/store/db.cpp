@@ -1,7 +1,7 @@
 #include "src/store/db.h"
 
 #include <atomic>
-
+#include <cstring>
 #include <utility>
 
 #include "sim/assert.h"
@@ -119,10 +119,13 @@ Stmt& Db::statement(std::string_view sql) {
   if (Recorder* recorder = recording(conn_->recorded)) {
     recorder->add(Recorder::Kind::kFetch, conn_->recorded, sql);
   }
-  if (Stmt* cached = find_statement(sql)) {
-    cached->rewind_for_fetch();
-    return *cached;
-  }
+  Stmt* cached = find_statement(sql);
+  if (cached == nullptr) return add_statement(sql);
+  cached->rewind_for_fetch();
+  return *cached;
+}
+
+Stmt& Db::add_statement(std::string_view sql) {
   // Stmt's constructor is private to Db, so make_unique cannot reach it.
   std::unique_ptr<Stmt> stmt(
       conn_->remote != nullptr
@@ -138,10 +141,15 @@ Stmt* Db::find_statement(std::string_view sql) {
   const auto address = reinterpret_cast<std::uintptr_t>(sql.data());
   static_assert(std::tuple_size_v<decltype(conn_->recent)> == 64);
   Conn::Recent& recent = conn_->recent[(address * 0x9e3779b97f4a7c15ULL) >> 58];
-  if (recent.sql == sql.data() && recent.stmt->sql() == sql) return recent.stmt;
+  // Same address and size: one comparison of the text confirms the hit (the caller's
+  // buffer may hold another text now).
+  if (recent.sql == sql.data() && recent.size == sql.size() &&
+      std::memcmp(recent.stmt->sql().data(), sql.data(), sql.size()) == 0) {
+    return recent.stmt;
+  }
   auto it = conn_->statements.find(sql);
   if (it == conn_->statements.end()) return nullptr;
-  recent = {sql.data(), it->second.get()};
+  recent = {sql.data(), sql.size(), it->second.get()};
   return it->second.get();
 }
 

@@ -107,9 +107,9 @@ class Db {
     sqlite3* handle = nullptr;           // null for a server's connection
     std::unique_ptr<RemoteConn> remote;  // null for SQLite
     std::int64_t remote_changes = 0;     // changes() of a server's connection
-    std::string uri;      // as opened
-    bool reused = false;  // handed out again by a WarmScope
-    std::int32_t recorded = -1;  // its number in the installed store::Recorder, or -1
+    std::string uri;                     // as opened
+    bool reused = false;                 // handed out again by a WarmScope
+    std::int32_t recorded = -1;          // its number in the installed store::Recorder, or -1
     FaultHook hook;
     // std::less<> lets statement() look up a string_view without building a std::string.
     std::map<std::string, std::unique_ptr<Stmt>, std::less<>> statements;
@@ -117,8 +117,11 @@ class Db {
     // actors pass the same literal every time, so one comparison of the text confirms a
     // hit where the map compared several long, alike keys. Only a matter of speed: a hit
     // is confirmed by the text, a miss goes to the map.
+    // The text's size is kept beside its address, so that a slot another text of the same
+    // address took (a caller's reused buffer) is told apart without reading the Stmt.
     struct Recent {
       const char* sql = nullptr;
+      std::size_t size = 0;
       Stmt* stmt = nullptr;
     };
     // 64 slots, picked by a multiplicative hash of the address: with 16 slots picked by
@@ -133,6 +136,8 @@ class Db {
   int injected_fault(HookOp op) const;
   // The cached statement for `sql`, or nullptr (a miss of both caches).
   Stmt* find_statement(std::string_view sql);
+  // Prepares `sql` and caches it (a miss of find_statement).
+  Stmt& add_statement(std::string_view sql);
   // Opens a database server's connection (remote.h).
   static Status open_remote(const std::string& uri, Db& out);
   // Numbers the connection just opened for the installed store::Recorder (recorder.h).

@@ -64,19 +64,13 @@ void Stmt::prepare() {
   prepare_status_ = Status::success();
 }
 
-void Stmt::rewind_for_fetch() {
-  has_row_ = false;
+void Stmt::rewind_unprepared() {
   if (remote_ != nullptr) {
     reset();
     params_.clear();
     return;
   }
-  if (stmt_ == nullptr) {
-    prepare();
-    return;
-  }
-  sqlite3_reset(stmt_);
-  sqlite3_clear_bindings(stmt_);
+  prepare();  // a failed prepare is tried again (see the header)
 }
 
 void Stmt::check_bind(int rc, int index) const {
@@ -179,12 +173,10 @@ Status Stmt::step_impl(bool& has_row, bool hooked) {
   return s;
 }
 
-Status Stmt::step(bool& has_row) { return step_impl(has_row, /*hooked=*/true); }
-
 Status Stmt::exec() {
   bool has_row = true;
   while (has_row) {
-    Status s = step(has_row);
+    Status s = step_impl(has_row, /*hooked=*/true);
     if (!s.ok()) return s;
   }
   reset();

@@ -63,12 +63,12 @@ class Stmt {
   Stmt& bind_null(int index);
 
   // One step. has_row is true when a row is available to the column accessors.
-  Status step(bool& has_row);
+  Status step(bool& has_row) { return step_impl(has_row, /*hooked=*/true); }
   // Steps until done (INSERT/UPDATE/DELETE, or a SELECT whose rows are not wanted), then
   // resets, keeping the bindings. Db::changes()/last_insert_rowid() describe this run.
   Status exec();
 
-  int column_count() const;  // of the result rows; REQUIRES: prepared
+  int column_count() const;                  // of the result rows; REQUIRES: prepared
   std::string column_name(int index) const;  // REQUIRES: prepared, index < column_count()
   int64_t column_int64(int index) const;
   std::string column_text(int index) const;  // "" for NULL
@@ -88,8 +88,19 @@ class Stmt {
   Stmt(RemoteConn* remote, std::int64_t* changes, const FaultHook* hook,
        const std::int32_t* recorded, std::string sql);
 
-  void prepare();                                // (re)prepares when not yet prepared
-  void rewind_for_fetch();                       // reset + clear bindings (Db::statement)
+  void prepare();  // (re)prepares when not yet prepared
+  // Reset + clear bindings (Db::statement). Inline: every fetch of a prepared SQLite
+  // statement takes the first branch.
+  void rewind_for_fetch() {
+    has_row_ = false;
+    if (stmt_ == nullptr) {
+      rewind_unprepared();
+      return;
+    }
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+  }
+  void rewind_unprepared();                      // a server's statement, or a failed prepare
   Status step_impl(bool& has_row, bool hooked);  // hooked=false: BEGIN/COMMIT/ROLLBACK
   Status last_error() const;
   // Appends this call to the installed store::Recorder, if this connection is recorded
@@ -106,7 +117,7 @@ class Stmt {
   const Value& remote_value(int index) const;
 
   sqlite3* db_;
-  const FaultHook* hook_;  // points into the owning connection; stable while it is open
+  const FaultHook* hook_;         // points into the owning connection; stable while it is open
   const std::int32_t* recorded_;  // the connection's number for a store::Recorder, likewise
   std::string sql_;
   sqlite3_stmt* stmt_ = nullptr;
