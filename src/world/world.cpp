@@ -304,7 +304,7 @@ World::~World() = default;
 bool World::over() const {
   const auto& k = impl_->kernel_;
   return impl_->failure_.failed() || k.scheduler.idle() ||
-         k.scheduler.steps() >= static_cast<std::uint64_t>(step_bound(impl_->scenario_));
+         k.scheduler.steps() >= impl_->step_bound_;
 }
 
 bool World::step() {
@@ -367,7 +367,7 @@ RunSummary World::summary() {
   r.steps = w.kernel_.scheduler.steps();
   r.time = w.kernel_.scheduler.now();
   r.step_bound_hit = !w.kernel_.scheduler.idle();
-  r.step_bound = static_cast<std::uint64_t>(step_bound(w.scenario_));
+  r.step_bound = w.step_bound_;
   r.orders_never_produced = w.scenario_.workload.orders - w.producer_->orders_created();
   // Orders the producer never reached say nothing about the design: the run is
   // incomplete, not stuck or lost (a poison loop over orders that exist stays stuck).

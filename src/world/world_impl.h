@@ -53,7 +53,8 @@ class WorldImpl {
         scenario_(scenario),
         options_(options),
         kernel_(options.tape ? sim::Kernel(scenario.seed, *options.tape, options.tape_end)
-                             : sim::Kernel(scenario.seed)) {
+                             : sim::Kernel(scenario.seed)),
+        step_bound_(static_cast<std::uint64_t>(step_bound(scenario))) {
     kernel_.chooser.set_recording(options.record_tape);
     kernel_.chooser.set_draws(scenario.draws);
     change_steps_.assign(options.changes.size(), 0);
@@ -75,6 +76,7 @@ class WorldImpl {
   Scenario scenario_;
   WorldOptions options_;
   sim::Kernel kernel_;
+  const std::uint64_t step_bound_;  // step_bound(scenario_), read before every step
   DbUris uris_;
   store::Db orders_anchor_, ledger_anchor_, dedup_anchor_, effects_anchor_;
   std::vector<std::unique_ptr<transport::SimTransport>> transports_;  // before the actors
