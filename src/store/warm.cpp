@@ -87,8 +87,8 @@ void WarmScope::park(std::unique_ptr<Db::Conn> conn) {
     const int rc = sqlite3_exec(conn->handle, "ROLLBACK", nullptr, nullptr, nullptr);
     if (rc != SQLITE_OK) return;  // cannot be made clean: let it close for real
   }
-  const std::string uri = conn->uri;
-  parked_[uri].push_back(std::move(conn));
+  std::vector<std::unique_ptr<Db::Conn>>& parked = parked_[conn->uri];
+  parked.push_back(std::move(conn));
 }
 
 }  // namespace store
