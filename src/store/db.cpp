@@ -147,6 +147,11 @@ Stmt* Db::find_statement(std::string_view sql) {
       std::memcmp(recent.stmt->sql().data(), sql.data(), sql.size()) == 0) {
     return recent.stmt;
   }
+  return find_in_map(sql, recent);
+}
+
+// Out of line, so that the hit path above needs no registers for the map's search.
+[[gnu::noinline]] Stmt* Db::find_in_map(std::string_view sql, Conn::Recent& recent) {
   auto it = conn_->statements.find(sql);
   if (it == conn_->statements.end()) return nullptr;
   recent = {sql.data(), sql.size(), it->second.get()};

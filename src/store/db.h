@@ -136,6 +136,8 @@ class Db {
   int injected_fault(HookOp op) const;
   // The cached statement for `sql`, or nullptr (a miss of both caches).
   Stmt* find_statement(std::string_view sql);
+  // find_statement's second cache, the map, which then fills `recent` (the slot of sql).
+  Stmt* find_in_map(std::string_view sql, Conn::Recent& recent);
   // Prepares `sql` and caches it (a miss of find_statement).
   Stmt& add_statement(std::string_view sql);
   // Opens a database server's connection (remote.h).

@@ -115,18 +115,22 @@ Stmt& Stmt::bind_null(int index) {
   return *this;
 }
 
-Status Stmt::last_error() const {
-  return sqlite_error(db_, sqlite3_extended_errcode(db_), "running: " + sql_);
+Status injected_error(HookOp op, int code) {
+  return Status::injected(code, "injected fault: " + std::string(sim::name_of(op)));
+}
+
+Status Stmt::failed_step() {
+  Status s = sqlite_error(db_, sqlite3_extended_errcode(db_), "running: " + sql_);
+  // Release the statement's locks now; the caller decides about the transaction.
+  sqlite3_reset(stmt_);
+  return s;
 }
 
 Status Stmt::step_remote(bool& has_row, bool hooked) {
   if (!ran_) {
     if (hooked && *hook_) {
       const int injected = (*hook_)(HookOp::kStatement);
-      if (injected != SQLITE_OK) {
-        return Status::injected(injected,
-                                "injected fault: " + std::string(sim::name_of(HookOp::kStatement)));
-      }
+      if (injected != SQLITE_OK) return injected_error(HookOp::kStatement, injected);
     }
     rows_ = RemoteRows{};
     next_row_ = 0;
@@ -154,10 +158,7 @@ Status Stmt::step_impl(bool& has_row, bool hooked) {
   if (stmt_ == nullptr) return prepare_status_;
   if (hooked && *hook_) {
     const int injected = (*hook_)(HookOp::kStatement);
-    if (injected != SQLITE_OK) {
-      return Status::injected(injected,
-                              "injected fault: " + std::string(sim::name_of(HookOp::kStatement)));
-    }
+    if (injected != SQLITE_OK) return injected_error(HookOp::kStatement, injected);
   }
   const int rc = sqlite3_step(stmt_);
   record(Recorder::Kind::kStep, 0, rc);
@@ -167,10 +168,7 @@ Status Stmt::step_impl(bool& has_row, bool hooked) {
     return Status::success();
   }
   if (rc == SQLITE_DONE) return Status::success();
-  Status s = last_error();
-  // Release the statement's locks now; the caller decides about the transaction.
-  sqlite3_reset(stmt_);
-  return s;
+  return failed_step();
 }
 
 Status Stmt::exec() {

@@ -50,6 +50,10 @@ static_assert(sim::names_every_value(kHookOpNames));
 // SQLITE_IOERR_WRITE, SQLITE_BUSY) to inject instead.
 using FaultHook = std::function<int(HookOp op)>;
 
+// The error a fault hook's non-zero answer `code` at `op` stands for ("injected fault:
+// db.statement"). Out of line: the fault sites' hot paths only test the answer.
+Status injected_error(HookOp op, int code);
+
 class Stmt {
  public:
   ~Stmt();
@@ -102,7 +106,8 @@ class Stmt {
   }
   void rewind_unprepared();                      // a server's statement, or a failed prepare
   Status step_impl(bool& has_row, bool hooked);  // hooked=false: BEGIN/COMMIT/ROLLBACK
-  Status last_error() const;
+  // The error of a step SQLite failed, after releasing the statement's locks.
+  Status failed_step();
   // Appends this call to the installed store::Recorder, if this connection is recorded
   // (inline: the test is on every bind, step, reset and column read).
   void record(Recorder::Kind kind, int index = 0, int result = 0, int64_t value = 0) const {

@@ -73,10 +73,7 @@ Status Txn::commit() {
     return Status::success();
   }
   const int injected = db_.injected_fault(HookOp::kCommit);
-  if (injected != SQLITE_OK) {
-    return Status::injected(injected,
-                            "injected fault: " + std::string(sim::name_of(HookOp::kCommit)));
-  }
+  if (injected != SQLITE_OK) return injected_error(HookOp::kCommit, injected);
   Status s = db_.run_control("COMMIT");
   if (s.ok()) active_ = false;
   return s;
