@@ -88,15 +88,23 @@ void Stmt::bind_remote(int index, Value value) {
   params_[index - 1] = std::move(value);
 }
 
+[[gnu::noinline]] void Stmt::bind_remote(int index, std::int64_t value) {
+  bind_remote(index, Value(std::to_string(value)));
+}
+
+[[gnu::noinline]] void Stmt::bind_remote(int index, std::string_view value) {
+  bind_remote(index, Value(std::string(value)));
+}
+
 Stmt& Stmt::bind(int index, int64_t value) {
-  if (remote_ != nullptr) bind_remote(index, std::to_string(value));
+  if (remote_ != nullptr) bind_remote(index, value);
   if (stmt_ != nullptr) check_bind(sqlite3_bind_int64(stmt_, index, value), index);
   record(Recorder::Kind::kBindInt, index, 0, value);
   return *this;
 }
 
 Stmt& Stmt::bind(int index, std::string_view value) {
-  if (remote_ != nullptr) bind_remote(index, std::string(value));
+  if (remote_ != nullptr) bind_remote(index, value);
   if (stmt_ != nullptr) {
     check_bind(sqlite3_bind_text64(stmt_, index, value.data(), value.size(), SQLITE_TRANSIENT,
                                    SQLITE_UTF8),

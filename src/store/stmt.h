@@ -118,6 +118,9 @@ class Stmt {
   void check_column(int index) const;
   // The remote side of bind and step (remote_ != nullptr).
   void bind_remote(int index, Value value);
+  // Out of line (the conversion to text too), so that SQLite's binds keep a small frame.
+  void bind_remote(int index, std::int64_t value);
+  void bind_remote(int index, std::string_view value);
   Status step_remote(bool& has_row, bool hooked);
   const Value& remote_value(int index) const;
 
