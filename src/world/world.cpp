@@ -309,10 +309,13 @@ bool World::over() const {
 
 bool World::step() {
   if (over()) return false;
-  store::FailureWatch::Active watching(impl_->failure_);
-  before_step();
-  const bool ran = impl_->kernel_.scheduler.step();
-  fire_step_rules();
+  WorldImpl& w = *impl_;
+  store::FailureWatch::Active watching(w.failure_);
+  w.kernel_.chooser.begin_step();
+  // Tested here, not in the callees: most runs hash nothing and have no step rules.
+  if (w.options_.hash_states || w.changes_applied_ < w.options_.changes.size()) before_step();
+  const bool ran = w.kernel_.scheduler.step();
+  if (w.kernel_.faults.has_step_rules()) fire_step_rules();
   return ran;
 }
 

@@ -141,12 +141,10 @@ std::uint64_t World::run_state_from(std::uint64_t change_state) {
 
 std::uint64_t World::run_state() { return run_state_from(change_state()); }
 
+// World::step calls it only with hash_states or a change pending, after begin_step().
 void World::before_step() {
   WorldImpl& w = *impl_;
   sim::Chooser& chooser = w.kernel_.chooser;
-  chooser.begin_step();
-  const bool pending = w.changes_applied_ < w.options_.changes.size();
-  if (!w.options_.hash_states && !pending) return;
   const std::uint64_t state = change_state();
   if (w.options_.hash_states) {
     w.state_hashes_.push_back(run_state_from(state));
