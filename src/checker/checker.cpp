@@ -179,9 +179,12 @@ class Merge {
   }
 
   store::Status start() {
-    for (Rows* r : streams()) {
-      store::Status s = r->next();
-      if (!s.ok()) return s;
+    for (Rows* r : {&orders_, &unsent_, &debits_, &rejections_, &dedup_}) {
+      if (store::Status s = r->next(); !s.ok()) return s;
+    }
+    for (std::optional<Rows>* r : {&emails_, &seen_}) {
+      if (!r->has_value()) continue;
+      if (store::Status s = (*r)->next(); !s.ok()) return s;
     }
     return store::Status::success();
   }
@@ -197,60 +200,55 @@ class Merge {
   // Collects the facts about `order` and moves every source past it. `known` says whether
   // anything but the emails mentions it (dedup rows alone never make an order appear).
   store::Status take(int64_t order, Facts& f, bool& known) {
-    store::Status s = store::Status::success();
+    // On an error the caller drops the facts and the merge: return at once.
     if (orders_.order() == order) {
       f.committed = true;
       f.amount = orders_.value(1);
-      s = orders_.next();
+      if (store::Status s = orders_.next(); !s.ok()) return s;
     }
-    if (s.ok() && unsent_.order() == order) {
+    if (unsent_.order() == order) {
       f.unsent_outbox = true;
-      s = unsent_.next();
+      if (store::Status s = unsent_.next(); !s.ok()) return s;
     }
-    if (s.ok() && debits_.order() == order) {
+    if (debits_.order() == order) {
       f.debits = debits_.value(1);
       f.min_debit_amount = debits_.value(2);
-      s = debits_.next();
+      if (store::Status s = debits_.next(); !s.ok()) return s;
     }
-    if (s.ok() && rejections_.order() == order) {
+    if (rejections_.order() == order) {
       f.rejections = rejections_.value(1);
       f.refusals_not_for_funds = rejections_.value(2);
-      s = rejections_.next();
+      if (store::Status s = rejections_.next(); !s.ok()) return s;
     }
     f.leftovers = leftovers_.take(order);
     f.dead_letters = dead_letters_.take(order);
-    if (s.ok()) s = add_dedup_rows(dedup_, order, f.dedup_rows);
-    if (s.ok() && seen_) s = add_dedup_rows(*seen_, order, f.dedup_rows);
-    if (s.ok() && emails_ && emails_->order() == order) {
+    if (store::Status s = add_dedup_rows(dedup_, order, f.dedup_rows); !s.ok()) return s;
+    if (seen_) {
+      if (store::Status s = add_dedup_rows(*seen_, order, f.dedup_rows); !s.ok()) return s;
+    }
+    if (emails_ && emails_->order() == order) {
       f.emails = emails_->value(1);
-      s = emails_->next();
+      if (store::Status s = emails_->next(); !s.ok()) return s;
     }
     known = f.committed || f.unsent_outbox || f.debits > 0 || f.rejections > 0 ||
             f.leftovers > 0 || f.dead_letters > 0;
-    return s;
+    return store::Status::success();
   }
 
  private:
   // Adds the dedup record's count for `order` to `n` and moves past it; the rows of order
   // numbers nothing else mentions are passed over.
   static store::Status add_dedup_rows(Rows& rows, int64_t order, int64_t& n) {
-    store::Status s = store::Status::success();
-    while (s.ok() && rows.order() < order) s = rows.next();
-    if (s.ok() && rows.order() == order) {
-      n += rows.value(1);
-      s = rows.next();
+    while (rows.order() < order) {
+      if (store::Status s = rows.next(); !s.ok()) return s;
     }
-    return s;
+    if (rows.order() != order) return store::Status::success();
+    n += rows.value(1);
+    return rows.next();
   }
   static std::vector<int64_t> both(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
     std::vector<int64_t> out = a;
     out.insert(out.end(), b.begin(), b.end());
-    return out;
-  }
-  std::vector<Rows*> streams() {
-    std::vector<Rows*> out = {&orders_, &unsent_, &debits_, &rejections_, &dedup_};
-    if (emails_) out.push_back(&*emails_);
-    if (seen_) out.push_back(&*seen_);
     return out;
   }
 
