@@ -1,12 +1,14 @@
 #include "src/store/txn.h"
 
+#include <string_view>
+
 #include "sim/assert.h"
 
 namespace store {
 
 namespace {
 
-const char* begin_sql(Txn::Mode mode) {
+std::string_view begin_sql(Txn::Mode mode) {
   switch (mode) {
     case Txn::Mode::kDeferred: return "BEGIN DEFERRED";
     case Txn::Mode::kImmediate: return "BEGIN IMMEDIATE";
@@ -17,29 +19,30 @@ const char* begin_sql(Txn::Mode mode) {
 }
 
 // A server's BEGIN at each level, in Isolation's order (the dialect passes it unchanged).
-constexpr std::array<const char*, kIsolationNames.size()> kBeginAtLevel{
+constexpr std::array<std::string_view, kIsolationNames.size()> kBeginAtLevel{
     "BEGIN ISOLATION LEVEL READ COMMITTED", "BEGIN ISOLATION LEVEL REPEATABLE READ",
     "BEGIN ISOLATION LEVEL SERIALIZABLE"};
 
 }  // namespace
 
-Txn::Txn(Db& db, Mode mode, std::optional<Isolation> isolation) : db_(db), mode_(mode) {
+Txn::Txn(Db& db, Mode mode, std::optional<Isolation> isolation)
+    : db_(db), mode_(mode), begin_status_(begin(isolation)) {
+  active_ = begin_status_.ok();
+  begun_ = active_ && !isolation_;  // with isolation_ set, BEGIN waits for writes()
+}
+
+Status Txn::begin(std::optional<Isolation> isolation) {
   EOSIM_ASSERT(db_.is_open());
   // A nested BEGIN would fail with "cannot start a transaction within a transaction";
   // eosim never nests, so that is a programmer error.
   EOSIM_ASSERT(!db_.in_transaction());
   if (isolation && !db_.is_server()) {
     isolation_ = isolation;  // BEGIN waits for writes()
-    if (*isolation != Isolation::kReadCommitted) {
-      begin_status_ = db_.data_version(data_version_);
-    }
-    active_ = begin_status_.ok();
-    return;
+    if (*isolation == Isolation::kReadCommitted) return Status::success();
+    return db_.data_version(data_version_);
   }
-  begin_status_ = db_.run_control(isolation ? kBeginAtLevel[static_cast<std::size_t>(*isolation)]
-                                            : begin_sql(mode));
-  active_ = begin_status_.ok();
-  begun_ = active_;
+  return db_.run_control(isolation ? kBeginAtLevel[static_cast<std::size_t>(*isolation)]
+                                   : begin_sql(mode_));
 }
 
 Status Txn::writes() {

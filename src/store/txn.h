@@ -84,6 +84,10 @@ class Txn {
   void abandon();
 
  private:
+  // The constructor's work: BEGIN, or on SQLite with a level the data version it began at
+  // (BEGIN waits for writes()). Builds begin_status_ in place, from its initializer.
+  Status begin(std::optional<Isolation> isolation);
+
   Db& db_;
   Mode mode_;
   std::optional<Isolation> isolation_;  // SQLite's level, kept for writes()
