@@ -333,6 +333,28 @@ TEST_CASE("statements are cached by SQL text and handed out clean", "[store]") {
   CHECK(&moved.statement("SELECT ?1") == &first);
 }
 
+// The fetch cache remembers a text by its address and size: a caller's buffer that holds
+// another text of the same size at the same address must still get that text's statement.
+TEST_CASE("a reused SQL buffer with another text of the same size gets that text's statement",
+          "[store]") {
+  Location loc("memdb", "reuse");
+  Db db = open_or_fail(loc.uri);
+  std::string sql = "SELECT 1";
+  store::Stmt& one = db.statement(sql);
+  CHECK(&db.statement(sql) == &one);  // a hit of the address cache
+  sql[7] = '2';                       // same buffer, same size, another text
+  store::Stmt& two = db.statement(sql);
+  CHECK(&two != &one);
+  CHECK(two.sql() == "SELECT 2");
+  bool has_row = false;
+  REQUIRE(two.step(has_row).ok());
+  REQUIRE(has_row);
+  CHECK(two.column_int64(0) == 2);
+  two.reset();
+  sql[7] = '1';  // and back: the first text's statement again
+  CHECK(&db.statement(sql) == &one);
+}
+
 TEST_CASE("Stmt binds and reads text, integers and NULL over several rows", "[store]") {
   Location loc("memdb", "rows");
   Db db = open_or_fail(loc.uri);
