@@ -85,7 +85,8 @@ class Txn {
 
  private:
   // The constructor's work: BEGIN, or on SQLite with a level the data version it began at
-  // (BEGIN waits for writes()). Builds begin_status_ in place, from its initializer.
+  // (BEGIN waits for writes()). Builds begin_status_ in place, from its initializer: it
+  // sets isolation_ and data_version_, so those stay declared before begin_status_.
   Status begin(std::optional<Isolation> isolation);
 
   Db& db_;
