@@ -10,8 +10,11 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <typeinfo>
 #include <utility>
 #include <variant>
 
@@ -113,6 +116,32 @@ struct Overloaded : Fs... {
 template <class... Fs>
 Overloaded(Fs...) -> Overloaded<Fs...>;
 
+// What a frame of this protocol carries: one method, built in place. Built non-const
+// and owned by its frame alone until that frame arrives (the network moves frames, never
+// copies them), so the receiver of a frame delivered once may move the method out instead
+// of copying it (method_to_take). The network reads it only through sim::Payload.
+template <class Method>
+struct MethodBox final : sim::Payload {
+  explicit MethodBox(Method&& m) : method(std::move(m)) {}
+  template <class Alternative>
+  explicit MethodBox(std::in_place_type_t<Alternative> alternative) : method(alternative) {}
+  void add_state(sim::StateHash& hash) const override { add_payload_state(hash, method); }
+  Method method;
+};
+
+namespace detail {
+// A frame of `kind` about `order` (attempt `attempt`) carrying `payload`.
+inline sim::Frame frame_of(FrameKind kind, std::int64_t order, std::int64_t attempt,
+                           std::string&& summary, std::shared_ptr<const sim::Payload> payload) {
+  sim::Frame frame;
+  frame.kind = static_cast<sim::FrameKind>(kind);  // frames() named as the enum
+  frame.key = orders::order_key(order, attempt);
+  frame.summary = std::move(summary);
+  frame.payload = std::move(payload);
+  return frame;
+}
+}  // namespace detail
+
 // Builds a network frame of the method's kind; `order` and `attempt` (its key,
 // src/orders/order_key.h) feed fault rules and the trace. The method is taken by rvalue
 // reference all the way into the frame's payload: it is moved once, not once per call on
@@ -121,34 +150,67 @@ template <class Method>
   requires std::is_same_v<Method, ClientMethod> || std::is_same_v<Method, BrokerMethod>
 sim::Frame make_frame_of(Method&& method, std::int64_t order, std::int64_t attempt,
                          std::string&& summary) {
-  sim::Frame frame;
-  frame.kind = static_cast<sim::FrameKind>(kind_of(method));  // frames() named as the enum
-  frame.key = orders::order_key(order, attempt);
-  frame.summary = std::move(summary);
-  sim::set_payload(frame, std::forward<Method>(method));  // an rvalue: requires above
-  return frame;
+  const FrameKind kind = kind_of(method);
+  return detail::frame_of(kind, order, attempt, std::move(summary),
+                          std::make_shared<MethodBox<Method>>(std::forward<Method>(method)));
 }
 
 inline sim::Frame make_frame(ClientMethod&& method, std::int64_t order, std::int64_t attempt,
                              std::string summary) {
   return make_frame_of(std::move(method), order, attempt, std::move(summary));
 }
+
 inline sim::Frame make_frame(BrokerMethod&& method, std::int64_t order, std::int64_t attempt,
                              std::string summary) {
   return make_frame_of(std::move(method), order, attempt, std::move(summary));
 }
 
-// The method a frame carries. REQUIRES: the frame travels in that direction (only the
-// broker receives client methods, only clients receive broker methods).
-inline const ClientMethod& client_method(const sim::Frame& frame) {
-  const auto* method = sim::payload_as<ClientMethod>(frame);
-  EOSIM_ASSERT(method != nullptr);
-  return *method;
+// A basic.deliver frame (key: the message's order and `attempt`), the delivery moved
+// once, straight into its place in the payload: through a BrokerMethod temporary it would
+// move twice more.
+inline sim::Frame make_deliver_frame(Delivery&& delivery, std::int64_t attempt,
+                                     std::string&& summary) {
+  auto box = std::make_shared<MethodBox<BrokerMethod>>(std::in_place_type<DeliverFrame>);
+  auto& deliver = std::get<DeliverFrame>(box->method);
+  deliver.delivery = std::move(delivery);
+  deliver.attempt = attempt;
+  return detail::frame_of(FrameKind::kBasicDeliver, deliver.delivery.message.order, attempt,
+                          std::move(summary), std::move(box));
 }
+
+namespace detail {
+// The box a frame's payload is. REQUIRES (asserted): the frame carries a Method, that
+// is, it travels in that direction (only the broker receives client methods, only
+// clients receive broker methods). A type check, not a dynamic_cast: MethodBox is final.
+template <class Method>
+const MethodBox<Method>& box_of(const sim::Frame& frame) {
+  const sim::Payload* payload = frame.payload.get();
+  EOSIM_ASSERT(payload != nullptr);
+  EOSIM_ASSERT(typeid(*payload) == typeid(MethodBox<Method>));
+  return static_cast<const MethodBox<Method>&>(*payload);
+}
+}  // namespace detail
+
+// The method a frame carries.
+inline const ClientMethod& client_method(const sim::Frame& frame) {
+  return detail::box_of<ClientMethod>(frame).method;
+}
+
 inline const BrokerMethod& broker_method(const sim::Frame& frame) {
-  const auto* method = sim::payload_as<BrokerMethod>(frame);
-  EOSIM_ASSERT(method != nullptr);
-  return *method;
+  return detail::box_of<BrokerMethod>(frame).method;
+}
+
+// The method a frame carries, for its receiver to move from: the frame's own when the
+// frame is the only owner of its payload (a frame delivered once: the network hands its
+// receiver the frame it took off its queue, and drops it after), else a copy in `spill`.
+// Nothing reads the frame's method after its receiver, so moving from it changes nothing
+// any trace or state hash sees.
+template <class Method>
+Method& method_to_take(const sim::Frame& frame, std::optional<Method>& spill) {
+  const MethodBox<Method>& box = detail::box_of<Method>(frame);
+  if (frame.payload.use_count() != 1) return spill.emplace(box.method);
+  // Built non-const by make_frame_of, and nobody else holds it: no const object changes.
+  return const_cast<MethodBox<Method>&>(box).method;
 }
 
 }  // namespace broker

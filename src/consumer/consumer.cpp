@@ -16,7 +16,7 @@ using orders::Site;
 Consumer::Consumer(transport::Env env, ConsumerOptions options)
     : k_(env), options_(std::move(options)), name_("consumer" + std::to_string(options_.instance)) {
   transport::Handlers handlers;
-  handlers.on_frame = [this](transport::ConnId conn, const broker::BrokerMethod& method,
+  handlers.on_frame = [this](transport::ConnId conn, broker::BrokerMethod& method,
                              const std::string& summary) { on_frame(conn, method, summary); };
   handlers.on_disconnect = [this](transport::ConnId conn) { on_disconnect(conn); };
   k_.net.set_handlers(std::move(handlers));
@@ -93,16 +93,16 @@ void Consumer::connect() {
                       std::string("consume ") + options_.queue + (auto_ack ? " no-ack" : "")});
 }
 
-void Consumer::on_frame(transport::ConnId conn, const broker::BrokerMethod& method,
+void Consumer::on_frame(transport::ConnId conn, broker::BrokerMethod& method,
                         const std::string& summary) {
   if (!up_) return;
   std::visit(broker::Overloaded{
-                 [&](const broker::DeliverFrame& d) {
+                 [&](broker::DeliverFrame& d) {
                    ++stats_.deliveries;
-                   // Copied once from the frame, straight into its place in the inbox.
+                   // Moved out of the frame, straight into its place in the inbox.
                    Work& work = inbox_.emplace_back();
                    work.conn = conn;
-                   work.deliver = d;
+                   work.deliver = std::move(d);
                    if (!current_) next();
                  },
                  [&](const broker::ChannelClosed&) {

@@ -153,7 +153,7 @@ void AmqpTransport::arrive(transport::ConnId conn, Event event) {
     summary = "channel.close " + std::to_string(c->code) + " " + c->text;
   }
   scheduler_.at(wall_now(), "live.frame",
-                [this, conn, method = std::move(method), summary = std::move(summary)] {
+                [this, conn, method = std::move(method), summary = std::move(summary)]() mutable {
                   // A connection closed meanwhile by this end delivers nothing more.
                   if (clients_.count(conn) == 0) return;
                   if (handlers_.on_frame) handlers_.on_frame(conn, method, summary);

@@ -1,5 +1,6 @@
 #include "src/transport/sim_transport.h"
 
+#include <optional>
 #include <utility>
 
 namespace transport {
@@ -11,7 +12,9 @@ void SimTransport::set_handlers(Handlers handlers) {
   handlers_ = std::move(handlers);
   sim::NodeHandlers h;
   h.on_frame = [this](sim::ConnId conn, const sim::Frame& frame) {
-    if (handlers_.on_frame) handlers_.on_frame(conn, broker::broker_method(frame), frame.summary);
+    if (!handlers_.on_frame) return;
+    std::optional<broker::BrokerMethod> spill;
+    handlers_.on_frame(conn, broker::method_to_take(frame, spill), frame.summary);
   };
   h.on_disconnect = [this](sim::ConnId conn) {
     if (handlers_.on_disconnect) handlers_.on_disconnect(conn);

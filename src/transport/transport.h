@@ -43,8 +43,9 @@ struct Outgoing {
 };
 
 struct Handlers {
-  // `summary` describes the frame for the trace ("channel.close 406 ...").
-  std::function<void(ConnId, const broker::BrokerMethod&, const std::string& summary)> on_frame;
+  // `summary` describes the frame for the trace ("channel.close 406 ..."). The method is
+  // the receiver's to move from (a delivery is kept, not copied): nothing reads it after.
+  std::function<void(ConnId, broker::BrokerMethod&, const std::string& summary)> on_frame;
   std::function<void(ConnId)> on_disconnect;  // this end learned the connection died
 };
 

@@ -62,9 +62,10 @@ void BrokerNode::attach() {
 
 void BrokerNode::on_frame(sim::ConnId conn, const sim::Frame& frame) {
   const broker::ChannelRef ch{conn, kChannel};
+  std::optional<broker::ClientMethod> spill;
   std::visit(
       broker::Overloaded{
-          [&](const broker::PublishFrame& f) { on_publish(conn, f, frame.key[orders::kAttempt]); },
+          [&](broker::PublishFrame& f) { on_publish(conn, f, frame.key[orders::kAttempt]); },
           [&](const broker::AckFrame& a) { broker_.ack(ch, a.tag, a.multiple); },
           [&](const broker::NackFrame& n) { broker_.nack(ch, n.tag, n.multiple, n.requeue); },
           [&](const broker::RejectFrame& r) { broker_.reject(ch, r.tag, r.requeue); },
@@ -74,11 +75,10 @@ void BrokerNode::on_frame(sim::ConnId conn, const sim::Frame& frame) {
           },
           [&](const broker::ConfirmSelectFrame&) { broker_.confirm_select(ch); },
       },
-      broker::client_method(frame));
+      broker::method_to_take(frame, spill));
 }
 
-void BrokerNode::on_publish(sim::ConnId conn, const broker::PublishFrame& publish,
-                            std::int64_t attempt) {
+void BrokerNode::on_publish(sim::ConnId conn, broker::PublishFrame& publish, std::int64_t attempt) {
   const std::int64_t order = publish.message.order;
   // A quorum queue logs every message, and delivers it only once committed (row 11).
   const bool persistent = publish.message.persistent ||
@@ -87,7 +87,9 @@ void BrokerNode::on_publish(sim::ConnId conn, const broker::PublishFrame& publis
                   publish.message.message_id.empty()
                       ? std::string_view("(no message_id)")
                       : std::string_view(publish.message.message_id));
-  broker_.publish({conn, kChannel}, publish.routing_key, publish.message, publish.mandatory);
+  // The frame's message is moved into the queue: nothing reads the frame after this.
+  broker_.publish({conn, kChannel}, publish.routing_key, std::move(publish.message),
+                  publish.mandatory);
   if (persistent) schedule_sync();
   if (k_.faults.check({orders::site_id(Site::kBrokerReorder), sim::FaultAction::kReorder,
                        orders::order_key(order, attempt)})) {
@@ -167,13 +169,8 @@ void BrokerNode::deliver(broker::Delivery d) {
                                          ? std::string_view("(no id)")
                                          : std::string_view(d.message.message_id)});
   const broker::ConnId conn = d.to.conn;
-  // The delivery is moved into the method's own storage, and from there into the frame.
-  broker::BrokerMethod method(std::in_place_type<broker::DeliverFrame>);
-  auto& deliver = std::get<broker::DeliverFrame>(method);
-  deliver.delivery = std::move(d);
-  deliver.attempt = attempt;
   k_.network.send(conn, node_,
-                  broker::make_frame(std::move(method), order, attempt, std::move(summary)));
+                  broker::make_deliver_frame(std::move(d), attempt, std::move(summary)));
 }
 
 std::int64_t BrokerNode::next_attempt(std::int64_t order) {

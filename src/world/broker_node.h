@@ -77,7 +77,8 @@ class BrokerNode : public broker::Output {
   void attach();
   void on_frame(sim::ConnId conn, const sim::Frame& frame);
   // `attempt`: the how-manyth publish of the message's order (the frame carries it).
-  void on_publish(sim::ConnId conn, const broker::PublishFrame& publish, std::int64_t attempt);
+  // Its message is moved into the broker's queue.
+  void on_publish(sim::ConnId conn, broker::PublishFrame& publish, std::int64_t attempt);
   void declare();
   // Persistent messages reach disk fsync_ticks from now (one sync for all of them).
   void schedule_sync();
