@@ -129,6 +129,7 @@ class Stmt {
   const std::int32_t* recorded_;  // the connection's number for a store::Recorder, likewise
   std::string sql_;
   sqlite3_stmt* stmt_ = nullptr;
+  int columns_ = 0;  // sqlite3_column_count() after the last successful prepare
   Status prepare_status_;
   bool has_row_ = false;
   // A database server's statement (remote.h); null for SQLite.
