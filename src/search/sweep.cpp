@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <thread>
+#include <utility>
 
 #include "sim/assert.h"
 #include "src/catalog/catalog.h"
@@ -49,7 +50,8 @@ std::uint64_t digest_term(std::uint64_t seed, std::uint64_t trace_hash) {
 eosim::Status run_block(const Scenario& scenario, const SweepOptions& options,
                         std::uint64_t first, std::vector<SeedResult>& results, unsigned workers) {
   // The fault ratios are parsed once per block (a scenario without [faults.random] takes
-  // the default spec); each run copies the result and sets its seed.
+  // the default spec); each run copies the result, sets its seed and hands the copy to its
+  // world.
   const Scenario base = sweep_scenario(scenario, options, first);
   return parallel_for(results.size(), workers, options.warm, [&](std::size_t i) {
     SeedResult& r = results[i];
@@ -58,7 +60,7 @@ eosim::Status run_block(const Scenario& scenario, const SweepOptions& options,
     WorldOptions world;
     world.keep_trace = false;
     world.record_tape = false;
-    const eosim::Status ran = run_scenario(s, world, r.run, nullptr);
+    const eosim::Status ran = run_scenario(std::move(s), world, r.run, nullptr);
     r.built = ran.ok();
     r.error = ran;
     trim(r.run);

@@ -1,6 +1,7 @@
 // run_scenario and expectations: the thin layer the CLI, sweeps and tests share (the
 // overrides a front end applies are in overrides.cpp).
 #include <algorithm>
+#include <utility>
 
 #include "sim/assert.h"
 #include "src/orders/order_key.h"
@@ -10,9 +11,14 @@ namespace lab {
 
 eosim::Status run_scenario(const Scenario& scenario, const WorldOptions& options, RunSummary& out,
                            std::vector<sim::TraceEvent>* trace, std::vector<DbTable>* tables) {
+  return run_scenario(Scenario(scenario), options, out, trace, tables);
+}
+
+eosim::Status run_scenario(Scenario&& scenario, const WorldOptions& options, RunSummary& out,
+                           std::vector<sim::TraceEvent>* trace, std::vector<DbTable>* tables) {
   WorldOptions effective = options;
   effective.keep_trace = options.keep_trace || trace != nullptr;
-  eosim::Result<std::unique_ptr<World>> created = World::create(scenario, effective);
+  eosim::Result<std::unique_ptr<World>> created = World::create(std::move(scenario), effective);
   if (!created.ok()) return created.status();
   const std::unique_ptr<World>& world = created.value();
   world->run();

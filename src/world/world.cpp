@@ -288,7 +288,12 @@ void WorldImpl::start() {
 
 eosim::Result<std::unique_ptr<World>> World::create(const Scenario& scenario,
                                                     const WorldOptions& options) {
-  auto impl = std::make_unique<WorldImpl>(scenario, options);
+  return create(Scenario(scenario), options);
+}
+
+eosim::Result<std::unique_ptr<World>> World::create(Scenario&& scenario,
+                                                    const WorldOptions& options) {
+  auto impl = std::make_unique<WorldImpl>(std::move(scenario), options);
   store::FailureWatch::Active watching(impl->failure_);
   if (eosim::Status built = impl->build(); !built.ok()) return built;
   impl->start();
@@ -309,8 +314,12 @@ bool World::over() const {
 
 bool World::step() {
   if (over()) return false;
+  store::FailureWatch::Active watching(impl_->failure_);
+  return step_watched();
+}
+
+bool World::step_watched() {
   WorldImpl& w = *impl_;
-  store::FailureWatch::Active watching(w.failure_);
   w.kernel_.chooser.begin_step();
   // Tested here, not in the callees: most runs hash nothing and have no step rules.
   if (w.options_.hash_states || w.changes_applied_ < w.options_.changes.size()) before_step();
@@ -328,7 +337,8 @@ bool World::change_applied(std::size_t i) const { return impl_->change_steps_.at
 std::uint64_t World::change_step(std::size_t i) const { return impl_->change_steps_.at(i); }
 
 void World::run() {
-  while (step()) {
+  store::FailureWatch::Active watching(impl_->failure_);
+  while (!over() && step_watched()) {
   }
 }
 

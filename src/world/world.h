@@ -140,6 +140,9 @@ class World {
   // says why.
   static eosim::Result<std::unique_ptr<World>> create(const Scenario& scenario,
                                                       const WorldOptions& options);
+  // The same, taking the scenario over instead of copying it (a sweep's run of its own).
+  static eosim::Result<std::unique_ptr<World>> create(Scenario&& scenario,
+                                                      const WorldOptions& options);
   ~World();
   World(const World&) = delete;
   World& operator=(const World&) = delete;
@@ -200,6 +203,9 @@ class World {
 
  private:
   explicit World(std::unique_ptr<WorldImpl> impl);
+  // step() without its test of over() and its FailureWatch, which run() sets once for
+  // the whole run. REQUIRES: !over(), the world's FailureWatch active.
+  bool step_watched();
   // Fires the rules whose `step` trigger is the step just done (world_commands.cpp).
   void fire_step_rules();
   // Before a step: hashes the state (WorldOptions::hash_states) and arms the changes that
@@ -213,6 +219,10 @@ class World {
 // machine failed the run (World::failure()): then there is no verdict.
 // `tables`, when given, receives the databases' final rows.
 eosim::Status run_scenario(const Scenario& scenario, const WorldOptions& options, RunSummary& out,
+                           std::vector<sim::TraceEvent>* trace,
+                           std::vector<DbTable>* tables = nullptr);
+// The same, the world taking the scenario over (a sweep's per-seed copy): no copy of it.
+eosim::Status run_scenario(Scenario&& scenario, const WorldOptions& options, RunSummary& out,
                            std::vector<sim::TraceEvent>* trace,
                            std::vector<DbTable>* tables = nullptr);
 

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/kernel.h"
@@ -48,15 +49,16 @@ class WarmClaim {
 
 class WorldImpl {
  public:
-  WorldImpl(const Scenario& scenario, const WorldOptions& options)
+  // Takes the scenario over; the members below read scenario_, declared before them.
+  WorldImpl(Scenario&& scenario, const WorldOptions& options)
       : warm_(),
-        scenario_(scenario),
+        scenario_(std::move(scenario)),
         options_(options),
-        kernel_(options.tape ? sim::Kernel(scenario.seed, *options.tape, options.tape_end)
-                             : sim::Kernel(scenario.seed)),
-        step_bound_(static_cast<std::uint64_t>(step_bound(scenario))) {
+        kernel_(options.tape ? sim::Kernel(scenario_.seed, *options.tape, options.tape_end)
+                             : sim::Kernel(scenario_.seed)),
+        step_bound_(static_cast<std::uint64_t>(step_bound(scenario_))) {
     kernel_.chooser.set_recording(options.record_tape);
-    kernel_.chooser.set_draws(scenario.draws);
+    kernel_.chooser.set_draws(scenario_.draws);
     change_steps_.assign(options.changes.size(), 0);
   }
 
