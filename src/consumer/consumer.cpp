@@ -99,11 +99,18 @@ void Consumer::on_frame(transport::ConnId conn, broker::BrokerMethod& method,
   std::visit(broker::Overloaded{
                  [&](broker::DeliverFrame& d) {
                    ++stats_.deliveries;
-                   // Moved out of the frame, straight into its place in the inbox.
-                   Work& work = inbox_.emplace_back();
+                   // Moved out of the frame, straight into its place: the current work of
+                   // an idle consumer (through the inbox it would move twice more), else
+                   // the inbox.
+                   const bool idle = !current_ && inbox_.empty();
+                   Work& work = idle ? current_.emplace() : inbox_.emplace_back();
                    work.conn = conn;
                    work.deliver = std::move(d);
-                   if (!current_) next();
+                   if (idle) {
+                     begin_current();
+                   } else if (!current_) {
+                     next();
+                   }
                  },
                  [&](const broker::ChannelClosed&) {
                    // A channel error: the client library closes the connection and we
@@ -136,7 +143,12 @@ void Consumer::on_disconnect(transport::ConnId conn) {
 
 void Consumer::next() {
   if (current_ || inbox_.empty()) return;
-  current_ = inbox_.take_front();
+  current_.emplace(std::move(inbox_.front()));
+  inbox_.take_front();  // moved from: what is left of it goes
+  begin_current();
+}
+
+void Consumer::begin_current() {
   acked_ = options_.strategy.choices.ack == AckTiming::kAuto;
   later("consumer.receive", [](Consumer& self) { self.receive(); });
 }

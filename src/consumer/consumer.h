@@ -67,6 +67,17 @@ struct ConsumerStats {
   std::int64_t crashes = 0;
 };
 
+// A delivery a consumer holds: in its inbox, or the one it works on. Outside the class:
+// clang finds a class nested with member initializers not default-constructible inside
+// its enclosing class, and current_.emplace() needs that.
+struct ConsumerWork {
+  transport::ConnId conn = 0;
+  broker::DeliverFrame deliver;
+  // The body read once by receive() (which rejects a body that does not decode), for
+  // the later steps.
+  orders::OrderMessage body;
+};
+
 class Consumer {
  public:
   Consumer(transport::Env env, ConsumerOptions options);
@@ -86,13 +97,7 @@ class Consumer {
   void add_state(sim::StateHash& hash) const;
 
  private:
-  struct Work {
-    transport::ConnId conn = 0;
-    broker::DeliverFrame deliver;
-    // The body read once by receive() (which rejects a body that does not decode), for
-    // the later steps.
-    orders::OrderMessage body;
-  };
+  using Work = ConsumerWork;
 
   void connect();
   void on_frame(transport::ConnId conn, broker::BrokerMethod& method, const std::string& summary);
@@ -104,6 +109,7 @@ class Consumer {
   // Site dedup.mark_reply: the separate store's connection broke with `status`.
   void lose_dedup_connection(const store::Status& status);
   void next();
+  void begin_current();  // current_ was just set: its first step comes
   void receive();      // step 1: on_deliver, early ack, dedup outside the transaction
   void transact();     // step 2: the business transaction, then what follows the commit
   // The transaction's writes and commit: in step 2, or with check = in-transaction in
