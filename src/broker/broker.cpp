@@ -179,30 +179,38 @@ void Broker::dispatch_all() {
     while (q.has_ready() && deliverable(q)) {
       Consumer* consumer = q.next_consumer_with_capacity();
       if (consumer == nullptr) break;  // item 7: every consumer's prefetch window is full
-      deliver(q, *consumer, q.pop_front());
+      deliver(q, *consumer);
     }
   }
 }
 
-void Broker::deliver(Queue& queue, Consumer& consumer, QueuedMessage message) {
+// The head goes straight into its unacked entry, and the delivery copies it from there
+// (an auto-ack delivery keeps nothing and takes the message itself). The Output may not
+// call back into the broker (output.h), so the order of the two is not observable.
+void Broker::deliver(Queue& queue, Consumer& consumer) {
   auto it = channels_.find(consumer.channel);
   EOSIM_ASSERT(it != channels_.end());
   Channel& ch = it->second;
   const uint64_t tag = ch.next_delivery_tag();  // item 1
   ++counters_.delivered;
-  if (message.redelivered) ++counters_.redelivered;
-  out_.deliver(Delivery{consumer.channel, consumer.tag, tag, message.redelivered, queue.name(),
-                        message.message});
   if (consumer.auto_ack) {
+    QueuedMessage message;
+    queue.take_front(message);
+    if (message.redelivered) ++counters_.redelivered;
     ++counters_.acked;  // item 6: settled when written to the socket; a crash now loses it
+    out_.deliver(Delivery{consumer.channel, consumer.tag, tag, message.redelivered, queue.name(),
+                          std::move(message.message)});
     return;
   }
   ++consumer.unacked;
   Unacked& unacked = ch.add_unacked(tag);
+  queue.take_front(unacked.entry);
+  if (unacked.entry.redelivered) ++counters_.redelivered;
   unacked.queue = queue.name();
   unacked.consumer_tag = consumer.tag;
-  unacked.entry = std::move(message);
   unacked.delivered_at = now_;
+  out_.deliver(Delivery{consumer.channel, consumer.tag, tag, unacked.entry.redelivered,
+                        queue.name(), unacked.entry.message});
 }
 
 }  // namespace broker

@@ -120,7 +120,7 @@ class Broker {
   Queue* find_queue(const std::string& name);
 
   void dispatch_all();
-  void deliver(Queue& queue, Consumer& consumer, QueuedMessage message);
+  void deliver(Queue& queue, Consumer& consumer);  // the queue's head
   enum class Settle { kAck, kRequeue, kReject };
   void settle(ChannelRef ref, uint64_t tag, bool multiple, Settle how);
   void release(ChannelRef ref, const Unacked& unacked);  // frees the consumer's prefetch slot

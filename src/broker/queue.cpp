@@ -83,12 +83,11 @@ bool Queue::reorder_newest_to_front() {
   return true;
 }
 
-QueuedMessage Queue::pop_front() {
+void Queue::take_front(QueuedMessage& into) {
   EOSIM_ASSERT(!ready_.empty());
-  QueuedMessage front = std::move(ready_.front());
+  into = std::move(ready_.front());
   ready_.pop_front();
-  front.returned = false;
-  return front;
+  into.returned = false;
 }
 
 Consumer* Queue::next_consumer_with_capacity() {

@@ -66,7 +66,9 @@ class Queue {
 
   bool has_ready() const { return !ready_.empty(); }
   const std::deque<QueuedMessage>& ready() const { return ready_; }
-  QueuedMessage pop_front();
+  // Moves the head into `into` (the place it is kept: moved once) and drops it from the
+  // ready list. REQUIRES: has_ready().
+  void take_front(QueuedMessage& into);
 
   // Round-robin from the cursor: the next consumer with free capacity, or nullptr. The
   // cursor moves past the one returned so the next call starts with its successor.
