@@ -1,6 +1,7 @@
 #include "src/search/sweep.h"
 
 #include <algorithm>
+#include <array>
 #include <thread>
 #include <utility>
 
@@ -67,15 +68,34 @@ eosim::Status run_block(const Scenario& scenario, const SweepOptions& options,
   });
 }
 
-void reduce(const SeedResult& r, std::uint64_t seed, std::size_t keep, SweepSummary& out) {
+// The runs of each verdict and the faults of each action, counted by enum value while the
+// sweep runs and added to SweepSummary's maps by name once at its end (add_to): a run then
+// builds no name and searches no map.
+struct Tally {
+  std::array<std::uint64_t, 256> verdicts{};  // by the Verdict's value
+  std::array<std::uint64_t, 256> actions{};   // by the FaultAction's value
+
+  void add_to(SweepSummary& out) const {
+    for (std::size_t i = 0; i < verdicts.size(); ++i) {
+      if (verdicts[i] == 0) continue;
+      out.verdicts[std::string(verdict_name(static_cast<Verdict>(i)))] += verdicts[i];
+    }
+    for (std::size_t i = 0; i < actions.size(); ++i) {
+      if (actions[i] == 0) continue;
+      out.faults_by_action[std::string(sim::fault_action_name(static_cast<sim::FaultAction>(i)))] +=
+          actions[i];
+    }
+  }
+};
+
+void reduce(const SeedResult& r, std::uint64_t seed, std::size_t keep, Tally& tally,
+            SweepSummary& out) {
   const Report& report = r.run.report;
   ++out.runs;
-  ++out.verdicts[std::string(verdict_name(report.verdict))];
+  ++tally.verdicts[static_cast<std::size_t>(report.verdict)];
   out.steps += r.run.steps;
   out.faults_fired += r.run.faults.size();
-  for (const auto& f : r.run.faults) {
-    ++out.faults_by_action[std::string(sim::fault_action_name(f.action))];
-  }
+  for (const auto& f : r.run.faults) ++tally.actions[static_cast<std::size_t>(f.action)];
   out.step_bound_hits += r.run.step_bound_hit ? 1 : 0;
   out.digest += digest_term(seed, r.run.trace_hash);
   if (required_unfired(r.run) > 0) {
@@ -151,6 +171,7 @@ eosim::Status sweep(const Scenario& scenario, const SweepOptions& options, Sweep
   const std::uint64_t total = span == UINT64_MAX ? UINT64_MAX : span + 1;
   out.jobs = worker_count(options.jobs, total);
   std::vector<SeedResult> results;
+  Tally tally;
   for (std::uint64_t done = 0; done < total;) {
     const std::uint64_t count = std::min(kBlockSeeds, total - done);
     const std::uint64_t first = options.first_seed + done;
@@ -162,11 +183,12 @@ eosim::Status sweep(const Scenario& scenario, const SweepOptions& options, Sweep
       if (!results[i].built) {
         return results[i].error.prefixed("seed " + std::to_string(first + i) + ": ");
       }
-      reduce(results[i], first + i, options.keep_failures, out);
+      reduce(results[i], first + i, options.keep_failures, tally, out);
     }
     done += count;
     if (options.progress) options.progress(done, total);
   }
+  tally.add_to(out);
   return eosim::Status::success();
 }
 

@@ -39,6 +39,10 @@ TEST_CASE("sweep: counts add up and failures are the first failing seeds, re-run
   for (const auto& [verdict, count] : summary.verdicts) total += count;
   CHECK(total == 60);
   CHECK(summary.runs - summary.verdicts.at("exactly-once") == summary.failing_runs);
+  std::uint64_t by_action = 0;
+  for (const auto& [action, count] : summary.faults_by_action) by_action += count;
+  CHECK(summary.faults_fired > 0);
+  CHECK(by_action == summary.faults_fired);
   REQUIRE(summary.failing_runs > 4);  // no-dedup under random faults double-debits often
   REQUIRE(summary.failures.size() == 4);
   std::uint64_t previous = 10;
