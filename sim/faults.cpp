@@ -75,7 +75,9 @@ bool FaultPlan::matches(const FaultRule& rule, const RuleIds& ids, const FaultPo
   return true;
 }
 
-std::int64_t FaultPlan::next_occurrence(const FaultPoint& point) {
+// Inlined into check, the hot caller (every opportunity of every run): a call there cost
+// about as much as the counting.
+[[gnu::always_inline]] inline std::int64_t FaultPlan::next_occurrence(const FaultPoint& point) {
   EOSIM_ASSERT(point.frame < kFrameColumns);
   const std::size_t row = point.site < row_of_.size() && row_of_[point.site] != 0
                               ? row_of_[point.site] - 1

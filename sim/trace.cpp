@@ -40,10 +40,16 @@ class Fnv {
     for (; n > 0; --n, ++p) h = (h ^ *p) * kFnvPrime;
     hash_ = h;
   }
-  // The decimal text of a number, as std::to_string writes it, two digits a turn.
+  // The decimal text of a number, as std::to_string writes it, two digits a turn. Most
+  // numbers of a trace (steps, times, subjects) have one or two digits: folded at once.
   void number(std::uint64_t value) {
     if (value < 10) {
       byte(static_cast<unsigned char>('0' + value));
+      return;
+    }
+    if (value < 100) {
+      byte(static_cast<unsigned char>(kDigitPairs[2 * value]));
+      byte(static_cast<unsigned char>(kDigitPairs[2 * value + 1]));
       return;
     }
     char digits[20];
