@@ -65,11 +65,15 @@ std::uint64_t Prng::next_u64() {
 
 std::uint64_t Prng::below(std::uint64_t bound) {
   EOSIM_ASSERT(bound > 0);
-  // Rejection sampling: throw away the top partial block so every value is equally likely.
-  const std::uint64_t limit = ~std::uint64_t{0} - (~std::uint64_t{0} % bound);
+  // Rejection sampling: throw away the top partial block so every value is equally likely,
+  // every x >= limit = max - max % bound, i.e. every x with max - x <= max % bound. As
+  // max % bound < bound, an x further than `bound` below the top is always kept: the
+  // division that finds the limit (a 64-bit division is tens of cycles, and every draw of
+  // every run made it) is made only for an x that close to the top, a chance of bound / 2^64.
+  constexpr std::uint64_t kMax = ~std::uint64_t{0};
   for (;;) {
     const std::uint64_t x = next_u64();
-    if (x < limit) return x % bound;
+    if (kMax - x >= bound || kMax - x > kMax % bound) return x % bound;
   }
 }
 

@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <iterator>
+#include <vector>
+
 #include "sim/rng.h"
 
 using sim::Choice;
@@ -27,10 +30,31 @@ TEST_CASE("prng: below stays in range and covers it", "[rng]") {
     ++seen[v];
   }
   for (int count : seen) {
-    CHECK(count > 800);   // ~1000 each; a broken reduction would starve some values
+    CHECK(count > 800);  // ~1000 each; a broken reduction would starve some values
     CHECK(count < 1200);
   }
   CHECK(p.below(1) == 0);
+}
+
+// below() finds the rejection limit without dividing for most draws: it must keep and throw
+// away exactly the values the plain rule does (x < max - max % bound), also for bounds so
+// large that about half the draws are thrown away.
+TEST_CASE("prng: below keeps exactly the draws below the rejection limit", "[rng]") {
+  constexpr std::uint64_t kMax = ~std::uint64_t{0};
+  const std::uint64_t small[] = {1, 2, 3, 6, 20, 100, 1000003, 1ULL << 32};
+  const std::uint64_t large[] = {(1ULL << 63) + 1, (1ULL << 63) + 12345, kMax - 2, kMax - 1, kMax};
+  std::vector<std::uint64_t> bounds(std::begin(small), std::end(small));
+  bounds.insert(bounds.end(), std::begin(large), std::end(large));
+  for (const std::uint64_t bound : bounds) {
+    Prng fast(99);
+    Prng plain(99);
+    const std::uint64_t limit = kMax - kMax % bound;
+    for (int i = 0; i < 2000; ++i) {
+      std::uint64_t x = plain.next_u64();
+      while (x >= limit) x = plain.next_u64();
+      REQUIRE(fast.below(bound) == x % bound);
+    }
+  }
 }
 
 TEST_CASE("ratio: parse accepts fractions and rejects nonsense", "[rng]") {
@@ -53,7 +77,7 @@ TEST_CASE("chooser: chance follows its ratio with integers only", "[rng]") {
   Chooser c(1);
   int hits = 0;
   for (int i = 0; i < 20000; ++i) hits += c.chance({1, 20}) ? 1 : 0;
-  CHECK(hits > 850);   // expected 1000
+  CHECK(hits > 850);  // expected 1000
   CHECK(hits < 1150);
   Chooser always(2);
   for (int i = 0; i < 100; ++i) REQUIRE(always.chance({1, 1}));
