@@ -71,6 +71,15 @@ struct Payload {
   virtual ~Payload() = default;
   // Everything the receiver can read from it, for explore's state merging.
   virtual void add_state(StateHash& hash) const = 0;
+  // Which Boxed<T> this is (the address of its tag): payload_as compares it, where a
+  // dynamic_cast walked the type information of every frame read.
+  const void* type() const { return type_; }
+
+ protected:
+  explicit Payload(const void* type) : type_(type) {}
+
+ private:
+  const void* type_;
 };
 
 // A protocol's message type T needs `add_state(StateHash&, const T&)` beside it (found by
@@ -79,8 +88,11 @@ template <class T>
 struct Boxed final : Payload {
   // By reference: a protocol message can be large (a publish may hold a whole message),
   // and each by-value hop on its way into the box would move it once more.
-  explicit Boxed(T&& v) : value(std::move(v)) {}
-  explicit Boxed(const T& v) : value(v) {}
+  // Its address names Boxed<T>: one object per T in the program.
+  static constexpr char kType = 0;
+
+  explicit Boxed(T&& v) : Payload(&kType), value(std::move(v)) {}
+  explicit Boxed(const T& v) : Payload(&kType), value(v) {}
   void add_state(StateHash& hash) const override {
     if constexpr (std::is_integral_v<T>) {
       hash.add(static_cast<std::uint64_t>(value));
@@ -107,8 +119,9 @@ void set_payload(Frame& frame, T&& value) {
 // The frame's payload if it holds a T, else nullptr.
 template <class T>
 const T* payload_as(const Frame& frame) {
-  const auto* boxed = dynamic_cast<const Boxed<T>*>(frame.payload.get());
-  return boxed ? &boxed->value : nullptr;
+  const Payload* payload = frame.payload.get();
+  if (payload == nullptr || payload->type() != &Boxed<T>::kType) return nullptr;
+  return &static_cast<const Boxed<T>*>(payload)->value;
 }
 
 struct LinkOptions {

@@ -360,3 +360,19 @@ TEST_CASE("network: the instance part carries the sender's instance, else the re
   CHECK(fired[0].key[0] == 7);
   CHECK(fired[0].key[1] == 2);
 }
+
+TEST_CASE("network: payload_as reads a payload of its own type only", "[network]") {
+  Frame empty;
+  CHECK(sim::payload_as<std::int64_t>(empty) == nullptr);
+  Frame wide;
+  sim::set_payload(wide, std::int64_t{42});
+  REQUIRE(sim::payload_as<std::int64_t>(wide) != nullptr);
+  CHECK(*sim::payload_as<std::int64_t>(wide) == 42);
+  CHECK(sim::payload_as<std::int32_t>(wide) == nullptr);  // another T, even a close one
+  CHECK(sim::payload_as<std::uint64_t>(wide) == nullptr);
+  Frame narrow;
+  sim::set_payload(narrow, std::int32_t{7});
+  REQUIRE(sim::payload_as<std::int32_t>(narrow) != nullptr);
+  CHECK(*sim::payload_as<std::int32_t>(narrow) == 7);
+  CHECK(sim::payload_as<std::int64_t>(narrow) == nullptr);
+}
