@@ -19,11 +19,9 @@ Scheduler::Scheduler(Chooser& chooser, TieBreak tie_break)
   free_slots_.reserve(kFirstCapacity);
 }
 
-EventId Scheduler::at(Tick time, const char* label, std::function<void()> fn, int priority,
-                      std::uint64_t tag) {
+Scheduler::Slot& Scheduler::schedule(Tick time, const char* label, int priority, EventId id,
+                                     std::uint64_t tag) {
   EOSIM_ASSERT(time >= now_);
-  EOSIM_ASSERT(fn != nullptr);
-  const EventId id = next_seq_++;
   std::uint32_t slot = 0;
   if (free_slots_.empty()) {
     slot = static_cast<std::uint32_t>(slots_.size());
@@ -32,18 +30,12 @@ EventId Scheduler::at(Tick time, const char* label, std::function<void()> fn, in
     slot = free_slots_.back();
     free_slots_.pop_back();
   }
-  // Field by field: a whole Slot assigned from a temporary moved the closure twice.
+  // Field by field, and the closure built in place by the caller: nothing is moved.
   Slot& entry = slots_[slot];
   entry.label = label;
-  entry.fn = std::move(fn);
   entry.tag = tag;
   insert(Key{time, priority, id, slot});
-  return id;
-}
-
-EventId Scheduler::after(Tick delay, const char* label, std::function<void()> fn, int priority,
-                         std::uint64_t tag) {
-  return at(now_ + delay, label, std::move(fn), priority, tag);
+  return entry;
 }
 
 void Scheduler::add_state(StateHash& hash) const {
@@ -119,9 +111,8 @@ bool Scheduler::step() {
   EOSIM_ASSERT(key.time >= now_);
   // Out of its slot before it runs: what it schedules may reuse the slot or grow slots_.
   Slot& slot = slots_[key.slot];
-  std::function<void()> fn = std::move(slot.fn);
+  Task fn = std::move(slot.fn);  // leaves the slot's empty
   current_label_ = slot.label;
-  slot.fn = nullptr;
   free_slots_.push_back(key.slot);
   now_ = key.time;
   ++steps_;

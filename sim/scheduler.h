@@ -15,10 +15,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "sim/assert.h"
 #include "sim/rng.h"
 #include "sim/state_hash.h"
+#include "sim/task.h"
 
 namespace sim {
 
@@ -32,6 +36,12 @@ struct RunResult {
   bool quiescent = false;   // true when the queue emptied; false when the bound stopped it
 };
 
+// A callable that can be empty: a std::function or a function pointer (not a lambda).
+template <class F>
+inline constexpr bool kMayBeEmpty = std::is_pointer_v<F>;
+template <class R, class... Args>
+inline constexpr bool kMayBeEmpty<std::function<R(Args...)>> = true;
+
 class Scheduler {
  public:
   explicit Scheduler(Chooser& chooser, TieBreak tie_break = TieBreak::kChoice);
@@ -44,10 +54,20 @@ class Scheduler {
   // times. `label` must outlive the scheduler (a string literal). `tag` stands for what fn
   // captured besides its owner (a generation, a key, a connection: see event_tag), so
   // that add_state can tell two pending events apart without looking into the closures.
-  EventId at(Tick time, const char* label, std::function<void()> fn, int priority = 0,
-             std::uint64_t tag = 0);
-  EventId after(Tick delay, const char* label, std::function<void()> fn, int priority = 0,
-                std::uint64_t tag = 0);
+  // `fn` is any callable of no arguments (a lambda, a std::function): it is kept in place
+  // in the event's slot (sim/task.h), not wrapped in a std::function.
+  template <class F>
+  EventId at(Tick time, const char* label, F&& fn, int priority = 0, std::uint64_t tag = 0) {
+    if constexpr (kMayBeEmpty<std::decay_t<F>>) EOSIM_ASSERT(fn != nullptr);
+    const EventId id = next_seq_++;
+    Slot& entry = schedule(time, label, priority, id, tag);
+    entry.fn.emplace(std::forward<F>(fn));
+    return id;
+  }
+  template <class F>
+  EventId after(Tick delay, const char* label, F&& fn, int priority = 0, std::uint64_t tag = 0) {
+    return at(now_ + delay, label, std::forward<F>(fn), priority, tag);
+  }
 
   // Executes exactly one event. Returns false when there is nothing left to run.
   bool step();
@@ -71,7 +91,7 @@ class Scheduler {
   // small keys that name their slot, so reordering it never moves a closure.
   struct Slot {
     const char* label = "";
-    std::function<void()> fn;
+    Task fn;
     std::uint64_t tag = 0;
   };
   struct Key {
@@ -85,6 +105,8 @@ class Scheduler {
     if (a.priority != b.priority) return a.priority < b.priority;
     return a.seq < b.seq;
   }
+  // Takes a slot for event `id` due at `time` and queues it; the caller puts its closure in.
+  Slot& schedule(Tick time, const char* label, int priority, EventId id, std::uint64_t tag);
   void insert(const Key& key);
   Key pop_next();
   // Removes queue_[head_ + index] and keeps the rest in order.
