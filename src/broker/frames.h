@@ -14,7 +14,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <typeinfo>
 #include <utility>
 #include <variant>
 
@@ -122,9 +121,13 @@ Overloaded(Fs...) -> Overloaded<Fs...>;
 // of copying it (method_to_take). The network reads it only through sim::Payload.
 template <class Method>
 struct MethodBox final : sim::Payload {
-  explicit MethodBox(Method&& m) : method(std::move(m)) {}
+  // Its address names MethodBox<Method> (sim::Payload::type), as sim::Boxed's does.
+  static constexpr char kType = 0;
+
+  explicit MethodBox(Method&& m) : sim::Payload(&kType), method(std::move(m)) {}
   template <class Alternative>
-  explicit MethodBox(std::in_place_type_t<Alternative> alternative) : method(alternative) {}
+  explicit MethodBox(std::in_place_type_t<Alternative> alternative)
+      : sim::Payload(&kType), method(alternative) {}
   void add_state(sim::StateHash& hash) const override { add_payload_state(hash, method); }
   Method method;
 };
@@ -181,12 +184,12 @@ inline sim::Frame make_deliver_frame(Delivery&& delivery, std::int64_t attempt,
 namespace detail {
 // The box a frame's payload is. REQUIRES (asserted): the frame carries a Method, that
 // is, it travels in that direction (only the broker receives client methods, only
-// clients receive broker methods). A type check, not a dynamic_cast: MethodBox is final.
+// clients receive broker methods). A type check by the box's tag, not a dynamic_cast.
 template <class Method>
 const MethodBox<Method>& box_of(const sim::Frame& frame) {
   const sim::Payload* payload = frame.payload.get();
   EOSIM_ASSERT(payload != nullptr);
-  EOSIM_ASSERT(typeid(*payload) == typeid(MethodBox<Method>));
+  EOSIM_ASSERT(payload->type() == &MethodBox<Method>::kType);
   return static_cast<const MethodBox<Method>&>(*payload);
 }
 }  // namespace detail
