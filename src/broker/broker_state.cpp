@@ -35,8 +35,9 @@ void add_state(sim::StateHash& hash, const Message& m) {
   hash.add(m.order);
   hash.add(m.x_delivery_count.has_value());
   if (m.x_delivery_count) hash.add(*m.x_delivery_count);
-  hash.add(static_cast<uint64_t>(m.x_death.size()));
-  for (const XDeath& x : m.x_death) {
+  const DeathHeaders& deaths = m.deaths.get();
+  hash.add(static_cast<uint64_t>(deaths.x_death.size()));
+  for (const XDeath& x : deaths.x_death) {
     hash.add(std::string_view(x.queue));
     hash.add(std::string_view(x.reason));
     hash.add(x.count);
@@ -45,9 +46,9 @@ void add_state(sim::StateHash& hash, const Message& m) {
     for (const std::string& key : x.routing_keys) hash.add(std::string_view(key));
     // x.time is left out: it is shown, never decided by.
   }
-  hash.add(std::string_view(m.x_first_death_queue));
-  hash.add(std::string_view(m.x_first_death_reason));
-  hash.add(std::string_view(m.x_first_death_exchange));
+  hash.add(std::string_view(deaths.x_first_death_queue));
+  hash.add(std::string_view(deaths.x_first_death_reason));
+  hash.add(std::string_view(deaths.x_first_death_exchange));
 }
 
 void add_state(sim::StateHash& hash, const QueuedMessage& entry) {

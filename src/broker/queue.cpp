@@ -11,11 +11,12 @@ namespace broker {
 
 void add_x_death(Message& message, const std::string& queue, const std::string& reason,
                  uint64_t now) {
-  auto& deaths = message.x_death;
+  DeathHeaders& headers = message.deaths.edit();
+  auto& deaths = headers.x_death;
   if (deaths.empty()) {
-    message.x_first_death_queue = queue;
-    message.x_first_death_reason = reason;
-    message.x_first_death_exchange = "";
+    headers.x_first_death_queue = queue;
+    headers.x_first_death_reason = reason;
+    headers.x_first_death_exchange = "";
   }
   auto same = std::find_if(deaths.begin(), deaths.end(), [&](const XDeath& d) {
     return d.queue == queue && d.reason == reason;

@@ -49,13 +49,14 @@ broker::XDeath decode_x_death(const amqp_table_t& entry) {
 void decode_header(const std::string& key, const amqp_field_value_t& v, broker::Message& m) {
   if (key == "order") m.order = as_int(v).value_or(0);
   if (key == "x-delivery-count") m.x_delivery_count = as_int(v);
-  if (key == "x-first-death-queue") m.x_first_death_queue = as_text(v);
-  if (key == "x-first-death-reason") m.x_first_death_reason = as_text(v);
-  if (key == "x-first-death-exchange") m.x_first_death_exchange = as_text(v);
+  if (key == "x-first-death-queue") m.deaths.edit().x_first_death_queue = as_text(v);
+  if (key == "x-first-death-reason") m.deaths.edit().x_first_death_reason = as_text(v);
+  if (key == "x-first-death-exchange") m.deaths.edit().x_first_death_exchange = as_text(v);
   if (key == "x-death" && v.kind == AMQP_FIELD_KIND_ARRAY) {
+    std::vector<broker::XDeath>& deaths = m.deaths.edit().x_death;
     for (int k = 0; k < v.value.array.num_entries; ++k) {
       const amqp_field_value_t& item = v.value.array.entries[k];
-      if (item.kind == AMQP_FIELD_KIND_TABLE) m.x_death.push_back(decode_x_death(item.value.table));
+      if (item.kind == AMQP_FIELD_KIND_TABLE) deaths.push_back(decode_x_death(item.value.table));
     }
   }
 }

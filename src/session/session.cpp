@@ -100,7 +100,7 @@ std::string message_label(const broker::Message& m) {
 
 std::string x_death_text(const broker::Message& m) {
   std::string deaths;
-  for (const broker::XDeath& x : m.x_death) {
+  for (const broker::XDeath& x : m.deaths.get().x_death) {
     deaths += (deaths.empty() ? "" : "; ") + x.reason + " from " + x.queue + " x" +
               std::to_string(x.count);
   }

@@ -23,10 +23,11 @@ std::string bool_word(bool b) { return b ? "yes" : "no"; }
 std::string describe(const broker::Message& m) {
   std::ostringstream out;
   if (m.x_delivery_count) out << " xdc=" << *m.x_delivery_count;
-  if (!m.x_death.empty()) {
+  const broker::DeathHeaders& deaths = m.deaths.get();
+  if (!deaths.x_death.empty()) {
     out << " x-death=[";
-    for (std::size_t i = 0; i < m.x_death.size(); ++i) {
-      const broker::XDeath& d = m.x_death[i];
+    for (std::size_t i = 0; i < deaths.x_death.size(); ++i) {
+      const broker::XDeath& d = deaths.x_death[i];
       out << (i ? ", " : "") << d.queue << " " << d.reason << " x" << d.count << " exchange='"
           << d.exchange << "' keys=";
       for (const auto& k : d.routing_keys) out << k << (&k == &d.routing_keys.back() ? "" : ",");
@@ -34,9 +35,9 @@ std::string describe(const broker::Message& m) {
     }
     out << "]";
   }
-  if (!m.x_first_death_queue.empty() || !m.x_first_death_reason.empty()) {
-    out << " first=" << m.x_first_death_queue << "/" << m.x_first_death_reason << "/'"
-        << m.x_first_death_exchange << "'";
+  if (!deaths.x_first_death_queue.empty() || !deaths.x_first_death_reason.empty()) {
+    out << " first=" << deaths.x_first_death_queue << "/" << deaths.x_first_death_reason
+        << "/'" << deaths.x_first_death_exchange << "'";
   }
   out << (m.message_id.empty() ? " no-id" : " id=" + m.message_id);
   return out.str();

@@ -45,11 +45,13 @@ std::string LiveTarget::logical(const std::string& name) const {
 
 void LiveTarget::unprefix(live::Event& event) const {
   const auto fix = [this](broker::Message& m) {
-    for (broker::XDeath& d : m.x_death) {
+    if (m.deaths.get() == broker::DeathHeaders{}) return;
+    broker::DeathHeaders& deaths = m.deaths.edit();
+    for (broker::XDeath& d : deaths.x_death) {
       d.queue = logical(d.queue);
       for (std::string& k : d.routing_keys) k = logical(k);
     }
-    m.x_first_death_queue = logical(m.x_first_death_queue);
+    deaths.x_first_death_queue = logical(deaths.x_first_death_queue);
   };
   if (auto* d = std::get_if<broker::Delivery>(&event)) {
     d->queue = logical(d->queue);

@@ -45,7 +45,8 @@ TEST_CASE("amqp 10: a quorum delivery limit of N dead-letters after N+1 deliveri
   REQUIRE(dlq.size() == 1);
   CHECK(dlq[0].message.message_id == "poison");
   CHECK_FALSE(dlq[0].message.x_delivery_count.has_value());
-  CHECK(dlq[0].message.x_death == std::vector<XDeath>{{"q", "delivery_limit", 1, "", {"q"}, 0}});
+  CHECK(dlq[0].message.deaths.get().x_death ==
+        std::vector<XDeath>{{"q", "delivery_limit", 1, "", {"q"}, 0}});
   REQUIRE(f.out.dead.size() == 1);
   CHECK(f.out.dead[0].reason == "delivery_limit");
   CHECK(f.out.dead[0].from == "q");
@@ -140,10 +141,10 @@ TEST_CASE("amqp 12: reject without requeue dead-letters as rejected, x-death new
   f.broker->reject(c, 1, false);
   REQUIRE(f.ready_ids("dlq") == Ids{"m1"});
   // Conformance row 6: exchange "" (the default), the routing key it had in q, the time.
-  CHECK(f.broker->ready("dlq")[0].message.x_death ==
+  CHECK(f.broker->ready("dlq")[0].message.deaths.get().x_death ==
         std::vector<XDeath>{{"q", "rejected", 1, "", {"q"}, 0}});
-  CHECK(f.broker->ready("dlq")[0].message.x_first_death_queue == "q");
-  CHECK(f.broker->ready("dlq")[0].message.x_first_death_reason == "rejected");
+  CHECK(f.broker->ready("dlq")[0].message.deaths.get().x_first_death_queue == "q");
+  CHECK(f.broker->ready("dlq")[0].message.deaths.get().x_first_death_reason == "rejected");
   CHECK_FALSE(f.broker->ready("dlq")[0].redelivered);  // a new enqueue, not a requeue
 
   f.broker->basic_consume(c, "dlq", "d", false);
@@ -154,9 +155,10 @@ TEST_CASE("amqp 12: reject without requeue dead-letters as rejected, x-death new
   f.broker->nack(c, 3, false, false);
   auto dlq = f.broker->ready("dlq");
   REQUIRE(dlq.size() == 1);
-  CHECK(dlq[0].message.x_death ==
+  CHECK(dlq[0].message.deaths.get().x_death ==
         std::vector<XDeath>{{"q", "rejected", 2, "", {"q"}, 0}, {"dlq", "rejected", 1, "", {"dlq"}, 0}});
-  CHECK(dlq[0].message.x_first_death_queue == "q");  // set by the first death, then kept
+  // Set by the first death, then kept.
+  CHECK(dlq[0].message.deaths.get().x_first_death_queue == "q");
   CHECK(f.broker->counters().dead_lettered == 3);
 
   // Without a DLX, reject requeue=false simply discards.
