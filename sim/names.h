@@ -31,39 +31,51 @@ class NameTable {
   // views do not change while the table lives (a layer's constant table).
   void name_all(std::span<const std::string_view> names) {
     // Every actor of a world asks for its layer's names again (transport::sim_env); the
-    // same table handed in again is named already.
-    if (names.data() == named_from_ && names.size() <= names_.size()) return;
-    named_from_ = names.data();
+    // same table handed in again is named already. A first table is viewed, not copied:
+    // each world's fault plan is named so.
+    if (names.data() == table_.data() && (names.size() <= table_.size() || later_.empty())) {
+      if (names.size() > table_.size()) table_ = names;
+      return;
+    }
+    if (size() == 0) {
+      table_ = names;
+      return;
+    }
     for (std::size_t i = 0; i < names.size(); ++i) {
-      if (i < names_.size()) {
-        EOSIM_ASSERT(names_[i] == names[i]);
+      if (i < size()) {
+        EOSIM_ASSERT(name(static_cast<NameId>(i)) == names[i]);
       } else {
-        names_.emplace_back(names[i]);
+        later_.emplace_back(names[i]);
       }
     }
   }
   // Its id, naming it when new.
   NameId id(std::string_view name) {
     if (const std::optional<NameId> known = find(name)) return *known;
-    EOSIM_ASSERT(names_.size() < 0xffff);
-    names_.emplace_back(name);
-    return static_cast<NameId>(names_.size() - 1);
+    EOSIM_ASSERT(size() < 0xffff);
+    later_.emplace_back(name);
+    return static_cast<NameId>(size() - 1);
   }
   std::optional<NameId> find(std::string_view name) const {
-    for (std::size_t i = 0; i < names_.size(); ++i) {
-      if (names_[i] == name) return static_cast<NameId>(i);
+    for (std::size_t i = 0; i < table_.size(); ++i) {
+      if (table_[i] == name) return static_cast<NameId>(i);
+    }
+    for (std::size_t i = 0; i < later_.size(); ++i) {
+      if (later_[i] == name) return static_cast<NameId>(table_.size() + i);
     }
     return std::nullopt;
   }
   std::string_view name(NameId id) const {
-    EOSIM_ASSERT(id < names_.size());
-    return names_[id];
+    EOSIM_ASSERT(id < size());
+    return id < table_.size() ? table_[id] : std::string_view(later_[id - table_.size()]);
   }
-  std::size_t size() const { return names_.size(); }
+  std::size_t size() const { return table_.size() + later_.size(); }
 
  private:
-  std::deque<std::string> names_;                 // a deque: its elements never move (invariant 3)
-  const std::string_view* named_from_ = nullptr;  // the last table name_all was handed
+  // Ids 0.. are the views of the first constant table named whole (name_all); the names
+  // after it are copies, in a deque: its elements never move (invariant 3).
+  std::span<const std::string_view> table_;
+  std::deque<std::string> later_;
 };
 
 }  // namespace sim

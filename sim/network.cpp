@@ -149,15 +149,18 @@ std::string Network::site_of(const NodeId& from, const NodeId& to, std::string_v
 }
 
 ConnId Network::connect(const NodeId& client, const NodeId& server) {
-  if (attached(server) == nullptr || partitioned(client, server, scheduler_.now())) {
+  const auto found = node_index_.find(server);
+  if (found == node_index_.end() || !nodes_[found->second].attached ||
+      partitioned(client, server, scheduler_.now())) {
     trace_.record(client, EventKind::kRefused, server, 0, "connection refused");
     return 0;
   }
+  const std::size_t server_slot = found->second;
   const ConnId id = next_conn_++;
   Connection& c = connections_.emplace_back();
   c.dir[0].from = client;
   c.dir[0].to = server;
-  c.dir[0].to_node = node_slot(server);
+  c.dir[0].to_node = server_slot;
   c.dir[1].from = server;
   c.dir[1].to = client;
   c.dir[1].to_node = node_slot(client);

@@ -1,0 +1,53 @@
+// sim/names.h: a NameTable views the constant table it is first handed and copies only
+// the names that come after it; ids stay dense and in order of first naming.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <string>
+#include <string_view>
+
+#include "sim/names.h"
+
+namespace {
+
+constexpr std::array<std::string_view, 3> kLayer{"net.a->b", "net.b->a", "db.commit"};
+constexpr std::array<std::string_view, 2> kShorter{"net.a->b", "net.b->a"};
+
+}  // namespace
+
+TEST_CASE("names: a table handed whole gives each name its index, later names come after") {
+  sim::NameTable t;
+  t.name_all(kLayer);
+  CHECK(t.size() == 3);
+  CHECK(t.id("net.b->a") == 1);
+  CHECK(t.find("db.commit") == sim::NameId{2});
+  CHECK_FALSE(t.find("net.a->c").has_value());
+  std::string later = "net.a->c";  // named from a buffer the caller then reuses
+  CHECK(t.id(later) == 3);
+  later = "overwritten";
+  CHECK(t.name(3) == "net.a->c");
+  CHECK(t.id("net.a->c") == 3);
+  CHECK(t.name(0) == "net.a->b");
+  t.name_all(kLayer);  // the same table again: named already
+  CHECK(t.size() == 4);
+  CHECK(t.id("net.a->b") == 0);
+}
+
+TEST_CASE("names: a longer table over a shorter one extends it, in either order") {
+  sim::NameTable grown;
+  grown.name_all(std::span<const std::string_view>(kLayer).first(2));
+  grown.name_all(kLayer);
+  CHECK(grown.size() == 3);
+  CHECK(grown.id("db.commit") == 2);
+
+  sim::NameTable copied;  // a different array holding the prefix
+  copied.name_all(kShorter);
+  CHECK(copied.id("extra") == 2);
+  sim::NameTable other;
+  other.name_all(kShorter);
+  other.name_all(kLayer);
+  CHECK(other.size() == 3);
+  CHECK(other.name(2) == "db.commit");
+  CHECK(other.id("db.commit") == 2);
+  CHECK(other.id("net.a->b") == 0);
+}
