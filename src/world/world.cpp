@@ -93,13 +93,17 @@ eosim::Status database_error(const char* doing, const store::Status& st) {
 }
 
 // Which lane of the diagram a fault belongs to: its site's actor, with the instance for
-// a consumer (there can be several).
-std::string actor_of(const sim::FiredFault& f) {
+// a consumer (there can be several). Only a consumer's name is built, in `consumer`; the
+// others are views of the site table's constant text.
+std::string_view actor_of(const sim::FiredFault& f, std::string& consumer) {
   const std::optional<Site> site = orders::site_named(f.site);
   EOSIM_ASSERT(site.has_value());  // the world's actors name only the lab's sites
-  std::string role(orders::site_row(*site).actor);  // not const: returned by move
+  const std::string_view role = orders::site_row(*site).actor;
   if (role != "consumer") return role;
-  return role + (f.key[orders::kInstance] > 0 ? std::to_string(f.key[orders::kInstance]) : "1");
+  const std::int64_t instance = f.key[orders::kInstance];
+  consumer.assign(role);
+  consumer += instance > 0 ? std::to_string(instance) : "1";
+  return consumer;
 }
 
 // The simulated network's links from the scenario's [network] table.
@@ -208,7 +212,8 @@ void WorldImpl::set_up_kernel() {
     using Part = sim::DetailPart;
     const bool framed = !f.frame.empty();
     const std::int64_t attempt = f.key[orders::kAttempt];
-    kernel_.trace.record(actor_of(f), sim::EventKind::kFault, "", f.key[orders::kOrder],
+    std::string consumer;
+    kernel_.trace.record(actor_of(f, consumer), sim::EventKind::kFault, "", f.key[orders::kOrder],
                          {f.site, " -> ", sim::fault_action_name(f.action), framed ? " " : "",
                           f.frame, framed ? " #" : "", framed ? Part(f.nth) : Part(""),
                           attempt > 0 ? " attempt " : "", attempt > 0 ? Part(attempt) : Part("")});

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -12,6 +13,7 @@ namespace {
 
 constexpr std::array<std::string_view, 3> kLayer{"net.a->b", "net.b->a", "db.commit"};
 constexpr std::array<std::string_view, 2> kShorter{"net.a->b", "net.b->a"};
+constexpr std::array<std::string_view, 3> kLayerNames{{"none", "publish", "deliver"}};
 
 }  // namespace
 
@@ -50,4 +52,41 @@ TEST_CASE("names: a longer table over a shorter one extends it, in either order"
   CHECK(other.name(2) == "db.commit");
   CHECK(other.id("db.commit") == 2);
   CHECK(other.id("net.a->b") == 0);
+}
+
+TEST_CASE("names: name_all keeps views of the layer's table and copies no text", "[names]") {
+  sim::NameTable table;
+  table.name_all(kLayerNames);
+  REQUIRE(table.size() == kLayerNames.size());
+  for (std::size_t i = 0; i < kLayerNames.size(); ++i) {
+    const auto id = static_cast<sim::NameId>(i);
+    CHECK(table.name(id) == kLayerNames[i]);
+    CHECK(table.name(id).data() == kLayerNames[i].data());  // the same bytes, not a copy
+    CHECK(table.find(kLayerNames[i]) == id);
+  }
+}
+
+TEST_CASE("names: a name given by id is kept by the table, and a copy keeps its own", "[names]") {
+  auto table = std::make_unique<sim::NameTable>();
+  table->name_all(kLayerNames);
+  sim::NameId extra = 0;
+  {
+    std::string text = "consumer.before_ack";  // gone before the table is read
+    extra = table->id(text);
+    text.assign(text.size(), 'x');
+  }
+  CHECK(extra == kLayerNames.size());
+  CHECK(table->id("consumer.before_ack") == extra);  // known: no second id
+  CHECK(table->name(extra) == "consumer.before_ack");
+  const sim::NameTable copy = *table;
+  sim::NameTable assigned;
+  assigned = *table;
+  sim::NameTable moved = std::move(*table);
+  table.reset();  // the original's texts are gone
+  for (const sim::NameTable* t : std::array<const sim::NameTable*, 3>{&copy, &assigned, &moved}) {
+    REQUIRE(t->size() == kLayerNames.size() + 1);
+    CHECK(t->name(extra) == "consumer.before_ack");
+    CHECK(t->name(1) == "publish");
+    CHECK(t->find("deliver") == sim::NameId{2});
+  }
 }
