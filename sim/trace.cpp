@@ -7,12 +7,12 @@
 #include <string_view>
 
 #include "sim/escape.h"
+#include "sim/fold.h"
 
 namespace sim {
 
 namespace {
 
-constexpr std::uint64_t kFnvPrime = 0x100000001b3ULL;
 constexpr char kDigitPairs[] =
     "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
@@ -27,6 +27,7 @@ class Fnv {
   explicit Fnv(std::uint64_t hash) : hash_(hash) {}
 
   void byte(unsigned char c) { hash_ = (hash_ ^ c) * kFnvPrime; }
+  void table(const FoldTable& fold) { hash_ = fold.apply(hash_); }
   void bytes(std::string_view text) {
     const auto* p = reinterpret_cast<const unsigned char*>(text.data());
     std::size_t n = text.size();
@@ -41,15 +42,26 @@ class Fnv {
     hash_ = h;
   }
   // The decimal text of a number, as std::to_string writes it, two digits a turn. Most
-  // numbers of a trace (steps, times, subjects) have one or two digits: folded at once.
+  // numbers of a trace (steps, times, subjects) have one or two digits: folded in line.
   void number(std::uint64_t value) {
     if (value < 10) {
       byte(static_cast<unsigned char>('0' + value));
-      return;
+    } else if (value < 100) {
+      pair(value);
+    } else {
+      wide_number(value);
     }
-    if (value < 100) {
-      byte(static_cast<unsigned char>(kDigitPairs[2 * value]));
-      byte(static_cast<unsigned char>(kDigitPairs[2 * value + 1]));
+  }
+  // REQUIRES: value >= 100. Out of line, so that number() stays small enough to inline.
+  [[gnu::noinline]] void wide_number(std::uint64_t value) {
+    if (value < 10000) {  // the later steps and times of a run of the lab: no buffer either
+      const std::uint64_t high = value / 100;
+      if (high < 10) {
+        byte(static_cast<unsigned char>('0' + high));
+      } else {
+        pair(high);
+      }
+      pair(value % 100);
       return;
     }
     char digits[20];
@@ -65,6 +77,10 @@ class Fnv {
       digits[--at] = static_cast<char>('0' + value);
     }
     bytes(std::string_view(digits + at, sizeof digits - at));
+  }
+  void pair(std::uint64_t value) {  // two digits, a leading zero below 10 (REQUIRES: < 100)
+    byte(static_cast<unsigned char>(kDigitPairs[2 * value]));
+    byte(static_cast<unsigned char>(kDigitPairs[2 * value + 1]));
   }
   void signed_number(std::int64_t value) {
     if (value >= 0) {
@@ -102,33 +118,53 @@ std::string_view part_text(const DetailPart& part, char (&buffer)[24]) {
                         : decimal(part.number, buffer);
 }
 
-constexpr unsigned char kFieldSep = 0x1f;
+constexpr unsigned char kFieldSep = kTraceFieldSep;  // sim/fold.h tables it too
 constexpr unsigned char kEventSep = 0x1e;
 
 // The canonical encoding of an event up to its detail (which the caller folds in, whole or
-// in pieces, before kEventSep).
-void hash_head(Fnv& fnv, std::uint64_t step, Tick time, std::string_view actor,
-               std::string_view kind, std::string_view target, std::int64_t subject) {
+// in pieces, before kEventSep), in three parts: its stamp, its fixed middle (who, what, to
+// whom) and its subject.
+void hash_stamp(Fnv& fnv, std::uint64_t step, Tick time) {
   // Step and time as signed numbers, as they always were (both stay far below 2^63).
   fnv.signed_number(static_cast<std::int64_t>(step));
   fnv.byte(kFieldSep);
   fnv.signed_number(static_cast<std::int64_t>(time));
   fnv.byte(kFieldSep);
+}
+
+void hash_middle(Fnv& fnv, std::string_view actor, std::string_view kind, std::string_view target) {
   fnv.bytes(actor);
   fnv.byte(kFieldSep);
   fnv.bytes(kind);
   fnv.byte(kFieldSep);
   fnv.bytes(target);
   fnv.byte(kFieldSep);
+}
+
+void hash_subject(Fnv& fnv, std::int64_t subject) {
   fnv.signed_number(subject);
   fnv.byte(kFieldSep);
+}
+
+// A trace records a few dozen (actor, kind, target) triples over and over: their folds are
+// tabled once per thread (sim/fold.h) and serve every trace the thread records.
+void hash_middle_tabled(Fnv& fnv, std::string_view actor, std::string_view kind,
+                        std::string_view target) {
+  thread_local HeadFolds folds;
+  if (const FoldTable* table = folds.find(actor, kind, target)) {
+    fnv.table(*table);
+  } else {
+    hash_middle(fnv, actor, kind, target);
+  }
 }
 
 }  // namespace
 
 std::uint64_t hash_event(std::uint64_t hash, const TraceEvent& e, const EventKindNames& kinds) {
   Fnv fnv(hash);
-  hash_head(fnv, e.step, e.time, e.actor, kinds.name(e.kind), e.target, e.subject);
+  hash_stamp(fnv, e.step, e.time);
+  hash_middle(fnv, e.actor, kinds.name(e.kind), e.target);
+  hash_subject(fnv, e.subject);
   fnv.bytes(e.detail);
   fnv.byte(kEventSep);
   return fnv.value();
@@ -155,7 +191,9 @@ void Trace::record(std::string_view actor, EventKind kind, std::string_view targ
   const std::uint64_t step = scheduler_.steps();
   const Tick time = scheduler_.now();
   Fnv fnv(hash_);
-  hash_head(fnv, step, time, actor, kinds_.name(kind), target, subject);
+  hash_stamp(fnv, step, time);
+  hash_middle_tabled(fnv, actor, kinds_.name(kind), target);
+  hash_subject(fnv, subject);
   for (const DetailPart& part : detail) fnv.part(part);
   fnv.byte(kEventSep);
   hash_ = fnv.value();

@@ -2,9 +2,13 @@
 
 #include <array>
 #include <cstdint>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <thread>
+#include <utility>
+#include <vector>
 
 #include "sim/kernel.h"
 #include "sim/synthetic.h"
@@ -129,6 +133,78 @@ TEST_CASE(
     CHECK(trace.hash() == fnv1a_reference(0xcbf29ce484222325ULL, text));
     const sim::TraceEvent event{0, 0, "consumer12", kCommit, "broker", subject, detail};
     CHECK(sim::hash_event(0xcbf29ce484222325ULL, event, kNames.kinds) == trace.hash());
+  }
+}
+
+// Numbers of every length around the fast paths' bounds (one, two, three, four digits and
+// more) in every numeric field, and many (actor, kind, target) triples, short and long,
+// ASCII or not, so that record's tabled middle (sim/fold.h) and its digit folds meet the
+// plain text often. The events are recorded on a thread of their own: the tables are kept
+// per thread, and one that earlier tests filled up would leave only the byte-loop path.
+namespace {
+
+std::vector<std::pair<std::uint64_t, std::uint64_t>> record_many_events() {
+  std::vector<std::uint64_t> numbers;
+  for (std::uint64_t power = 1; power <= 1000000000000000000ULL; power *= 10) {
+    for (const std::uint64_t near : {power - 1, power, power + 1, 2 * power + 3}) {
+      numbers.push_back(near);
+    }
+  }
+  for (std::uint64_t n = 0; n < 10000; n += 37) numbers.push_back(n);
+  const std::string names[] = {"",
+                               "a",
+                               "ab",
+                               "relay",
+                               "caf\xc3\xa9",
+                               "\xff\x80\x7f",
+                               "broker",
+                               "consumer1",
+                               "producer",
+                               "consumer12345678",
+                               "consumer123456789"};
+  const std::size_t name_count = std::size(names);
+  sim::Chooser chooser(1);
+  sim::Scheduler scheduler(chooser);
+  sim::Trace trace(scheduler);
+  trace.name_kinds(kNames.kinds);
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> hashes;  // (record's, the loop's)
+  std::uint64_t expected = 0xcbf29ce484222325ULL;
+  const std::string f(1, '\x1f');
+  std::size_t at = 0;
+  for (const std::uint64_t time : {0, 5, 99, 100, 999, 1000, 9999, 10000, 123456}) {
+    scheduler.at(time, "record", [&] {
+      for (int i = 0; i < 80; ++i, ++at) {
+        const std::string& actor = names[at % name_count];
+        const std::string& target = names[(at / name_count) % name_count];
+        const auto kind = at % 3 == 0 ? kCommit : sim::EventKind::kSend;
+        const std::uint64_t number = numbers[at % numbers.size()];
+        auto subject = static_cast<std::int64_t>(numbers[(at * 7) % numbers.size()]);
+        if (at % 2 == 1) subject = -subject;
+        const auto negative = -static_cast<std::int64_t>(number % 100000);
+        trace.record(actor, kind, target, subject, {"n=", number, " m=", negative});
+        const std::string text =
+            std::to_string(scheduler.steps()) + f + std::to_string(scheduler.now()) + f + actor +
+            f + std::string(kNames.kinds.name(kind)) + f + target + f + std::to_string(subject) +
+            f + "n=" + std::to_string(number) + " m=" + std::to_string(negative) + "\x1e";
+        expected = fnv1a_reference(expected, text);
+        hashes.emplace_back(trace.hash(), expected);
+      }
+    });
+  }
+  scheduler.run(100);
+  return hashes;
+}
+
+}  // namespace
+
+TEST_CASE("trace: record's hash is the byte loop's over many events, numbers and names",
+          "[trace]") {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> hashes;
+  std::thread([&hashes] { hashes = record_many_events(); }).join();
+  REQUIRE(hashes.size() == 720);  // 9 times, 80 events at each
+  for (std::size_t i = 0; i < hashes.size(); ++i) {
+    INFO("event " << i);
+    REQUIRE(hashes[i].first == hashes[i].second);
   }
 }
 
