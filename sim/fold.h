@@ -8,9 +8,10 @@
 // later d, is a function of the low byte the string starts from. Summing the steps of a
 // string s of m bytes:
 //     fold(h, s) = h * P^m + sum_i d_i * P^(m-i)        (mod 2^64)
-// and the sum is a function of s and h & 0xff only. So a table of 256 values per string
-// (FoldTable) folds s with one load, one multiply and one add, whatever its length, and
-// gives exactly the byte loop's value (tests/unit/sim/fold_test.cpp checks it).
+// and the sum is a function of s and h & 0xff only (of h & 0x7f when every byte of s is
+// below 0x80, see FoldTable). So a table of 256 values per string (FoldTable) folds s with
+// one load, one multiply and one add, whatever its length, and gives exactly the byte
+// loop's value (tests/unit/sim/fold_test.cpp checks it).
 //
 // A trace folds the same few "actor, kind, target" texts in every event; HeadFolds keeps
 // a table per such triple, found by the texts themselves (never by address), so a table
@@ -45,14 +46,24 @@ class FoldTable {
  public:
   explicit FoldTable(std::string_view text) {
     std::uint64_t power = 1;
-    for (std::size_t i = 0; i < text.size(); ++i) power *= kFnvPrime;
+    bool seven_bit = true;
+    for (const char c : text) {
+      power *= kFnvPrime;
+      seven_bit = seven_bit && static_cast<unsigned char>(c) < 0x80;
+    }
     power_ = power;
-    for (std::uint64_t low = 0; low < 256; ++low) add_[low] = fnv_fold(low, text) - low * power;
+    mask_ = seven_bit ? 0x7f : 0xff;
+    for (std::uint64_t low = 0; low <= mask_; ++low) add_[low] = fnv_fold(low, text) - low * power;
   }
-  std::uint64_t apply(std::uint64_t hash) const { return hash * power_ + add_[hash & 0xff]; }
+  std::uint64_t apply(std::uint64_t hash) const { return hash * power_ + add_[hash & mask_]; }
 
  private:
+  // For text of 7-bit bytes (every name a trace folds) the top bit of the low byte does not
+  // matter: flipping it adds +-128 to h and, with b < 0x80, to h ^ b alike, so d is the same,
+  // and the next low byte differs in that bit only (128 times an odd P is 128 mod 256). Such
+  // a table uses only its first 128 values: half the cache lines.
   std::uint64_t power_ = 1;  // P^m
+  std::uint64_t mask_ = 0xff;
   std::array<std::uint64_t, 256> add_{};
 };
 

@@ -43,11 +43,15 @@ std::string joined(std::string_view actor, std::string_view kind, std::string_vi
 
 }  // namespace
 
-TEST_CASE("fold: a fold table gives the byte loop's hash from every low byte", "[fold]") {
+TEST_CASE("fold: a fold table gives the byte loop's hash from every low byte, 7-bit text or not",
+          "[fold]") {
   Bits bits{1};
   for (std::size_t size = 0; size <= 40; ++size) {
-    for (int sample = 0; sample < 4; ++sample) {
-      const std::string text = bits.text(size);
+    for (int sample = 0; sample < 8; ++sample) {
+      std::string text = bits.text(size);
+      if (sample % 2 == 1) {  // 7-bit text, whose table is indexed by the low 7 bits only
+        for (char& c : text) c = static_cast<char>(c & 0x7f);
+      }
       const sim::FoldTable table(text);
       for (std::uint64_t low = 0; low < 256; ++low) {
         const std::uint64_t hash = (bits.next() & ~std::uint64_t{0xff}) | low;
