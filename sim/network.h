@@ -48,6 +48,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "sim/faults.h"
@@ -82,17 +83,23 @@ struct Payload {
   const void* type_;
 };
 
-// A protocol's message type T needs `add_state(StateHash&, const T&)` beside it (found by
-// argument-dependent lookup); integers (tests, synthetic workloads) are hashed as they are.
+// The one box of a protocol's message type T, built from a T or in place (emplace_payload).
+// T needs `add_payload_state(StateHash&, const T&)` beside it (found by argument-dependent
+// lookup); integers (tests, synthetic workloads) are hashed as they are. A box is never
+// built const: its frame's receiver may take the value when that frame is its only owner
+// (payload_to_take).
 template <class T>
 struct Boxed final : Payload {
-  // By reference: a protocol message can be large (a publish may hold a whole message),
-  // and each by-value hop on its way into the box would move it once more.
   // Its address names Boxed<T>: one object per T in the program.
   static constexpr char kType = 0;
 
+  // By reference: a protocol message can be large (a publish may hold a whole message),
+  // and each by-value hop on its way into the box would move it once more.
   explicit Boxed(T&& v) : Payload(&kType), value(std::move(v)) {}
   explicit Boxed(const T& v) : Payload(&kType), value(v) {}
+  template <class... Args>
+  explicit Boxed(std::in_place_t, Args&&... args)
+      : Payload(&kType), value(std::forward<Args>(args)...) {}
   void add_state(StateHash& hash) const override {
     if constexpr (std::is_integral_v<T>) {
       hash.add(static_cast<std::uint64_t>(value));
@@ -107,13 +114,23 @@ struct Frame {
   FrameKind kind = 0;   // named by FaultPlan::frames() (the protocol's method names)
   Key key;              // what the frame is about: fault rules, traces (sim/key.h)
   std::string summary;  // what a person reads in the trace: "request 3 retried"
-  std::shared_ptr<const Payload> payload;  // the protocol's message (immutable once sent)
+  std::shared_ptr<const Payload> payload;  // the protocol's message (not changed in flight)
 };
 
 template <class T>
 void set_payload(Frame& frame, T&& value) {
   using Value = std::remove_cvref_t<T>;
-  frame.payload = std::make_shared<const Boxed<Value>>(std::forward<T>(value));
+  frame.payload = std::make_shared<Boxed<Value>>(std::forward<T>(value));
+}
+
+// Boxes a T built from `args` as the frame's payload and returns it, for the sender to
+// fill in its place (a large message moved once, straight into the box).
+template <class T, class... Args>
+T& emplace_payload(Frame& frame, Args&&... args) {
+  auto box = std::make_shared<Boxed<T>>(std::in_place, std::forward<Args>(args)...);
+  T& value = box->value;
+  frame.payload = std::move(box);
+  return value;
 }
 
 // The frame's payload if it holds a T, else nullptr.
@@ -122,6 +139,21 @@ const T* payload_as(const Frame& frame) {
   const Payload* payload = frame.payload.get();
   if (payload == nullptr || payload->type() != &Boxed<T>::kType) return nullptr;
   return &static_cast<const Boxed<T>*>(payload)->value;
+}
+
+// The frame's T for its receiver to move from, or nullptr if it holds no T: the frame's
+// own when the frame is its payload's only owner (a frame delivered once: the network
+// hands its receiver the frame it took off its queue, and drops it after), else a copy in
+// `spill`. Nothing reads a frame's payload after its receiver, so moving from it changes
+// nothing any trace or state hash sees.
+template <class T>
+T* payload_to_take(const Frame& frame, std::optional<T>& spill) {
+  const T* value = payload_as<T>(frame);
+  if (value == nullptr) return nullptr;
+  if (frame.payload.use_count() != 1) return &spill.emplace(*value);
+  // Every Boxed is built non-const (set_payload, emplace_payload), and nobody else holds
+  // this one: no const object changes.
+  return const_cast<T*>(value);
 }
 
 struct LinkOptions {

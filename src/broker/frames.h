@@ -103,7 +103,7 @@ inline FrameKind kind_of(const BrokerMethod& method) {
 
 // One lambda per method for std::visit.
 // What a receiver can read from a frame's method, for explore's state merging (the
-// network's Boxed payload finds these by argument-dependent lookup). broker_state.cpp.
+// network's sim::Boxed payload finds these by argument-dependent lookup). broker_state.cpp.
 void add_payload_state(sim::StateHash& hash, const ClientMethod& method);
 void add_payload_state(sim::StateHash& hash, const BrokerMethod& method);
 void add_state(sim::StateHash& hash, const DeliverFrame& deliver);
@@ -115,47 +115,29 @@ struct Overloaded : Fs... {
 template <class... Fs>
 Overloaded(Fs...) -> Overloaded<Fs...>;
 
-// What a frame of this protocol carries: one method, built in place. Built non-const
-// and owned by its frame alone until that frame arrives (the network moves frames, never
-// copies them), so the receiver of a frame delivered once may move the method out instead
-// of copying it (method_to_take). The network reads it only through sim::Payload.
-template <class Method>
-struct MethodBox final : sim::Payload {
-  // Its address names MethodBox<Method> (sim::Payload::type), as sim::Boxed's does.
-  static constexpr char kType = 0;
-
-  explicit MethodBox(Method&& m) : sim::Payload(&kType), method(std::move(m)) {}
-  template <class Alternative>
-  explicit MethodBox(std::in_place_type_t<Alternative> alternative)
-      : sim::Payload(&kType), method(alternative) {}
-  void add_state(sim::StateHash& hash) const override { add_payload_state(hash, method); }
-  Method method;
-};
-
 namespace detail {
-// A frame of `kind` about `order` (attempt `attempt`) carrying `payload`.
+// A frame of `kind` about `order` (attempt `attempt`), its payload not set yet.
 inline sim::Frame frame_of(FrameKind kind, std::int64_t order, std::int64_t attempt,
-                           std::string&& summary, std::shared_ptr<const sim::Payload> payload) {
+                           std::string&& summary) {
   sim::Frame frame;
   frame.kind = static_cast<sim::FrameKind>(kind);  // frames() named as the enum
   frame.key = orders::order_key(order, attempt);
   frame.summary = std::move(summary);
-  frame.payload = std::move(payload);
   return frame;
 }
 }  // namespace detail
 
 // Builds a network frame of the method's kind; `order` and `attempt` (its key,
 // src/orders/order_key.h) feed fault rules and the trace. The method is taken by rvalue
-// reference all the way into the frame's payload: it is moved once, not once per call on
-// the way.
+// reference all the way into the frame's payload (a sim::Boxed<Method>): it is moved
+// once, not once per call on the way.
 template <class Method>
-  requires std::is_same_v<Method, ClientMethod> || std::is_same_v<Method, BrokerMethod>
-sim::Frame make_frame_of(Method&& method, std::int64_t order, std::int64_t attempt,
-                         std::string&& summary) {
+requires std::is_same_v<Method, ClientMethod> || std::is_same_v<Method, BrokerMethod> sim::Frame
+make_frame_of(Method&& method, std::int64_t order, std::int64_t attempt, std::string&& summary) {
   const FrameKind kind = kind_of(method);
-  return detail::frame_of(kind, order, attempt, std::move(summary),
-                          std::make_shared<MethodBox<Method>>(std::forward<Method>(method)));
+  sim::Frame frame = detail::frame_of(kind, order, attempt, std::move(summary));
+  sim::set_payload(frame, std::forward<Method>(method));
+  return frame;
 }
 
 inline sim::Frame make_frame(ClientMethod&& method, std::int64_t order, std::int64_t attempt,
@@ -173,47 +155,41 @@ inline sim::Frame make_frame(BrokerMethod&& method, std::int64_t order, std::int
 // move twice more.
 inline sim::Frame make_deliver_frame(Delivery&& delivery, std::int64_t attempt,
                                      std::string&& summary) {
-  auto box = std::make_shared<MethodBox<BrokerMethod>>(std::in_place_type<DeliverFrame>);
-  auto& deliver = std::get<DeliverFrame>(box->method);
+  sim::Frame frame = detail::frame_of(FrameKind::kBasicDeliver, delivery.message.order, attempt,
+                                      std::move(summary));
+  auto& deliver = std::get<DeliverFrame>(
+      sim::emplace_payload<BrokerMethod>(frame, std::in_place_type<DeliverFrame>));
   deliver.delivery = std::move(delivery);
   deliver.attempt = attempt;
-  return detail::frame_of(FrameKind::kBasicDeliver, deliver.delivery.message.order, attempt,
-                          std::move(summary), std::move(box));
+  return frame;
 }
 
-namespace detail {
-// The box a frame's payload is. REQUIRES (asserted): the frame carries a Method, that
-// is, it travels in that direction (only the broker receives client methods, only
-// clients receive broker methods). A type check by the box's tag, not a dynamic_cast.
+// The method a frame carries. REQUIRES (asserted): the frame carries a Method, that is,
+// it travels in that direction (only the broker receives client methods, only clients
+// receive broker methods).
 template <class Method>
-const MethodBox<Method>& box_of(const sim::Frame& frame) {
-  const sim::Payload* payload = frame.payload.get();
-  EOSIM_ASSERT(payload != nullptr);
-  EOSIM_ASSERT(payload->type() == &MethodBox<Method>::kType);
-  return static_cast<const MethodBox<Method>&>(*payload);
+const Method& method_of(const sim::Frame& frame) {
+  const Method* method = sim::payload_as<Method>(frame);
+  EOSIM_ASSERT(method != nullptr);
+  return *method;
 }
-}  // namespace detail
 
-// The method a frame carries.
 inline const ClientMethod& client_method(const sim::Frame& frame) {
-  return detail::box_of<ClientMethod>(frame).method;
+  return method_of<ClientMethod>(frame);
 }
 
 inline const BrokerMethod& broker_method(const sim::Frame& frame) {
-  return detail::box_of<BrokerMethod>(frame).method;
+  return method_of<BrokerMethod>(frame);
 }
 
-// The method a frame carries, for its receiver to move from: the frame's own when the
-// frame is the only owner of its payload (a frame delivered once: the network hands its
-// receiver the frame it took off its queue, and drops it after), else a copy in `spill`.
-// Nothing reads the frame's method after its receiver, so moving from it changes nothing
-// any trace or state hash sees.
+// The method a frame carries, for its receiver to move from (sim::payload_to_take): the
+// frame's own when the frame is its payload's only owner, else a copy in `spill`.
+// REQUIRES (asserted): the frame carries a Method.
 template <class Method>
 Method& method_to_take(const sim::Frame& frame, std::optional<Method>& spill) {
-  const MethodBox<Method>& box = detail::box_of<Method>(frame);
-  if (frame.payload.use_count() != 1) return spill.emplace(box.method);
-  // Built non-const by make_frame_of, and nobody else holds it: no const object changes.
-  return const_cast<MethodBox<Method>&>(box).method;
+  Method* method = sim::payload_to_take(frame, spill);
+  EOSIM_ASSERT(method != nullptr);
+  return *method;
 }
 
 }  // namespace broker

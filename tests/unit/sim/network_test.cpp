@@ -1,7 +1,9 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/kernel.h"
@@ -375,4 +377,20 @@ TEST_CASE("network: payload_as reads a payload of its own type only", "[network]
   REQUIRE(sim::payload_as<std::int32_t>(narrow) != nullptr);
   CHECK(*sim::payload_as<std::int32_t>(narrow) == 7);
   CHECK(sim::payload_as<std::int64_t>(narrow) == nullptr);
+}
+
+TEST_CASE("network: a payload is taken from its frame when the frame owns it alone", "[network]") {
+  sim::Frame frame;
+  std::int64_t& value = sim::emplace_payload<std::int64_t>(frame, 42);
+  std::optional<std::int32_t> another_type;
+  CHECK(sim::payload_to_take(frame, another_type) == nullptr);
+  std::optional<std::int64_t> spill;
+  CHECK(sim::payload_to_take(frame, spill) == &value);  // its own: no copy
+  CHECK_FALSE(spill.has_value());
+  const sim::Frame other_owner = frame;
+  std::int64_t* copy = sim::payload_to_take(frame, spill);
+  REQUIRE(copy != nullptr);
+  CHECK(copy == &*spill);
+  *copy = 7;  // the receiver changes its copy: the other owner's value stays
+  CHECK(*sim::payload_as<std::int64_t>(other_owner) == 42);
 }
