@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstring>
+#include <initializer_list>
 #include <string_view>
 #include <utility>
 
@@ -52,7 +53,23 @@ std::uint64_t datagram_tag(const NodeId& from, const NodeId& to, const Frame& fr
   return hash.value();
 }
 
+// Records one event about `frame`: its summary, then up to three pieces of text (why it
+// was lost), hashed piece by piece and never joined unless the trace keeps the event.
+void record_frame(Trace& trace, std::string_view actor, EventKind kind, std::string_view target,
+                  const Frame& frame, std::initializer_list<std::string_view> why = {}) {
+  SummaryParts summary = frame.summary_parts();
+  for (const std::string_view part : why) summary.add(part);
+  trace.record(actor, kind, target, frame.key.subject(), summary.view());
+}
+
 }  // namespace
+
+SummaryParts Frame::summary_parts() const {
+  SummaryParts out;
+  if (!summary.empty()) out.add(summary);
+  if (payload) payload->describe(out);
+  return out;
+}
 
 Network::Network(Scheduler& scheduler, Chooser& chooser, FaultPlan& faults, Trace& trace)
     : scheduler_(scheduler), chooser_(chooser), faults_(faults), trace_(trace) {}
@@ -259,12 +276,12 @@ bool Network::send(ConnId conn, const NodeId& from, Frame frame) {
           : faults_.check({dir.site, FaultAction::kDrop, opportunity_key(frame, dir), frame.kind});
   if (fault == FaultAction::kDrop) {
     ++frames_lost_;
-    trace_.record(from, EventKind::kLost, dir.to, frame.key.subject(),
-                  frame.summary + (cut ? " (partition)" : " (dropped: connection breaks)"));
+    record_frame(trace_, from, EventKind::kLost, dir.to, frame,
+                 {cut ? " (partition)" : " (dropped: connection breaks)"});
     break_connection(conn, from, "frame lost");
     return true;  // the sender cannot tell: TCP accepted the bytes
   }
-  trace_.record(from, EventKind::kSend, dir.to, frame.key.subject(), frame.summary);
+  record_frame(trace_, from, EventKind::kSend, dir.to, frame);
   // Keyed: the frame, its connection and direction, and how many frames are ahead of it.
   const auto identity = [&] {
     return event_tag(datagram_tag(dir.from, dir.to, frame, faults_.frames()), conn, d,
@@ -302,14 +319,13 @@ void Network::deliver_head(ConnId conn, int d) {
   const Node& node = nodes_[dir.to_node];
   if (!node.attached || c.notified[1 - d]) {
     ++frames_lost_;
-    trace_.record(dir.from, EventKind::kLost, dir.to, item.frame.key.subject(),
-                  item.frame.summary + " (receiver gone)");
+    record_frame(trace_, dir.from, EventKind::kLost, dir.to, item.frame, {" (receiver gone)"});
     return;
   }
-  trace_.record(dir.to, EventKind::kRecv, dir.from, item.frame.key.subject(), item.frame.summary);
-  if (item.freeze_after) freeze(conn, "frozen after " + item.frame.summary);
+  record_frame(trace_, dir.to, EventKind::kRecv, dir.from, item.frame);
+  if (item.freeze_after) freeze(conn, "frozen after " + item.frame.summary_text());
   if (item.kill_client) {
-    on_kill_(dir.to, "killed as " + item.frame.summary + " arrived (a crash rule on " +
+    on_kill_(dir.to, "killed as " + item.frame.summary_text() + " arrived (a crash rule on " +
                          std::string(faults_.sites().name(dir.site)) + ")");
     return;
   }
@@ -325,7 +341,7 @@ void Network::kill_client_at(ConnId conn, const Connection& c, int d, InFlight& 
   // From the client: killed right after sending, before any other event of this instant
   // (priority -1), so it takes no further step.
   const NodeId client = c.dir[0].from;
-  const std::string why = "killed right after sending " + item.frame.summary +
+  const std::string why = "killed right after sending " + item.frame.summary_text() +
                           " (a crash rule on " + std::string(faults_.sites().name(c.dir[0].site)) +
                           ")";
   scheduler_.at(
@@ -336,8 +352,7 @@ void Network::kill_client_at(ConnId conn, const Connection& c, int d, InFlight& 
 void Network::lose_queue(Direction& dir, const char* why) {
   for (const auto& item : dir.queue) {
     ++frames_lost_;
-    trace_.record(dir.from, EventKind::kLost, dir.to, item.frame.key.subject(),
-                  item.frame.summary + " (" + why + ")");
+    record_frame(trace_, dir.from, EventKind::kLost, dir.to, item.frame, {" (", why, ")"});
   }
   dir.queue.clear();
 }
@@ -411,8 +426,8 @@ bool Network::is_frozen(ConnId conn) const {
 bool Network::send_frozen(Connection& c, int d, const Frame& frame) {
   ++frames_sent_;
   ++frames_lost_;
-  trace_.record(c.dir[d].from, EventKind::kLost, c.dir[d].to, frame.key.subject(),
-                frame.summary + " (connection frozen)");
+  record_frame(trace_, c.dir[d].from, EventKind::kLost, c.dir[d].to, frame,
+               {" (connection frozen)"});
   return true;  // nothing tells the sender: no error, no reset, just silence
 }
 
@@ -424,8 +439,7 @@ bool Network::send_on_dead(const Connection& c, int d, const Frame& frame) {
   if (c.notified[d]) return false;
   ++frames_sent_;
   ++frames_lost_;
-  trace_.record(c.dir[d].from, EventKind::kLost, c.dir[d].to, frame.key.subject(),
-                frame.summary + " (" + c.ended + ")");
+  record_frame(trace_, c.dir[d].from, EventKind::kLost, c.dir[d].to, frame, {" (", c.ended, ")"});
   return false;
 }
 
@@ -475,12 +489,12 @@ void Network::send_datagram(const NodeId& from, const NodeId& to, Frame frame,
   const FaultPoint drop{site, FaultAction::kDrop, frame.key, frame.kind};
   if (partitioned(from, to, scheduler_.now()) || faults_.check(drop)) {
     ++frames_lost_;
-    trace_.record(from, EventKind::kLost, to, frame.key.subject(), frame.summary + " (captured)");
+    record_frame(trace_, from, EventKind::kLost, to, frame, {" (captured)"});
     return;
   }
   const FaultPoint dup{site, FaultAction::kDuplicate, frame.key, frame.kind};
   const int copies = faults_.check(dup) ? 2 : 1;
-  trace_.record(from, EventKind::kSend, to, frame.key.subject(), frame.summary);
+  record_frame(trace_, from, EventKind::kSend, to, frame);
   for (int i = 0; i < copies; ++i) {
     const Tick delay = draw_latency(options.latency_min, options.latency_max, [&] {
       // Keyed: the frame and which copy.
@@ -492,11 +506,10 @@ void Network::send_datagram(const NodeId& from, const NodeId& to, Frame frame,
           const Node* node = attached(to);
           if (node == nullptr || !node->handlers.on_datagram) {
             ++frames_lost_;
-            trace_.record(from, EventKind::kLost, to, frame.key.subject(),
-                          frame.summary + " (nobody there)");
+            record_frame(trace_, from, EventKind::kLost, to, frame, {" (nobody there)"});
             return;
           }
-          trace_.record(to, EventKind::kRecv, from, frame.key.subject(), frame.summary);
+          record_frame(trace_, to, EventKind::kRecv, from, frame);
           node->handlers.on_datagram(from, frame);
         },
         0, datagram_tag(from, to, frame, faults_.frames()));

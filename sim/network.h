@@ -39,18 +39,22 @@
 //  (4) Without a freeze and without per-side detection, nothing differs from the
 //      symmetric model (one heartbeat_timeout for the far end of a broken connection).
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "sim/assert.h"
 #include "sim/faults.h"
 #include "sim/fifo.h"
 #include "sim/key.h"
@@ -64,6 +68,25 @@ namespace sim {
 using NodeId = std::string;
 using ConnId = std::uint64_t;
 
+// A frame's summary, what a person reads in the trace ("deliver tag=7 order-3"), in the
+// pieces the trace takes (sim/trace.h): static text, views of the frame's own strings or
+// its payload's, and numbers. A sweep's trace hashes them one by one and keeps no text,
+// so no summary is formatted into a string on its way; parts not added are empty.
+struct SummaryParts {
+  // Up to 6 of the payload's, and 3 a trace line adds (why the frame was lost).
+  static constexpr std::size_t kMax = 10;
+
+  void add(DetailPart part) {
+    EOSIM_ASSERT(size < kMax);
+    parts[size++] = part;
+  }
+  std::span<const DetailPart> view() const { return {parts.data(), size}; }
+  std::string joined() const { return concat(view()); }  // the summary's text
+
+  std::array<DetailPart, kMax> parts{"", "", "", "", "", "", "", "", "", ""};
+  std::size_t size = 0;
+};
+
 // What a protocol puts in a frame. The network moves it and never looks inside; each
 // protocol boxes one message type of its own (say, a std::variant of its methods) and
 // reads it back with payload_as, so its receivers can handle
@@ -72,6 +95,9 @@ struct Payload {
   virtual ~Payload() = default;
   // Everything the receiver can read from it, for explore's state merging.
   virtual void add_state(StateHash& hash) const = 0;
+  // Its part of the frame's summary (Frame::summary_parts); nothing unless its protocol
+  // describes its messages.
+  virtual void describe(SummaryParts& /*out*/) const {}
   // Which Boxed<T> this is (the address of its tag): payload_as compares it, where a
   // dynamic_cast walked the type information of every frame read.
   const void* type() const { return type_; }
@@ -85,7 +111,9 @@ struct Payload {
 
 // The one box of a protocol's message type T, built from a T or in place (emplace_payload).
 // T needs `add_payload_state(StateHash&, const T&)` beside it (found by argument-dependent
-// lookup); integers (tests, synthetic workloads) are hashed as they are. A box is never
+// lookup); integers (tests, synthetic workloads) are hashed as they are. A protocol may
+// put `describe_payload(SummaryParts&, const T&)` beside it too: the frame's summary is
+// then made from the message when the trace reads it, never beforehand. A box is never
 // built const: its frame's receiver may take the value when that frame is its only owner
 // (payload_to_take).
 template <class T>
@@ -107,14 +135,23 @@ struct Boxed final : Payload {
       add_payload_state(hash, value);
     }
   }
+  void describe(SummaryParts& out) const override {
+    if constexpr (requires { describe_payload(out, value); }) describe_payload(out, value);
+  }
   T value;
 };
 
 struct Frame {
-  FrameKind kind = 0;   // named by FaultPlan::frames() (the protocol's method names)
-  Key key;              // what the frame is about: fault rules, traces (sim/key.h)
-  std::string summary;  // what a person reads in the trace: "request 3 retried"
+  FrameKind kind = 0;  // named by FaultPlan::frames() (the protocol's method names)
+  Key key;             // what the frame is about: fault rules, traces (sim/key.h)
+  // What a person reads in the trace, "request 3 retried", for a payload that does not
+  // describe itself ("" for one that does: Payload::describe).
+  std::string summary;
   std::shared_ptr<const Payload> payload;  // the protocol's message (not changed in flight)
+
+  // The whole summary as the network traces it: `summary`, then what the payload says.
+  SummaryParts summary_parts() const;
+  std::string summary_text() const { return summary_parts().joined(); }
 };
 
 template <class T>

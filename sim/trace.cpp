@@ -170,7 +170,7 @@ std::uint64_t hash_event(std::uint64_t hash, const TraceEvent& e, const EventKin
   return fnv.value();
 }
 
-std::string concat(std::initializer_list<DetailPart> parts) {
+std::string concat(std::span<const DetailPart> parts) {
   char buffer[24];
   std::size_t size = 0;
   for (const DetailPart& part : parts) size += part_text(part, buffer).size();
@@ -187,7 +187,7 @@ std::string hash_hex(std::uint64_t hash) {
 }
 
 void Trace::record(std::string_view actor, EventKind kind, std::string_view target,
-                   std::int64_t subject, std::initializer_list<DetailPart> detail) {
+                   std::int64_t subject, std::span<const DetailPart> detail) {
   const std::uint64_t step = scheduler_.steps();
   const Tick time = scheduler_.now();
   Fnv fnv(hash_);

@@ -12,6 +12,7 @@
 #include <functional>
 #include <initializer_list>
 #include <iosfwd>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -55,7 +56,10 @@ struct DetailPart {
 
 // The parts joined into one string with a single allocation (a frame's summary, which
 // travels with the frame and is traced when it is sent and when it arrives).
-std::string concat(std::initializer_list<DetailPart> parts);
+std::string concat(std::span<const DetailPart> parts);
+inline std::string concat(std::initializer_list<DetailPart> parts) {
+  return concat(std::span<const DetailPart>(parts.begin(), parts.size()));
+}
 
 // The names a trace is hashed and written with, handed in by the layer that gives its key
 // parts and its event kinds above the kernel's their meaning.
@@ -75,7 +79,11 @@ class Trace {
   // Records one event stamped with the scheduler's step and time. `subject` is part 0
   // of the key of what it is about (0 = none); `detail` is the concatenation of its parts.
   void record(std::string_view actor, EventKind kind, std::string_view target, std::int64_t subject,
-              std::initializer_list<DetailPart> detail);
+              std::span<const DetailPart> detail);
+  void record(std::string_view actor, EventKind kind, std::string_view target, std::int64_t subject,
+              std::initializer_list<DetailPart> detail) {
+    record(actor, kind, target, subject, std::span<const DetailPart>(detail.begin(), detail.size()));
+  }
   void record(std::string_view actor, EventKind kind, std::string_view target, std::int64_t subject,
               std::string_view detail) {
     record(actor, kind, target, subject, {DetailPart(detail)});

@@ -29,7 +29,14 @@ namespace broker {
 struct QosFrame { std::uint32_t prefetch = 0; };
 struct ConsumeFrame { std::string queue; std::string consumer_tag; bool auto_ack = false; };
 struct ConfirmSelectFrame {};
-struct PublishFrame { std::string routing_key; Message message; bool mandatory = false; };
+// `seq` is not part of AMQP's frame (the channel counts publishes): the publisher's number
+// for it in confirm mode (0 outside it), for the trace only; the broker counts its own.
+struct PublishFrame {
+  std::string routing_key;
+  Message message;
+  bool mandatory = false;
+  std::uint64_t seq = 0;
+};
 struct AckFrame { std::uint64_t tag = 0; bool multiple = false; };
 struct NackFrame { std::uint64_t tag = 0; bool multiple = false; bool requeue = true; };
 struct RejectFrame { std::uint64_t tag = 0; bool requeue = true; };
@@ -107,6 +114,12 @@ inline FrameKind kind_of(const BrokerMethod& method) {
 void add_payload_state(sim::StateHash& hash, const ClientMethod& method);
 void add_payload_state(sim::StateHash& hash, const BrokerMethod& method);
 void add_state(sim::StateHash& hash, const DeliverFrame& deliver);
+// A frame's summary, made from its method when the trace reads it ("deliver tag=7
+// redelivered order-3", "publish order-3 seq=2"; sim::Payload::describe finds these by
+// argument-dependent lookup), and the same joined into text. frame_summary.cpp.
+void describe_payload(sim::SummaryParts& out, const ClientMethod& method);
+void describe_payload(sim::SummaryParts& out, const BrokerMethod& method);
+std::string summary_text(const BrokerMethod& method);
 
 template <class... Fs>
 struct Overloaded : Fs... {
@@ -117,12 +130,11 @@ Overloaded(Fs...) -> Overloaded<Fs...>;
 
 namespace detail {
 // A frame of `kind` about `order` (attempt `attempt`), its payload not set yet.
-inline sim::Frame frame_of(FrameKind kind, std::int64_t order, std::int64_t attempt,
-                           std::string&& summary) {
+// Its summary is its method's (describe_payload).
+inline sim::Frame frame_of(FrameKind kind, std::int64_t order, std::int64_t attempt) {
   sim::Frame frame;
   frame.kind = static_cast<sim::FrameKind>(kind);  // frames() named as the enum
   frame.key = orders::order_key(order, attempt);
-  frame.summary = std::move(summary);
   return frame;
 }
 }  // namespace detail
@@ -132,31 +144,27 @@ inline sim::Frame frame_of(FrameKind kind, std::int64_t order, std::int64_t atte
 // reference all the way into the frame's payload (a sim::Boxed<Method>): it is moved
 // once, not once per call on the way.
 template <class Method>
-requires std::is_same_v<Method, ClientMethod> || std::is_same_v<Method, BrokerMethod> sim::Frame
-make_frame_of(Method&& method, std::int64_t order, std::int64_t attempt, std::string&& summary) {
+  requires std::is_same_v<Method, ClientMethod> || std::is_same_v<Method, BrokerMethod>
+sim::Frame make_frame_of(Method&& method, std::int64_t order, std::int64_t attempt) {
   const FrameKind kind = kind_of(method);
-  sim::Frame frame = detail::frame_of(kind, order, attempt, std::move(summary));
+  sim::Frame frame = detail::frame_of(kind, order, attempt);
   sim::set_payload(frame, std::forward<Method>(method));
   return frame;
 }
 
-inline sim::Frame make_frame(ClientMethod&& method, std::int64_t order, std::int64_t attempt,
-                             std::string summary) {
-  return make_frame_of(std::move(method), order, attempt, std::move(summary));
+inline sim::Frame make_frame(ClientMethod&& method, std::int64_t order, std::int64_t attempt) {
+  return make_frame_of(std::move(method), order, attempt);
 }
 
-inline sim::Frame make_frame(BrokerMethod&& method, std::int64_t order, std::int64_t attempt,
-                             std::string summary) {
-  return make_frame_of(std::move(method), order, attempt, std::move(summary));
+inline sim::Frame make_frame(BrokerMethod&& method, std::int64_t order, std::int64_t attempt) {
+  return make_frame_of(std::move(method), order, attempt);
 }
 
 // A basic.deliver frame (key: the message's order and `attempt`), the delivery moved
 // once, straight into its place in the payload: through a BrokerMethod temporary it would
 // move twice more.
-inline sim::Frame make_deliver_frame(Delivery&& delivery, std::int64_t attempt,
-                                     std::string&& summary) {
-  sim::Frame frame = detail::frame_of(FrameKind::kBasicDeliver, delivery.message.order, attempt,
-                                      std::move(summary));
+inline sim::Frame make_deliver_frame(Delivery&& delivery, std::int64_t attempt) {
+  sim::Frame frame = detail::frame_of(FrameKind::kBasicDeliver, delivery.message.order, attempt);
   auto& deliver = std::get<DeliverFrame>(
       sim::emplace_payload<BrokerMethod>(frame, std::in_place_type<DeliverFrame>));
   deliver.delivery = std::move(delivery);

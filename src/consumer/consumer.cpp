@@ -16,8 +16,9 @@ using orders::Site;
 Consumer::Consumer(transport::Env env, ConsumerOptions options)
     : k_(env), options_(std::move(options)), name_("consumer" + std::to_string(options_.instance)) {
   transport::Handlers handlers;
-  handlers.on_frame = [this](transport::ConnId conn, broker::BrokerMethod& method,
-                             const std::string& summary) { on_frame(conn, method, summary); };
+  handlers.on_frame = [this](transport::ConnId conn, broker::BrokerMethod& method) {
+    on_frame(conn, method);
+  };
   handlers.on_disconnect = [this](transport::ConnId conn) { on_disconnect(conn); };
   k_.net.set_handlers(std::move(handlers));
 }
@@ -87,14 +88,11 @@ void Consumer::connect() {
     return;
   }
   const bool auto_ack = options_.strategy.choices.ack == AckTiming::kAuto;
-  k_.net.send(conn_, {broker::QosFrame{options_.prefetch}, 0, 0,
-                      "qos prefetch=" + std::to_string(options_.prefetch)});
-  k_.net.send(conn_, {broker::ConsumeFrame{options_.queue, name_, auto_ack}, 0, 0,
-                      std::string("consume ") + options_.queue + (auto_ack ? " no-ack" : "")});
+  k_.net.send(conn_, {broker::QosFrame{options_.prefetch}, 0, 0});
+  k_.net.send(conn_, {broker::ConsumeFrame{options_.queue, name_, auto_ack}, 0, 0});
 }
 
-void Consumer::on_frame(transport::ConnId conn, broker::BrokerMethod& method,
-                        const std::string& summary) {
+void Consumer::on_frame(transport::ConnId conn, broker::BrokerMethod& method) {
   if (!up_) return;
   std::visit(broker::Overloaded{
                  [&](broker::DeliverFrame& d) {
@@ -115,7 +113,7 @@ void Consumer::on_frame(transport::ConnId conn, broker::BrokerMethod& method,
                  [&](const broker::ChannelClosed&) {
                    // A channel error: the client library closes the connection and we
                    // start over.
-                   trace(orders::event::kChannelError, summary);
+                   trace(orders::event::kChannelError, broker::summary_text(method));
                    k_.net.close(conn);
                    on_disconnect(conn);
                  },
@@ -197,19 +195,16 @@ void Consumer::settle(Settle how, bool requeue) {
   const auto& d = current_->deliver.delivery;
   const std::int64_t ord = d.message.order;
   const std::int64_t attempt = current_->deliver.attempt;
-  const std::string tag = std::to_string(d.delivery_tag);
-  transport::Outgoing frame{broker::AckFrame{d.delivery_tag, false}, ord, attempt,
-                            "ack " + tag};
+  const std::uint64_t tag = d.delivery_tag;
+  transport::Outgoing frame{broker::AckFrame{tag, false}, ord, attempt};
   if (how == Settle::kNack) {
-    frame.method = broker::NackFrame{d.delivery_tag, false, requeue};
-    frame.summary = "nack " + tag + (requeue ? " requeue" : "");
+    frame.method = broker::NackFrame{tag, false, requeue};
   } else if (how == Settle::kReject) {
-    frame.method = broker::RejectFrame{d.delivery_tag, requeue};
-    frame.summary = "reject " + tag + (requeue ? " requeue" : "");
+    frame.method = broker::RejectFrame{tag, requeue};
   }
   const std::string_view kind = sim::name_of(broker::kind_of(frame.method));
   if (!k_.net.send(current_->conn, std::move(frame))) {
-    trace(orders::event::kAckFailed, std::string(kind) + " " + tag + ": its connection is closed");
+    trace(orders::event::kAckFailed, {kind, " ", tag, ": its connection is closed"});
   }
 }
 

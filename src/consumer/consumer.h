@@ -100,7 +100,7 @@ class Consumer {
   using Work = ConsumerWork;
 
   void connect();
-  void on_frame(transport::ConnId conn, broker::BrokerMethod& method, const std::string& summary);
+  void on_frame(transport::ConnId conn, broker::BrokerMethod& method);
   void on_disconnect(transport::ConnId conn);
   void open_databases();
   bool open_ledger();  // false when it failed: the run is over (stop())

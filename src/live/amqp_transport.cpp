@@ -148,16 +148,11 @@ void AmqpTransport::arrive(transport::ConnId conn, Event event) {
           [](ConnectionLost&) -> broker::BrokerMethod { return broker::ChannelClosed{}; },
       },
       event);
-  std::string summary;
-  if (const auto* c = std::get_if<broker::ChannelClosed>(&method)) {
-    summary = "channel.close " + std::to_string(c->code) + " " + c->text;
-  }
-  scheduler_.at(wall_now(), "live.frame",
-                [this, conn, method = std::move(method), summary = std::move(summary)]() mutable {
-                  // A connection closed meanwhile by this end delivers nothing more.
-                  if (clients_.count(conn) == 0) return;
-                  if (handlers_.on_frame) handlers_.on_frame(conn, method, summary);
-                });
+  scheduler_.at(wall_now(), "live.frame", [this, conn, method = std::move(method)]() mutable {
+    // A connection closed meanwhile by this end delivers nothing more.
+    if (clients_.count(conn) == 0) return;
+    if (handlers_.on_frame) handlers_.on_frame(conn, method);
+  });
 }
 
 void AmqpTransport::poll(int timeout_ms) {

@@ -22,7 +22,7 @@ OrderService::OrderService(transport::Env env, std::optional<transport::Env> rel
   next_order_ = options_.first_order;
   created_ = options_.first_order - 1;
   transport::Handlers handlers;  // direct publishing ignores whatever the broker says back
-  handlers.on_frame = [](transport::ConnId, broker::BrokerMethod&, const std::string&) {};
+  handlers.on_frame = [](transport::ConnId, broker::BrokerMethod&) {};
   handlers.on_disconnect = [this](transport::ConnId conn) {
     if (conn == publisher_.conn()) publisher_.drop();
   };

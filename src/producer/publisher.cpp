@@ -4,19 +4,16 @@ namespace producer {
 
 namespace {
 
-std::string_view message_id_text(const broker::Message& message) {
-  if (message.message_id.empty()) return "(no message_id)";
-  return message.message_id;
-}
-
 // A mandatory publish to the default exchange, built in the method's own storage and
 // returned in place: a PublishFrame temporary would move the message once more.
-broker::ClientMethod publish_method(const std::string& queue, broker::Message&& message) {
+broker::ClientMethod publish_method(const std::string& queue, broker::Message&& message,
+                                    std::uint64_t seq) {
   broker::ClientMethod method(std::in_place_type<broker::PublishFrame>);
   auto& publish = std::get<broker::PublishFrame>(method);
   publish.routing_key = queue;
   publish.message = std::move(message);
   publish.mandatory = true;
+  publish.seq = seq;
   return method;
 }
 
@@ -30,8 +27,7 @@ bool Publisher::ensure_connected() {
   next_seq_ = 0;  // a new channel numbers its publishes from 1 again
   if (conn_ == 0) return false;
   if (confirms_) {
-    net_.send(conn_, {broker::ConfirmSelectFrame{}, 0, 0,
-                      std::string(sim::name_of(broker::FrameKind::kConfirmSelect))});
+    net_.send(conn_, {broker::ConfirmSelectFrame{}, 0, 0});
   }
   return true;
 }
@@ -39,12 +35,8 @@ bool Publisher::ensure_connected() {
 std::optional<std::uint64_t> Publisher::publish(const std::string& queue,
                                                 broker::Message&& message, std::int64_t attempt) {
   const std::int64_t order = message.order;
-  std::string summary =
-      confirms_ ? sim::concat({"publish ", message_id_text(message), " seq=", next_seq_ + 1})
-                : sim::concat({"publish ", message_id_text(message)});
-  const bool sent =
-      net_.send(conn_, {publish_method(queue, std::move(message)), order, attempt,
-                        std::move(summary)});
+  const std::uint64_t seq = confirms_ ? next_seq_ + 1 : 0;  // for the trace (frames.h)
+  const bool sent = net_.send(conn_, {publish_method(queue, std::move(message), seq), order, attempt});
   if (!sent) return std::nullopt;
   return confirms_ ? ++next_seq_ : 0;
 }

@@ -17,8 +17,9 @@ Relay::Relay(transport::Env env, const ProducerOptions& options)
       options_(options),
       publisher_(env.net, options.pattern == Pattern::kOutbox) {
   transport::Handlers handlers;
-  handlers.on_frame = [this](transport::ConnId conn, broker::BrokerMethod& method,
-                             const std::string&) { on_frame(conn, method); };
+  handlers.on_frame = [this](transport::ConnId conn, broker::BrokerMethod& method) {
+    on_frame(conn, method);
+  };
   handlers.on_disconnect = [this](transport::ConnId conn) { on_disconnect(conn); };
   k_.net.set_handlers(std::move(handlers));
   ids_made_ = options_.publish_ids_from;

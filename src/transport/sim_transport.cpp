@@ -14,7 +14,7 @@ void SimTransport::set_handlers(Handlers handlers) {
   h.on_frame = [this](sim::ConnId conn, const sim::Frame& frame) {
     if (!handlers_.on_frame) return;
     std::optional<broker::BrokerMethod> spill;
-    handlers_.on_frame(conn, broker::method_to_take(frame, spill), frame.summary);
+    handlers_.on_frame(conn, broker::method_to_take(frame, spill));
   };
   h.on_disconnect = [this](sim::ConnId conn) {
     if (handlers_.on_disconnect) handlers_.on_disconnect(conn);
@@ -26,9 +26,7 @@ ConnId SimTransport::connect() { return network_.connect(node_, server_); }
 
 bool SimTransport::send(ConnId conn, Outgoing frame) {
   return network_.send(conn, node_,
-                       broker::make_frame(std::move(frame.method),
-                                          frame.order, frame.attempt,
-                                          std::move(frame.summary)));
+                       broker::make_frame(std::move(frame.method), frame.order, frame.attempt));
 }
 
 void SimTransport::close(ConnId conn) { network_.abort(conn, node_); }

@@ -39,13 +39,13 @@ struct Outgoing {
   broker::ClientMethod method;
   std::int64_t order = 0;    // the order it is about (0 = none)
   std::int64_t attempt = 0;  // the delivery attempt it settles (0 = n/a)
-  std::string summary;       // what a person reads in the trace
+  // What a person reads in the trace is made from the method (broker::describe_payload).
 };
 
 struct Handlers {
-  // `summary` describes the frame for the trace ("channel.close 406 ..."). The method is
-  // the receiver's to move from (a delivery is kept, not copied): nothing reads it after.
-  std::function<void(ConnId, broker::BrokerMethod&, const std::string& summary)> on_frame;
+  // The method is the receiver's to move from (a delivery is kept, not copied): nothing
+  // reads it after. Its text for the trace is broker::summary_text(method).
+  std::function<void(ConnId, broker::BrokerMethod&)> on_frame;
   std::function<void(ConnId)> on_disconnect;  // this end learned the connection died
 };
 

@@ -163,14 +163,8 @@ void BrokerNode::deliver(broker::Delivery d) {
   if (options_.consumer_timeout_ticks > 0) schedule_timeout_check();
   const std::int64_t order = d.message.order;
   const std::int64_t attempt = next_attempt(order);
-  std::string summary = sim::concat({"deliver tag=", d.delivery_tag,
-                                     d.redelivered ? " redelivered " : " ",
-                                     d.message.message_id.empty()
-                                         ? std::string_view("(no id)")
-                                         : std::string_view(d.message.message_id)});
   const broker::ConnId conn = d.to.conn;
-  k_.network.send(conn, node_,
-                  broker::make_deliver_frame(std::move(d), attempt, std::move(summary)));
+  k_.network.send(conn, node_, broker::make_deliver_frame(std::move(d), attempt));
 }
 
 std::int64_t BrokerNode::next_attempt(std::int64_t order) {
@@ -182,24 +176,15 @@ std::int64_t BrokerNode::next_attempt(std::int64_t order) {
 }
 
 void BrokerNode::confirm(const broker::Confirm& c) {
-  k_.network.send(c.to.conn, node_,
-                  broker::make_frame(c, 0, 0,
-                                     sim::concat({c.ack ? "confirm " : "nack ",
-                                                  c.multiple ? "<=" : "", c.seq})));
+  k_.network.send(c.to.conn, node_, broker::make_frame(c, 0, 0));
 }
 
 void BrokerNode::returned(const broker::Returned& r) {
-  k_.network.send(r.to.conn, node_,
-                  broker::make_frame(r, r.message.order, 0,
-                                     "return " + std::to_string(r.reply_code) + " " +
-                                         r.reply_text));
+  k_.network.send(r.to.conn, node_, broker::make_frame(r, r.message.order, 0));
 }
 
 void BrokerNode::channel_closed(const broker::ChannelClosed& c) {
-  k_.network.send(c.channel.conn, node_,
-                  broker::make_frame(c, 0, 0,
-                                     std::string(sim::name_of(broker::FrameKind::kChannelClose)) +
-                                         " " + std::to_string(c.code) + " " + c.text));
+  k_.network.send(c.channel.conn, node_, broker::make_frame(c, 0, 0));
 }
 
 void BrokerNode::dead_lettered(const broker::Message& m, const std::string& from_queue,

@@ -53,12 +53,12 @@ struct FakeConsumerBroker {
   }
 
   void deliver(std::int64_t order, std::int64_t amount, bool redelivered = false,
-               std::string id = "") {
+               const std::string& id = "") {
     broker::Delivery d = unlabelled(order, amount);
     d.redelivered = redelivered;
     d.queue = "orders";
     d.message.message_id = id.empty() ? orders::message_id_for(order) : id;
-    send(d, 1, "deliver");
+    send(d, 1);
   }
 
   // A delivery of `order` that carries no message_id.
@@ -71,12 +71,12 @@ struct FakeConsumerBroker {
 
   // Sends `d` on the consumer's channel with the next delivery tag, as the `attempt`-th
   // delivery of its order.
-  void send(broker::Delivery d, std::int64_t attempt, const char* summary = "d") {
+  void send(broker::Delivery d, std::int64_t attempt) {
     d.to = {conn, 1};
     d.delivery_tag = ++next_tag;
     k.network.send(conn, "broker",
                    broker::make_frame(broker::DeliverFrame{d, attempt},
-                                      d.message.order, attempt, summary));
+                                      d.message.order, attempt));
   }
 
   // A consumer with `strategy`'s choices, started and connected.

@@ -57,7 +57,7 @@ struct FakeProducerBroker {
     c.to = {relay_conn, 1};
     c.seq = seq;
     c.multiple = multiple;
-    k.network.send(relay_conn, "broker", broker::make_frame(c, 0, 0, "confirm"));
+    k.network.send(relay_conn, "broker", broker::make_frame(c, 0, 0));
   }
 
   std::int64_t count(const char* sql) {
