@@ -31,7 +31,10 @@ Stmt::Stmt(RemoteConn* remote, std::int64_t* changes, const FaultHook* hook,
 
 Stmt::~Stmt() { sqlite3_finalize(stmt_); }
 
-void Stmt::record_call(Recorder::Kind kind, int index, int result, int64_t value) const {
+// The error paths and the rarely taken ones below are cold: out of the hot functions' way
+// (their code is placed apart and their calls are predicted not taken).
+[[gnu::cold]] void Stmt::record_call(Recorder::Kind kind, int index, int result,
+                                     int64_t value) const {
   if (Recorder* recorder = recording(*recorded_)) {
     recorder->add(kind, *recorded_, sql_, index, result, value);
   }
@@ -65,7 +68,7 @@ void Stmt::prepare() {
   prepare_status_ = Status::success();
 }
 
-void Stmt::rewind_unprepared() {
+[[gnu::cold]] void Stmt::rewind_unprepared() {
   if (remote_ != nullptr) {
     reset();
     params_.clear();
@@ -74,7 +77,7 @@ void Stmt::rewind_unprepared() {
   prepare();  // a failed prepare is tried again (see the header)
 }
 
-void Stmt::check_bind(int rc, int index) const {
+[[gnu::cold]] void Stmt::check_bind(int rc, int index) const {
   // SQLITE_RANGE (bad index) is a programmer error; SQLITE_NOMEM is not worth a value path.
   if (rc != SQLITE_OK) {
     std::fprintf(stderr, "eosim: bind %d failed (%s) for: %s\n", index, sqlite3_errstr(rc),
@@ -99,7 +102,11 @@ void Stmt::bind_remote(int index, Value value) {
 
 Stmt& Stmt::bind(int index, int64_t value) {
   if (remote_ != nullptr) bind_remote(index, value);
-  if (stmt_ != nullptr) check_bind(sqlite3_bind_int64(stmt_, index, value), index);
+  if (stmt_ != nullptr) {
+    const int rc = sqlite3_bind_int64(stmt_, index, value);
+    if (rc != SQLITE_OK) [[unlikely]]
+      check_bind(rc, index);
+  }
   record(Recorder::Kind::kBindInt, index, 0, value);
   return *this;
 }
@@ -107,9 +114,10 @@ Stmt& Stmt::bind(int index, int64_t value) {
 Stmt& Stmt::bind(int index, std::string_view value) {
   if (remote_ != nullptr) bind_remote(index, value);
   if (stmt_ != nullptr) {
-    check_bind(sqlite3_bind_text64(stmt_, index, value.data(), value.size(), SQLITE_TRANSIENT,
-                                   SQLITE_UTF8),
-               index);
+    const int rc = sqlite3_bind_text64(stmt_, index, value.data(), value.size(), SQLITE_TRANSIENT,
+                                       SQLITE_UTF8);
+    if (rc != SQLITE_OK) [[unlikely]]
+      check_bind(rc, index);
   }
   if (Recorder* recorder = recording(*recorded_)) {
     recorder->bind_text(*recorded_, sql_, index, value);
@@ -119,23 +127,27 @@ Stmt& Stmt::bind(int index, std::string_view value) {
 
 Stmt& Stmt::bind_null(int index) {
   if (remote_ != nullptr) bind_remote(index, std::nullopt);
-  if (stmt_ != nullptr) check_bind(sqlite3_bind_null(stmt_, index), index);
+  if (stmt_ != nullptr) {
+    const int rc = sqlite3_bind_null(stmt_, index);
+    if (rc != SQLITE_OK) [[unlikely]]
+      check_bind(rc, index);
+  }
   record(Recorder::Kind::kBindNull, index);
   return *this;
 }
 
-Status injected_error(HookOp op, int code) {
+[[gnu::cold]] Status injected_error(HookOp op, int code) {
   return Status::injected(code, "injected fault: " + std::string(sim::name_of(op)));
 }
 
-Status Stmt::failed_step() {
+[[gnu::cold]] Status Stmt::failed_step() {
   Status s = sqlite_error(db_, sqlite3_extended_errcode(db_), "running: " + sql_);
   // Release the statement's locks now; the caller decides about the transaction.
   sqlite3_reset(stmt_);
   return s;
 }
 
-Status Stmt::step_remote(bool& has_row, bool hooked) {
+[[gnu::cold]] Status Stmt::step_remote(bool& has_row, bool hooked) {
   if (!ran_) {
     if (hooked && *hook_) {
       const int injected = (*hook_)(HookOp::kStatement);
@@ -180,11 +192,30 @@ Status Stmt::step_impl(bool& has_row, bool hooked) {
   return failed_step();
 }
 
+// On a prepared SQLite statement, the steps of step_impl(hooked=true) in a loop without a
+// Status per step: the hook asked before each step, each step recorded, a failed one
+// released. has_row_ ends false on every path, as after step_impl's last step.
 Status Stmt::exec() {
-  bool has_row = true;
-  while (has_row) {
-    Status s = step_impl(has_row, /*hooked=*/true);
-    if (!s.ok()) return s;
+  if (remote_ != nullptr || stmt_ == nullptr) [[unlikely]] {
+    bool has_row = true;
+    while (has_row) {
+      Status s = step_impl(has_row, /*hooked=*/true);
+      if (!s.ok()) return s;
+    }
+  } else {
+    has_row_ = false;
+    int rc = SQLITE_ROW;
+    while (rc == SQLITE_ROW) {
+      if (*hook_) {
+        const int injected = (*hook_)(HookOp::kStatement);
+        if (injected != SQLITE_OK) [[unlikely]]
+          return injected_error(HookOp::kStatement, injected);
+      }
+      rc = sqlite3_step(stmt_);
+      record(Recorder::Kind::kStep, 0, rc);
+    }
+    if (rc != SQLITE_DONE) [[unlikely]]
+      return failed_step();
   }
   reset();
   return Status::success();

@@ -426,3 +426,42 @@ TEST_CASE("store: error kinds and hook ops are named by their tables", "[store]"
   const store::Status busy = store::Status::error(SQLITE_BUSY, "locked");
   CHECK(busy.to_string().rfind("busy (", 0) == 0);
 }
+
+// Stmt::exec() steps without a Status per step: it must still ask the fault hook before
+// every step (a SELECT's rows included) and stop at the first injected fault.
+TEST_CASE("exec asks the fault hook before every step and stops at an injected fault", "[store]") {
+  Location loc("memdb", "exec_hook");
+  Db db = open_or_fail(loc.uri);
+  REQUIRE(db.exec("CREATE TABLE t(x); INSERT INTO t VALUES (1), (2), (3);").ok());
+  int asked = 0;
+  int fail_at = 0;  // 0: never
+  db.set_fault_hook([&](store::HookOp op) {
+    if (op != store::HookOp::kStatement) return SQLITE_OK;
+    ++asked;
+    return asked == fail_at ? SQLITE_BUSY : SQLITE_OK;
+  });
+  REQUIRE(db.statement("SELECT x FROM t").exec().ok());
+  CHECK(asked == 4);  // three rows, then done
+  asked = 0;
+  fail_at = 3;
+  const store::Status s = db.statement("SELECT x FROM t").exec();
+  CHECK(s.code == SQLITE_BUSY);
+  CHECK(s.message == "injected fault: db.statement");
+  CHECK(asked == 3);
+  // The statement still runs afterwards, from its first row.
+  asked = 0;
+  fail_at = 0;
+  store::Stmt& again = db.statement("SELECT x FROM t");
+  bool has_row = false;
+  REQUIRE(again.step(has_row).ok());
+  REQUIRE(has_row);
+  CHECK(again.column_int64(0) == 1);
+  again.reset();
+  // A failed step is released and reported: a constraint violation inside exec.
+  db.set_fault_hook(nullptr);
+  REQUIRE(db.exec("CREATE TABLE u(k PRIMARY KEY);").ok());
+  REQUIRE(db.statement("INSERT INTO u VALUES (1)").exec().ok());
+  const store::Status dup = db.statement("INSERT INTO u VALUES (1)").exec();
+  CHECK(dup.is_unique_violation());
+  CHECK(db.statement("SELECT COUNT(*) FROM u").step(has_row).ok());
+}
