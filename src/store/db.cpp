@@ -6,6 +6,7 @@
 
 #include "sim/assert.h"
 #include "src/store/failure.h"
+#include "src/store/read_only.h"
 #include "src/store/recorder.h"
 #include "src/store/remote.h"
 #include "src/store/sqlite_memory.h"
@@ -140,21 +141,25 @@ Stmt& Db::add_statement(std::string_view sql) {
 Stmt* Db::find_statement(std::string_view sql) {
   const auto address = reinterpret_cast<std::uintptr_t>(sql.data());
   static_assert(std::tuple_size_v<decltype(conn_->recent)> == 64);
-  Conn::Recent& recent = conn_->recent[(address * 0x9e3779b97f4a7c15ULL) >> 58];
-  // Same address and size: one comparison of the text confirms the hit (the caller's
-  // buffer may hold another text now).
-  if (recent.sql == sql.data() && recent.size == sql.size() &&
-      std::memcmp(recent.stmt->sql().data(), sql.data(), sql.size()) == 0) {
-    return recent.stmt;
+  Conn::RecentSet& set = conn_->recent[(address * 0x9e3779b97f4a7c15ULL) >> 58];
+  // Same address and size: a text in read-only data (a literal, read_only.h) is the one
+  // the slot was filled with; another (the caller's buffer may hold another text now) is
+  // confirmed by one comparison.
+  for (const Conn::Recent& recent : set) {
+    if (recent.sql == sql.data() && recent.size == sql.size() &&
+        (recent.read_only || std::memcmp(recent.stmt->sql().data(), sql.data(), sql.size()) == 0)) {
+      return recent.stmt;
+    }
   }
-  return find_in_map(sql, recent);
+  return find_in_map(sql, set);
 }
 
 // Out of line, so that the hit path above needs no registers for the map's search.
-[[gnu::noinline]] Stmt* Db::find_in_map(std::string_view sql, Conn::Recent& recent) {
+[[gnu::noinline]] Stmt* Db::find_in_map(std::string_view sql, Conn::RecentSet& set) {
   auto it = conn_->statements.find(sql);
   if (it == conn_->statements.end()) return nullptr;
-  recent = {sql.data(), sql.size(), it->second.get()};
+  set[1] = set[0];  // the older of the two leaves
+  set[0] = {sql.data(), sql.size(), it->second.get(), read_only_text(sql)};
   return it->second.get();
 }
 

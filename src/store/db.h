@@ -103,14 +103,16 @@ class Db {
   friend class Txn;
   friend class WarmScope;
 
+  // Aligned to a cache line (through `recent`): the fields every statement reads (handle,
+  // recorded, hook) share the first line, and each slot of `recent` lies within one line.
   struct Conn {
-    sqlite3* handle = nullptr;           // null for a server's connection
+    sqlite3* handle = nullptr;   // null for a server's connection
+    std::int32_t recorded = -1;  // its number in the installed store::Recorder, or -1
+    bool reused = false;         // handed out again by a WarmScope
+    FaultHook hook;
     std::unique_ptr<RemoteConn> remote;  // null for SQLite
     std::int64_t remote_changes = 0;     // changes() of a server's connection
     std::string uri;                     // as opened
-    bool reused = false;                 // handed out again by a WarmScope
-    std::int32_t recorded = -1;          // its number in the installed store::Recorder, or -1
-    FaultHook hook;
     // std::less<> lets statement() look up a string_view without building a std::string.
     std::map<std::string, std::unique_ptr<Stmt>, std::less<>> statements;
     // A small cache in front of `statements`, by the address of the caller's SQL text:
@@ -119,16 +121,25 @@ class Db {
     // is confirmed by the text, a miss goes to the map.
     // The text's size is kept beside its address, so that a slot another text of the same
     // address took (a caller's reused buffer) is told apart without reading the Stmt.
+    // A text in the program's read-only data (a literal: read_only.h) cannot change at its
+    // address, so its hit needs no comparison: `read_only` says so, found when the slot
+    // was filled.
     struct Recent {
       const char* sql = nullptr;
       std::size_t size = 0;
       Stmt* stmt = nullptr;
+      bool read_only = false;
     };
-    // 64 slots, picked by a multiplicative hash of the address: with 16 slots picked by
+    static_assert(sizeof(Recent) == 32);
+    // Two slots per set, the one filled last first: a set is one cache line.
+    using RecentSet = std::array<Recent, 2>;
+    // 64 sets, picked by a multiplicative hash of the address: with 16 slots picked by
     // address bits 3-6, the two dozen literals a connection runs (its actors' statements,
     // the table resets, BEGIN/COMMIT, the checker's queries) evicted each other on 30% of
-    // the lookups.
-    std::array<Recent, 64> recent{};
+    // the lookups. With one slot per set, whether two texts a connection alternates
+    // between met in one slot depended on where the linker put them: 7k of 41k fetches per
+    // 300 runs went to the map in one build, none in the next. Two ways make that rare.
+    alignas(64) std::array<RecentSet, 64> recent{};
     ~Conn();
   };
 
@@ -136,8 +147,8 @@ class Db {
   int injected_fault(HookOp op) const;
   // The cached statement for `sql`, or nullptr (a miss of both caches).
   Stmt* find_statement(std::string_view sql);
-  // find_statement's second cache, the map, which then fills `recent` (the slot of sql).
-  Stmt* find_in_map(std::string_view sql, Conn::Recent& recent);
+  // find_statement's second cache, the map, which then fills `set` (the set of sql).
+  Stmt* find_in_map(std::string_view sql, Conn::RecentSet& set);
   // Prepares `sql` and caches it (a miss of find_statement).
   Stmt& add_statement(std::string_view sql);
   // Opens a database server's connection (remote.h).

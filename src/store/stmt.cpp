@@ -10,7 +10,7 @@
 namespace store {
 
 Stmt::Stmt(sqlite3* db, const FaultHook* hook, const std::int32_t* recorded, std::string sql)
-    : db_(db), hook_(hook), recorded_(recorded), sql_(std::move(sql)) {
+    : hook_(hook), recorded_(recorded), db_(db), sql_(std::move(sql)) {
   EOSIM_ASSERT(db_ != nullptr);
   EOSIM_ASSERT(hook_ != nullptr);
   prepare();
@@ -18,11 +18,11 @@ Stmt::Stmt(sqlite3* db, const FaultHook* hook, const std::int32_t* recorded, std
 
 Stmt::Stmt(RemoteConn* remote, std::int64_t* changes, const FaultHook* hook,
            const std::int32_t* recorded, std::string sql)
-    : db_(nullptr),
-      hook_(hook),
+    : hook_(hook),
       recorded_(recorded),
-      sql_(std::move(sql)),
       remote_(remote),
+      db_(nullptr),
+      sql_(std::move(sql)),
       remote_changes_(changes) {
   EOSIM_ASSERT(remote_ != nullptr && remote_changes_ != nullptr);
   EOSIM_ASSERT(hook_ != nullptr);

@@ -54,7 +54,7 @@ using FaultHook = std::function<int(HookOp op)>;
 // db.statement"). Out of line: the fault sites' hot paths only test the answer.
 Status injected_error(HookOp op, int code);
 
-class Stmt {
+class alignas(64) Stmt {  // aligned: its hot fields (below) share one cache line
  public:
   ~Stmt();
   Stmt(const Stmt&) = delete;
@@ -124,22 +124,23 @@ class Stmt {
   Status step_remote(bool& has_row, bool hooked);
   const Value& remote_value(int index) const;
 
-  sqlite3* db_;
+  // The fields a fetch, bind, step or exec reads come first, within one cache line.
+  sqlite3_stmt* stmt_ = nullptr;
   const FaultHook* hook_;         // points into the owning connection; stable while it is open
   const std::int32_t* recorded_;  // the connection's number for a store::Recorder, likewise
-  std::string sql_;
-  sqlite3_stmt* stmt_ = nullptr;
-  int columns_ = 0;  // sqlite3_column_count() after the last successful prepare
-  Status prepare_status_;
-  bool has_row_ = false;
   // A database server's statement (remote.h); null for SQLite.
   RemoteConn* remote_ = nullptr;
+  int columns_ = 0;  // sqlite3_column_count() after the last successful prepare
+  bool has_row_ = false;
+  bool ran_ = false;  // a server's statement: rows_ holds this run's result
+  sqlite3* db_;
+  std::string sql_;
+  Status prepare_status_;
   std::int64_t* remote_changes_ = nullptr;
   std::string remote_sql_;     // sql_ in the server's dialect
   std::vector<Value> params_;  // $1..$N
   RemoteRows rows_;
   std::size_t next_row_ = 0;
-  bool ran_ = false;  // rows_ holds this run's result
 };
 
 }  // namespace store
