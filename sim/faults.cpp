@@ -31,10 +31,13 @@ void FaultPlan::set_rules(std::vector<FaultRule> rules) {
   rule_fired_.assign(rules_.size(), 0);
   rule_ids_.clear();
   step_rules_ = 0;
+  matched_rules_ = 0;
   for (const FaultRule& rule : rules_) {
     rule_ids_.push_back(resolve(rule));
     step_rules_ += rule.step ? 1 : 0;
+    matched_rules_ += rule.tick || rule.step ? 0 : 1;
   }
+  update_slow();
 }
 
 void FaultPlan::add_rule(FaultRule rule) {
@@ -45,13 +48,15 @@ void FaultPlan::add_rule(FaultRule rule) {
   EOSIM_ASSERT(!rule.after_step ||
                *rule.after_step >= static_cast<std::int64_t>(scheduler_.steps()));
   step_rules_ += rule.step ? 1 : 0;
+  matched_rules_ += rule.tick || rule.step ? 0 : 1;
   rule_ids_.push_back(resolve(rule));
   rules_.push_back(std::move(rule));
   rule_fired_.push_back(0);
+  update_slow();
 }
 
 void FaultPlan::set_random(RandomFaultOptions options) {
-  ratio_of_ = {};
+  ratio_of_ = {};  // Ratio::never() for each kind
   for (const auto& [kind, ratio] : options.ratios) {
     EOSIM_ASSERT(ratio.denominator > 0);
     EOSIM_ASSERT(ratio.numerator <= ratio.denominator);
@@ -60,6 +65,8 @@ void FaultPlan::set_random(RandomFaultOptions options) {
     ratio_of_[static_cast<std::size_t>(*action)] = ratio;
   }
   random_ = std::move(options);
+  random_budget_ = random_.budget;
+  random_horizon_ = random_.horizon;
 }
 
 bool FaultPlan::matches(const FaultRule& rule, const RuleIds& ids, const FaultPoint& point,
@@ -106,6 +113,20 @@ std::optional<FaultAction> FaultPlan::check(const FaultPoint& point) {
   // Occurrences are counted per (site, frame) whether or not anything fires, so that a
   // fired fault can be written back as an exact `nth` rule.
   const std::int64_t nth = next_occurrence(point);
+  if (slow_) [[unlikely]] {
+    if (const std::optional<FaultAction> scripted = check_slow(point, nth)) return scripted;
+  }
+  if (point.scripted_only || random_fired_ >= random_budget_ ||
+      scheduler_.now() >= random_horizon_) {
+    return std::nullopt;
+  }
+  const Ratio ratio = ratio_of_[static_cast<std::size_t>(point.kind)];
+  if (!chooser_.chance(ratio, [&] { return identity(point, nth); })) return std::nullopt;
+  return fire_random(point, nth);
+}
+
+[[gnu::cold]] [[gnu::noinline]] std::optional<FaultAction> FaultPlan::check_slow(
+    const FaultPoint& point, std::int64_t nth) {
   if (log_opportunities_ && !point.scripted_only) {
     FiredFault& o = opportunities_.emplace_back();
     o.step = scheduler_.steps();
@@ -123,23 +144,23 @@ std::optional<FaultAction> FaultPlan::check(const FaultPoint& point) {
     ++rule_fired_[i];
     return log(point, rules_[i].action, nth, true).action;
   }
-  if (point.scripted_only || random_fired_ >= random_.budget ||
-      scheduler_.now() >= random_.horizon) {
-    return std::nullopt;
+  return std::nullopt;
+}
+
+[[gnu::cold]] [[gnu::noinline]] std::uint64_t FaultPlan::identity(const FaultPoint& point,
+                                                                  std::int64_t nth) const {
+  StateHash key;
+  for (const std::string_view text :
+       {sites_.name(point.site), fault_action_name(point.kind), frames_.name(point.frame)}) {
+    key.add(text);
   }
-  const std::optional<Ratio>& ratio = ratio_of_[static_cast<std::size_t>(point.kind)];
-  // Keyed: the opportunity's site, kind, key and frame, and its occurrence number there.
-  const auto identity = [&] {
-    StateHash key;
-    for (const std::string_view text :
-         {sites_.name(point.site), fault_action_name(point.kind), frames_.name(point.frame)}) {
-      key.add(text);
-    }
-    for (const std::int64_t part : point.key.parts) key.add(part);
-    key.add(nth);
-    return key.value();
-  };
-  if (!ratio || !chooser_.chance(*ratio, identity)) return std::nullopt;
+  for (const std::int64_t part : point.key.parts) key.add(part);
+  key.add(nth);
+  return key.value();
+}
+
+[[gnu::cold]] [[gnu::noinline]] std::optional<FaultAction> FaultPlan::fire_random(
+    const FaultPoint& point, std::int64_t nth) {
   ++random_fired_;
   return log(point, point.kind, nth, false).action;
 }
@@ -160,8 +181,8 @@ std::int64_t FaultPlan::times_fired(std::size_t index) const {
   return rule_fired_[index];
 }
 
-const FiredFault& FaultPlan::log(const FaultPoint& point, FaultAction action, std::int64_t nth,
-                                 bool scripted) {
+[[gnu::cold]] const FiredFault& FaultPlan::log(const FaultPoint& point, FaultAction action,
+                                               std::int64_t nth, bool scripted) {
   FiredFault fault;
   fault.step = scheduler_.steps();
   fault.time = scheduler_.now();

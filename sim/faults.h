@@ -125,7 +125,10 @@ class FaultPlan {
 
   const std::vector<FiredFault>& fired() const { return fired_; }
   // Exhaustive search wants every place a fault could have happened (invariant 5).
-  void log_opportunities(bool on) { log_opportunities_ = on; }
+  void log_opportunities(bool on) {
+    log_opportunities_ = on;
+    update_slow();
+  }
   const std::vector<FiredFault>& opportunities() const { return opportunities_; }
   const std::vector<FaultRule>& rules() const { return rules_; }
   std::int64_t random_fired() const { return random_fired_; }
@@ -160,27 +163,42 @@ class FaultPlan {
   std::size_t add_row(SiteId site);
   // How often (site, frame) has occurred so far.
   std::int64_t occurrences_of(SiteId site, FrameKind frame) const;
+  // The parts of check a run without rules or logging never takes, out of line so that
+  // the path every opportunity takes stays short: the opportunity log and the rules.
+  std::optional<FaultAction> check_slow(const FaultPoint& point, std::int64_t nth);
+  // What a keyed draw at this opportunity is about: its site, kind, key and frame, and
+  // its occurrence number there.
+  std::uint64_t identity(const FaultPoint& point, std::int64_t nth) const;
+  std::optional<FaultAction> fire_random(const FaultPoint& point, std::int64_t nth);
   const FiredFault& log(const FaultPoint& point, FaultAction action, std::int64_t nth,
                         bool scripted);
+  void update_slow() { slow_ = log_opportunities_ || matched_rules_ > 0; }
 
+  // First, together: what every check reads (a few cache lines, not the whole plan).
   Chooser& chooser_;
   const Scheduler& scheduler_;
-  NameTable sites_;
-  NameTable frames_;
-  std::vector<FaultRule> rules_;
-  std::vector<RuleIds> rule_ids_;         // parallel to rules_
-  std::vector<std::int64_t> rule_fired_;  // parallel to rules_
-  std::size_t step_rules_ = 0;            // rules with a `step` trigger
-  RandomFaultOptions random_;
-  // random_.ratios by action, for the lookup every opportunity makes.
-  std::array<std::optional<Ratio>, kFaultActionCount> ratio_of_{};
-  std::int64_t random_fired_ = 0;
   // Occurrences per (site, frame kind): kFrameColumns counts per row, column `frame`, one
   // row per site counted so far, in the order first counted; row_of_[site] is its row + 1
   // (0 = not counted yet). A run has a few dozen pairs among hundreds of named sites.
   static constexpr std::size_t kFrameColumns = 32;
   std::vector<std::uint32_t> row_of_;
   std::vector<std::int64_t> occurrences_;
+  bool slow_ = false;  // log_opportunities_ or a rule check matches (check_slow)
+  std::int64_t random_fired_ = 0;
+  std::int64_t random_budget_ = 0;  // random_.budget
+  Tick random_horizon_ = 0;         // random_.horizon
+  // random_.ratios by action, for the lookup every opportunity makes; never() where the
+  // kind has none (no decision either way).
+  std::array<Ratio, kFaultActionCount> ratio_of_{};
+
+  NameTable sites_;
+  NameTable frames_;
+  std::vector<FaultRule> rules_;
+  std::vector<RuleIds> rule_ids_;         // parallel to rules_
+  std::vector<std::int64_t> rule_fired_;  // parallel to rules_
+  std::size_t step_rules_ = 0;            // rules with a `step` trigger
+  std::size_t matched_rules_ = 0;         // rules check matches (neither `tick` nor `step`)
+  RandomFaultOptions random_;
   std::vector<FiredFault> fired_;
   bool log_opportunities_ = false;
   std::vector<FiredFault> opportunities_;

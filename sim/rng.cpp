@@ -77,10 +77,12 @@ std::uint64_t Prng::below(std::uint64_t bound) {
   }
 }
 
-Chooser::Chooser(std::uint64_t seed) : seed_(seed), prng_(seed) {}
+Chooser::Chooser(std::uint64_t seed) : prng_(seed), seed_(seed) {}
 
 Chooser::Chooser(std::uint64_t seed, ChoiceTape tape, TapeEnd end)
-    : seed_(seed), prng_(seed), replay_(std::move(tape)), end_(end) {}
+    : prng_(seed), seed_(seed), replay_(std::move(tape)), end_(end) {
+  plain_ = is_plain();
+}
 
 std::uint64_t Chooser::below(std::uint64_t bound) {
   EOSIM_ASSERT(bound > 0);

@@ -94,21 +94,13 @@ class Chooser {
   // REQUIRES: bound > 0.
   template <class Identity>
   std::uint64_t below(std::uint64_t bound, const Identity& identity) {
+    // Inlined at every decision (a fault check, a tie): the common case, a free sequential
+    // run, is one draw; replays, forces and keyed draws go out of line (below_slow).
+    if (!plain_) [[unlikely]]
+      return below_slow(bound, identity);
     EOSIM_ASSERT(bound > 0);
-    std::uint64_t value = 0;
-    const Choice* replayed = replay_pos_ < replay_.size() ? &replay_[replay_pos_++] : nullptr;
-    const std::uint64_t* forced = forced_in_step(in_step_++);
-    if (forced != nullptr) {
-      value = *forced % bound;
-    } else if (replayed != nullptr && replayed->bound != 0) {
-      value = replayed->value % bound;
-    } else if (end_ == TapeEnd::kZero) {
-      value = 0;
-    } else if (draws_ == Draws::kKeyed) {
-      value = keyed(bound, identity());
-    } else {
-      value = prng_.below(bound);
-    }
+    ++in_step_;
+    const std::uint64_t value = prng_.below(bound);
     if (recording_) recorded_.push_back({bound, value});
     return value;
   }
@@ -130,12 +122,21 @@ class Chooser {
   // earlier in the step may end it before).
   void begin_step() {
     in_step_ = 0;
-    forced_.clear();
+    if (!forced_.empty()) {
+      forced_.clear();
+      plain_ = is_plain();
+    }
   }
-  void force(std::size_t index, std::uint64_t value) { forced_.push_back({index, value}); }
+  void force(std::size_t index, std::uint64_t value) {
+    forced_.push_back({index, value});
+    plain_ = false;
+  }
 
   // Set before the first decision.
-  void set_draws(Draws draws) { draws_ = draws; }
+  void set_draws(Draws draws) {
+    draws_ = draws;
+    plain_ = is_plain();
+  }
   Draws draws() const { return draws_; }
 
   std::uint64_t seed() const { return seed_; }
@@ -151,21 +152,51 @@ class Chooser {
   bool recording() const { return recording_; }
 
  private:
-  std::uint64_t seed_;
+  // What every decision of a free sequential run reads, together (one cache line or two).
   Prng prng_;
+  std::size_t in_step_ = 0;  // decisions drawn in this step so far
+  // No tape left to replay, no force in this step, draws by the sequence, tape end
+  // kRandom: a decision is the generator's next draw (is_plain, kept up to date).
+  bool plain_ = true;
+  bool recording_ = true;
+  ChoiceTape recorded_;
+  std::uint64_t seed_;
   ChoiceTape replay_;
   std::size_t replay_pos_ = 0;
   TapeEnd end_ = TapeEnd::kRandom;
   Draws draws_ = Draws::kSequence;
-  ChoiceTape recorded_;
-  bool recording_ = true;
   struct Forced {
     std::size_t index = 0;
     std::uint64_t value = 0;
   };
   std::vector<Forced> forced_;  // this step's forced decisions (begin_step, force)
-  std::size_t in_step_ = 0;     // decisions drawn in this step so far
 
+  bool is_plain() const {
+    return replay_pos_ >= replay_.size() && forced_.empty() && end_ == TapeEnd::kRandom &&
+           draws_ == Draws::kSequence;
+  }
+  // Any decision: the tape, a force, the tape's end, keyed or sequential draws.
+  template <class Identity>
+  [[gnu::noinline]] std::uint64_t below_slow(std::uint64_t bound, const Identity& identity) {
+    EOSIM_ASSERT(bound > 0);
+    std::uint64_t value = 0;
+    const Choice* replayed = replay_pos_ < replay_.size() ? &replay_[replay_pos_++] : nullptr;
+    const std::uint64_t* forced = forced_in_step(in_step_++);
+    if (forced != nullptr) {
+      value = *forced % bound;
+    } else if (replayed != nullptr && replayed->bound != 0) {
+      value = replayed->value % bound;
+    } else if (end_ == TapeEnd::kZero) {
+      value = 0;
+    } else if (draws_ == Draws::kKeyed) {
+      value = keyed(bound, identity());
+    } else {
+      value = prng_.below(bound);
+    }
+    if (recording_) recorded_.push_back({bound, value});
+    plain_ = is_plain();  // the tape may have run out
+    return value;
+  }
   const std::uint64_t* forced_in_step(std::size_t index) const {
     for (const Forced& f : forced_) {
       if (f.index == index) return &f.value;

@@ -79,21 +79,29 @@ Scheduler::Key Scheduler::take(std::size_t index) {
   return key;
 }
 
-Scheduler::Key Scheduler::pop_next() {
+// Inlined into step, its only caller: most events are alone at their instant.
+[[gnu::always_inline]] inline Scheduler::Key Scheduler::pop_next() {
   EOSIM_ASSERT(!idle());
+  const std::size_t next = head_ + 1;
+  if (tie_break_ == TieBreak::kChoice && next < queue_.size() &&
+      queue_[next].time == queue_[head_].time && queue_[next].priority == queue_[head_].priority)
+      [[unlikely]] {
+    return take(choose_tied());
+  }
+  return queue_[head_++];
+}
+
+// Several events are enabled at this instant (in sequence order): the chooser picks one.
+// The others stay where they are.
+[[gnu::noinline]] std::size_t Scheduler::choose_tied() {
   const Key& first = queue_[head_];
   std::size_t tied = 1;
-  if (tie_break_ == TieBreak::kChoice) {
-    while (head_ + tied < queue_.size() && queue_[head_ + tied].time == first.time &&
-           queue_[head_ + tied].priority == first.priority) {
-      ++tied;
-    }
+  while (head_ + tied < queue_.size() && queue_[head_ + tied].time == first.time &&
+         queue_[head_ + tied].priority == first.priority) {
+    ++tied;
   }
-  if (tied == 1) return take(0);
-  // Several events are enabled at this instant (in sequence order): the chooser picks one.
-  // The others stay where they are.
   // Keyed: the tied events as add_state sees them (label and tag, in order).
-  const std::size_t pick = static_cast<std::size_t>(chooser_.below(tied, [this, tied] {
+  return static_cast<std::size_t>(chooser_.below(tied, [this, tied] {
     StateHash identity;
     for (std::size_t i = head_; i < head_ + tied; ++i) {
       const Slot& slot = slots_[queue_[i].slot];
@@ -102,7 +110,6 @@ Scheduler::Key Scheduler::pop_next() {
     }
     return identity.value();
   }));
-  return take(pick);
 }
 
 bool Scheduler::step() {

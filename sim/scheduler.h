@@ -109,6 +109,8 @@ class Scheduler {
   Slot& schedule(Tick time, const char* label, int priority, EventId id, std::uint64_t tag);
   void insert(const Key& key);
   Key pop_next();
+  // Among the events tied at the head (two or more), the index of the one to run next.
+  std::size_t choose_tied();
   // Removes queue_[head_ + index] and keeps the rest in order.
   Key take(std::size_t index);
 

@@ -179,3 +179,28 @@ TEST_CASE("faults: timed rules are left for the world to schedule", "[faults]") 
   REQUIRE(f.plan.timed_rules().size() == 1);
   CHECK(*f.plan.timed_rules()[0].tick == 40);
 }
+
+TEST_CASE("faults: a rule added mid-run and a log turned on later are both checked", "[faults]") {
+  // A plan with neither rules nor a log answers from the random faults alone; what turns
+  // the rules and the log on later must reach check.
+  Fixture f;
+  const auto crash = [&f] {
+    return f.plan.check(point(f.plan, "consumer.after_ack", FaultAction::kCrash));
+  };
+  std::vector<bool> fired;
+  f.scheduler.at(1, "one", [&] { fired.push_back(crash().has_value()); });
+  f.scheduler.at(2, "two", [&] {
+    FaultRule rule = crash_at("consumer.after_ack");
+    rule.after_step = 2;  // armed from step 3 on
+    f.plan.add_rule(rule);
+    fired.push_back(crash().has_value());
+  });
+  f.scheduler.at(3, "three", [&] { fired.push_back(crash().has_value()); });
+  f.scheduler.run(10);
+  CHECK(fired == std::vector<bool>{false, false, true});
+  CHECK(f.plan.opportunities().empty());
+  f.plan.log_opportunities(true);
+  CHECK_FALSE(f.plan.check(point(f.plan, "consumer.after_ack", FaultAction::kCrash)));
+  REQUIRE(f.plan.opportunities().size() == 1);
+  CHECK(f.plan.opportunities()[0].nth == 4);
+}

@@ -138,6 +138,29 @@ TEST_CASE("chooser: sequential draws ignore the identity and never call it", "[r
   CHECK_FALSE(called);
 }
 
+TEST_CASE("chooser: a force takes its step's decision and later steps draw freely again",
+          "[rng][tape]") {
+  Chooser free_run(11);
+  std::vector<std::uint64_t> drawn;
+  for (int i = 0; i < 4; ++i) drawn.push_back(free_run.below(1000));
+  Chooser c(11);
+  c.begin_step();
+  CHECK(c.below(1000) == drawn[0]);
+  c.begin_step();
+  c.force(1, 2003);                  // the second decision of this step
+  CHECK(c.below(1000) == drawn[1]);  // the first is drawn
+  CHECK(c.below(1000) == 3);         // forced, reduced modulo the bound; draws nothing
+  c.begin_step();                    // the force is spent
+  CHECK(c.below(1000) == drawn[2]);
+  CHECK(c.below(1000) == drawn[3]);
+  // A replayed tape, then the generator's own draws from its start.
+  Chooser replay(11, {{1000, 5}, {1000, 6}}, sim::TapeEnd::kRandom);
+  CHECK(replay.below(1000) == 5);
+  CHECK(replay.below(1000) == 6);
+  CHECK(replay.below(1000) == drawn[0]);
+  CHECK(replay.below(1000) == drawn[1]);
+}
+
 TEST_CASE("chooser: a free tape entry (bound 0) is drawn as if the tape had ended",
           "[rng][tape][keyed]") {
   const auto identity = [] { return std::uint64_t{42}; };
