@@ -1,6 +1,8 @@
 #include "sim/faults.h"
 
 #include <algorithm>
+#include <array>
+#include <string_view>
 #include <utility>
 
 #include "sim/assert.h"
@@ -9,11 +11,14 @@ namespace sim {
 
 namespace {
 constexpr std::size_t kFirstRows = 16;
+// Frame kind 0, "no frame", named as a constant table: a layer's table that starts with
+// it is then viewed whole (NameTable::name_all), not copied name by name.
+constexpr std::array<std::string_view, 1> kNoFrame{""};
 }  // namespace
 
 FaultPlan::FaultPlan(Chooser& chooser, const Scheduler& scheduler)
     : chooser_(chooser), scheduler_(scheduler) {
-  frames_.id("");  // frame kind 0: no frame
+  frames_.name_all(kNoFrame);  // frame kind 0: no frame
   // A run counts a dozen (site, frame) rows or so: one allocation instead of one per
   // doubling as rows are added.
   occurrences_.reserve(kFirstRows * kFrameColumns);

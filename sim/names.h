@@ -37,7 +37,11 @@ class NameTable {
       if (names.size() > table_.size()) table_ = names;
       return;
     }
-    if (size() == 0) {
+    if (later_.empty() && names.size() >= table_.size()) {
+      // Empty, or a view of a constant table that `names` extends (a plan names frame
+      // kind 0 before its layer hands in the whole table): view `names` instead. Texts
+      // viewed before stay valid (they are constant), and nothing is copied.
+      for (std::size_t i = 0; i < table_.size(); ++i) EOSIM_ASSERT(table_[i] == names[i]);
       table_ = names;
       return;
     }

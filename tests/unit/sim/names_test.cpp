@@ -90,3 +90,22 @@ TEST_CASE("names: a name given by id is kept by the table, and a copy keeps its 
     CHECK(t->find("deliver") == sim::NameId{2});
   }
 }
+
+TEST_CASE("names: a constant table that extends the one viewed is viewed instead, not copied",
+          "[names]") {
+  // As a fault plan names frame kind 0 and its layer then hands in the whole table.
+  static constexpr std::array<std::string_view, 1> kFirst{"none"};
+  sim::NameTable table;
+  table.name_all(kFirst);
+  const std::string_view none = table.name(0);
+  table.name_all(kLayerNames);
+  REQUIRE(table.size() == kLayerNames.size());
+  for (std::size_t i = 0; i < kLayerNames.size(); ++i) {
+    const auto id = static_cast<sim::NameId>(i);
+    CHECK(table.name(id).data() == kLayerNames[i].data());  // the same bytes, not a copy
+  }
+  CHECK(none == "none");        // a view taken before stays valid
+  table.name_all(kLayerNames);  // the same table again: named already
+  CHECK(table.size() == kLayerNames.size());
+  CHECK(table.id("later") == kLayerNames.size());
+}
