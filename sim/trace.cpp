@@ -148,14 +148,9 @@ void hash_subject(Fnv& fnv, std::int64_t subject) {
 
 // A trace records a few dozen (actor, kind, target) triples over and over: their folds are
 // tabled once per thread (sim/fold.h) and serve every trace the thread records.
-void hash_middle_tabled(Fnv& fnv, std::string_view actor, std::string_view kind,
-                        std::string_view target) {
+HeadFolds& head_folds() {
   thread_local HeadFolds folds;
-  if (const FoldTable* table = folds.find(actor, kind, target)) {
-    fnv.table(*table);
-  } else {
-    hash_middle(fnv, actor, kind, target);
-  }
+  return folds;
 }
 
 }  // namespace
@@ -186,19 +181,45 @@ std::string hash_hex(std::uint64_t hash) {
   return buffer;
 }
 
+TraceHead Trace::head(std::string_view actor, EventKind kind, std::string_view target) const {
+  return {actor, kind, target, head_folds().share(actor, kinds_.name(kind), target)};
+}
+
 void Trace::record(std::string_view actor, EventKind kind, std::string_view target,
                    std::int64_t subject, std::span<const DetailPart> detail) {
+  record_with(actor, kind, target, head_folds().find(actor, kinds_.name(kind), target), subject,
+              detail);
+}
+
+void Trace::record(const TraceHead& head, std::int64_t subject,
+                   std::span<const DetailPart> detail) {
+  record_with(head.actor, head.kind, head.target, head.fold.get(), subject, detail);
+}
+
+void Trace::record_with(std::string_view actor, EventKind kind, std::string_view target,
+                        const FoldTable* fold, std::int64_t subject,
+                        std::span<const DetailPart> detail) {
   const std::uint64_t step = scheduler_.steps();
   const Tick time = scheduler_.now();
   Fnv fnv(hash_);
   hash_stamp(fnv, step, time);
-  hash_middle_tabled(fnv, actor, kinds_.name(kind), target);
+  if (fold != nullptr) {
+    fnv.table(*fold);
+  } else {
+    hash_middle(fnv, actor, kinds_.name(kind), target);
+  }
   hash_subject(fnv, subject);
   for (const DetailPart& part : detail) fnv.part(part);
   fnv.byte(kEventSep);
   hash_ = fnv.value();
   ++count_;
   if (!keep_ && sinks_.empty()) return;
+  keep_event(step, time, actor, kind, target, subject, detail);
+}
+
+void Trace::keep_event(std::uint64_t step, Tick time, std::string_view actor, EventKind kind,
+                       std::string_view target, std::int64_t subject,
+                       std::span<const DetailPart> detail) {
   TraceEvent event{step,    time,          std::string(actor), kind, std::string(target),
                    subject, concat(detail)};
   for (const auto& sink : sinks_) sink(event);

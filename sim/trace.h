@@ -12,6 +12,7 @@
 #include <functional>
 #include <initializer_list>
 #include <iosfwd>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -61,6 +62,19 @@ inline std::string concat(std::initializer_list<DetailPart> parts) {
   return concat(std::span<const DetailPart>(parts.begin(), parts.size()));
 }
 
+class FoldTable;  // sim/fold.h
+
+// Who, what and to whom, for events recorded over and over with the same three (a
+// connection's frames sent and arrived): the fold of their text (sim/fold.h) is found once,
+// when the head is made (Trace::head), and not again for every event. The views must
+// outlive the head; the fold lives as long as the head, on any thread.
+struct TraceHead {
+  std::string_view actor;
+  EventKind kind = EventKind::kSend;
+  std::string_view target;
+  std::shared_ptr<const FoldTable> fold;  // nullptr: folded byte by byte, as without a head
+};
+
 // The names a trace is hashed and written with, handed in by the layer that gives its key
 // parts and its event kinds above the kernel's their meaning.
 struct TraceNames {
@@ -89,6 +103,11 @@ class Trace {
     record(actor, kind, target, subject, {DetailPart(detail)});
   }
 
+  // The head of events of (actor, kind, target). REQUIRES: `kind` is named (name_kinds).
+  TraceHead head(std::string_view actor, EventKind kind, std::string_view target) const;
+  // Records the same event as record(head.actor, head.kind, head.target, ...) does.
+  void record(const TraceHead& head, std::int64_t subject, std::span<const DetailPart> detail);
+
   void keep(bool keep_events) { keep_ = keep_events; }
   void add_sink(std::function<void(const TraceEvent&)> sink) {
     sinks_.push_back(std::move(sink));
@@ -99,6 +118,17 @@ class Trace {
   const std::vector<TraceEvent>& events() const { return events_; }
 
  private:
+  // Hashes one event whose middle is folded by `fold` (nullptr: byte by byte). One copy
+  // of the hot path, which both record()s call.
+  [[gnu::noinline]] void record_with(std::string_view actor, EventKind kind,
+                                     std::string_view target, const FoldTable* fold,
+                                     std::int64_t subject, std::span<const DetailPart> detail);
+  // The event for the sinks and the kept list: only traces that keep or stream events.
+  [[gnu::cold, gnu::noinline]] void keep_event(std::uint64_t step, Tick time,
+                                               std::string_view actor, EventKind kind,
+                                               std::string_view target, std::int64_t subject,
+                                               std::span<const DetailPart> detail);
+
   const Scheduler& scheduler_;
   EventKindNames kinds_;
   bool keep_ = true;

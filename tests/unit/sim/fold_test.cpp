@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -104,5 +105,22 @@ TEST_CASE("fold: head tables of texts of every size up to the limit", "[fold]") 
       REQUIRE(table != nullptr);
       REQUIRE(table->apply(sim::kFnvBasis) == byte_loop(sim::kFnvBasis, joined(actor, "recv", "")));
     }
+  }
+}
+
+TEST_CASE("fold: a shared head table is the one find gives, and outlives its cache", "[fold]") {
+  std::shared_ptr<const sim::FoldTable> shared;
+  {
+    sim::HeadFolds folds;
+    CHECK(folds.find("broker", "recv", "consumer1") != nullptr);  // another table first
+    shared = folds.share("consumer1", "send", "broker");
+    REQUIRE(shared != nullptr);
+    CHECK(shared.get() == folds.find("consumer1", "send", "broker"));
+    CHECK(folds.share(std::string(17, 'a'), "send", "broker") == nullptr);
+  }
+  // The cache is gone; the table is not (an address sanitizer build would say otherwise).
+  const std::string text = joined("consumer1", "send", "broker");
+  for (std::uint64_t low = 0; low < 256; ++low) {
+    REQUIRE(shared->apply(sim::kFnvBasis + low) == byte_loop(sim::kFnvBasis + low, text));
   }
 }
