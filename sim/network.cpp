@@ -62,6 +62,12 @@ void record_frame(Trace& trace, std::string_view actor, EventKind kind, std::str
   trace.record(actor, kind, target, frame.key.subject(), summary.view());
 }
 
+// The same for a frame sent or arrived on a connection, under the direction's head.
+void record_frame(Trace& trace, const TraceHead& head, const Frame& frame) {
+  const SummaryParts summary = frame.summary_parts();
+  trace.record(head, frame.key.subject(), summary.view());
+}
+
 }  // namespace
 
 SummaryParts Frame::summary_parts() const {
@@ -89,11 +95,11 @@ const Network::Node* Network::attached(const NodeId& node) const {
 }
 
 Network::Connection* Network::find(ConnId conn) {
-  return conn >= 1 && conn <= connections_.size() ? &connections_[conn - 1] : nullptr;
+  return conn - 1 < connections_.size() ? connections_[conn - 1].get() : nullptr;
 }
 
 const Network::Connection* Network::find(ConnId conn) const {
-  return conn >= 1 && conn <= connections_.size() ? &connections_[conn - 1] : nullptr;
+  return conn - 1 < connections_.size() ? connections_[conn - 1].get() : nullptr;
 }
 
 void Network::attach(const NodeId& node, NodeHandlers handlers) {
@@ -174,7 +180,7 @@ ConnId Network::connect(const NodeId& client, const NodeId& server) {
   }
   const std::size_t server_slot = found->second;
   const ConnId id = next_conn_++;
-  Connection& c = connections_.emplace_back();
+  Connection& c = *connections_.emplace_back(std::make_unique<Connection>());
   c.dir[0].from = client;
   c.dir[0].to = server;
   c.dir[0].to_node = server_slot;
@@ -189,6 +195,8 @@ ConnId Network::connect(const NodeId& client, const NodeId& server) {
   std::string spill;
   for (Direction& dir : c.dir) {
     dir.site = faults_.sites().id(site_name(dir.from, dir.to, "net.", buffer, spill));
+    dir.sent = trace_.head(dir.from, EventKind::kSend, dir.to);
+    dir.arrived = trace_.head(dir.to, EventKind::kRecv, dir.from);
   }
   trace_.record(client, EventKind::kConnect, server, 0, "connection " + std::to_string(id));
   if (const auto& accept = nodes_[c.dir[0].to_node].handlers.on_accept) accept(id, client);
@@ -208,7 +216,7 @@ void Network::add_state(StateHash& hash) const {
     hash.add(handlers.on_datagram != nullptr);
   }
   for (std::size_t i = 0; i < connections_.size(); ++i) {
-    const Connection& c = connections_[i];
+    const Connection& c = *connections_[i];
     hash.add(static_cast<std::uint64_t>(i + 1));  // its id
     hash.add(c.frozen);
     hash.add(c.notified[0]);
@@ -253,7 +261,7 @@ NodeId Network::peer(ConnId conn, const NodeId& self) const {
 std::vector<ConnId> Network::connections_of(const NodeId& node) const {
   std::vector<ConnId> result;
   for (std::size_t i = 0; i < connections_.size(); ++i) {
-    const Connection& c = connections_[i];
+    const Connection& c = *connections_[i];
     if ((c.dir[0].from == node || c.dir[1].from == node) && (c.dir[0].alive || c.dir[1].alive)) {
       result.push_back(i + 1);
     }
@@ -275,13 +283,10 @@ bool Network::send(ConnId conn, const NodeId& from, Frame frame) {
       cut ? std::optional<FaultAction>(FaultAction::kDrop)
           : faults_.check({dir.site, FaultAction::kDrop, opportunity_key(frame, dir), frame.kind});
   if (fault == FaultAction::kDrop) {
-    ++frames_lost_;
-    record_frame(trace_, from, EventKind::kLost, dir.to, frame,
-                 {cut ? " (partition)" : " (dropped: connection breaks)"});
-    break_connection(conn, from, "frame lost");
+    drop_sent(conn, from, dir, frame, cut);
     return true;  // the sender cannot tell: TCP accepted the bytes
   }
-  record_frame(trace_, from, EventKind::kSend, dir.to, frame);
+  record_frame(trace_, dir.sent, frame);
   // Keyed: the frame, its connection and direction, and how many frames are ahead of it.
   const auto identity = [&] {
     return event_tag(datagram_tag(dir.from, dir.to, frame, faults_.frames()), conn, d,
@@ -306,6 +311,14 @@ bool Network::send(ConnId conn, const NodeId& from, Frame frame) {
   return true;
 }
 
+void Network::drop_sent(ConnId conn, const NodeId& from, const Direction& dir, const Frame& frame,
+                        bool cut) {
+  ++frames_lost_;
+  record_frame(trace_, from, EventKind::kLost, dir.to, frame,
+               {cut ? " (partition)" : " (dropped: connection breaks)"});
+  break_connection(conn, from, "frame lost");
+}
+
 void Network::deliver_head(ConnId conn, int d) {
   Connection* found = find(conn);
   EOSIM_ASSERT(found != nullptr);
@@ -322,14 +335,17 @@ void Network::deliver_head(ConnId conn, int d) {
     record_frame(trace_, dir.from, EventKind::kLost, dir.to, item.frame, {" (receiver gone)"});
     return;
   }
-  record_frame(trace_, dir.to, EventKind::kRecv, dir.from, item.frame);
-  if (item.freeze_after) freeze(conn, "frozen after " + item.frame.summary_text());
-  if (item.kill_client) {
-    on_kill_(dir.to, "killed as " + item.frame.summary_text() + " arrived (a crash rule on " +
-                         std::string(faults_.sites().name(dir.site)) + ")");
-    return;
-  }
+  record_frame(trace_, dir.arrived, item.frame);
+  if ((item.freeze_after || item.kill_client) && arrive_faulted(conn, dir, item)) return;
   if (node.handlers.on_frame) node.handlers.on_frame(conn, item.frame);
+}
+
+bool Network::arrive_faulted(ConnId conn, const Direction& dir, const InFlight& item) {
+  if (item.freeze_after) freeze(conn, "frozen after " + item.frame.summary_text());
+  if (!item.kill_client) return false;
+  on_kill_(dir.to, "killed as " + item.frame.summary_text() + " arrived (a crash rule on " +
+                       std::string(faults_.sites().name(dir.site)) + ")");
+  return true;
 }
 
 void Network::kill_client_at(ConnId conn, const Connection& c, int d, InFlight& item) {

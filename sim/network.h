@@ -297,6 +297,10 @@ class Network {
     Fifo<InFlight> queue;
     Tick last_arrival = 0;
     bool alive = true;
+    // The trace's heads of its frames sent (from, send, to) and arrived (to, recv, from),
+    // made at connect, when from and to are set for good.
+    TraceHead sent;
+    TraceHead arrived;
   };
   struct Connection {
     Direction dir[2];                   // [0] client->server, [1] server->client
@@ -319,6 +323,13 @@ class Network {
   Tick draw_latency(Tick min, Tick max, const Identity& identity);
   int side_of(const Connection& c, const NodeId& node) const;
   void deliver_head(ConnId conn, int d);
+  // A frame that arrived with a freeze or crash rule on it (`item`'s flags): freezes the
+  // link, or kills its receiver. True when the frame is not to be handed on.
+  [[gnu::cold, gnu::noinline]] bool arrive_faulted(ConnId conn, const Direction& dir,
+                                                   const InFlight& item);
+  // The frame `conn` drops by a fault or a partition (`cut`) as `from` sends it.
+  [[gnu::cold, gnu::noinline]] void drop_sent(ConnId conn, const NodeId& from, const Direction& dir,
+                                              const Frame& frame, bool cut);
   void lose_queue(Direction& dir, const char* why);
   // A crash rule matched `item`, sent on `conn` in direction `d` (see the header comment).
   void kill_client_at(ConnId conn, const Connection& c, int d, InFlight& item);
@@ -347,13 +358,14 @@ class Network {
   std::size_t node_slot(const NodeId& node);
   const Node* attached(const NodeId& node) const;
   // The connection with this id, or nullptr. Ids are handed out from 1 and never reused,
-  // so connections_[id - 1] is connection `id` (a deque: references stay valid).
+  // so connections_[id - 1] is connection `id` (each boxed: references stay valid, and
+  // finding one is an index, where a deque of such large elements took a division).
   Connection* find(ConnId conn);
   const Connection* find(ConnId conn) const;
 
   std::deque<Node> nodes_;
   std::map<NodeId, std::size_t, std::less<>> node_index_;
-  std::deque<Connection> connections_;
+  std::vector<std::unique_ptr<Connection>> connections_;
   std::vector<Window> partitions_;
   ConnId next_conn_ = 1;
   std::uint64_t frames_sent_ = 0;
