@@ -43,7 +43,7 @@ class Fnv {
   }
   // The decimal text of a number, as std::to_string writes it, two digits a turn. Most
   // numbers of a trace (steps, times, subjects) have one or two digits: folded in line.
-  void number(std::uint64_t value) {
+  [[gnu::noinline]] void number(std::uint64_t value) {
     if (value < 10) {
       byte(static_cast<unsigned char>('0' + value));
     } else if (value < 100) {
