@@ -42,7 +42,8 @@ class Fnv {
     hash_ = h;
   }
   // The decimal text of a number, as std::to_string writes it, two digits a turn. Most
-  // numbers of a trace (steps, times, subjects) have one or two digits: folded in line.
+  // numbers of a trace (steps, times, subjects) have one or two digits. Out of line: one
+  // copy serves the step, time, subject and detail numbers (fewer code lines to fetch).
   [[gnu::noinline]] void number(std::uint64_t value) {
     if (value < 10) {
       byte(static_cast<unsigned char>('0' + value));
@@ -52,7 +53,7 @@ class Fnv {
       wide_number(value);
     }
   }
-  // REQUIRES: value >= 100. Out of line, so that number() stays small enough to inline.
+  // REQUIRES: value >= 100. Out of line, so that number() stays small.
   [[gnu::noinline]] void wide_number(std::uint64_t value) {
     if (value < 10000) {  // the later steps and times of a run of the lab: no buffer either
       const std::uint64_t high = value / 100;
