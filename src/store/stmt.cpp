@@ -140,7 +140,8 @@ Stmt& Stmt::bind_null(int index) {
   return Status::injected(code, "injected fault: " + std::string(sim::name_of(op)));
 }
 
-[[gnu::cold]] Status Stmt::failed_step() {
+[[gnu::cold]] Status Stmt::step_error(int rc) {
+  if (rc < 0) return injected_error(HookOp::kStatement, -rc);
   Status s = sqlite_error(db_, sqlite3_extended_errcode(db_), "running: " + sql_);
   // Release the statement's locks now; the caller decides about the transaction.
   sqlite3_reset(stmt_);
@@ -172,29 +173,34 @@ Stmt& Stmt::bind_null(int index) {
 
 const Value& Stmt::remote_value(int index) const { return rows_.rows[next_row_ - 1][index]; }
 
+// In line in both callers: exec() steps in a loop without a Status per step.
+[[gnu::always_inline]] inline int Stmt::step_sqlite(bool hooked) {
+  if (hooked && *hook_) {
+    const int injected = (*hook_)(HookOp::kStatement);
+    if (injected != SQLITE_OK) [[unlikely]]
+      return -injected;
+  }
+  const int rc = sqlite3_step(stmt_);
+  record(Recorder::Kind::kStep, 0, rc);
+  return rc;
+}
+
 Status Stmt::step_impl(bool& has_row, bool hooked) {
   has_row = false;
   has_row_ = false;
   if (remote_ != nullptr) return step_remote(has_row, hooked);
   if (stmt_ == nullptr) return prepare_status_;
-  if (hooked && *hook_) {
-    const int injected = (*hook_)(HookOp::kStatement);
-    if (injected != SQLITE_OK) return injected_error(HookOp::kStatement, injected);
-  }
-  const int rc = sqlite3_step(stmt_);
-  record(Recorder::Kind::kStep, 0, rc);
+  const int rc = step_sqlite(hooked);
   if (rc == SQLITE_ROW) {
     has_row = true;
     has_row_ = true;
     return Status::success();
   }
   if (rc == SQLITE_DONE) return Status::success();
-  return failed_step();
+  return step_error(rc);
 }
 
-// On a prepared SQLite statement, the steps of step_impl(hooked=true) in a loop without a
-// Status per step: the hook asked before each step, each step recorded, a failed one
-// released. has_row_ ends false on every path, as after step_impl's last step.
+// Steps until done; has_row_ ends false on every path, as after step_impl's last step.
 Status Stmt::exec() {
   if (remote_ != nullptr || stmt_ == nullptr) [[unlikely]] {
     bool has_row = true;
@@ -205,17 +211,9 @@ Status Stmt::exec() {
   } else {
     has_row_ = false;
     int rc = SQLITE_ROW;
-    while (rc == SQLITE_ROW) {
-      if (*hook_) {
-        const int injected = (*hook_)(HookOp::kStatement);
-        if (injected != SQLITE_OK) [[unlikely]]
-          return injected_error(HookOp::kStatement, injected);
-      }
-      rc = sqlite3_step(stmt_);
-      record(Recorder::Kind::kStep, 0, rc);
-    }
+    while (rc == SQLITE_ROW) rc = step_sqlite(/*hooked=*/true);
     if (rc != SQLITE_DONE) [[unlikely]]
-      return failed_step();
+      return step_error(rc);
   }
   reset();
   return Status::success();

@@ -106,8 +106,14 @@ class alignas(64) Stmt {  // aligned: its hot fields (below) share one cache lin
   }
   void rewind_unprepared();                      // a server's statement, or a failed prepare
   Status step_impl(bool& has_row, bool hooked);  // hooked=false: BEGIN/COMMIT/ROLLBACK
-  // The error of a step SQLite failed, after releasing the statement's locks.
-  Status failed_step();
+  // One step of a prepared SQLite statement, the only one: with `hooked`, the fault hook
+  // is asked first, and its answer (a positive SQLite code) comes back negated, the step
+  // not run; else sqlite3_step()'s result, recorded. step_impl() and exec() both step
+  // through it. (A plain int, not a pair: exec()'s loop then stays in one hot block.)
+  int step_sqlite(bool hooked);
+  // The error of a step whose step_sqlite() result `rc` is neither a row nor done: the
+  // injected fault (rc < 0), or SQLite's error after releasing the statement's locks.
+  Status step_error(int rc);
   // Appends this call to the installed store::Recorder, if this connection is recorded
   // (inline: the test is on every bind, step, reset and column read).
   void record(Recorder::Kind kind, int index = 0, int result = 0, int64_t value = 0) const {
