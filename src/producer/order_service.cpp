@@ -58,8 +58,8 @@ namespace {
 // The body of an order's message: written to the outbox, or published directly by a
 // producer without one.
 std::string body_of(const ProducerOptions& options, std::int64_t order) {
-  return orders::encode(
-      {order, options.amounts[static_cast<std::size_t>(order - 1)], options.account});
+  return orders::encode(order, options.amounts[static_cast<std::size_t>(order - 1)],
+                        options.account);
 }
 
 }  // namespace
@@ -89,12 +89,16 @@ bool OrderService::fault(Site site, std::int64_t order, sim::FaultAction kind) {
 // The database link broke under the order's write (sites db.producer_restart and
 // db.producer_commit_reply): the connection is dropped and a fresh one opened, as a
 // client's pool does, and the write is made again (kAgain, `lost` says why).
-OrderService::Written OrderService::lose_connection(store::Status why, store::Status& lost) {
+// `why` is a server's error (SQLSTATE `sqlstate`). Cold, its texts too: out of
+// write_order's way.
+[[gnu::cold]] OrderService::Written OrderService::lose_connection(const char* sqlstate,
+                                                                  const char* why,
+                                                                  store::Status& lost) {
   db_.close();
   if (store::machine_failed(store::Db::open(options_.orders_uri, db_))) {
     return Written::kMachineFailed;
   }
-  lost = std::move(why);
+  lost = store::Status::from_sqlstate(sqlstate, why);
   return Written::kAgain;
 }
 
@@ -132,17 +136,16 @@ OrderService::Written OrderService::write_order(std::int64_t order, std::int64_t
   if (st.ok() && fault(Site::kDbProducerRestart, order, sim::FaultAction::kRestart) &&
       !store::is_remote_uri(options_.orders_uri)) {
     txn.abandon();
-    return lose_connection(
-        store::Status::from_sqlstate("57P01", "the database restarted: terminating connection "
-                                              "due to immediate shutdown command"),
-        lost);
+    return lose_connection("57P01",
+                           "the database restarted: terminating connection due to immediate "
+                           "shutdown command",
+                           lost);
   }
   if (st.ok()) st = txn.commit();
   if (st.ok() && fault(Site::kDbProducerCommitReply, order, sim::FaultAction::kDrop)) {
-    return lose_connection(store::Status::from_sqlstate(
-                               "08006", "the connection broke before the reply to COMMIT "
-                                        "came: is the order written?"),
-                           lost);
+    return lose_connection(
+        "08006", "the connection broke before the reply to COMMIT came: is the order written?",
+        lost);
   }
   if (st.kind == store::ErrorKind::kConnectionLost) {
     lost = st;

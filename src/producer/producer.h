@@ -109,6 +109,8 @@ class Relay {
   // The unsent rows in id order. False (and nothing in `rows`) when the read failed; the
   // relay then reads again later by itself.
   bool read_unsent(std::vector<OutboxRow>& rows);
+  void read_failed(const store::Status& st);  // traces it, and reads again later
+  void trace_found_dead(transport::ConnId conn);  // pump's: its connection is gone
   // False when the row is not marked: after a machine error (the relay stopped), or a
   // connection a database server broke (the row stays unsent, for the next poll).
   bool mark_sent(std::int64_t row);
@@ -168,7 +170,7 @@ class OrderService {
   enum class Written { kYes, kFound, kAgain, kMachineFailed };
   Written write_order(std::int64_t order, std::int64_t amount, std::int64_t now, bool outbox,
                       store::Status& lost);
-  Written lose_connection(store::Status why, store::Status& lost);
+  Written lose_connection(const char* sqlstate, const char* why, store::Status& lost);
   void stop();
   bool fault(orders::Site site, std::int64_t order,
              sim::FaultAction kind = sim::FaultAction::kCrash);

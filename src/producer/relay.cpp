@@ -69,22 +69,22 @@ bool Relay::fault(Site site, std::int64_t order, std::int64_t attempt) {
   return true;
 }
 
+// The connection died and nothing has told this end yet (the broker's frame was lost, so
+// the broker noticed first): the relay finds out as it goes to publish, as a client whose
+// socket write fails. Traced, or the new connection and the republish that follow would
+// have no cause in the trace. Cold, as are the rare paths below: out of pump's way.
+[[gnu::cold]] void Relay::trace_found_dead(transport::ConnId conn) {
+  const std::string again = in_flight_.empty() ? ""
+                                               : "; its " + std::to_string(in_flight_.size()) +
+                                                     " unconfirmed publish(es) go out again";
+  k_.trace.record("relay", sim::EventKind::kDisconnected, "broker", 0,
+                  "connection " + std::to_string(conn) + ", found dead when publishing" + again);
+}
+
 void Relay::pump() {
   if (!up_) return;
   const transport::ConnId before = publisher_.conn();
-  if (before != 0 && !k_.net.is_open(before)) {
-    // The connection died and nothing has told this end yet (the broker's frame was lost,
-    // so the broker noticed first): the relay finds out as it goes to publish, as a client
-    // whose socket write fails. Traced, or the new connection and the republish that
-    // follow would have no cause in the trace.
-    const std::string again =
-        in_flight_.empty() ? ""
-                           : "; its " + std::to_string(in_flight_.size()) +
-                                 " unconfirmed publish(es) go out again";
-    k_.trace.record("relay", sim::EventKind::kDisconnected, "broker", 0,
-                    "connection " + std::to_string(before) + ", found dead when publishing" +
-                        again);
-  }
+  if (before != 0 && !k_.net.is_open(before)) trace_found_dead(before);
   if (!publisher_.ensure_connected()) {
     ++refused_in_a_row_;
     schedule_reconnect();
@@ -150,16 +150,20 @@ bool Relay::read_unsent(std::vector<OutboxRow>& rows) {
   select.reset();
   if (st.ok()) return true;
   rows.clear();
+  read_failed(st);
+  return false;
+}
+
+[[gnu::cold]] void Relay::read_failed(const store::Status& st) {
   if (st.kind == store::ErrorKind::kEnvironment) {  // the machine's trouble: the run is over
     stop();
-    return false;
+    return;
   }
   const bool polls = options_.poll_ticks > 0;
   k_.trace.record("relay", orders::event::kDbError, "", 0,
                   "reading the outbox: " + st.to_string() +
                       (polls ? " -> read again at the next poll" : " -> read again later"));
   if (!polls) after(options_.reconnect_ticks, "relay.retry", [](Relay& r) { r.kick(); });
-  return false;
 }
 
 bool Relay::mark_sent(std::int64_t row) {
