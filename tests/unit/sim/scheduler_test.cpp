@@ -4,7 +4,9 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "sim/scheduler.h"
@@ -52,8 +54,10 @@ TEST_CASE("scheduler: lower priority runs first at the same time", "[scheduler]"
   Chooser c(1);
   Scheduler s(c);
   std::string order;
-  s.at(5, "late", [&] { order += "b"; }, 1);
-  s.at(5, "early", [&] { order += "a"; }, 0);
+  s.at(
+      5, "late", [&] { order += "b"; }, 1);
+  s.at(
+      5, "early", [&] { order += "a"; }, 0);
   s.run(10);
   CHECK(order == "ab");
   CHECK(c.tape().empty());  // different priorities are not a choice point
@@ -131,4 +135,51 @@ TEST_CASE("scheduler: a closure runs once and what it holds is released once", "
   moved();
   moved.reset();
   CHECK(held.use_count() == 1);
+}
+
+// The queue against a model: events scheduled from inside events, in and out of time
+// order, with ties of time and priority, and far more of them than the queue's first
+// capacity, so that the entries that ran are dropped many times over. With FIFO ties every
+// step must run the least pending (time, priority, sequence number).
+TEST_CASE("scheduler: every step runs the earliest pending event, ties in sequence order",
+          "[scheduler]") {
+  Chooser chooser(1);
+  Scheduler s(chooser, TieBreak::kFifo);
+  using Entry = std::tuple<sim::Tick, int, sim::EventId>;
+  std::set<Entry> pending;
+  std::uint64_t state = 12345;
+  const auto draw = [&state](std::uint64_t n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (state >> 33) % n;
+  };
+  int scheduled = 0;
+  int mismatches = 0;
+  std::function<void(Entry)> run_one;
+  const auto schedule_some = [&] {
+    const std::uint64_t count = scheduled < 3000 ? draw(4) : 0;
+    for (std::uint64_t i = 0; i < count; ++i) {
+      const sim::Tick time = s.now() + std::array<sim::Tick, 5>{0, 0, 1, 3, 40}[draw(5)];
+      const int priority = static_cast<int>(draw(3)) - 1;
+      const auto id = std::make_shared<sim::EventId>(0);
+      *id = s.at(
+          time, "e",
+          [&run_one, time, priority, id] {
+            run_one({time, priority, *id});
+          },
+          priority);
+      pending.insert({time, priority, *id});
+      ++scheduled;
+    }
+  };
+  run_one = [&](Entry entry) {
+    if (pending.empty() || *pending.begin() != entry) ++mismatches;
+    pending.erase(entry);
+    schedule_some();
+  };
+  for (int i = 0; i < 8; ++i) schedule_some();
+  const auto result = s.run(100000);
+  CHECK(result.quiescent);
+  CHECK(scheduled >= 3000);
+  CHECK(mismatches == 0);
+  CHECK(pending.empty());
 }
