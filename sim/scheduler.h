@@ -108,6 +108,7 @@ class Scheduler {
   // Takes a slot for event `id` due at `time` and queues it; the caller puts its closure in.
   Slot& schedule(Tick time, const char* label, int priority, EventId id, std::uint64_t tag);
   void insert(const Key& key);
+  void make_room();  // insert's rare part: drops the entries that ran (see queue_)
   Key pop_next();
   // Among the events tied at the head (two or more), the index of the one to run next.
   std::size_t choose_tied();
@@ -119,7 +120,7 @@ class Scheduler {
   // The pending events in the order they would run, from queue_[head_] (the earliest) to
   // the end: a new event goes in from the back (it is most often the latest), the next one
   // is taken at the head, and tied events stand side by side in sequence order. Entries
-  // before head_ ran; they are dropped when the queue empties or they are the majority.
+  // before head_ ran; they are dropped when the vector is full and they are at least half.
   std::vector<Key> queue_;
   std::size_t head_ = 0;
   std::vector<Slot> slots_;
