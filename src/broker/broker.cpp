@@ -110,14 +110,13 @@ void Broker::reject(ChannelRef ref, uint64_t tag, bool requeue) {
 void Broker::settle(ChannelRef ref, uint64_t tag, bool multiple, Settle how) {
   Channel* ch = find_channel(ref);
   if (ch == nullptr) return;
-  auto taken = ch->take_unacked(tag, multiple);
-  if (!taken) {
+  if (!ch->take_unacked(tag, multiple, settling_)) {
     // Item 1: another channel's tag, a double ack, a tag from before a reconnect.
     fail_channel(ref, 406, "PRECONDITION_FAILED - unknown delivery tag " + std::to_string(tag));
     dispatch_all();
     return;
   }
-  for (Unacked& unacked : *taken) {
+  for (Unacked& unacked : settling_) {
     release(ref, unacked);
     switch (how) {
       case Settle::kAck:
@@ -136,6 +135,7 @@ void Broker::settle(ChannelRef ref, uint64_t tag, bool multiple, Settle how) {
         break;
     }
   }
+  settling_.clear();
   dispatch_all();
 }
 

@@ -28,16 +28,19 @@ Unacked& Channel::add_unacked(uint64_t tag) {
   return it->second;
 }
 
-std::optional<std::vector<Unacked>> Channel::take_unacked(uint64_t tag, bool multiple) {
-  if (multiple && tag == 0) return take_all_unacked();  // AMQP 0-9-1: tag 0 + multiple = all
-  auto last = unacked_.find(tag);
-  if (last == unacked_.end()) return std::nullopt;
-  auto first = multiple ? unacked_.begin() : last;
-  auto end = std::next(last);
-  std::vector<Unacked> taken;
-  for (auto it = first; it != end; ++it) taken.push_back(std::move(it->second));
+bool Channel::take_unacked(uint64_t tag, bool multiple, std::vector<Unacked>& into) {
+  into.clear();
+  auto first = unacked_.begin();
+  auto end = unacked_.end();
+  if (!multiple || tag != 0) {  // AMQP 0-9-1: tag 0 + multiple = all
+    const auto last = unacked_.find(tag);
+    if (last == unacked_.end()) return false;
+    if (!multiple) first = last;
+    end = std::next(last);
+  }
+  for (auto it = first; it != end; ++it) into.push_back(std::move(it->second));
   unacked_.erase(first, end);
-  return taken;
+  return true;
 }
 
 std::vector<Unacked> Channel::take_all_unacked() {

@@ -53,10 +53,11 @@ class Channel {
   // A new unacked delivery under `tag`, to be filled in place (its message is moved in
   // once). REQUIRES: tag was handed out by next_delivery_tag() and is not unacked yet.
   Unacked& add_unacked(uint64_t tag);
-  // Takes the deliveries that basic.ack/nack(tag, multiple) settles, in tag order, like
-  // RabbitMQ's collect_acks: the tag itself must be unacked (else nullopt: a channel error,
-  // item 1), multiple adds every smaller tag (item 2), and multiple with tag 0 means all.
-  std::optional<std::vector<Unacked>> take_unacked(uint64_t tag, bool multiple);
+  // Moves the deliveries that basic.ack/nack(tag, multiple) settles into `into` (emptied
+  // first; the caller keeps its capacity), in tag order, like RabbitMQ's collect_acks: the
+  // tag itself must be unacked (else false: a channel error, item 1), multiple adds every
+  // smaller tag (item 2), and multiple with tag 0 means all.
+  bool take_unacked(uint64_t tag, bool multiple, std::vector<Unacked>& into);
   std::vector<Unacked> take_all_unacked();
   const std::map<uint64_t, Unacked>& unacked() const { return unacked_; }
   // True if a delivery has waited longer than `timeout` at `now` (item 8).
