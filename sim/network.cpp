@@ -198,7 +198,7 @@ ConnId Network::connect(const NodeId& client, const NodeId& server) {
     dir.sent = trace_.head(dir.from, EventKind::kSend, dir.to);
     dir.arrived = trace_.head(dir.to, EventKind::kRecv, dir.from);
   }
-  trace_.record(client, EventKind::kConnect, server, 0, "connection " + std::to_string(id));
+  trace_.record(client, EventKind::kConnect, server, 0, {"connection ", id});
   if (const auto& accept = nodes_[c.dir[0].to_node].handlers.on_accept) accept(id, client);
   return id;
 }
@@ -392,8 +392,7 @@ void Network::notify(ConnId conn, int side, Tick delay) {
                             " ticks (missed heartbeats): closes connection " +
                             std::to_string(conn));
         }
-        trace_.record(self, EventKind::kDisconnected, c.dir[side].to, 0,
-                      "connection " + std::to_string(conn));
+        trace_.record(self, EventKind::kDisconnected, c.dir[side].to, 0, {"connection ", conn});
         const Node& node = nodes_[c.dir[1 - side].to_node];  // the direction towards self
         if (node.attached && node.handlers.on_disconnect) node.handlers.on_disconnect(conn);
       },

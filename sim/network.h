@@ -46,6 +46,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <new>
 #include <optional>
 #include <span>
 #include <string>
@@ -72,19 +73,30 @@ using ConnId = std::uint64_t;
 // pieces the trace takes (sim/trace.h): static text, views of the frame's own strings or
 // its payload's, and numbers. A sweep's trace hashes them one by one and keeps no text,
 // so no summary is formatted into a string on its way; parts not added are empty.
-struct SummaryParts {
+class SummaryParts {
+ public:
   // Up to 6 of the payload's, and 3 a trace line adds (why the frame was lost).
   static constexpr std::size_t kMax = 10;
 
+  // The parts are made as they are added: a frame event (two per frame) writes the few it
+  // has, not all ten (320 bytes) first.
+  SummaryParts() {}  // NOLINT(modernize-use-equals-default): storage_ stays unset on purpose
   void add(DetailPart part) {
-    EOSIM_ASSERT(size < kMax);
-    parts[size++] = part;
+    EOSIM_ASSERT(size_ < kMax);
+    new (storage_ + size_ * sizeof(DetailPart)) DetailPart(part);
+    ++size_;
   }
-  std::span<const DetailPart> view() const { return {parts.data(), size}; }
+  std::size_t size() const { return size_; }
+  std::span<const DetailPart> view() const {
+    return {std::launder(reinterpret_cast<const DetailPart*>(storage_)), size_};
+  }
   std::string joined() const { return concat(view()); }  // the summary's text
 
-  std::array<DetailPart, kMax> parts{"", "", "", "", "", "", "", "", "", ""};
-  std::size_t size = 0;
+ private:
+  static_assert(std::is_trivially_copyable_v<DetailPart> &&
+                std::is_trivially_destructible_v<DetailPart>);
+  alignas(DetailPart) unsigned char storage_[kMax * sizeof(DetailPart)];
+  std::size_t size_ = 0;
 };
 
 // What a protocol puts in a frame. The network moves it and never looks inside; each
