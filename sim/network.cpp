@@ -489,7 +489,7 @@ void Network::partition(const NodeId& a, const NodeId& b, Tick from, Tick to) {
   partitions_.push_back({a, b, from, to});
 }
 
-bool Network::partitioned(const NodeId& a, const NodeId& b, Tick at) const {
+bool Network::in_window(const NodeId& a, const NodeId& b, Tick at) const {
   for (const auto& w : partitions_) {
     const bool pair = (w.a == a && w.b == b) || (w.a == b && w.b == a);
     if (pair && at >= w.from && at < w.to) return true;
