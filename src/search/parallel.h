@@ -41,8 +41,11 @@ inline unsigned worker_count(unsigned jobs, std::uint64_t tasks) {
   return static_cast<unsigned>(std::max<std::uint64_t>(1, most));
 }
 
-template <class Fn>
-eosim::Status parallel_for(std::size_t count, unsigned workers, bool warm, Fn fn) {
+// parallel_for with a `State` per worker thread: fn(state, i), where `state` is made
+// when the worker starts (after its WarmScope) and destroyed when it stops (before it): a
+// sweep worker's lab::ReusedWorld.
+template <class State, class Fn>
+eosim::Status parallel_for_each_worker(std::size_t count, unsigned workers, bool warm, Fn fn) {
   std::atomic<std::size_t> next{0};
   std::mutex error_mutex;
   bool failed = false;  // guarded by error_mutex
@@ -57,7 +60,8 @@ eosim::Status parallel_for(std::size_t count, unsigned workers, bool warm, Fn fn
     try {
       std::optional<store::WarmUnlessWarm> scope;
       if (warm) scope.emplace();
-      for (std::size_t i = next++; i < count; i = next++) fn(i);
+      State state;
+      for (std::size_t i = next++; i < count; i = next++) fn(state, i);
     } catch (const std::bad_alloc&) {
       fail("out of memory in a worker thread (try a lower --jobs)");
     }
@@ -84,6 +88,13 @@ eosim::Status parallel_for(std::size_t count, unsigned workers, bool warm, Fn fn
   }
   for (auto& t : threads) t.join();
   return status();
+}
+
+template <class Fn>
+eosim::Status parallel_for(std::size_t count, unsigned workers, bool warm, Fn fn) {
+  struct NoState {};
+  return parallel_for_each_worker<NoState>(count, workers, warm,
+                                           [&fn](NoState&, std::size_t i) { fn(i); });
 }
 
 }  // namespace lab

@@ -54,18 +54,20 @@ eosim::Status run_block(const Scenario& scenario, const SweepOptions& options,
   // the default spec); each run copies the result, sets its seed and hands the copy to its
   // world.
   const Scenario base = sweep_scenario(scenario, options, first);
-  return parallel_for(results.size(), workers, options.warm, [&](std::size_t i) {
+  // Each worker keeps one world and resets it in place for its next seed.
+  const auto run_seed = [&](ReusedWorld& reused, std::size_t i) {
     SeedResult& r = results[i];
     Scenario s = base;
     s.seed = first + i;
     WorldOptions world;
     world.keep_trace = false;
     world.record_tape = false;
-    const eosim::Status ran = run_scenario(std::move(s), world, r.run, nullptr);
+    const eosim::Status ran = reused.run(std::move(s), world, r.run);
     r.built = ran.ok();
     r.error = ran;
     trim(r.run);
-  });
+  };
+  return parallel_for_each_worker<ReusedWorld>(results.size(), workers, options.warm, run_seed);
 }
 
 // The runs of each verdict and the faults of each action, counted by enum value while the

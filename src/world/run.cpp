@@ -14,20 +14,46 @@ eosim::Status run_scenario(const Scenario& scenario, const WorldOptions& options
   return run_scenario(Scenario(scenario), options, out, trace, tables);
 }
 
+namespace {
+
+// Runs a built world to its end and reads what the caller asked for.
+eosim::Status finish(World& world, RunSummary& out, std::vector<sim::TraceEvent>* trace,
+                     std::vector<DbTable>* tables) {
+  world.run();
+  if (world.failed()) return world.failure();
+  out = world.summary();
+  if (world.failed()) return world.failure();
+  if (trace) *trace = world.kernel().trace.events();
+  if (tables) *tables = world.tables();
+  return eosim::Status::success();
+}
+
+}  // namespace
+
 eosim::Status run_scenario(Scenario&& scenario, const WorldOptions& options, RunSummary& out,
                            std::vector<sim::TraceEvent>* trace, std::vector<DbTable>* tables) {
   WorldOptions effective = options;
   effective.keep_trace = options.keep_trace || trace != nullptr;
   eosim::Result<std::unique_ptr<World>> created = World::create(std::move(scenario), effective);
   if (!created.ok()) return created.status();
-  const std::unique_ptr<World>& world = created.value();
-  world->run();
-  if (world->failed()) return world->failure();
-  out = world->summary();
-  if (world->failed()) return world->failure();
-  if (trace) *trace = world->kernel().trace.events();
-  if (tables) *tables = world->tables();
-  return eosim::Status::success();
+  return finish(*created.value(), out, trace, tables);
+}
+
+eosim::Status ReusedWorld::run(Scenario&& scenario, const WorldOptions& options, RunSummary& out,
+                               std::vector<DbTable>* tables) {
+  if (world_ != nullptr && world_->reusable_for(options)) {
+    ++resets_;
+    if (eosim::Status reset = world_->reset(std::move(scenario), options); !reset.ok()) {
+      world_.reset();
+      return reset;
+    }
+  } else {
+    world_.reset();  // first: its warm claim and connections go back before the new world's
+    eosim::Result<std::unique_ptr<World>> created = World::create(std::move(scenario), options);
+    if (!created.ok()) return created.status();
+    world_ = std::move(created.value());
+  }
+  return finish(*world_, out, nullptr, tables);
 }
 
 std::vector<std::string> diagram_lanes(const Scenario& scenario) {

@@ -174,8 +174,8 @@ store::Status empty_tables(store::Db& db, std::initializer_list<const char*> sta
 
 }  // namespace
 
-store::Status ready_orders_db(store::Db& db) {
-  if (db.reused() && empty_tables(db, {"DELETE FROM orders", "DELETE FROM outbox",
+store::Status ready_orders_db(store::Db& db, bool kept) {
+  if ((kept || db.reused()) && empty_tables(db, {"DELETE FROM orders", "DELETE FROM outbox",
                                        "DELETE FROM sqlite_sequence"})
                          .ok()) {
     return store::Status::success();
@@ -184,14 +184,14 @@ store::Status ready_orders_db(store::Db& db) {
 }
 
 store::Status ready_ledger_db(store::Db& db, const std::string& account,
-                              int64_t initial_balance) {
+                              int64_t initial_balance, bool kept) {
   const auto insert_account = [&] {
     return db.statement("INSERT INTO accounts(id, balance) VALUES (?1, ?2)")
         .bind(1, std::string_view(account))
         .bind(2, initial_balance)
         .exec();
   };
-  if (db.reused() &&
+  if ((kept || db.reused()) &&
       empty_tables(db,
                    {"DELETE FROM accounts", "DELETE FROM processed_messages",
                     "DELETE FROM debits", "DELETE FROM rejections",

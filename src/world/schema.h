@@ -56,9 +56,11 @@ store::Status clone_ledger_schema(store::Db& db, const std::string& account,
 // AUTOINCREMENT counters and the account reset - which keeps every connection's prepared
 // statements valid. Both leave the same rows, with the same rowids, so a run cannot tell
 // them apart; when emptying fails (the last run left no schema) it clones after all.
-store::Status ready_orders_db(store::Db& db);
+// `kept`: the connection itself served the last run (a World reset in place keeps it
+// open), which makes its database one to empty as well.
+store::Status ready_orders_db(store::Db& db, bool kept = false);
 store::Status ready_ledger_db(store::Db& db, const std::string& account,
-                              int64_t initial_balance);
+                              int64_t initial_balance, bool kept = false);
 // The same for the separate dedup store's one table (`seen`).
 store::Status ready_dedup_db(store::Db& db);
 

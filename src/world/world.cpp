@@ -40,6 +40,12 @@ namespace {
 // a sweep apart and never influences what a run does.
 std::atomic<std::uint64_t> g_world_counter{0};
 
+// The mail server's log of a world on warm databases: never warm itself (it is opened
+// only by designs with an email), so a new one for each run.
+std::string effects_uri() {
+  return "file:/eosim-" + std::to_string(++g_world_counter) + "-effects?vfs=memdb";
+}
+
 // Files for --keep-db; else files in the world's private folder (`temp_dir`, when it has
 // one); else the thread's warm databases when it has them free (a sweep worker's); else
 // fresh in-memory databases of this world's own.
@@ -55,12 +61,10 @@ DbUris make_uris(const std::string& keep_dir, const std::string& temp_dir, WarmC
     return {uri("orders.db"), uri("ledger.db"), uri("dedup.db"), uri("effects.db")};
   }
   if (warm.claim()) {
-    // The mail server's log is never warm: it is opened only by designs with an email.
     const store::WarmScope& w = *warm.scope();
     const int slot = warm.slot();
     return {w.database_uri("orders", slot), w.database_uri("ledger", slot),
-            w.database_uri("dedup", slot),
-            "file:/eosim-" + std::to_string(++g_world_counter) + "-effects?vfs=memdb"};
+            w.database_uri("dedup", slot), effects_uri()};
   }
   const std::string base = "file:/eosim-" + std::to_string(++g_world_counter) + "-";
   return {base + "orders?vfs=memdb", base + "ledger?vfs=memdb", base + "dedup?vfs=memdb",
@@ -139,12 +143,18 @@ eosim::Status WorldImpl::create_databases(const consumer::Strategy& strategy) {
   if (!st.ok()) {
     return database_error("cannot create the run's databases: ", st);
   }
-  uris_ = make_uris(options_.keep_db_dir, temp_dir_.path(), warm_);
-  st = store::Db::open(uris_.orders, orders_anchor_);
-  if (st.ok()) st = ready_orders_db(orders_anchor_);
-  if (st.ok()) st = store::Db::open(uris_.ledger, ledger_anchor_);
+  // A reset world (clear_for) kept its orders and ledger connections and their names.
+  const bool kept = orders_anchor_.is_open();
+  if (kept) {
+    uris_.effects = effects_uri();
+  } else {
+    uris_ = make_uris(options_.keep_db_dir, temp_dir_.path(), warm_);
+    st = store::Db::open(uris_.orders, orders_anchor_);
+    if (st.ok()) st = store::Db::open(uris_.ledger, ledger_anchor_);
+  }
+  if (st.ok()) st = ready_orders_db(orders_anchor_, kept);
   if (st.ok()) {
-    st = ready_ledger_db(ledger_anchor_, s.workload.account, s.workload.initial_balance);
+    st = ready_ledger_db(ledger_anchor_, s.workload.account, s.workload.initial_balance, kept);
   }
   if (st.ok() && strategy.choices.dedup == consumer::Dedup::kSeparateStore) {
     st = store::Db::open(uris_.dedup, dedup_anchor_);
@@ -188,7 +198,7 @@ eosim::Status WorldImpl::build() {
 
 void WorldImpl::set_up_kernel() {
   const Scenario& s = scenario_;
-  sim::Kernel& k = kernel_;
+  sim::Kernel& k = *kernel_;
   k.trace.keep(options_.keep_trace);
   k.faults.log_opportunities(options_.log_opportunities);
   k.network.set_options(link_options(s.network));
@@ -213,7 +223,7 @@ void WorldImpl::set_up_kernel() {
     const bool framed = !f.frame.empty();
     const std::int64_t attempt = f.key[orders::kAttempt];
     std::string consumer;
-    kernel_.trace.record(actor_of(f, consumer), sim::EventKind::kFault, "", f.key[orders::kOrder],
+    kernel_->trace.record(actor_of(f, consumer), sim::EventKind::kFault, "", f.key[orders::kOrder],
                          {f.site, " -> ", sim::fault_action_name(f.action), framed ? " " : "",
                           f.frame, framed ? " #" : "", framed ? Part(f.nth) : Part(""),
                           attempt > 0 ? " attempt " : "", attempt > 0 ? Part(attempt) : Part("")});
@@ -222,7 +232,7 @@ void WorldImpl::set_up_kernel() {
 
 eosim::Status WorldImpl::add_actors(const consumer::Strategy& strategy) {
   const Scenario& s = scenario_;
-  broker_ = std::make_unique<BrokerNode>(kernel_, broker_options(s));
+  broker_ = std::make_unique<BrokerNode>(*kernel_, broker_options(s));
   producer::ProducerOptions p;
   if (eosim::Status made = producer_options(s, uris_, p); !made.ok()) return made;
   producer_ = std::make_unique<producer::OrderService>(node_env("producer"), node_env("relay"), p);
@@ -235,8 +245,8 @@ eosim::Status WorldImpl::add_actors(const consumer::Strategy& strategy) {
 }
 
 transport::Env WorldImpl::node_env(const std::string& node) {
-  transports_.push_back(std::make_unique<transport::SimTransport>(kernel_.network, node));
-  return transport::sim_env(kernel_, *transports_.back());
+  transports_.push_back(std::make_unique<transport::SimTransport>(kernel_->network, node));
+  return transport::sim_env(*kernel_, *transports_.back());
 }
 
 // A rule with a `tick` fires at that time: a broker restart, a connection that breaks
@@ -246,7 +256,7 @@ void WorldImpl::fire_timed(const sim::FaultRule& rule, std::size_t index) {
   const std::int64_t instance = rule.key[orders::kInstance].value_or(0);
   const FaultSite* site = find_fault_site(rule.site);
   EOSIM_ASSERT(site != nullptr && site->timed);  // the scenario loader checked the rule
-  kernel_.faults.record_rule(
+  kernel_->faults.record_rule(
       index, {orders::site_id(site->id), rule.action, orders::order_key(0, 0, instance)});
   const std::string when = " at tick " + std::to_string(*rule.tick);
   if (site->id == Site::kBrokerRestart) {
@@ -263,16 +273,16 @@ void WorldImpl::fire_timed(const sim::FaultRule& rule, std::size_t index) {
   EOSIM_ASSERT(site->is_network());
   const std::string_view from_role = orders::site_row(site->id).actor;
   const std::string_view to_role = orders::site_row(site->id).peer;
-  for (const sim::ConnId conn : kernel_.network.connections_of("broker")) {
-    if (!kernel_.network.is_open(conn)) continue;
-    const sim::NodeId other = kernel_.network.peer(conn, "broker");
+  for (const sim::ConnId conn : kernel_->network.connections_of("broker")) {
+    if (!kernel_->network.is_open(conn)) continue;
+    const sim::NodeId other = kernel_->network.peer(conn, "broker");
     const std::string role = sim::node_role(other);
     if (role != (from_role == "broker" ? to_role : from_role)) continue;
     if (instance != 0 && sim::node_instance(other) != instance) continue;
     if (rule.action == Action::kFreeze) {
-      kernel_.network.freeze(conn, "frozen" + when);
+      kernel_->network.freeze(conn, "frozen" + when);
     } else {
-      kernel_.network.break_connection(conn, from_role == "broker" ? "broker" : other,
+      kernel_->network.break_connection(conn, from_role == "broker" ? "broker" : other,
                                        "connection broken" + when);
     }
   }
@@ -282,10 +292,10 @@ void WorldImpl::start() {
   for (auto& c : consumers_) c->start();
   producer_->start();
   if (auto* relay = producer_->relay()) relay->start();
-  const std::vector<sim::FaultRule>& rules = kernel_.faults.rules();
+  const std::vector<sim::FaultRule>& rules = kernel_->faults.rules();
   for (std::size_t i = 0; i < rules.size(); ++i) {
     if (!rules[i].tick) continue;
-    kernel_.scheduler.at(static_cast<sim::Tick>(*rules[i].tick), "fault.timed",
+    kernel_->scheduler.at(static_cast<sim::Tick>(*rules[i].tick), "fault.timed",
                          [this, rule = rules[i], i] { fire_timed(rule, i); }, 0,
                          sim::event_tag(i));
   }
@@ -298,21 +308,67 @@ eosim::Result<std::unique_ptr<World>> World::create(const Scenario& scenario,
 
 eosim::Result<std::unique_ptr<World>> World::create(Scenario&& scenario,
                                                     const WorldOptions& options) {
-  auto impl = std::make_unique<WorldImpl>(std::move(scenario), options);
-  store::FailureWatch::Active watching(impl->failure_);
-  if (eosim::Status built = impl->build(); !built.ok()) return built;
-  impl->start();
-  auto world = std::unique_ptr<World>(new World(std::move(impl)));
-  world->fire_step_rules();
-  if (world->failed()) return world->failure();
+  auto world = std::unique_ptr<World>(
+      new World(std::make_unique<WorldImpl>(std::move(scenario), options)));
+  if (eosim::Status begun = world->begin(); !begun.ok()) return begun;
   return world;
+}
+
+eosim::Status World::begin() {
+  store::FailureWatch::Active watching(impl_->failure_);
+  if (eosim::Status built = impl_->build(); !built.ok()) return built;
+  impl_->start();
+  fire_step_rules();
+  return failure();
+}
+
+bool World::reusable_for(const WorldOptions& next) const {
+  return impl_->warm_.scope() != nullptr && !failed() && next.keep_db_dir.empty() &&
+         next.storage == DbStorage::kMemory;
+}
+
+eosim::Status World::reset(Scenario&& scenario, const WorldOptions& options) {
+  EOSIM_ASSERT(reusable_for(options));
+  impl_->clear_for(std::move(scenario), options);
+  return begin();
+}
+
+void WorldImpl::begin_run() {
+  if (options_.tape) {
+    kernel_.emplace(scenario_.seed, *options_.tape, options_.tape_end);
+  } else {
+    kernel_.emplace(scenario_.seed);
+  }
+  kernel_->chooser.set_recording(options_.record_tape);
+  kernel_->chooser.set_draws(scenario_.draws);
+  step_bound_ = static_cast<std::uint64_t>(step_bound(scenario_));
+  change_steps_.assign(options_.changes.size(), 0);
+  state_hashes_.clear();
+  change_states_.clear();
+  decisions_before_.clear();
+  changes_applied_ = 0;
+}
+
+void WorldImpl::clear_for(Scenario&& scenario, const WorldOptions& options) {
+  consumers_.clear();
+  producer_.reset();
+  broker_.reset();
+  transports_.clear();
+  // Designs differ in these two (the checker reads dedup_anchor_ only when it is open);
+  // build() opens them again when the scenario has them.
+  dedup_anchor_.close();
+  effects_anchor_.close();
+  kernel_.reset();
+  scenario_ = std::move(scenario);
+  options_ = options;
+  begin_run();
 }
 
 World::World(std::unique_ptr<WorldImpl> impl) : impl_(std::move(impl)) {}
 World::~World() = default;
 
 bool World::over() const {
-  const auto& k = impl_->kernel_;
+  const auto& k = *impl_->kernel_;
   return impl_->failure_.failed() || k.scheduler.idle() ||
          k.scheduler.steps() >= impl_->step_bound_;
 }
@@ -325,11 +381,11 @@ bool World::step() {
 
 bool World::step_watched() {
   WorldImpl& w = *impl_;
-  w.kernel_.chooser.begin_step();
+  w.kernel_->chooser.begin_step();
   // Tested here, not in the callees: most runs hash nothing and have no step rules.
   if (w.options_.hash_states || w.changes_applied_ < w.options_.changes.size()) before_step();
-  const bool ran = w.kernel_.scheduler.step();
-  if (w.kernel_.faults.has_step_rules()) fire_step_rules();
+  const bool ran = w.kernel_->scheduler.step();
+  if (w.kernel_->faults.has_step_rules()) fire_step_rules();
   return ran;
 }
 
@@ -372,32 +428,32 @@ RunSummary World::summary() {
   // Between steps no transaction is open: reading cannot be busy (and the mail server's
   // log is written in autocommit only). Only the machine can fail it (failure()).
   static_cast<void>(store::machine_failed(st));
-  r.faults = w.kernel_.faults.fired();
-  const std::vector<sim::FaultRule>& rules = w.kernel_.faults.rules();
+  r.faults = w.kernel_->faults.fired();
+  const std::vector<sim::FaultRule>& rules = w.kernel_->faults.rules();
   for (std::size_t i = 0; i < rules.size(); ++i) {
-    if (w.kernel_.faults.times_fired(i) == 0) {
+    if (w.kernel_->faults.times_fired(i) == 0) {
       r.unfired.push_back({static_cast<std::int64_t>(i + 1), rules[i]});
     }
   }
   r.redeliveries = static_cast<std::int64_t>(w.broker_->model().counters().redelivered);
   r.republished = 0;
   if (auto* relay = w.producer_->relay()) r.republished = relay->republished();
-  r.steps = w.kernel_.scheduler.steps();
-  r.time = w.kernel_.scheduler.now();
-  r.step_bound_hit = !w.kernel_.scheduler.idle();
+  r.steps = w.kernel_->scheduler.steps();
+  r.time = w.kernel_->scheduler.now();
+  r.step_bound_hit = !w.kernel_->scheduler.idle();
   r.step_bound = w.step_bound_;
   r.orders_never_produced = w.scenario_.workload.orders - w.producer_->orders_created();
   // Orders the producer never reached say nothing about the design: the run is
   // incomplete, not stuck or lost (a poison loop over orders that exist stays stuck).
   if (r.step_bound_hit && r.orders_never_produced > 0) r.report.verdict = Verdict::kIncomplete;
-  r.trace_hash = w.kernel_.trace.hash();
-  r.trace_events = w.kernel_.trace.size();
-  r.tape = w.kernel_.chooser.tape();
+  r.trace_hash = w.kernel_->trace.hash();
+  r.trace_events = w.kernel_->trace.size();
+  r.tape = w.kernel_->chooser.tape();
   return r;
 }
 
 const Scenario& World::scenario() const { return impl_->scenario_; }
-const sim::Kernel& World::kernel() const { return impl_->kernel_; }
+const sim::Kernel& World::kernel() const { return *impl_->kernel_; }
 const broker::Broker& World::broker() const { return impl_->broker_->model(); }
 
 }  // namespace lab

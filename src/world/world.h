@@ -147,6 +147,16 @@ class World {
   World(const World&) = delete;
   World& operator=(const World&) = delete;
 
+  // Whether reset() can take this world for a run with `next`: it is on its thread's warm
+  // databases (store/warm.h: a sweep worker's), the machine did not fail it, and `next`
+  // asks for private in-memory databases too.
+  bool reusable_for(const WorldOptions& next) const;
+  // Makes this world the one create(scenario, options) would build, in place: the kernel
+  // and the actors are built anew; the warm claim, the orders and ledger connections
+  // (their tables emptied as for any warm world) and the containers' capacity are kept.
+  // On an error the world is unusable (destroy it). REQUIRES: reusable_for(options).
+  eosim::Status reset(Scenario&& scenario, const WorldOptions& options);
+
   // Runs exactly one event. False when the run is over (quiescent, at max_steps, or
   // failed()).
   bool step();
@@ -203,6 +213,8 @@ class World {
 
  private:
   explicit World(std::unique_ptr<WorldImpl> impl);
+  // Builds what impl_ holds (its databases, kernel and actors) and starts the run.
+  eosim::Status begin();
   // step() without its test of over() and its FailureWatch, which run() sets once for
   // the whole run. REQUIRES: !over(), the world's FailureWatch active.
   bool step_watched();
@@ -225,6 +237,22 @@ eosim::Status run_scenario(const Scenario& scenario, const WorldOptions& options
 eosim::Status run_scenario(Scenario&& scenario, const WorldOptions& options, RunSummary& out,
                            std::vector<sim::TraceEvent>* trace,
                            std::vector<DbTable>* tables = nullptr);
+
+// One thread's world, reset in place for each run (World::reset) instead of built and
+// destroyed: what a sweep worker holds. A run gives what run_scenario gives, byte for
+// byte. A world that cannot be reused (no warm databases, a failed run, other storage) is
+// replaced by a new one. REQUIRES: used on one thread, destroyed before its WarmScope.
+class ReusedWorld {
+ public:
+  eosim::Status run(Scenario&& scenario, const WorldOptions& options, RunSummary& out,
+                    std::vector<DbTable>* tables = nullptr);
+  // Runs that reused the world (for tests).
+  std::uint64_t resets() const { return resets_; }
+
+ private:
+  std::unique_ptr<World> world_;
+  std::uint64_t resets_ = 0;
+};
 
 // The database files a run of `scenario` writes into WorldOptions::keep_db_dir:
 // orders.db and ledger.db, and dedup.db only when its strategy keeps a separate dedup store.

@@ -13,7 +13,7 @@ namespace {
 // A rule with `step` fires as a timed fault would, at the current virtual time.
 void fire_now(WorldImpl& w, const sim::FaultRule& rule, std::size_t index) {
   sim::FaultRule at = rule;
-  at.tick = w.kernel_.scheduler.now();
+  at.tick = w.kernel_->scheduler.now();
   w.fire_timed(at, index);
 }
 
@@ -24,16 +24,16 @@ void World::add_fault(const sim::FaultRule& rule) {
   EOSIM_ASSERT(rule.step || rule.after_step);
   EOSIM_ASSERT(!rule.step || *rule.step == now);
   EOSIM_ASSERT(!rule.after_step || *rule.after_step == now);
-  impl_->kernel_.faults.add_rule(rule);
+  impl_->kernel_->faults.add_rule(rule);
   // A world that has the rule from the start fires it at the end of this same step
   // (fire_step_rules after the step's event): firing it now is the same moment.
-  if (rule.step) fire_now(*impl_, rule, impl_->kernel_.faults.rules().size() - 1);
+  if (rule.step) fire_now(*impl_, rule, impl_->kernel_->faults.rules().size() - 1);
 }
 
 // Called right after each step (and once after start, for step 0). The scheduler never
 // sees a `step` rule, so the run takes the same steps with or without it in the file.
 void World::fire_step_rules() {
-  sim::FaultPlan& faults = impl_->kernel_.faults;
+  sim::FaultPlan& faults = impl_->kernel_->faults;
   if (!faults.has_step_rules()) return;
   const auto now = static_cast<std::int64_t>(steps());
   const std::vector<sim::FaultRule> rules = faults.rules();  // firing may log, never add

@@ -4,6 +4,7 @@
 // includes this header: the GUI, CLI and tests see only world.h.
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -51,16 +52,16 @@ class WorldImpl {
  public:
   // Takes the scenario over; the members below read scenario_, declared before them.
   WorldImpl(Scenario&& scenario, const WorldOptions& options)
-      : warm_(),
-        scenario_(std::move(scenario)),
-        options_(options),
-        kernel_(options.tape ? sim::Kernel(scenario_.seed, *options.tape, options.tape_end)
-                             : sim::Kernel(scenario_.seed)),
-        step_bound_(static_cast<std::uint64_t>(step_bound(scenario_))) {
-    kernel_.chooser.set_recording(options.record_tape);
-    kernel_.chooser.set_draws(scenario_.draws);
-    change_steps_.assign(options.changes.size(), 0);
+      : scenario_(std::move(scenario)), options_(options) {
+    begin_run();
   }
+
+  // Ready for build() again with another scenario (World::reset): the actors and the kernel
+  // go, in the destructor's order; the warm claim, the orders and ledger connections (kept
+  // open: create_databases empties their tables) and the containers' capacity stay.
+  void clear_for(Scenario&& scenario, const WorldOptions& options);
+  // The kernel for scenario_'s seed and options_, and the per-run bookkeeping from zero.
+  void begin_run();
 
   eosim::Status build();
   eosim::Status create_databases(const consumer::Strategy& strategy);
@@ -77,8 +78,8 @@ class WorldImpl {
   store::TempDir temp_dir_;  // DbStorage::kTempFiles: removed after every connection below
   Scenario scenario_;
   WorldOptions options_;
-  sim::Kernel kernel_;
-  const std::uint64_t step_bound_;  // step_bound(scenario_), read before every step
+  std::optional<sim::Kernel> kernel_;  // engaged but inside clear_for()
+  std::uint64_t step_bound_ = 0;       // step_bound(scenario_), read before every step
   DbUris uris_;
   store::Db orders_anchor_, ledger_anchor_, dedup_anchor_, effects_anchor_;
   std::vector<std::unique_ptr<transport::SimTransport>> transports_;  // before the actors

@@ -110,17 +110,17 @@ std::uint64_t World::change_state() {
   WorldImpl& w = *impl_;
   sim::StateHash hash;
   for (store::Db* db : {&w.orders_anchor_, &w.ledger_anchor_, &w.dedup_anchor_, &w.effects_anchor_}) {
-    add_database(hash, *db, w.kernel_.scheduler.now(), w.scenario_.consumer.dedup_retention);
+    add_database(hash, *db, w.kernel_->scheduler.now(), w.scenario_.consumer.dedup_retention);
   }
   w.broker_->add_state(hash);
   w.producer_->add_state(hash);
   hash.add(static_cast<std::uint64_t>(w.consumers_.size()));
   for (const auto& c : w.consumers_) c->add_state(hash);
-  w.kernel_.network.add_state(hash);
-  w.kernel_.scheduler.add_state(hash);
-  w.kernel_.chooser.add_state(hash);
-  w.kernel_.faults.add_rules_state(hash, 0, w.options_.own_rules);
-  w.kernel_.faults.add_random_state(hash);
+  w.kernel_->network.add_state(hash);
+  w.kernel_->scheduler.add_state(hash);
+  w.kernel_->chooser.add_state(hash);
+  w.kernel_->faults.add_rules_state(hash, 0, w.options_.own_rules);
+  w.kernel_->faults.add_random_state(hash);
   return hash.value();
 }
 
@@ -128,7 +128,7 @@ std::uint64_t World::run_state_from(std::uint64_t change_state) {
   const WorldImpl& w = *impl_;
   sim::StateHash hash;
   hash.add(change_state);
-  w.kernel_.faults.add_rules_state(hash, w.options_.own_rules, SIZE_MAX);
+  w.kernel_->faults.add_rules_state(hash, w.options_.own_rules, SIZE_MAX);
   for (std::size_t i = 0; i < w.options_.changes.size(); ++i) {
     if (w.change_steps_[i] != 0) continue;
     const StateChange& c = w.options_.changes[i];
@@ -144,7 +144,7 @@ std::uint64_t World::run_state() { return run_state_from(change_state()); }
 // World::step calls it only with hash_states or a change pending, after begin_step().
 void World::before_step() {
   WorldImpl& w = *impl_;
-  sim::Chooser& chooser = w.kernel_.chooser;
+  sim::Chooser& chooser = w.kernel_->chooser;
   const std::uint64_t state = change_state();
   if (w.options_.hash_states) {
     w.state_hashes_.push_back(run_state_from(state));
@@ -155,7 +155,7 @@ void World::before_step() {
     const StateChange& c = w.options_.changes[i];
     if (w.change_steps_[i] != 0 || c.state != state) continue;
     chooser.force(c.index, c.value);
-    w.change_steps_[i] = w.kernel_.scheduler.steps() + 1;
+    w.change_steps_[i] = w.kernel_->scheduler.steps() + 1;
     ++w.changes_applied_;
   }
 }

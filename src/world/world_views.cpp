@@ -46,7 +46,7 @@ DbTable read_table(const store::Db& db, const char* database, const char* table)
 
 }  // namespace
 
-std::uint64_t World::steps() const { return impl_->kernel_.scheduler.steps(); }
+std::uint64_t World::steps() const { return impl_->kernel_->scheduler.steps(); }
 
 std::vector<DbTable> World::tables() const {
   const WorldImpl& w = *impl_;
