@@ -10,7 +10,7 @@
 namespace sim {
 
 namespace {
-constexpr std::size_t kFirstRows = 16;
+constexpr std::size_t kFirstRows = 32;
 // Frame kind 0, "no frame", named as a constant table: a layer's table that starts with
 // it is then viewed whole (NameTable::name_all), not copied name by name.
 constexpr std::array<std::string_view, 1> kNoFrame{""};
@@ -19,7 +19,7 @@ constexpr std::array<std::string_view, 1> kNoFrame{""};
 FaultPlan::FaultPlan(Chooser& chooser, const Scheduler& scheduler)
     : chooser_(chooser), scheduler_(scheduler) {
   frames_.name_all(kNoFrame);  // frame kind 0: no frame
-  // A run counts a dozen (site, frame) rows or so: one allocation instead of one per
+  // A run of the ten-order bench counts 22 sites: one allocation instead of one per
   // doubling as rows are added.
   occurrences_.reserve(kFirstRows * kFrameColumns);
 }
@@ -87,14 +87,10 @@ bool FaultPlan::matches(const FaultRule& rule, const RuleIds& ids, const FaultPo
   return true;
 }
 
-// Inlined into check, the hot caller (every opportunity of every run): a call there cost
-// about as much as the counting.
+// Inlined into check and record. REQUIRES: has_row(point.site).
 [[gnu::always_inline]] inline std::int64_t FaultPlan::next_occurrence(const FaultPoint& point) {
   EOSIM_ASSERT(point.frame < kFrameColumns);
-  const std::size_t row = point.site < row_of_.size() && row_of_[point.site] != 0
-                              ? row_of_[point.site] - 1
-                              : add_row(point.site);
-  return ++occurrences_[row * kFrameColumns + point.frame];
+  return ++occurrences_[(row_of_[point.site] - 1) * kFrameColumns + point.frame];
 }
 
 // Out of line: called a dozen times a run, and inlined it made every call save and restore
@@ -114,20 +110,41 @@ std::int64_t FaultPlan::occurrences_of(SiteId site, FrameKind frame) const {
   return occurrences_[(row_of_[site] - 1) * kFrameColumns + frame];
 }
 
-std::optional<FaultAction> FaultPlan::check(const FaultPoint& point) {
-  // Occurrences are counted per (site, frame) whether or not anything fires, so that a
-  // fired fault can be written back as an exact `nth` rule.
-  const std::int64_t nth = next_occurrence(point);
-  if (slow_) [[unlikely]] {
-    if (const std::optional<FaultAction> scripted = check_slow(point, nth)) return scripted;
-  }
+// The random part of check, after the rules: whether a draw is made at all.
+[[gnu::always_inline]] inline std::optional<FaultAction> FaultPlan::check_random(
+    const FaultPoint& point, std::int64_t nth) {
   if (point.scripted_only || random_fired_ >= random_budget_ ||
-      scheduler_.now() >= random_horizon_) {
+      scheduler_.now() >= random_horizon_ ||
+      ratio_of_[static_cast<std::size_t>(point.kind)].is_never()) {
     return std::nullopt;
   }
+  return draw_random(point, nth);
+}
+
+[[gnu::noinline]] std::optional<FaultAction> FaultPlan::draw_random(const FaultPoint& point,
+                                                                    std::int64_t nth) {
   const Ratio ratio = ratio_of_[static_cast<std::size_t>(point.kind)];
   if (!chooser_.chance(ratio, [&] { return identity(point, nth); })) return std::nullopt;
   return fire_random(point, nth);
+}
+
+std::optional<FaultAction> FaultPlan::check(const FaultPoint& point) {
+  // Occurrences are counted per (site, frame) whether or not anything fires, so that a
+  // fired fault can be written back as an exact `nth` rule. Every call out of the common
+  // path is a tail call, so that a point that draws nothing (most of them) saves and
+  // restores no register.
+  if (!has_row(point.site)) [[unlikely]]
+    return check_new_row(point);
+  const std::int64_t nth = next_occurrence(point);
+  if (slow_) [[unlikely]]
+    return check_slow(point, nth);
+  return check_random(point, nth);
+}
+
+// The first occurrence of its site in this run: the site gets its row, then is checked.
+[[gnu::noinline]] std::optional<FaultAction> FaultPlan::check_new_row(const FaultPoint& point) {
+  add_row(point.site);
+  return check(point);
 }
 
 [[gnu::cold]] [[gnu::noinline]] std::optional<FaultAction> FaultPlan::check_slow(
@@ -149,7 +166,7 @@ std::optional<FaultAction> FaultPlan::check(const FaultPoint& point) {
     ++rule_fired_[i];
     return log(point, rules_[i].action, nth, true).action;
   }
-  return std::nullopt;
+  return check_random(point, nth);
 }
 
 [[gnu::cold]] [[gnu::noinline]] std::uint64_t FaultPlan::identity(const FaultPoint& point,
@@ -171,6 +188,7 @@ std::optional<FaultAction> FaultPlan::check(const FaultPoint& point) {
 }
 
 void FaultPlan::record(const FaultPoint& point, FaultAction action, bool scripted) {
+  if (!has_row(point.site)) add_row(point.site);
   const std::int64_t nth = next_occurrence(point);
   log(point, action, nth, scripted);
 }

@@ -157,7 +157,10 @@ class FaultPlan {
   RuleIds resolve(const FaultRule& rule);
   bool matches(const FaultRule& rule, const RuleIds& ids, const FaultPoint& point,
                std::int64_t nth) const;
+  // Whether `site` has its row of counts (add_row).
+  bool has_row(SiteId site) const { return site < row_of_.size() && row_of_[site] != 0; }
   // Counts one more occurrence of (point.site, point.frame) and returns the count.
+  // REQUIRES: has_row(point.site).
   std::int64_t next_occurrence(const FaultPoint& point);
   // Adds the row of `site`, which has none yet, and returns its index.
   std::size_t add_row(SiteId site);
@@ -166,6 +169,11 @@ class FaultPlan {
   // The parts of check a run without rules or logging never takes, out of line so that
   // the path every opportunity takes stays short: the opportunity log and the rules.
   std::optional<FaultAction> check_slow(const FaultPoint& point, std::int64_t nth);
+  std::optional<FaultAction> check_new_row(const FaultPoint& point);
+  // After the rules: a random fault, if the point, the budget, the horizon and the kind's
+  // ratio allow a draw (check_random), drawn out of line (draw_random).
+  std::optional<FaultAction> check_random(const FaultPoint& point, std::int64_t nth);
+  std::optional<FaultAction> draw_random(const FaultPoint& point, std::int64_t nth);
   // What a keyed draw at this opportunity is about: its site, kind, key and frame, and
   // its occurrence number there.
   std::uint64_t identity(const FaultPoint& point, std::int64_t nth) const;

@@ -15,8 +15,6 @@ std::uint64_t splitmix64(std::uint64_t& x) {
   return z ^ (z >> 31);
 }
 
-std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
 bool parse_u64(std::string_view text, std::uint64_t& out) {
   if (text.empty()) return false;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
@@ -49,32 +47,6 @@ std::string Ratio::to_string() const {
 Prng::Prng(std::uint64_t seed) {
   std::uint64_t x = seed;
   for (auto& s : state_) s = splitmix64(x);
-}
-
-std::uint64_t Prng::next_u64() {
-  const std::uint64_t result = rotl(state_[1] * 5, 7) * 9;
-  const std::uint64_t t = state_[1] << 17;
-  state_[2] ^= state_[0];
-  state_[3] ^= state_[1];
-  state_[1] ^= state_[2];
-  state_[0] ^= state_[3];
-  state_[2] ^= t;
-  state_[3] = rotl(state_[3], 45);
-  return result;
-}
-
-std::uint64_t Prng::below(std::uint64_t bound) {
-  EOSIM_ASSERT(bound > 0);
-  // Rejection sampling: throw away the top partial block so every value is equally likely,
-  // every x >= limit = max - max % bound, i.e. every x with max - x <= max % bound. As
-  // max % bound < bound, an x further than `bound` below the top is always kept: the
-  // division that finds the limit (a 64-bit division is tens of cycles, and every draw of
-  // every run made it) is made only for an x that close to the top, a chance of bound / 2^64.
-  constexpr std::uint64_t kMax = ~std::uint64_t{0};
-  for (;;) {
-    const std::uint64_t x = next_u64();
-    if (kMax - x >= bound || kMax - x > kMax % bound) return x % bound;
-  }
 }
 
 Chooser::Chooser(std::uint64_t seed) : prng_(seed), seed_(seed) {}

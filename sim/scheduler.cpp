@@ -19,6 +19,26 @@ Scheduler::Scheduler(Chooser& chooser, TieBreak tie_break)
   free_slots_.reserve(kFirstCapacity);
 }
 
+// Inlined into schedule, its only caller.
+[[gnu::always_inline]] inline void Scheduler::insert(const Key& key) {
+  if (queue_.size() == queue_.capacity()) [[unlikely]] {
+    make_room();
+  }
+  // From the back: its sequence number is the highest, so it goes behind every event of its
+  // time and priority, and it is due after most pending ones (in the ten-order sweep a
+  // third of the new events go last, and the others a few places before the end). The
+  // entries it goes before move one place back as they are passed: a step or two, where
+  // vector::insert called memmove.
+  queue_.push_back(key);
+  Key* const first = queue_.data() + head_;
+  Key* at = queue_.data() + queue_.size() - 1;
+  while (at > first && earlier(key, at[-1])) {
+    *at = at[-1];
+    --at;
+  }
+  *at = key;
+}
+
 Scheduler::Slot& Scheduler::schedule(Tick time, const char* label, int priority, EventId id,
                                      std::uint64_t tag) {
   EOSIM_ASSERT(time >= now_);
@@ -52,18 +72,6 @@ void Scheduler::add_state(StateHash& hash) const {
     hash.add(std::string_view(slot.label));
     hash.add(slot.tag);
   }
-}
-
-void Scheduler::insert(const Key& key) {
-  if (queue_.size() == queue_.capacity()) [[unlikely]] {
-    make_room();
-  }
-  // From the back: its sequence number is the highest, so it goes behind every event of its
-  // time and priority, and it is due after most pending ones (in the ten-order sweep a
-  // third of the new events go last, and the others a few places before the end).
-  std::size_t at = queue_.size();
-  while (at > head_ && earlier(key, queue_[at - 1])) --at;
-  queue_.insert(queue_.begin() + static_cast<std::ptrdiff_t>(at), key);
 }
 
 // The entries before head_ ran: dropped when the vector is full and they are at least half
