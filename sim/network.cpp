@@ -13,7 +13,7 @@ namespace sim {
 namespace {
 
 // Where the trailing instance number of a node's name starts (its size when none).
-std::size_t role_end(const NodeId& node) {
+std::size_t role_end(std::string_view node) {
   std::size_t end = node.size();
   while (end > 0 && node[end - 1] >= '0' && node[end - 1] <= '9') --end;
   return end;
@@ -21,10 +21,10 @@ std::size_t role_end(const NodeId& node) {
 
 }  // namespace
 
-std::string node_role(const NodeId& node) { return node.substr(0, role_end(node)); }
+std::string node_role(std::string_view node) { return std::string(node.substr(0, role_end(node))); }
 
 // Every frame sent asks for it, so it reads the digits in place instead of copying them.
-std::int64_t node_instance(const NodeId& node) {
+std::int64_t node_instance(std::string_view node) {
   std::int64_t instance = 0;
   for (std::size_t i = role_end(node); i < node.size(); ++i) {
     instance = instance * 10 + (node[i] - '0');
@@ -42,11 +42,11 @@ std::optional<Tick> LinkOptions::detect_after(bool server) const {
 namespace {
 
 // A datagram's event captures its ends and its frame.
-std::uint64_t datagram_tag(const NodeId& from, const NodeId& to, const Frame& frame,
+std::uint64_t datagram_tag(std::string_view from, std::string_view to, const Frame& frame,
                            const NameTable& kinds) {
   StateHash hash;
-  hash.add(std::string_view(from));
-  hash.add(std::string_view(to));
+  hash.add(from);
+  hash.add(to);
   hash.add(kinds.name(frame.kind));
   for (const std::int64_t part : frame.key.parts) hash.add(part);
   if (frame.payload) frame.payload->add_state(hash);
@@ -80,12 +80,11 @@ SummaryParts Frame::summary_parts() const {
 Network::Network(Scheduler& scheduler, Chooser& chooser, FaultPlan& faults, Trace& trace)
     : scheduler_(scheduler), chooser_(chooser), faults_(faults), trace_(trace) {}
 
-std::size_t Network::node_slot(const NodeId& node) {
+const std::pair<const NodeId, std::size_t>& Network::node_entry(const NodeId& node) {
   const auto it = node_index_.find(node);
-  if (it != node_index_.end()) return it->second;
+  if (it != node_index_.end()) return *it;
   nodes_.emplace_back();
-  node_index_.emplace(node, nodes_.size() - 1);
-  return nodes_.size() - 1;
+  return *node_index_.emplace(node, nodes_.size() - 1).first;
 }
 
 const Network::Node* Network::attached(const NodeId& node) const {
@@ -103,7 +102,7 @@ const Network::Connection* Network::find(ConnId conn) const {
 }
 
 void Network::attach(const NodeId& node, NodeHandlers handlers) {
-  Node& slot = nodes_[node_slot(node)];
+  Node& slot = nodes_[node_entry(node).second];
   slot.handlers = std::move(handlers);
   slot.attached = true;
 }
@@ -144,7 +143,7 @@ namespace {
 // "<prefix><from role>-><to role>" in `buffer` when it fits (the name of a site is looked
 // up twice per connection, and most names are longer than a short string holds), else in
 // `spill`. The view is valid while both live.
-std::string_view site_name(const NodeId& from, const NodeId& to, std::string_view prefix,
+std::string_view site_name(std::string_view from, std::string_view to, std::string_view prefix,
                            std::array<char, 64>& buffer, std::string& spill) {
   const std::string_view parts[] = {prefix, std::string_view(from.data(), role_end(from)), "->",
                                     std::string_view(to.data(), role_end(to))};
@@ -178,15 +177,15 @@ ConnId Network::connect(const NodeId& client, const NodeId& server) {
     trace_.record(client, EventKind::kRefused, server, 0, "connection refused");
     return 0;
   }
-  const std::size_t server_slot = found->second;
+  const auto& client_entry = node_entry(client);
   const ConnId id = next_conn_++;
   Connection& c = *connections_.emplace_back(std::make_unique<Connection>());
-  c.dir[0].from = client;
-  c.dir[0].to = server;
-  c.dir[0].to_node = server_slot;
-  c.dir[1].from = server;
-  c.dir[1].to = client;
-  c.dir[1].to_node = node_slot(client);
+  c.dir[0].from = client_entry.first;
+  c.dir[0].to = found->first;
+  c.dir[0].to_node = found->second;
+  c.dir[1].from = found->first;
+  c.dir[1].to = client_entry.first;
+  c.dir[1].to_node = client_entry.second;
   for (Direction& dir : c.dir) {
     const std::int64_t own = node_instance(dir.from);
     dir.instance = own != 0 ? own : node_instance(dir.to);
@@ -222,8 +221,8 @@ void Network::add_state(StateHash& hash) const {
     hash.add(c.notified[0]);
     hash.add(c.notified[1]);
     for (const Direction& d : c.dir) {
-      hash.add(std::string_view(d.from));
-      hash.add(std::string_view(d.to));
+      hash.add(d.from);
+      hash.add(d.to);
       hash.add(d.alive);
       // Arrivals are at least last_arrival: only how far ahead of now it lies counts.
       hash.add(static_cast<std::uint64_t>(d.last_arrival > now ? d.last_arrival - now : 0));
@@ -255,7 +254,7 @@ bool Network::is_open(ConnId conn) const {
 NodeId Network::peer(ConnId conn, const NodeId& self) const {
   const Connection* c = find(conn);
   EOSIM_ASSERT(c != nullptr);
-  return c->dir[side_of(*c, self)].to;
+  return NodeId(c->dir[side_of(*c, self)].to);
 }
 
 std::vector<ConnId> Network::connections_of(const NodeId& node) const {
@@ -343,8 +342,8 @@ void Network::deliver_head(ConnId conn, int d) {
 bool Network::arrive_faulted(ConnId conn, const Direction& dir, const InFlight& item) {
   if (item.freeze_after) freeze(conn, "frozen after " + item.frame.summary_text());
   if (!item.kill_client) return false;
-  on_kill_(dir.to, "killed as " + item.frame.summary_text() + " arrived (a crash rule on " +
-                       std::string(faults_.sites().name(dir.site)) + ")");
+  on_kill_(NodeId(dir.to), "killed as " + item.frame.summary_text() + " arrived (a crash rule on " +
+                               std::string(faults_.sites().name(dir.site)) + ")");
   return true;
 }
 
@@ -356,7 +355,7 @@ void Network::kill_client_at(ConnId conn, const Connection& c, int d, InFlight& 
   }
   // From the client: killed right after sending, before any other event of this instant
   // (priority -1), so it takes no further step.
-  const NodeId client = c.dir[0].from;
+  const NodeId client(c.dir[0].from);
   const std::string why = "killed right after sending " + item.frame.summary_text() +
                           " (a crash rule on " + std::string(faults_.sites().name(c.dir[0].site)) +
                           ")";
@@ -382,7 +381,7 @@ void Network::notify(ConnId conn, int side, Tick delay) {
         Connection& c = *found;
         if (c.notified[side]) return;
         c.notified[side] = true;
-        const NodeId& self = c.dir[side].from;
+        const std::string_view self = c.dir[side].from;
         if (c.frozen) {
           // Nothing came through for its whole detection time: it closes its socket, and its
           // own sends fail from now on. The peer, behind the frozen link, sees none of this.
@@ -489,7 +488,7 @@ void Network::partition(const NodeId& a, const NodeId& b, Tick from, Tick to) {
   partitions_.push_back({a, b, from, to});
 }
 
-bool Network::in_window(const NodeId& a, const NodeId& b, Tick at) const {
+bool Network::in_window(std::string_view a, std::string_view b, Tick at) const {
   for (const auto& w : partitions_) {
     const bool pair = (w.a == a && w.b == b) || (w.a == b && w.b == a);
     if (pair && at >= w.from && at < w.to) return true;

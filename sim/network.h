@@ -164,6 +164,25 @@ struct Frame {
   std::string summary;
   std::shared_ptr<const Payload> payload;  // the protocol's message (not changed in flight)
 
+  Frame() = default;
+  Frame(const Frame&) = default;
+  Frame& operator=(const Frame&) = default;
+  // A move leaves `summary` alone when it is empty, as it is in most frames (their payload
+  // describes itself): moving an empty std::string is still an out-of-line call and a
+  // memcpy, twice per frame on its way through the network.
+  Frame(Frame&& other) noexcept
+      : kind(other.kind), key(other.key), payload(std::move(other.payload)) {
+    if (!other.summary.empty()) summary = std::move(other.summary);
+  }
+  Frame& operator=(Frame&& other) noexcept {
+    kind = other.kind;
+    key = other.key;
+    payload = std::move(other.payload);
+    if (!other.summary.empty() || !summary.empty()) summary = std::move(other.summary);
+    return *this;
+  }
+  ~Frame() = default;
+
   // The whole summary as the network traces it: `summary`, then what the payload says.
   SummaryParts summary_parts() const;
   std::string summary_text() const { return summary_parts().joined(); }
@@ -237,8 +256,8 @@ struct DatagramOptions {
   std::string_view site_prefix = "datagram.";
 };
 
-std::string node_role(const NodeId& node);
-std::int64_t node_instance(const NodeId& node);
+std::string node_role(std::string_view node);
+std::int64_t node_instance(std::string_view node);
 
 class Network {
  public:
@@ -279,7 +298,7 @@ class Network {
 
   void partition(const NodeId& a, const NodeId& b, Tick from, Tick to);
   // In line for the common case of no windows at all (every frame sent asks).
-  bool partitioned(const NodeId& a, const NodeId& b, Tick at) const {
+  bool partitioned(std::string_view a, std::string_view b, Tick at) const {
     return !partitions_.empty() && in_window(a, b, at);
   }
 
@@ -305,8 +324,10 @@ class Network {
     bool kill_client = false;   // a crash rule matched it: the client is killed as it arrives
   };
   struct Direction {
-    NodeId from;
-    NodeId to;
+    // The ends' names as node_index_ keeps them (its keys never move nor go): a connection
+    // copies no name, and the trace heads below view the same text.
+    std::string_view from;
+    std::string_view to;
     std::size_t to_node = 0;  // nodes_[to_node] is `to`
     // What its fault opportunities carry in the instance part (set_instance_part): the
     // sender's instance number, or the receiver's when the sender has none. Read at connect.
@@ -358,7 +379,7 @@ class Network {
   bool send_on_dead(const Connection& c, int d, const Frame& frame);
   std::string site_of(const NodeId& from, const NodeId& to, std::string_view prefix) const;
   // Whether a partition window between a and b holds `at` (partitioned(), past its check).
-  bool in_window(const NodeId& a, const NodeId& b, Tick at) const;
+  bool in_window(std::string_view a, std::string_view b, Tick at) const;
   Key opportunity_key(const Frame& frame, const Direction& dir) const;
 
   Scheduler& scheduler_;
@@ -375,7 +396,8 @@ class Network {
     NodeHandlers handlers;
     bool attached = false;
   };
-  std::size_t node_slot(const NodeId& node);
+  // The entry of `node` in node_index_, made (with its place in nodes_) at its first sight.
+  const std::pair<const NodeId, std::size_t>& node_entry(const NodeId& node);
   const Node* attached(const NodeId& node) const;
   // The connection with this id, or nullptr. Ids are handed out from 1 and never reused,
   // so connections_[id - 1] is connection `id` (each boxed: references stay valid, and

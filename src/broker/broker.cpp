@@ -110,13 +110,17 @@ void Broker::reject(ChannelRef ref, uint64_t tag, bool requeue) {
 void Broker::settle(ChannelRef ref, uint64_t tag, bool multiple, Settle how) {
   Channel* ch = find_channel(ref);
   if (ch == nullptr) return;
-  if (!ch->take_unacked(tag, multiple, settling_)) {
+  const auto settled = ch->settled_by(tag, multiple);
+  if (!settled) {
     // Item 1: another channel's tag, a double ack, a tag from before a reconnect.
     fail_channel(ref, 406, "PRECONDITION_FAILED - unknown delivery tag " + std::to_string(tag));
     dispatch_all();
     return;
   }
-  for (Unacked& unacked : settling_) {
+  // Read where they are, and erased after: nothing below touches this channel's unacked
+  // deliveries (the Output never calls back, output.h), and an ack moves nothing.
+  for (auto it = settled->first; it != settled->second; ++it) {
+    Unacked& unacked = it->second;
     release(ref, unacked);
     switch (how) {
       case Settle::kAck:
@@ -135,13 +139,13 @@ void Broker::settle(ChannelRef ref, uint64_t tag, bool multiple, Settle how) {
         break;
     }
   }
-  settling_.clear();
+  ch->erase_unacked(*settled);
   dispatch_all();
 }
 
 void Broker::release(ChannelRef ref, const Unacked& unacked) {
-  Queue* q = find_queue(unacked.queue);
-  if (q == nullptr) return;
+  Queue* q = unacked.source;
+  EOSIM_ASSERT(q != nullptr);
   // The consumer may have been cancelled meanwhile: then there is no slot to free.
   if (Consumer* c = q->find_consumer(ref, unacked.consumer_tag)) {
     EOSIM_ASSERT(c->unacked > 0);
@@ -209,6 +213,7 @@ void Broker::deliver(Queue& queue, Consumer& consumer) {
   unacked.queue = queue.name();
   unacked.consumer_tag = consumer.tag;
   unacked.delivered_at = now_;
+  unacked.source = &queue;
   out_.deliver(Delivery{consumer.channel, consumer.tag, tag, unacked.entry.redelivered,
                         queue.name(), unacked.entry.message});
 }

@@ -134,9 +134,6 @@ class Broker {
   std::map<std::string, Queue> queues_;
   std::map<ChannelRef, Channel> channels_;
   Counters counters_;
-  // settle's deliveries of one ack, kept for the vector's capacity (empty between calls):
-  // an ack then allocates nothing. Safe because the Output never calls back (output.h).
-  std::vector<Unacked> settling_;
   // Messages written while the generation is g reach disk when sync() moves it past g.
   uint64_t sync_generation_ = 0;
   uint64_t now_ = 0;

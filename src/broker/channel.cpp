@@ -28,19 +28,16 @@ Unacked& Channel::add_unacked(uint64_t tag) {
   return it->second;
 }
 
-bool Channel::take_unacked(uint64_t tag, bool multiple, std::vector<Unacked>& into) {
-  into.clear();
+std::optional<Channel::UnackedRange> Channel::settled_by(uint64_t tag, bool multiple) {
   auto first = unacked_.begin();
   auto end = unacked_.end();
   if (!multiple || tag != 0) {  // AMQP 0-9-1: tag 0 + multiple = all
     const auto last = unacked_.find(tag);
-    if (last == unacked_.end()) return false;
+    if (last == unacked_.end()) return std::nullopt;
     if (!multiple) first = last;
     end = std::next(last);
   }
-  for (auto it = first; it != end; ++it) into.push_back(std::move(it->second));
-  unacked_.erase(first, end);
-  return true;
+  return UnackedRange{first, end};
 }
 
 std::vector<Unacked> Channel::take_all_unacked() {

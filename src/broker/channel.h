@@ -15,6 +15,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "src/broker/message.h"
@@ -28,6 +29,10 @@ struct Unacked {
   std::string consumer_tag;
   QueuedMessage entry;
   uint64_t delivered_at = 0;  // virtual time, for consumer_timeout (item 8)
+  // The queue named `queue`, found once at the delivery for every settle of it: the Broker
+  // keeps its queues in place, and erases one only at a restart, which drops every
+  // channel (and so every Unacked) first.
+  Queue* source = nullptr;
 };
 
 class Channel {
@@ -53,11 +58,14 @@ class Channel {
   // A new unacked delivery under `tag`, to be filled in place (its message is moved in
   // once). REQUIRES: tag was handed out by next_delivery_tag() and is not unacked yet.
   Unacked& add_unacked(uint64_t tag);
-  // Moves the deliveries that basic.ack/nack(tag, multiple) settles into `into` (emptied
-  // first; the caller keeps its capacity), in tag order, like RabbitMQ's collect_acks: the
-  // tag itself must be unacked (else false: a channel error, item 1), multiple adds every
-  // smaller tag (item 2), and multiple with tag 0 means all.
-  bool take_unacked(uint64_t tag, bool multiple, std::vector<Unacked>& into);
+  // The deliveries that basic.ack/nack(tag, multiple) settles, in tag order, like
+  // RabbitMQ's collect_acks: the tag itself must be unacked (else nullopt: a channel
+  // error, item 1), multiple adds every smaller tag (item 2), and multiple with tag 0 means
+  // all. They stay unacked, read in place, until erase_unacked(range).
+  using UnackedRange =
+      std::pair<std::map<uint64_t, Unacked>::iterator, std::map<uint64_t, Unacked>::iterator>;
+  std::optional<UnackedRange> settled_by(uint64_t tag, bool multiple);
+  void erase_unacked(UnackedRange range) { unacked_.erase(range.first, range.second); }
   std::vector<Unacked> take_all_unacked();
   const std::map<uint64_t, Unacked>& unacked() const { return unacked_; }
   // True if a delivery has waited longer than `timeout` at `now` (item 8).

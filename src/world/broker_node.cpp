@@ -83,10 +83,10 @@ void BrokerNode::on_publish(sim::ConnId conn, broker::PublishFrame& publish, std
   // A quorum queue logs every message, and delivers it only once committed (row 11).
   const bool persistent = publish.message.persistent ||
                           options_.queue.type == broker::QueueType::kQuorum;
-  k_.trace.record("broker", orders::event::kEnqueue, "", order,
-                  publish.message.message_id.empty()
-                      ? std::string_view("(no message_id)")
-                      : std::string_view(publish.message.message_id));
+  const sim::DetailPart id[] = {publish.message.message_id.empty()
+                                    ? std::string_view("(no message_id)")
+                                    : std::string_view(publish.message.message_id)};
+  k_.trace.record(head(enqueue_head_, orders::event::kEnqueue), order, id);
   // The frame's message is moved into the queue: nothing reads the frame after this.
   broker_.publish({conn, kChannel}, publish.routing_key, std::move(publish.message),
                   publish.mandatory);
@@ -102,6 +102,11 @@ void BrokerNode::on_publish(sim::ConnId conn, broker::PublishFrame& publish, std
         *stop == broker::Broker::Stop::kCrash ? Site::kBrokerCrash : Site::kBrokerRestart;
     restart("fault at " + std::string(orders::site_name(site)), *stop);
   }
+}
+
+const sim::TraceHead& BrokerNode::head(std::optional<sim::TraceHead>& slot, sim::EventKind kind) {
+  if (!slot) slot = k_.trace.head(node_, kind, "");
+  return *slot;
 }
 
 void BrokerNode::clock() { broker_.advance_time(static_cast<std::uint64_t>(k_.scheduler.now())); }
@@ -201,8 +206,8 @@ void BrokerNode::requeued(const broker::Message& m, const std::string& queue,
   // Without this event a redelivery would seem to come from nowhere in the trace.
   const std::string_view id =
       m.message_id.empty() ? std::string_view("(no message_id)") : std::string_view(m.message_id);
-  k_.trace.record("broker", orders::event::kRequeue, "", m.order,
-                  {id, " back to ", queue, ": ", sim::name_of(why)});
+  const sim::DetailPart detail[] = {id, " back to ", queue, ": ", sim::name_of(why)};
+  k_.trace.record(head(requeue_head_, orders::event::kRequeue), m.order, detail);
 }
 
 void BrokerNode::discarded(const broker::Message& m, const std::string& from_queue,

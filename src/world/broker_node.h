@@ -84,6 +84,10 @@ class BrokerNode : public broker::Output {
   void schedule_sync();
   void schedule_timeout_check();
   void clock();  // invariant (3)
+  // The trace's head of the broker's events of `kind` (one per publish: enqueue; per
+  // return: requeue), made at the first in `slot`, when the trace's kinds are named: each
+  // event is then hashed without looking up the fold of its who, what and to whom.
+  const sim::TraceHead& head(std::optional<sim::TraceHead>& slot, sim::EventKind kind);
 
   sim::Kernel& k_;
   // Its node on the network, built once: every frame it sends names it.
@@ -97,6 +101,8 @@ class BrokerNode : public broker::Output {
   // run has a million of them: 8 bytes each here, ~48 in a map), a map for any other.
   std::vector<std::int64_t> attempts_;
   std::map<std::int64_t, std::int64_t> other_attempts_;
+  std::optional<sim::TraceHead> enqueue_head_;
+  std::optional<sim::TraceHead> requeue_head_;
   bool sync_scheduled_ = false;
   bool up_ = true;
   std::uint64_t generation_ = 0;
