@@ -13,11 +13,31 @@ namespace {
 
 constexpr int64_t kNone = std::numeric_limits<int64_t>::max();  // a stream that has ended
 
+// The checker's queries, numbered (store/sql.h): each is fetched by its number.
+const store::Sql kBalance{"SELECT balance FROM accounts WHERE id = ?1"};
+const store::Sql kOrders{"SELECT id, amount FROM orders ORDER BY id"};
+const store::Sql kUnsent{"SELECT DISTINCT order_id FROM outbox WHERE sent = 0 ORDER BY order_id"};
+const store::Sql kDebits{
+    "SELECT order_id, count(*), min(amount) FROM debits GROUP BY order_id ORDER BY order_id"};
+// The consumer's business rule writes the reason 'insufficient funds'; any other reason (no
+// message_id, an unreadable body) sets the order aside for a person. (CASE, not a sum of
+// booleans: PostgreSQL has no sum(boolean), and the checker reads its tables with these
+// same queries.)
+const store::Sql kRejections{
+    "SELECT order_id, count(*), "
+    "sum(CASE WHEN coalesce(reason, '') <> 'insufficient funds' THEN 1 "
+    "ELSE 0 END) FROM rejections GROUP BY order_id ORDER BY order_id"};
+const store::Sql kDedupRows{
+    "SELECT order_id, count(*) FROM processed_messages GROUP BY order_id ORDER BY order_id"};
+const store::Sql kEmails{
+    "SELECT order_id, count(*) FROM emails GROUP BY order_id ORDER BY order_id"};
+const store::Sql kSeen{"SELECT order_id, count(*) FROM seen GROUP BY order_id ORDER BY order_id"};
+
 // One query's rows, sorted by order number (column 0), read one row at a time. The
 // statement stays on its row (holding a read lock) until the stream ends or is destroyed.
 class Rows {
  public:
-  Rows(store::Db& db, const char* sql) : st_(&db.statement(sql)) {}
+  Rows(store::Db& db, const store::Sql& sql) : st_(&db.statement(sql)) {}
   Rows(const Rows&) = delete;
   Rows& operator=(const Rows&) = delete;
   ~Rows() { st_->reset(); }
@@ -111,8 +131,8 @@ OrderOutcome classify_order(int64_t order, const Facts& f) {
 
 // Precedence of violations (docs/scenario-format.md): the earlier is the worse.
 int severity(Verdict verdict) {
-  const Verdict order[] = {Verdict::kDuplicated, Verdict::kLost, Verdict::kPhantom,
-                           Verdict::kStuck, Verdict::kBalanceMismatch};
+  const Verdict order[] = {Verdict::kDuplicated, Verdict::kLost, Verdict::kPhantom, Verdict::kStuck,
+                           Verdict::kBalanceMismatch};
   for (int i = 0; i < 5; ++i) {
     if (verdict == order[i]) return 5 - i;
   }
@@ -130,7 +150,7 @@ Verdict verdict_of(const Report& r) {
 }
 
 store::Status read_balance(store::Db& db, const std::string& account, int64_t& balance) {
-  store::Stmt& st = db.statement("SELECT balance FROM accounts WHERE id = ?1");
+  store::Stmt& st = db.statement(kBalance);
   st.bind(1, std::string_view(account));
   bool has_row = false;
   store::Status s = st.step(has_row);
@@ -149,32 +169,18 @@ class Merge {
  public:
   Merge(store::Db& orders_db, store::Db& ledger_db, store::Db* effects_db,
         store::Db* dedup_store_db, const BrokerLeftovers& leftovers)
-      : orders_(orders_db, "SELECT id, amount FROM orders ORDER BY id"),
-        unsent_(orders_db,
-                "SELECT DISTINCT order_id FROM outbox WHERE sent = 0 ORDER BY order_id"),
-        debits_(ledger_db,
-                "SELECT order_id, count(*), min(amount) FROM debits GROUP BY order_id "
-                "ORDER BY order_id"),
-        // The consumer's business rule writes the reason 'insufficient funds'; any other
-        // reason (no message_id, an unreadable body) sets the order aside for a person.
-        // (CASE, not a sum of booleans: PostgreSQL has no sum(boolean), and the checker
-        // reads its tables with these same queries.)
-        rejections_(ledger_db,
-                    "SELECT order_id, count(*), "
-                    "sum(CASE WHEN coalesce(reason, '') <> 'insufficient funds' THEN 1 "
-                    "ELSE 0 END) FROM rejections GROUP BY order_id ORDER BY order_id"),
-        dedup_(ledger_db,
-               "SELECT order_id, count(*) FROM processed_messages GROUP BY order_id "
-               "ORDER BY order_id"),
+      : orders_(orders_db, kOrders),
+        unsent_(orders_db, kUnsent),
+        debits_(ledger_db, kDebits),
+        rejections_(ledger_db, kRejections),
+        dedup_(ledger_db, kDedupRows),
         leftovers_(both(leftovers.ready, leftovers.unacked)),
         dead_letters_(leftovers.dead_lettered) {
     if (effects_db != nullptr) {
-      emails_.emplace(*effects_db,
-                      "SELECT order_id, count(*) FROM emails GROUP BY order_id ORDER BY order_id");
+      emails_.emplace(*effects_db, kEmails);
     }
     if (dedup_store_db != nullptr) {
-      seen_.emplace(*dedup_store_db,
-                    "SELECT order_id, count(*) FROM seen GROUP BY order_id ORDER BY order_id");
+      seen_.emplace(*dedup_store_db, kSeen);
     }
   }
 
@@ -230,8 +236,8 @@ class Merge {
       f.emails = emails_->value(1);
       if (store::Status s = emails_->next(); !s.ok()) return s;
     }
-    known = f.committed || f.unsent_outbox || f.debits > 0 || f.rejections > 0 ||
-            f.leftovers > 0 || f.dead_letters > 0;
+    known = f.committed || f.unsent_outbox || f.debits > 0 || f.rejections > 0 || f.leftovers > 0 ||
+            f.dead_letters > 0;
     return store::Status::success();
   }
 
@@ -328,8 +334,7 @@ store::Status check(store::Db& orders_db, store::Db& ledger_db, const BrokerLeft
     Merge merge(orders_db, ledger_db, effects_db, dedup_store_db, leftovers);
     s = merge.start();
     // Order numbers come out ascending, so every list below is sorted and unique.
-    for (int64_t order = merge.next_order(); s.ok() && order != kNone;
-         order = merge.next_order()) {
+    for (int64_t order = merge.next_order(); s.ok() && order != kNone; order = merge.next_order()) {
       Facts f;
       bool known = false;
       s = merge.take(order, f, known);

@@ -70,6 +70,35 @@ void Consumer::receive() {
   later("consumer.transact", [](Consumer& self) { self.transact(); });
 }
 
+namespace {
+// The consumer's statements, numbered (store/sql.h): each is fetched by its number.
+const store::Sql kRejectUnidentified{
+    "INSERT INTO rejections(order_id, message_id, reason, tick) VALUES(?1, NULL, ?2, ?3)"};
+const store::Sql kExpireSeen{"DELETE FROM seen WHERE tick < ?1"};
+const store::Sql kExpireProcessed{"DELETE FROM processed_messages WHERE tick < ?1"};
+const store::Sql kCheckSeen{"SELECT 1 FROM seen WHERE message_id = ?1"};
+const store::Sql kCheckProcessed{"SELECT 1 FROM processed_messages WHERE message_id = ?1"};
+const store::Sql kMarkSeen{"INSERT INTO seen(message_id, order_id, tick) VALUES(?1, ?2, ?3)"};
+const store::Sql kInsertKey{
+    "INSERT INTO processed_messages(message_id, order_id, tick) VALUES(?1, ?2, ?3)"};
+const store::Sql kInsertKeyOrIgnore{
+    "INSERT OR IGNORE INTO processed_messages(message_id, order_id, tick) VALUES(?1, ?2, ?3)"};
+const store::Sql kSelectDebited{"SELECT 1 FROM debits WHERE message_id = ?1"};
+const store::Sql kDebitBalance{
+    "UPDATE accounts SET balance = balance - ?1 WHERE id = ?2 AND balance >= ?1"};
+const store::Sql kInsertDebit{
+    "INSERT INTO debits(order_id, message_id, amount, consumer, tick) VALUES(?1, ?2, ?3, ?4, ?5)"};
+const store::Sql kRefuseForFunds{
+    "INSERT INTO rejections(order_id, message_id, reason, tick) "
+    "VALUES(?1, ?2, 'insufficient funds', ?3)"};
+const store::Sql kEmailKeyed{
+    "INSERT OR IGNORE INTO emails(order_id, message_id, idempotency_key, consumer, tick) "
+    "VALUES(?1, ?2, ?2, ?3, ?4)"};
+const store::Sql kEmail{
+    "INSERT INTO emails(order_id, message_id, idempotency_key, consumer, tick) "
+    "VALUES(?1, ?2, NULL, ?3, ?4)"};
+}  // namespace
+
 void Consumer::reject_unidentified(bool readable) {
   // Without a stable id a duplicate cannot be recognised: refuse it, never requeue it.
   // The refusal is recorded before the reject: a reject without requeue removes the message
@@ -77,13 +106,11 @@ void Consumer::reject_unidentified(bool readable) {
   // failed INSERT is a database error like any other (a transient one is nacked and the
   // redelivery records it).
   const broker::Delivery& d = current_->deliver.delivery;
-  const store::Status st =
-      ledger_.statement("INSERT INTO rejections(order_id, message_id, reason, tick) "
-                        "VALUES(?1, NULL, ?2, ?3)")
-          .bind(1, d.message.order)
-          .bind(2, readable ? "missing message_id" : "unreadable body")
-          .bind(3, static_cast<std::int64_t>(k_.scheduler.now()))
-          .exec();
+  const store::Status st = ledger_.statement(kRejectUnidentified)
+                               .bind(1, d.message.order)
+                               .bind(2, readable ? "missing message_id" : "unreadable body")
+                               .bind(3, static_cast<std::int64_t>(k_.scheduler.now()))
+                               .exec();
   if (!st.ok()) return on_db_error(st);
   settle(Settle::kReject, false);
   trace(orders::event::kRejected, "no message_id: rejected without requeue");
@@ -100,10 +127,7 @@ bool Consumer::expire_dedup_keys() {
   store::Db& db = separate ? dedup_ : ledger_;
   const std::int64_t cutoff = static_cast<std::int64_t>(k_.scheduler.now()) - retention;
   const store::Status st =
-      db.statement(separate ? "DELETE FROM seen WHERE tick < ?1"
-                            : "DELETE FROM processed_messages WHERE tick < ?1")
-          .bind(1, cutoff)
-          .exec();
+      db.statement(separate ? kExpireSeen : kExpireProcessed).bind(1, cutoff).exec();
   if (!st.ok()) {
     on_db_error(st);
     return false;
@@ -121,10 +145,7 @@ bool Consumer::expire_dedup_keys() {
 bool Consumer::check_outside(const std::string& id, bool& seen) {
   const bool separate = options_.strategy.choices.dedup == Dedup::kSeparateStore;
   store::Db& db = separate ? dedup_ : ledger_;
-  store::Stmt& check = db.statement(separate
-                                        ? "SELECT 1 FROM seen WHERE message_id = ?1"
-                                        : "SELECT 1 FROM processed_messages WHERE message_id = ?1")
-                           .bind(1, id);
+  store::Stmt& check = db.statement(separate ? kCheckSeen : kCheckProcessed).bind(1, id);
   const store::Status st = check.step(seen);
   check.reset();
   if (!st.ok()) on_db_error(st);
@@ -132,12 +153,11 @@ bool Consumer::check_outside(const std::string& id, bool& seen) {
 }
 
 bool Consumer::mark_seen(const std::string& id, std::int64_t order) {
-  const store::Status st =
-      dedup_.statement("INSERT INTO seen(message_id, order_id, tick) VALUES(?1, ?2, ?3)")
-          .bind(1, id)
-          .bind(2, order)
-          .bind(3, static_cast<std::int64_t>(k_.scheduler.now()))
-          .exec();
+  const store::Status st = dedup_.statement(kMarkSeen)
+                               .bind(1, id)
+                               .bind(2, order)
+                               .bind(3, static_cast<std::int64_t>(k_.scheduler.now()))
+                               .exec();
   if (!st.ok()) {
     on_db_error(st);
     return false;
@@ -146,8 +166,9 @@ bool Consumer::mark_seen(const std::string& id, std::int64_t order) {
   // consumer cannot tell whether it was set, and goes on as from a lost connection.
   if (fault(Site::kDedupMarkReply, sim::FaultAction::kDrop)) {
     lose_dedup_connection(store::Status::from_sqlstate(
-        "08006", "the connection to the dedup store broke before the reply to the mark came: "
-                 "is the key set?"));
+        "08006",
+        "the connection to the dedup store broke before the reply to the mark came: "
+        "is the key set?"));
     return false;
   }
   trace(orders::event::kDedupStore,
@@ -162,11 +183,7 @@ bool Consumer::mark_seen(const std::string& id, std::int64_t order) {
 bool Consumer::insert_key(store::Txn& txn, const std::string& id, std::int64_t order) {
   const Dedup dedup = options_.strategy.choices.dedup;
   // check-then-act already looked; it records with OR IGNORE because it "knows".
-  const char* sql = dedup == Dedup::kSameTxn
-                        ? "INSERT INTO processed_messages(message_id, order_id, tick) "
-                          "VALUES(?1, ?2, ?3)"
-                        : "INSERT OR IGNORE INTO processed_messages(message_id, order_id, "
-                          "tick) VALUES(?1, ?2, ?3)";
+  const store::Sql& sql = dedup == Dedup::kSameTxn ? kInsertKey : kInsertKeyOrIgnore;
   const store::Status st = ledger_.statement(sql)
                                .bind(1, id)
                                .bind(2, order)
@@ -179,8 +196,9 @@ bool Consumer::insert_key(store::Txn& txn, const std::string& id, std::int64_t o
   } else if (options_.strategy.dedup_order == DedupOrder::kKeyFirst) {
     on_duplicate(id + " already processed (unique key): ack without effect");
   } else {
-    on_duplicate(id + " already processed (unique key, inserted last): the work is rolled "
-                      "back, ack");
+    on_duplicate(id +
+                 " already processed (unique key, inserted last): the work is rolled "
+                 "back, ack");
   }
   return false;
 }
@@ -199,8 +217,7 @@ void Consumer::transact() {
 }
 
 bool Consumer::check_debited(const std::string& id) {
-  store::Stmt& check =
-      ledger_.statement("SELECT 1 FROM debits WHERE message_id = ?1").bind(1, id);
+  store::Stmt& check = ledger_.statement(kSelectDebited).bind(1, id);
   bool debited = false;
   const store::Status st = check.step(debited);
   check.reset();
@@ -268,12 +285,14 @@ std::optional<store::Status> Consumer::conflict(Site site, store::Conflict kind,
   }
   if (kind == store::Conflict::kSerialization) {
     return store::Status::from_sqlstate(
-        "40001", "could not serialize access due to concurrent update (another transaction "
-                 "changed the account after this one's snapshot)");
+        "40001",
+        "could not serialize access due to concurrent update (another transaction "
+        "changed the account after this one's snapshot)");
   }
   return store::Status::from_sqlstate(
-      "40P01", "deadlock detected (another transaction locks the debits and waits for this "
-               "one's account row)");
+      "40P01",
+      "deadlock detected (another transaction locks the debits and waits for this "
+      "one's account row)");
 }
 
 // The debit and its row, inside `txn`. False when the delivery was settled instead: a
@@ -282,29 +301,28 @@ std::optional<store::Status> Consumer::conflict(Site site, store::Conflict kind,
 bool Consumer::debit(store::Txn& txn, const orders::OrderMessage& body, const std::string& id,
                      const std::optional<store::Status>& update_answer) {
   EOSIM_ASSERT(txn.active() && ledger_.in_transaction());
-  store::Status st = update_answer ? *update_answer
-                                   : ledger_
-                                         .statement("UPDATE accounts SET balance = balance - ?1 "
-                                                    "WHERE id = ?2 AND balance >= ?1")
-                                         .bind(1, body.amount)
-                                         .bind(2, body.account)
-                                         .exec();
+  store::Status st =
+      update_answer
+          ? *update_answer
+          : ledger_.statement(kDebitBalance).bind(1, body.amount).bind(2, body.account).exec();
   if (st.ok() && ledger_.changes() == 0) {
     // A business rule said no (insufficient funds): a poison message if requeued.
     refuse(txn, body.order, id);
     return false;
   }
   std::optional<store::Status> insert_answer;
-  if (st.ok()) insert_answer = conflict(Site::kDbDeadlock, store::Conflict::kDeadlock, body.account);
+  if (st.ok())
+    insert_answer = conflict(Site::kDbDeadlock, store::Conflict::kDeadlock, body.account);
   if (insert_answer) {
     st = *insert_answer;
   } else if (st.ok()) {
-    st = ledger_
-             .statement("INSERT INTO debits(order_id, message_id, amount, consumer, tick) "
-                        "VALUES(?1, ?2, ?3, ?4, ?5)")
-             .bind(1, body.order).bind(2, id).bind(3, body.amount)
+    st = ledger_.statement(kInsertDebit)
+             .bind(1, body.order)
+             .bind(2, id)
+             .bind(3, body.amount)
              .bind(4, options_.instance)
-             .bind(5, static_cast<std::int64_t>(k_.scheduler.now())).exec();
+             .bind(5, static_cast<std::int64_t>(k_.scheduler.now()))
+             .exec();
   }
   if (st.ok()) return true;
   txn.abandon();
@@ -325,8 +343,9 @@ void Consumer::commit(store::Txn& txn, const orders::OrderMessage& body, const s
       !store::is_remote_uri(options_.ledger_uri)) {
     txn.abandon();
     return lose_ledger_connection(store::Status::from_sqlstate(
-        "57P01", "the database restarted: terminating connection due to immediate shutdown "
-                 "command"));
+        "57P01",
+        "the database restarted: terminating connection due to immediate shutdown "
+        "command"));
   }
   const store::Status st = txn.commit();
   if (!st.ok()) {
@@ -376,9 +395,7 @@ void Consumer::refuse(store::Txn& txn, std::int64_t order, const std::string& id
     // A recorded refusal is a processed message too: with the key inserted last it has
     // not been inserted yet, and a duplicate is only recognised here.
     if (key_last() && !insert_key(txn, id, order)) return;
-    store::Status st = ledger_
-                           .statement("INSERT INTO rejections(order_id, message_id, reason, "
-                                      "tick) VALUES(?1, ?2, 'insufficient funds', ?3)")
+    store::Status st = ledger_.statement(kRefuseForFunds)
                            .bind(1, order)
                            .bind(2, id)
                            .bind(3, static_cast<std::int64_t>(k_.scheduler.now()))
@@ -399,10 +416,7 @@ void Consumer::refuse(store::Txn& txn, std::int64_t order, const std::string& id
 // for a key and ignores any repeat.
 bool Consumer::send_effect(std::int64_t order, const std::string& id) {
   const bool keyed = options_.strategy.idempotency_key;
-  const char* sql = keyed ? "INSERT OR IGNORE INTO emails(order_id, message_id, "
-                            "idempotency_key, consumer, tick) VALUES(?1, ?2, ?2, ?3, ?4)"
-                          : "INSERT INTO emails(order_id, message_id, idempotency_key, "
-                            "consumer, tick) VALUES(?1, ?2, NULL, ?3, ?4)";
+  const store::Sql& sql = keyed ? kEmailKeyed : kEmail;
   const store::Status st = effects_.statement(sql)
                                .bind(1, order)
                                .bind(2, id)
@@ -427,7 +441,7 @@ bool Consumer::send_effect(std::int64_t order, const std::string& id) {
 bool Consumer::separate_mark_without_effect(const std::string& id) {
   if (options_.strategy.choices.dedup != Dedup::kSeparateStore) return false;
   // The trace looks at the ledger as an observer would; the consumer's own logic does not.
-  store::Stmt& debit = ledger_.statement("SELECT 1 FROM debits WHERE message_id = ?1").bind(1, id);
+  store::Stmt& debit = ledger_.statement(kSelectDebited).bind(1, id);
   bool applied = false;
   const store::Status st = debit.step(applied);
   debit.reset();

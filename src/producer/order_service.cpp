@@ -14,6 +14,14 @@ namespace producer {
 
 using orders::Site;
 
+namespace {
+// The order service's statements, numbered (store/sql.h): each is fetched by its number.
+const store::Sql kInsertOrder{
+    "INSERT INTO orders(id, account, amount, created_tick) VALUES(?1, ?2, ?3, ?4)"};
+const store::Sql kInsertOutbox{
+    "INSERT INTO outbox(order_id, message_id, body, created_tick) VALUES(?1, ?2, ?3, ?4)"};
+}  // namespace
+
 OrderService::OrderService(transport::Env env, std::optional<transport::Env> relay_env,
                            ProducerOptions options)
     : k_(env), options_(std::move(options)), publisher_(env.net, false) {
@@ -46,11 +54,14 @@ void OrderService::schedule_next() {
   if (!up_ || next_order_ > options_.orders) return;
   const std::int64_t order = next_order_++;
   const std::uint64_t generation = generation_;
-  k_.scheduler.after(options_.interval_ticks, "producer.order", [this, generation, order] {
-    if (generation != generation_) return;
-    create(order);
-    schedule_next();
-  }, 0, sim::event_tag(generation, order));
+  k_.scheduler.after(
+      options_.interval_ticks, "producer.order",
+      [this, generation, order] {
+        if (generation != generation_) return;
+        create(order);
+        schedule_next();
+      },
+      0, sim::event_tag(generation, order));
 }
 
 namespace {
@@ -79,10 +90,11 @@ broker::Message OrderService::message_for(std::int64_t order) const {
 bool OrderService::fault(Site site, std::int64_t order, sim::FaultAction kind) {
   // The order service makes one try per order: its attempt is always 1 (writing the
   // order again after a broken database connection is the same try).
-  const auto action = k_.faults.check({orders::site_id(site), kind, orders::order_key(order, 1),
-                                       0, orders::scripted_only(site)});
+  const auto action = k_.faults.check(
+      {orders::site_id(site), kind, orders::order_key(order, 1), 0, orders::scripted_only(site)});
   if (!action) return false;
-  if (*action == sim::FaultAction::kCrash) crash("fault at " + std::string(orders::site_name(site)));
+  if (*action == sim::FaultAction::kCrash)
+    crash("fault at " + std::string(orders::site_name(site)));
   return true;
 }
 
@@ -117,17 +129,20 @@ OrderService::Written OrderService::write_order(std::int64_t order, std::int64_t
     return Written::kMachineFailed;
   }
   if (st.ok()) {
-    st = db_.statement("INSERT INTO orders(id, account, amount, created_tick) "
-                       "VALUES(?1, ?2, ?3, ?4)")
-             .bind(1, order).bind(2, options_.account).bind(3, amount)
-             .bind(4, now).exec();
+    st = db_.statement(kInsertOrder)
+             .bind(1, order)
+             .bind(2, options_.account)
+             .bind(3, amount)
+             .bind(4, now)
+             .exec();
   }
   if (st.ok() && outbox) {
     // The message id is fixed here, in the same transaction as the order.
-    st = db_.statement("INSERT INTO outbox(order_id, message_id, body, created_tick) "
-                       "VALUES(?1, ?2, ?3, ?4)")
-             .bind(1, order).bind(2, orders::message_id_for(order))
-             .bind(3, body_of(options_, order)).bind(4, now)
+    st = db_.statement(kInsertOutbox)
+             .bind(1, order)
+             .bind(2, orders::message_id_for(order))
+             .bind(3, body_of(options_, order))
+             .bind(4, now)
              .exec();
   }
   // A database server is restarted by whoever runs it (a live run's supervisor, before the
@@ -184,10 +199,12 @@ void OrderService::commit_order(std::int64_t order) {
                     lost.to_string() + " -> the order is written again in " +
                         std::to_string(options_.reconnect_ticks) + " ticks");
     const std::uint64_t generation = generation_;
-    k_.scheduler.after(options_.reconnect_ticks, "producer.write_again",
-                       [this, generation, order] {
-                         if (generation == generation_) commit_order(order);
-                       }, 0, sim::event_tag(generation, order));
+    k_.scheduler.after(
+        options_.reconnect_ticks, "producer.write_again",
+        [this, generation, order] {
+          if (generation == generation_) commit_order(order);
+        },
+        0, sim::event_tag(generation, order));
     return;
   }
   if (written == Written::kFound) {
@@ -216,16 +233,18 @@ void OrderService::crash(const std::string& why) {
   k_.net.reset_all();
   publisher_.drop();
   const std::uint64_t generation = generation_;
-  k_.scheduler.after(options_.restart_ticks, "producer.restart", [this, generation] {
-    if (generation != generation_) return;
-    k_.trace.record("producer", sim::EventKind::kRestart, "", 0, "process restarted");
-    start();
-    // A crash after the commit skipped the relay's kick. A real relay also polls the
-    // outbox; this poke stands for that poll, so a committed row is never left unsent.
-    if (relay_) relay_->kick();
-  }, 0, sim::event_tag(generation));
+  k_.scheduler.after(
+      options_.restart_ticks, "producer.restart",
+      [this, generation] {
+        if (generation != generation_) return;
+        k_.trace.record("producer", sim::EventKind::kRestart, "", 0, "process restarted");
+        start();
+        // A crash after the commit skipped the relay's kick. A real relay also polls the
+        // outbox; this poke stands for that poll, so a committed row is never left unsent.
+        if (relay_) relay_->kick();
+      },
+      0, sim::event_tag(generation));
 }
-
 
 void OrderService::add_state(sim::StateHash& hash) const {
   hash.add(db_.is_open());

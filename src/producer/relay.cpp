@@ -12,10 +12,15 @@ namespace producer {
 
 using orders::Site;
 
+namespace {
+// The relay's statements, numbered (store/sql.h): each is fetched by its number.
+const store::Sql kSelectUnsent{
+    "SELECT id, order_id, message_id, body FROM outbox WHERE sent = 0 ORDER BY id"};
+const store::Sql kMarkSent{"UPDATE outbox SET sent = 1, sent_tick = ?1 WHERE id = ?2"};
+}  // namespace
+
 Relay::Relay(transport::Env env, const ProducerOptions& options)
-    : k_(env),
-      options_(options),
-      publisher_(env.net, options.pattern == Pattern::kOutbox) {
+    : k_(env), options_(options), publisher_(env.net, options.pattern == Pattern::kOutbox) {
   transport::Handlers handlers;
   handlers.on_frame = [this](transport::ConnId conn, broker::BrokerMethod& method) {
     on_frame(conn, method);
@@ -30,9 +35,12 @@ void Relay::after(sim::Tick delay, const char* label, Fn) {
   static_assert(std::is_empty_v<Fn> && std::is_default_constructible_v<Fn>,
                 "after() takes a lambda without captures: [](Relay& r) { ... }");
   const std::uint64_t generation = generation_;
-  k_.scheduler.after(delay, label, [this, generation] {
-    if (generation == generation_) Fn{}(*this);
-  }, 0, sim::event_tag(generation));
+  k_.scheduler.after(
+      delay, label,
+      [this, generation] {
+        if (generation == generation_) Fn{}(*this);
+      },
+      0, sim::event_tag(generation));
 }
 
 void Relay::start() {
@@ -139,8 +147,7 @@ void Relay::pump() {
 // error are read again then). In the simulator nothing holds orders.db's lock between
 // steps, so this happens in live runs (a lock another process holds too long) and tests.
 bool Relay::read_unsent(std::vector<OutboxRow>& rows) {
-  store::Stmt& select = db_.statement(
-      "SELECT id, order_id, message_id, body FROM outbox WHERE sent = 0 ORDER BY id");
+  store::Stmt& select = db_.statement(kSelectUnsent);
   bool has_row = false;
   store::Status st = select.step(has_row);
   for (; st.ok() && has_row; st = select.step(has_row)) {
@@ -167,11 +174,10 @@ bool Relay::read_unsent(std::vector<OutboxRow>& rows) {
 }
 
 bool Relay::mark_sent(std::int64_t row) {
-  const store::Status st =
-      db_.statement("UPDATE outbox SET sent = 1, sent_tick = ?1 WHERE id = ?2")
-          .bind(1, static_cast<std::int64_t>(k_.scheduler.now()))
-          .bind(2, row)
-          .exec();
+  const store::Status st = db_.statement(kMarkSent)
+                               .bind(1, static_cast<std::int64_t>(k_.scheduler.now()))
+                               .bind(2, row)
+                               .exec();
   if (st.ok()) return true;
   if (st.kind == store::ErrorKind::kConnectionLost) {
     // A database server broke the connection (a live run's database restart): the row
@@ -269,7 +275,6 @@ void Relay::crash(const std::string& why) {
     r.start();
   });
 }
-
 
 std::int64_t Relay::republished() const {
   std::int64_t again = 0;

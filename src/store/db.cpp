@@ -16,6 +16,7 @@ namespace store {
 
 namespace {
 std::atomic<int> g_live_lock_wait_ms{0};  // set_live_lock_wait_ms; 0 in the simulator
+const Sql kDataVersion{"PRAGMA data_version"};
 }  // namespace
 
 Db::Conn::~Conn() {
@@ -126,6 +127,24 @@ Stmt& Db::statement(std::string_view sql) {
   return *cached;
 }
 
+Stmt& Db::statement(const Sql& sql) {
+  EOSIM_ASSERT(is_open());
+  Stmt* cached = conn_->numbered[sql.number()];
+  if (cached == nullptr) [[unlikely]]
+    return number_statement(sql);
+  if (Recorder* recorder = recording(conn_->recorded)) {
+    recorder->add(Recorder::Kind::kFetch, conn_->recorded, sql.text());
+  }
+  cached->rewind_for_fetch();
+  return *cached;
+}
+
+[[gnu::noinline]] Stmt& Db::number_statement(const Sql& sql) {
+  Stmt& stmt = statement(sql.text());
+  if (sql.number() != Sql::kUnnumbered) conn_->numbered[sql.number()] = &stmt;
+  return stmt;
+}
+
 Stmt& Db::add_statement(std::string_view sql) {
   // Stmt's constructor is private to Db, so make_unique cannot reach it.
   std::unique_ptr<Stmt> stmt(
@@ -213,14 +232,14 @@ int Db::injected_fault(HookOp op) const {
   return conn_->hook(op);
 }
 
-Status Db::run_control(std::string_view sql) {
+Status Db::run_control(const Sql& sql) {
   bool has_row = false;
   return statement(sql).step_impl(has_row, /*hooked=*/false);
 }
 
 Status Db::data_version(std::int64_t& out) {
   EOSIM_ASSERT(is_open() && conn_->remote == nullptr);
-  Stmt& st = statement("PRAGMA data_version");
+  Stmt& st = statement(kDataVersion);
   bool has_row = false;
   Status s = st.step_impl(has_row, /*hooked=*/false);
   if (s.ok() && has_row) out = st.column_int64(0);

@@ -36,6 +36,7 @@
 #include <string>
 #include <string_view>
 
+#include "src/store/sql.h"
 #include "src/store/status.h"
 #include "src/store/stmt.h"
 
@@ -69,6 +70,9 @@ class Db {
   // The cached statement for `sql` (exactly one statement), reset with bindings cleared.
   // REQUIRES: is_open().
   Stmt& statement(std::string_view sql);
+  // The same for a numbered text (sql.h): after the connection's first fetch of it, found
+  // by its number. REQUIRES: is_open().
+  Stmt& statement(const Sql& sql);
 
   void close();
   bool is_open() const { return conn_ != nullptr; }
@@ -140,6 +144,9 @@ class Db {
     // between met in one slot depended on where the linker put them: 7k of 41k fetches per
     // 300 runs went to the map in one build, none in the next. Two ways make that rare.
     alignas(64) std::array<RecentSet, 64> recent{};
+    // The statements of numbered texts (sql.h) fetched so far, by number; the last slot,
+    // Sql::kUnnumbered's, stays empty.
+    std::array<Stmt*, Sql::kNumbered + 1> numbered{};
     ~Conn();
   };
 
@@ -151,13 +158,15 @@ class Db {
   Stmt* find_in_map(std::string_view sql, Conn::RecentSet& set);
   // Prepares `sql` and caches it (a miss of find_statement).
   Stmt& add_statement(std::string_view sql);
+  // statement(const Sql&)'s first fetch on this connection: by text, then numbered.
+  Stmt& number_statement(const Sql& sql);
   // Opens a database server's connection (remote.h).
   static Status open_remote(const std::string& uri, Db& out);
   // Numbers the connection just opened for the installed store::Recorder (recorder.h).
   void record_open();
   // Runs a cached transaction-control statement (BEGIN, COMMIT, ROLLBACK) without the
   // HookOp::kStatement hook: control statements have their own fault sites.
-  Status run_control(std::string_view sql);
+  Status run_control(const Sql& sql);
   // SQLite's PRAGMA data_version (changes when another connection commits), without the
   // hook. REQUIRES: an SQLite connection.
   Status data_version(std::int64_t& out);

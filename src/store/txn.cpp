@@ -8,20 +8,27 @@ namespace store {
 
 namespace {
 
-std::string_view begin_sql(Txn::Mode mode) {
+// The transaction-control statements, numbered (sql.h): every Txn runs two of them.
+const Sql kBeginDeferred{"BEGIN DEFERRED"};
+const Sql kBeginImmediate{"BEGIN IMMEDIATE"};
+const Sql kBeginExclusive{"BEGIN EXCLUSIVE"};
+const Sql kCommitTxn{"COMMIT"};
+const Sql kRollbackTxn{"ROLLBACK"};
+
+const Sql& begin_sql(Txn::Mode mode) {
   switch (mode) {
-    case Txn::Mode::kDeferred: return "BEGIN DEFERRED";
-    case Txn::Mode::kImmediate: return "BEGIN IMMEDIATE";
-    case Txn::Mode::kExclusive: return "BEGIN EXCLUSIVE";
+    case Txn::Mode::kDeferred: return kBeginDeferred;
+    case Txn::Mode::kImmediate: return kBeginImmediate;
+    case Txn::Mode::kExclusive: return kBeginExclusive;
   }
   EOSIM_ASSERT(false);
-  return "BEGIN";
+  return kBeginImmediate;
 }
 
 // A server's BEGIN at each level, in Isolation's order (the dialect passes it unchanged).
-constexpr std::array<std::string_view, kIsolationNames.size()> kBeginAtLevel{
-    "BEGIN ISOLATION LEVEL READ COMMITTED", "BEGIN ISOLATION LEVEL REPEATABLE READ",
-    "BEGIN ISOLATION LEVEL SERIALIZABLE"};
+const std::array<Sql, kIsolationNames.size()> kBeginAtLevel{
+    Sql{"BEGIN ISOLATION LEVEL READ COMMITTED"}, Sql{"BEGIN ISOLATION LEVEL REPEATABLE READ"},
+    Sql{"BEGIN ISOLATION LEVEL SERIALIZABLE"}};
 
 }  // namespace
 
@@ -84,7 +91,7 @@ Status Txn::commit() {
   }
   const int injected = db_.injected_fault(HookOp::kCommit);
   if (injected != SQLITE_OK) return injected_error(HookOp::kCommit, injected);
-  Status s = db_.run_control("COMMIT");
+  Status s = db_.run_control(kCommitTxn);
   if (s.ok()) active_ = false;
   return s;
 }
@@ -94,7 +101,7 @@ Status Txn::rollback() {
   active_ = false;
   // Closed (a crash) or already rolled back by SQLite: nothing is left to undo.
   if (!db_.in_transaction()) return Status::success();
-  return db_.run_control("ROLLBACK");
+  return db_.run_control(kRollbackTxn);
 }
 
 void Txn::abandon() {
