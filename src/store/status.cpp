@@ -11,8 +11,7 @@ ErrorKind classify(int extended_code) {
   switch (primary) {
     case SQLITE_OK:
     case SQLITE_ROW:
-    case SQLITE_DONE:
-      return ErrorKind::kNone;
+    case SQLITE_DONE: return ErrorKind::kNone;
     case SQLITE_CONSTRAINT:
       if (extended_code == SQLITE_CONSTRAINT_PRIMARYKEY ||
           extended_code == SQLITE_CONSTRAINT_UNIQUE) {
@@ -20,17 +19,13 @@ ErrorKind classify(int extended_code) {
       }
       return ErrorKind::kConstraint;
     case SQLITE_BUSY:
-    case SQLITE_LOCKED:
-      return ErrorKind::kBusy;
+    case SQLITE_LOCKED: return ErrorKind::kBusy;
     case SQLITE_IOERR:
     case SQLITE_FULL:
     case SQLITE_NOMEM:
-    case SQLITE_CANTOPEN:
-      return ErrorKind::kEnvironment;
-    case SQLITE_PROTOCOL:
-      return ErrorKind::kTransient;
-    default:
-      return ErrorKind::kOther;
+    case SQLITE_CANTOPEN: return ErrorKind::kEnvironment;
+    case SQLITE_PROTOCOL: return ErrorKind::kTransient;
+    default: return ErrorKind::kOther;
   }
 }
 
@@ -49,6 +44,16 @@ constexpr std::array<sim::Named<ErrorKind>, 8> kErrorKindNames{{
 static_assert(sim::names_every_value(kErrorKindNames));
 
 }  // namespace
+
+[[gnu::cold]] void Status::copy_text(const Status& other) {
+  message = other.message;
+  sqlstate = other.sqlstate;
+}
+
+[[gnu::cold]] void Status::move_text(Status& other) noexcept {
+  message = std::move(other.message);
+  sqlstate = std::move(other.sqlstate);
+}
 
 Status Status::error(int extended_code, std::string message) {
   Status s;
