@@ -23,7 +23,7 @@ constexpr std::uint64_t kBlockSeeds = 512;
 struct SeedResult {
   bool built = false;
   eosim::Status error;  // when the world could not be built or the machine failed the run
-  RunSummary run;     // only the report, counters and hash are kept (see trim)
+  RunSummary run;       // only the report, counters and hash are kept (see trim)
 };
 
 // Drops what the reduction never reads, so a block of results stays small.
@@ -48,21 +48,19 @@ std::uint64_t digest_term(std::uint64_t seed, std::uint64_t trace_hash) {
   return mix(trace_hash ^ mix(seed + 0x9e3779b97f4a7c15ULL));
 }
 
-eosim::Status run_block(const Scenario& scenario, const SweepOptions& options,
-                        std::uint64_t first, std::vector<SeedResult>& results, unsigned workers) {
+eosim::Status run_block(const Scenario& scenario, const SweepOptions& options, std::uint64_t first,
+                        std::vector<SeedResult>& results, unsigned workers) {
   // The fault ratios are parsed once per block (a scenario without [faults.random] takes
-  // the default spec); each run copies the result, sets its seed and hands the copy to its
-  // world.
+  // the default spec); each run hands the result and its seed to its worker's world, which
+  // copies it into the storage of its own (no Scenario is built or destroyed per run).
   const Scenario base = sweep_scenario(scenario, options, first);
   // Each worker keeps one world and resets it in place for its next seed.
   const auto run_seed = [&](ReusedWorld& reused, std::size_t i) {
     SeedResult& r = results[i];
-    Scenario s = base;
-    s.seed = first + i;
     WorldOptions world;
     world.keep_trace = false;
     world.record_tape = false;
-    const eosim::Status ran = reused.run(std::move(s), world, r.run);
+    const eosim::Status ran = reused.run(base, first + i, world, r.run);
     r.built = ran.ok();
     r.error = ran;
     trim(r.run);
@@ -137,14 +135,12 @@ bool SweepSummary::same_result(const SweepSummary& o) const {
          ratios == o.ratios && budget == o.budget && horizon == o.horizon && runs == o.runs &&
          verdicts == o.verdicts && failing_runs == o.failing_runs && failures == o.failures &&
          steps == o.steps && faults_fired == o.faults_fired &&
-         faults_by_action == o.faults_by_action &&
-         step_bound_hits == o.step_bound_hits && unfired_runs == o.unfired_runs &&
-         first_unfired_seed == o.first_unfired_seed && first_unfired == o.first_unfired &&
-         digest == o.digest;
+         faults_by_action == o.faults_by_action && step_bound_hits == o.step_bound_hits &&
+         unfired_runs == o.unfired_runs && first_unfired_seed == o.first_unfired_seed &&
+         first_unfired == o.first_unfired && digest == o.digest;
 }
 
-Scenario sweep_scenario(const Scenario& scenario, const SweepOptions& options,
-                        std::uint64_t seed) {
+Scenario sweep_scenario(const Scenario& scenario, const SweepOptions& options, std::uint64_t seed) {
   Scenario s = scenario;
   s.seed = seed;
   if (options.ratios) {
@@ -194,8 +190,8 @@ eosim::Status sweep(const Scenario& scenario, const SweepOptions& options, Sweep
   return eosim::Status::success();
 }
 
-bool shard_range(std::uint64_t first, std::uint64_t last, std::uint64_t index,
-                 std::uint64_t count, std::uint64_t& slice_first, std::uint64_t& slice_last) {
+bool shard_range(std::uint64_t first, std::uint64_t last, std::uint64_t index, std::uint64_t count,
+                 std::uint64_t& slice_first, std::uint64_t& slice_last) {
   EOSIM_ASSERT(first <= last);
   const std::uint64_t span = last - first;  // seeds - 1: all 2^64 seeds do not overflow
   if (count == 0 || index >= count || span < count - 1) return false;
@@ -238,8 +234,9 @@ void add_counts(const SweepSummary& part, SweepSummary& out) {
 eosim::Status merge_sweeps(std::vector<SweepSummary> parts, std::size_t keep_failures,
                            SweepSummary& out) {
   if (parts.empty()) return eosim::Status::error("nothing to merge");
-  std::sort(parts.begin(), parts.end(),
-            [](const SweepSummary& a, const SweepSummary& b) { return a.first_seed < b.first_seed; });
+  std::sort(parts.begin(), parts.end(), [](const SweepSummary& a, const SweepSummary& b) {
+    return a.first_seed < b.first_seed;
+  });
   out = parts.front();
   out.runs = out.failing_runs = out.steps = out.faults_fired = out.step_bound_hits = 0;
   out.unfired_runs = out.first_unfired_seed = 0;

@@ -1,5 +1,7 @@
 #include "src/world/actor_options.h"
 
+#include <algorithm>
+
 namespace lab {
 
 BrokerNodeOptions broker_options(const Scenario& s) {
@@ -18,9 +20,9 @@ BrokerNodeOptions broker_options(const Scenario& s) {
 
 eosim::Status producer_options(const Scenario& s, const DbUris& uris,
                                producer::ProducerOptions& p) {
-  const producer::PatternPreset* pattern =
-      producer::find_pattern(s.producer.pattern) ? producer::pattern_with(s.producer.choices())
-                                                 : nullptr;
+  const producer::PatternPreset* pattern = producer::find_pattern(s.producer.pattern)
+                                               ? producer::pattern_with(s.producer.choices())
+                                               : nullptr;
   if (pattern == nullptr) {
     return eosim::Status::error("no producer pattern has the choices of " + s.producer.label());
   }
@@ -29,7 +31,9 @@ eosim::Status producer_options(const Scenario& s, const DbUris& uris,
   p.orders_uri = uris.orders;
   p.account = s.workload.account;
   p.orders = s.workload.orders;
-  for (std::int64_t i = 1; i <= s.workload.orders; ++i) p.amounts.push_back(s.workload.amount_of(i));
+  p.amounts.reserve(static_cast<std::size_t>(std::max<std::int64_t>(s.workload.orders, 0)));
+  for (std::int64_t i = 1; i <= s.workload.orders; ++i)
+    p.amounts.push_back(s.workload.amount_of(i));
   p.without_message_id = s.workload.without_message_id;
   p.persistent = s.broker.persistent;
   p.interval_ticks = static_cast<sim::Tick>(s.workload.interval_ticks);

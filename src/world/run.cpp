@@ -39,16 +39,19 @@ eosim::Status run_scenario(Scenario&& scenario, const WorldOptions& options, Run
   return finish(*created.value(), out, trace, tables);
 }
 
-eosim::Status ReusedWorld::run(Scenario&& scenario, const WorldOptions& options, RunSummary& out,
+eosim::Status ReusedWorld::run(const Scenario& base, std::uint64_t seed,
+                               const WorldOptions& options, RunSummary& out,
                                std::vector<DbTable>* tables) {
   if (world_ != nullptr && world_->reusable_for(options)) {
     ++resets_;
-    if (eosim::Status reset = world_->reset(std::move(scenario), options); !reset.ok()) {
+    if (eosim::Status reset = world_->reset(base, seed, options); !reset.ok()) {
       world_.reset();
       return reset;
     }
   } else {
     world_.reset();  // first: its warm claim and connections go back before the new world's
+    Scenario scenario = base;
+    scenario.seed = seed;
     eosim::Result<std::unique_ptr<World>> created = World::create(std::move(scenario), options);
     if (!created.ok()) return created.status();
     world_ = std::move(created.value());
@@ -121,8 +124,9 @@ std::string unfired_text(const UnfiredRule& unfired) {
 }
 
 std::size_t required_unfired(const RunSummary& run) {
-  return static_cast<std::size_t>(std::count_if(
-      run.unfired.begin(), run.unfired.end(), [](const UnfiredRule& u) { return !u.rule.optional; }));
+  return static_cast<std::size_t>(
+      std::count_if(run.unfired.begin(), run.unfired.end(),
+                    [](const UnfiredRule& u) { return !u.rule.optional; }));
 }
 
 std::vector<std::string> unmet_expectations(const Scenario& scenario, const RunSummary& run) {
@@ -131,7 +135,8 @@ std::vector<std::string> unmet_expectations(const Scenario& scenario, const RunS
   const Report& r = run.report;
   // A live run stopped at its timeout: never success, whatever the file expects.
   if (r.verdict == lab::Verdict::kIncomplete && !run.cut_short.empty()) {
-    unmet.push_back("the run was cut short (" + run.cut_short + "): nothing but a duplicate "
+    unmet.push_back("the run was cut short (" + run.cut_short +
+                    "): nothing but a duplicate "
                     "or a phantom can be judged before it settles");
     return unmet;
   }

@@ -120,8 +120,7 @@ sim::LinkOptions link_options(const NetworkConfig& n) {
   if (n.heartbeat) {
     // Each side's own detection, 0 = never (conformance row 18).
     const auto heartbeat = static_cast<std::uint64_t>(*n.heartbeat);
-    link.server_detect =
-        static_cast<sim::Tick>(broker::silent_peer_timeout(heartbeat).value_or(0));
+    link.server_detect = static_cast<sim::Tick>(broker::silent_peer_timeout(heartbeat).value_or(0));
     link.client_detect =
         n.client_timeout
             ? static_cast<sim::Tick>(*n.client_timeout)
@@ -209,7 +208,7 @@ void WorldImpl::set_up_kernel() {
       if (c->name() == node) c->crash(why);
     }
   });
-  transport::name_lab_ids(k);                      // before the rules name sites
+  transport::name_lab_ids(k);  // before the rules name sites
   k.faults.set_rules(s.script);
   sim::RandomFaultOptions random;
   random.ratios = s.random.ratios;
@@ -224,9 +223,9 @@ void WorldImpl::set_up_kernel() {
     const std::int64_t attempt = f.key[orders::kAttempt];
     std::string consumer;
     kernel_->trace.record(actor_of(f, consumer), sim::EventKind::kFault, "", f.key[orders::kOrder],
-                         {f.site, " -> ", sim::fault_action_name(f.action), framed ? " " : "",
-                          f.frame, framed ? " #" : "", framed ? Part(f.nth) : Part(""),
-                          attempt > 0 ? " attempt " : "", attempt > 0 ? Part(attempt) : Part("")});
+                          {f.site, " -> ", sim::fault_action_name(f.action), framed ? " " : "",
+                           f.frame, framed ? " #" : "", framed ? Part(f.nth) : Part(""),
+                           attempt > 0 ? " attempt " : "", attempt > 0 ? Part(attempt) : Part("")});
   });
 }
 
@@ -235,7 +234,8 @@ eosim::Status WorldImpl::add_actors(const consumer::Strategy& strategy) {
   broker_ = std::make_unique<BrokerNode>(*kernel_, broker_options(s));
   producer::ProducerOptions p;
   if (eosim::Status made = producer_options(s, uris_, p); !made.ok()) return made;
-  producer_ = std::make_unique<producer::OrderService>(node_env("producer"), node_env("relay"), p);
+  producer_ = std::make_unique<producer::OrderService>(node_env("producer"), node_env("relay"),
+                                                       std::move(p));
   for (std::int64_t i = 1; i <= s.consumer.instances; ++i) {
     const int instance = static_cast<int>(i);
     consumers_.push_back(std::make_unique<consumer::Consumer>(
@@ -283,7 +283,7 @@ void WorldImpl::fire_timed(const sim::FaultRule& rule, std::size_t index) {
       kernel_->network.freeze(conn, "frozen" + when);
     } else {
       kernel_->network.break_connection(conn, from_role == "broker" ? "broker" : other,
-                                       "connection broken" + when);
+                                        "connection broken" + when);
     }
   }
 }
@@ -295,9 +295,9 @@ void WorldImpl::start() {
   const std::vector<sim::FaultRule>& rules = kernel_->faults.rules();
   for (std::size_t i = 0; i < rules.size(); ++i) {
     if (!rules[i].tick) continue;
-    kernel_->scheduler.at(static_cast<sim::Tick>(*rules[i].tick), "fault.timed",
-                         [this, rule = rules[i], i] { fire_timed(rule, i); }, 0,
-                         sim::event_tag(i));
+    kernel_->scheduler.at(
+        static_cast<sim::Tick>(*rules[i].tick), "fault.timed",
+        [this, rule = rules[i], i] { fire_timed(rule, i); }, 0, sim::event_tag(i));
   }
 }
 
@@ -308,8 +308,8 @@ eosim::Result<std::unique_ptr<World>> World::create(const Scenario& scenario,
 
 eosim::Result<std::unique_ptr<World>> World::create(Scenario&& scenario,
                                                     const WorldOptions& options) {
-  auto world = std::unique_ptr<World>(
-      new World(std::make_unique<WorldImpl>(std::move(scenario), options)));
+  auto world =
+      std::unique_ptr<World>(new World(std::make_unique<WorldImpl>(std::move(scenario), options)));
   if (eosim::Status begun = world->begin(); !begun.ok()) return begun;
   return world;
 }
@@ -327,9 +327,9 @@ bool World::reusable_for(const WorldOptions& next) const {
          next.storage == DbStorage::kMemory;
 }
 
-eosim::Status World::reset(Scenario&& scenario, const WorldOptions& options) {
+eosim::Status World::reset(const Scenario& base, std::uint64_t seed, const WorldOptions& options) {
   EOSIM_ASSERT(reusable_for(options));
-  impl_->clear_for(std::move(scenario), options);
+  impl_->clear_for(base, seed, options);
   return begin();
 }
 
@@ -349,7 +349,7 @@ void WorldImpl::begin_run() {
   changes_applied_ = 0;
 }
 
-void WorldImpl::clear_for(Scenario&& scenario, const WorldOptions& options) {
+void WorldImpl::clear_for(const Scenario& base, std::uint64_t seed, const WorldOptions& options) {
   consumers_.clear();
   producer_.reset();
   broker_.reset();
@@ -359,7 +359,8 @@ void WorldImpl::clear_for(Scenario&& scenario, const WorldOptions& options) {
   dedup_anchor_.close();
   effects_anchor_.close();
   kernel_.reset();
-  scenario_ = std::move(scenario);
+  scenario_ = base;  // copy-assigned: the strings, maps and vectors reuse their storage
+  scenario_.seed = seed;
   options_ = options;
   begin_run();
 }
@@ -421,10 +422,9 @@ RunSummary World::summary() {
   r.producer = w.scenario_.producer.label();
   store::Db* effects = w.effects_anchor_.is_open() ? &w.effects_anchor_ : nullptr;
   store::Db* dedup_store = w.dedup_anchor_.is_open() ? &w.dedup_anchor_ : nullptr;
-  const store::Status st =
-      check(w.orders_anchor_, w.ledger_anchor_, w.broker_->leftovers(),
-            w.scenario_.workload.account, w.scenario_.workload.initial_balance, r.report,
-            effects, dedup_store);
+  const store::Status st = check(w.orders_anchor_, w.ledger_anchor_, w.broker_->leftovers(),
+                                 w.scenario_.workload.account, w.scenario_.workload.initial_balance,
+                                 r.report, effects, dedup_store);
   // Between steps no transaction is open: reading cannot be busy (and the mail server's
   // log is written in autocommit only). Only the machine can fail it (failure()).
   static_cast<void>(store::machine_failed(st));

@@ -64,17 +64,17 @@ struct StateChange {
 };
 
 struct WorldOptions {
-  std::string keep_db_dir;       // "" = private databases (`storage`); else real files here
-                                 // (database_files(); an existing non-empty one is refused,
-                                 // never replaced)
+  std::string keep_db_dir;  // "" = private databases (`storage`); else real files here
+                            // (database_files(); an existing non-empty one is refused,
+                            // never replaced)
   DbStorage storage = DbStorage::kMemory;  // without keep_db_dir
-  bool keep_trace = true;        // keep events for the exporters (sweeps turn it off)
-  bool log_opportunities = false;  // every fault opportunity, for exhaustive search
-                                   // (kernel().faults.opportunities())
-  bool record_tape = true;       // RunSummary::tape holds every decision (explore needs
-                                 // it; a run nobody replays saves ~100 bytes per order)
-  bool hash_states = false;      // World::state_hashes(): run_state() before each step
-  std::optional<sim::ChoiceTape> tape;  // replay these decisions first
+  bool keep_trace = true;                  // keep events for the exporters (sweeps turn it off)
+  bool log_opportunities = false;          // every fault opportunity, for exhaustive search
+                                           // (kernel().faults.opportunities())
+  bool record_tape = true;                 // RunSummary::tape holds every decision (explore needs
+                                           // it; a run nobody replays saves ~100 bytes per order)
+  bool hash_states = false;                // World::state_hashes(): run_state() before each step
+  std::optional<sim::ChoiceTape> tape;     // replay these decisions first
   // Explore's schedule changes under keyed draws (src/search/explore.h); each applies once.
   std::vector<StateChange> changes;
   // Rules of the fault plan from this index on are explore's placements: change_state()
@@ -97,14 +97,14 @@ struct RunSummary {
   Report report;
   std::vector<sim::FiredFault> faults;
   std::vector<UnfiredRule> unfired;  // scripted rules that could have fired and did not
-  std::int64_t redeliveries = 0;  // deliveries with redelivered=true
+  std::int64_t redeliveries = 0;     // deliveries with redelivered=true
   // Relay publishes of a row it had published before; unknown (nullopt) in a live run,
   // whose relay is a process of its own.
   std::optional<std::int64_t> republished;
   std::uint64_t steps = 0;
   sim::Tick time = 0;
-  bool step_bound_hit = false;    // the run did not reach quiescence within step_bound
-  std::uint64_t step_bound = 0;   // the bound in force (step_bound(scenario))
+  bool step_bound_hit = false;             // the run did not reach quiescence within step_bound
+  std::uint64_t step_bound = 0;            // the bound in force (step_bound(scenario))
   std::int64_t orders_never_produced = 0;  // orders the producer had not created at the end;
                                            // > 0 with step_bound_hit: verdict "incomplete"
   // Why a live run was stopped before it settled (its timeout), "" otherwise; the report
@@ -112,8 +112,8 @@ struct RunSummary {
   std::string cut_short;
   std::uint64_t trace_hash = 0;
   std::uint64_t trace_events = 0;
-  sim::ChoiceTape tape;           // every decision of the run, for replay and shrinking
-                                  // (empty when WorldOptions::record_tape was off)
+  sim::ChoiceTape tape;  // every decision of the run, for replay and shrinking
+                         // (empty when WorldOptions::record_tape was off)
 };
 
 // One table of a run's databases as text, for display: NULL reads "NULL".
@@ -154,8 +154,10 @@ class World {
   // Makes this world the one create(scenario, options) would build, in place: the kernel
   // and the actors are built anew; the warm claim, the orders and ledger connections
   // (their tables emptied as for any warm world) and the containers' capacity are kept.
+  // `scenario` is `base` with `seed`: copied into the world's own, whose strings, maps and
+  // vectors keep their buffers (a sweep worker's runs differ in the seed alone).
   // On an error the world is unusable (destroy it). REQUIRES: reusable_for(options).
-  eosim::Status reset(Scenario&& scenario, const WorldOptions& options);
+  eosim::Status reset(const Scenario& base, std::uint64_t seed, const WorldOptions& options);
 
   // Runs exactly one event. False when the run is over (quiescent, at max_steps, or
   // failed()).
@@ -244,8 +246,9 @@ eosim::Status run_scenario(Scenario&& scenario, const WorldOptions& options, Run
 // replaced by a new one. REQUIRES: used on one thread, destroyed before its WarmScope.
 class ReusedWorld {
  public:
-  eosim::Status run(Scenario&& scenario, const WorldOptions& options, RunSummary& out,
-                    std::vector<DbTable>* tables = nullptr);
+  // Runs `base` with `seed` (a sweep's scenario is one for all its runs: no copy per run).
+  eosim::Status run(const Scenario& base, std::uint64_t seed, const WorldOptions& options,
+                    RunSummary& out, std::vector<DbTable>* tables = nullptr);
   // Runs that reused the world (for tests).
   std::uint64_t resets() const { return resets_; }
 

@@ -11,16 +11,16 @@
 
 #include "sim/kernel.h"
 #include "src/consumer/consumer.h"
-#include "src/world/actor_options.h"
-#include "src/world/broker_node.h"
-#include "src/scenario/scenario.h"
-#include "src/world/world.h"
 #include "src/producer/producer.h"
+#include "src/scenario/scenario.h"
 #include "src/store/db.h"
 #include "src/store/failure.h"
 #include "src/store/private_files.h"
 #include "src/store/warm.h"
 #include "src/transport/sim_transport.h"
+#include "src/world/actor_options.h"
+#include "src/world/broker_node.h"
+#include "src/world/world.h"
 
 namespace lab {
 
@@ -56,10 +56,10 @@ class WorldImpl {
     begin_run();
   }
 
-  // Ready for build() again with another scenario (World::reset): the actors and the kernel
+  // Ready for build() again with `base` at `seed` (World::reset): the actors and the kernel
   // go, in the destructor's order; the warm claim, the orders and ledger connections (kept
   // open: create_databases empties their tables) and the containers' capacity stay.
-  void clear_for(Scenario&& scenario, const WorldOptions& options);
+  void clear_for(const Scenario& base, std::uint64_t seed, const WorldOptions& options);
   // The kernel for scenario_'s seed and options_, and the per-run bookkeeping from zero.
   void begin_run();
 
@@ -73,9 +73,9 @@ class WorldImpl {
   // A new actor's place on the simulated network: its own transport, kept by the world.
   transport::Env node_env(const std::string& node);
 
-  WarmClaim warm_;  // first: destroyed last, after every connection below
+  WarmClaim warm_;               // first: destroyed last, after every connection below
   store::FailureWatch failure_;  // the machine's first error (a full disk): ends the run
-  store::TempDir temp_dir_;  // DbStorage::kTempFiles: removed after every connection below
+  store::TempDir temp_dir_;      // DbStorage::kTempFiles: removed after every connection below
   Scenario scenario_;
   WorldOptions options_;
   std::optional<sim::Kernel> kernel_;  // engaged but inside clear_for()
@@ -90,7 +90,7 @@ class WorldImpl {
   std::vector<std::uint64_t> change_states_;
   std::vector<std::uint64_t> decisions_before_;
   std::vector<std::uint64_t> change_steps_;  // by WorldOptions::changes: the step it
-                                            // applied in (1-based), 0 = not yet
+                                             // applied in (1-based), 0 = not yet
   std::size_t changes_applied_ = 0;
 };
 

@@ -123,9 +123,9 @@ TEST_CASE("worker reuse: a World reset in place for each seed equals a new World
     INFO("run " << i << ": seed " << runs[i].second << " of scenario " << runs[i].first);
     lab::RunSummary run;
     std::vector<lab::DbTable> rows;
-    const eosim::Status ran =
-        reused.run(lab::sweep_scenario(bases[runs[i].first], lab::SweepOptions{}, runs[i].second),
-                   world, run, &rows);
+    const lab::Scenario base =
+        lab::sweep_scenario(bases[runs[i].first], lab::SweepOptions{}, runs[i].second);
+    const eosim::Status ran = reused.run(base, runs[i].second, world, run, &rows);
     INFO(ran.message);
     REQUIRE(ran.ok());
     CHECK(summary_text(run) == alone[i]);
