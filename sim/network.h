@@ -169,7 +169,8 @@ struct Frame {
   Frame& operator=(const Frame&) = default;
   // A move leaves `summary` alone when it is empty, as it is in most frames (their payload
   // describes itself): moving an empty std::string is still an out-of-line call and a
-  // memcpy, twice per frame on its way through the network.
+  // memcpy, twice per frame on its way through the network. Both name every member: a
+  // member added to Frame must be added to them.
   Frame(Frame&& other) noexcept
       : kind(other.kind), key(other.key), payload(std::move(other.payload)) {
     if (!other.summary.empty()) summary = std::move(other.summary);

@@ -72,7 +72,8 @@ struct [[nodiscard]] Status {
   // status without texts (success, every step and statement that went well): the two
   // strings are touched only when either side has a text, out of line. (The strings'
   // own copies and moves, inlined at every `st = stmt.exec()`, made an actor's function
-  // twice its size.)
+  // twice its size.) They name every member, and copy_text and move_text the strings: a
+  // member added to Status must be added to all six.
   Status() = default;
   ~Status() = default;
   Status(const Status& other) : code(other.code), kind(other.kind) {
